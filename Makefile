@@ -1,0 +1,60 @@
+# clrotel: a CoreCLR profiler that turns managed calls into OpenTelemetry spans.
+#
+#   make demo    install what is missing, build, trace the example app, print its traces
+#   make test    the whole suite (unit, fuzz seeds, end to end in the real runtimes)
+#   make build   build/libclrotel.so and build/clrotel
+#   make deps    install the .NET runtimes and the C# compiler under .deps/ (idempotent)
+
+GO      ?= go
+BUILD   := build
+LIB     := $(BUILD)/libclrotel.so
+CLI     := $(BUILD)/clrotel
+VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
+DOTNET  := .deps/dotnet/dotnet
+GOSRC   := $(shell find profiler capture naming otelbridge config sampling cmd otlpsink -name '*.go' -o -name '*.c' -o -name '*.h' -o -name '*.S' 2>/dev/null) go.mod go.sum
+
+export CGO_ENABLED := 1
+
+.PHONY: all build deps demo test unit e2e vet bench clean
+
+all: build
+
+build: $(LIB) $(CLI)
+
+$(LIB): $(GOSRC)
+	@mkdir -p $(BUILD)
+	$(GO) build -buildmode=c-shared -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $@ ./profiler
+	@rm -f $(BUILD)/libclrotel.h
+
+$(CLI): $(GOSRC)
+	@mkdir -p $(BUILD)
+	$(GO) build -trimpath -ldflags "-X main.version=$(VERSION)" -o $@ ./cmd/clrotel
+
+deps:
+	./scripts/deps.sh
+
+# The example app, compiled with mcs and given a runtimeconfig for the
+# installed runtime.
+SHOP := $(BUILD)/examples/shop/Shop.exe
+$(SHOP): examples/shop/Shop.cs | deps
+	@mkdir -p $(dir $@)
+	mcs -nologo -optimize+ -out:$@ $<
+	./scripts/runtimeconfig.sh .deps/dotnet > $(dir $@)/Shop.runtimeconfig.json
+
+demo: deps build $(SHOP)
+	$(CLI) run --service shop -- $(DOTNET) $(SHOP)
+
+vet:
+	$(GO) vet ./...
+
+unit:
+	$(GO) test ./capture/ ./naming/ ./otelbridge/ ./config/ ./otlpsink/ ./cmd/... $(if $(wildcard sampling),./sampling/,)
+
+e2e: deps build
+	CLROTEL_LIB=$(abspath $(LIB)) $(GO) test -count=1 -timeout 30m ./tests/e2e/
+
+test: deps build vet
+	CLROTEL_LIB=$(abspath $(LIB)) $(GO) test -count=1 -timeout 60m ./...
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,129 @@
+package capture
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// Kind says what a record reports. The values are shared with the C
+// producer (profiler/capture.h); change both or neither.
+type Kind uint16
+
+const (
+	KindPad       Kind = 1 // filler up to the end of the ring; skipped
+	KindEnter     Kind = 2 // a traced method was entered
+	KindLeave     Kind = 3 // a traced method returned
+	KindTailcall  Kind = 4 // a traced method left by a tail call
+	KindUnwind    Kind = 5 // a traced frame was popped by an exception
+	KindException Kind = 6 // an exception was thrown on this thread
+	KindCatch     Kind = 7 // a traced frame caught an exception
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindPad:
+		return "pad"
+	case KindEnter:
+		return "enter"
+	case KindLeave:
+		return "leave"
+	case KindTailcall:
+		return "tailcall"
+	case KindUnwind:
+		return "unwind"
+	case KindException:
+		return "exception"
+	case KindCatch:
+		return "catch"
+	}
+	return fmt.Sprintf("kind(%d)", uint16(k))
+}
+
+// Flags on enter records.
+const (
+	FlagRoot    uint16 = 1 << 0 // first traced frame on the thread: carries a trace id
+	FlagGeneric uint16 = 1 << 1 // carries the exact ClassID and method type arguments
+	FlagValues  uint16 = 1 << 2 // carries captured values after the fixed part
+)
+
+// HeaderSize is the size of the part every record starts with:
+// u32 size, u16 kind, u16 flags, u64 unix-nanosecond timestamp.
+const HeaderSize = 16
+
+// MaxTypeArgs bounds the method type arguments an enter record carries.
+const MaxTypeArgs = 8
+
+// Record is one record as it lies in a ring. Payload aliases ring memory
+// and is valid only until the record is released.
+type Record struct {
+	Kind    Kind
+	Flags   uint16
+	Time    int64 // unix nanoseconds
+	Payload []byte
+}
+
+// Enter is the decoded fixed part of an enter record.
+type Enter struct {
+	Func     uint32   // index of the function in the profiler's table
+	TraceID  [16]byte // set when the record has FlagRoot
+	Class    uint64   // exact ClassID of the method's type, with FlagGeneric
+	TypeArgs []uint64 // exact method type arguments, with FlagGeneric
+	Values   []byte   // captured values, with FlagValues
+}
+
+// DecodeEnter decodes an enter record's payload.
+func DecodeEnter(r Record) (Enter, error) {
+	var e Enter
+	p := r.Payload
+	if len(p) < 8 {
+		return e, fmt.Errorf("capture: enter record: payload of %d bytes, want at least 8", len(p))
+	}
+	e.Func = binary.LittleEndian.Uint32(p)
+	nargs := binary.LittleEndian.Uint32(p[4:])
+	p = p[8:]
+	if r.Flags&FlagRoot != 0 {
+		if len(p) < 16 {
+			return e, fmt.Errorf("capture: enter record: truncated trace id")
+		}
+		copy(e.TraceID[:], p[:16])
+		p = p[16:]
+	}
+	if r.Flags&FlagGeneric != 0 {
+		if nargs > MaxTypeArgs || len(p) < 8+8*int(nargs) {
+			return e, fmt.Errorf("capture: enter record: %d type arguments in %d bytes", nargs, len(p))
+		}
+		e.Class = binary.LittleEndian.Uint64(p)
+		p = p[8:]
+		e.TypeArgs = make([]uint64, nargs)
+		for i := range e.TypeArgs {
+			e.TypeArgs[i] = binary.LittleEndian.Uint64(p)
+			p = p[8:]
+		}
+	}
+	if r.Flags&FlagValues != 0 {
+		e.Values = p
+	}
+	return e, nil
+}
+
+// Exit is the decoded fixed part of a leave, tailcall, unwind or catch record.
+type Exit struct {
+	Func   uint32
+	Aux    uint32 // kind-specific
+	Values []byte // the return value, with FlagValues
+}
+
+// DecodeExit decodes a leave, tailcall, unwind or catch record's payload.
+func DecodeExit(r Record) (Exit, error) {
+	if len(r.Payload) < 8 {
+		return Exit{}, fmt.Errorf("capture: %v record: payload of %d bytes, want at least 8", r.Kind, len(r.Payload))
+	}
+	x := Exit{
+		Func: binary.LittleEndian.Uint32(r.Payload),
+		Aux:  binary.LittleEndian.Uint32(r.Payload[4:]),
+	}
+	if r.Flags&FlagValues != 0 {
+		x.Values = r.Payload[8:]
+	}
+	return x, nil
+}

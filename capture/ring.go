@@ -1,0 +1,78 @@
+package capture
+
+import (
+	"encoding/binary"
+	"fmt"
+	"sync/atomic"
+)
+
+// Ring is the consumer side of one single-producer, single-consumer ring of
+// records. The producer (C code on a CLR thread) advances head after writing
+// a record; the consumer advances tail after reading. Positions are byte
+// counts that only grow; the offset in data is the position modulo
+// len(data), which is a power of two. A record never wraps: the producer
+// fills the end of the ring with a pad record instead.
+type Ring struct {
+	head *uint64 // written by the producer
+	tail *uint64 // written by the consumer
+	data []byte
+	mask uint64
+}
+
+// NewRing wraps ring memory. head and tail must be 8-byte aligned and data's
+// length a power of two of at least 64 bytes.
+func NewRing(head, tail *uint64, data []byte) (*Ring, error) {
+	n := uint64(len(data))
+	if n < 64 || n&(n-1) != 0 {
+		return nil, fmt.Errorf("capture: ring of %d bytes: size must be a power of two >= 64", n)
+	}
+	return &Ring{head: head, tail: tail, data: data, mask: n - 1}, nil
+}
+
+// Pending reports how many bytes are written and not yet consumed.
+func (r *Ring) Pending() uint64 {
+	return atomic.LoadUint64(r.head) - atomic.LoadUint64(r.tail)
+}
+
+// Drain calls fn for each record available now, in order, and releases
+// their space afterwards. It returns how many records it passed to fn. A
+// malformed record (which only a corrupted ring can hold) stops the drain,
+// discards everything up to head and returns an error: the ring stays
+// usable and the caller can resynchronise its state.
+func (r *Ring) Drain(fn func(Record)) (int, error) {
+	head := atomic.LoadUint64(r.head)
+	tail := atomic.LoadUint64(r.tail)
+	n := 0
+	for tail < head {
+		off := tail & r.mask
+		room := uint64(len(r.data)) - off
+		if room < HeaderSize && room > 0 {
+			// The producer never leaves less than a header at the end without a pad.
+			atomic.StoreUint64(r.tail, head)
+			return n, fmt.Errorf("capture: ring corrupt: %d bytes before the end at position %d", room, tail)
+		}
+		size := uint64(binary.LittleEndian.Uint32(r.data[off:]))
+		kind := Kind(binary.LittleEndian.Uint16(r.data[off+4:]))
+		if size < 8 || size%8 != 0 || size > room || tail+size > head {
+			atomic.StoreUint64(r.tail, head)
+			return n, fmt.Errorf("capture: ring corrupt: record of %d bytes (kind %v) at position %d", size, kind, tail)
+		}
+		if kind != KindPad {
+			if size < HeaderSize {
+				atomic.StoreUint64(r.tail, head)
+				return n, fmt.Errorf("capture: ring corrupt: %v record of %d bytes", kind, size)
+			}
+			rec := Record{
+				Kind:    kind,
+				Flags:   binary.LittleEndian.Uint16(r.data[off+6:]),
+				Time:    int64(binary.LittleEndian.Uint64(r.data[off+8:])),
+				Payload: r.data[off+HeaderSize : off+size],
+			}
+			fn(rec)
+			n++
+		}
+		tail += size
+	}
+	atomic.StoreUint64(r.tail, tail)
+	return n, nil
+}

@@ -1,0 +1,151 @@
+package capture
+
+import (
+	"encoding/binary"
+	"testing"
+)
+
+// testWriter is a Go model of the C producer in profiler/hooks.c, used to
+// feed the reader synthetic rings.
+type testWriter struct {
+	head, tail uint64
+	data       []byte
+}
+
+func (w *testWriter) put(kind Kind, flags uint16, ts int64, payload []byte) bool {
+	size := uint64(HeaderSize + (len(payload)+7)&^7)
+	n := uint64(len(w.data))
+	off := w.head & (n - 1)
+	if n-off < size {
+		if w.head+(n-off)+size-w.tail > n {
+			return false
+		}
+		binary.LittleEndian.PutUint32(w.data[off:], uint32(n-off))
+		binary.LittleEndian.PutUint16(w.data[off+4:], uint16(KindPad))
+		w.head += n - off
+		off = 0
+	}
+	if w.head+size-w.tail > n {
+		return false
+	}
+	binary.LittleEndian.PutUint32(w.data[off:], uint32(size))
+	binary.LittleEndian.PutUint16(w.data[off+4:], uint16(kind))
+	binary.LittleEndian.PutUint16(w.data[off+6:], flags)
+	binary.LittleEndian.PutUint64(w.data[off+8:], uint64(ts))
+	copy(w.data[off+HeaderSize:], payload)
+	w.head += size
+	return true
+}
+
+func exitPayload(fn uint32) []byte {
+	p := make([]byte, 8)
+	binary.LittleEndian.PutUint32(p, fn)
+	return p
+}
+
+func TestRingDrainWrapsWithPad(t *testing.T) {
+	w := &testWriter{data: make([]byte, 256)}
+	r, err := NewRing(&w.head, &w.tail, w.data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []uint32
+	next := uint32(0)
+	for round := 0; round < 50; round++ {
+		for i := 0; i < 3; i++ {
+			if !w.put(KindLeave, 0, int64(next), exitPayload(next)) {
+				t.Fatalf("round %d: ring full", round)
+			}
+			next++
+		}
+		if _, err := r.Drain(func(rec Record) {
+			x, err := DecodeExit(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.Time != int64(x.Func) {
+				t.Fatalf("time %d for func %d", rec.Time, x.Func)
+			}
+			got = append(got, x.Func)
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, fn := range got {
+		if fn != uint32(i) {
+			t.Fatalf("record %d is func %d", i, fn)
+		}
+	}
+	if len(got) != 150 {
+		t.Fatalf("got %d records, want 150", len(got))
+	}
+}
+
+func TestRingFullRefuses(t *testing.T) {
+	w := &testWriter{data: make([]byte, 64)}
+	if !w.put(KindLeave, 0, 1, exitPayload(1)) || !w.put(KindLeave, 0, 2, exitPayload(2)) {
+		t.Fatal("two 24-byte records must fit in 64 bytes")
+	}
+	if w.put(KindLeave, 0, 3, exitPayload(3)) {
+		t.Fatal("third record must not fit")
+	}
+}
+
+func TestRingCorruptRecordResyncs(t *testing.T) {
+	tests := []struct {
+		name string
+		size uint32
+	}{
+		{"zero size", 0},
+		{"unaligned", 20},
+		{"past head", 128},
+		{"past end", 4096},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := &testWriter{data: make([]byte, 256)}
+			w.put(KindLeave, 0, 1, exitPayload(1))
+			binary.LittleEndian.PutUint32(w.data[0:], tt.size)
+			r, _ := NewRing(&w.head, &w.tail, w.data)
+			if _, err := r.Drain(func(Record) {}); err == nil {
+				t.Fatal("want an error")
+			}
+			if w.tail != w.head {
+				t.Fatalf("tail %d, head %d: reader must skip to head", w.tail, w.head)
+			}
+		})
+	}
+}
+
+func TestDecodeEnter(t *testing.T) {
+	p := make([]byte, 8+16+8+16)
+	binary.LittleEndian.PutUint32(p, 7)
+	binary.LittleEndian.PutUint32(p[4:], 2)
+	for i := 0; i < 16; i++ {
+		p[8+i] = byte(i + 1)
+	}
+	binary.LittleEndian.PutUint64(p[24:], 0xC1A55)
+	binary.LittleEndian.PutUint64(p[32:], 11)
+	binary.LittleEndian.PutUint64(p[40:], 22)
+	e, err := DecodeEnter(Record{Kind: KindEnter, Flags: FlagRoot | FlagGeneric, Payload: p})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.Func != 7 || e.TraceID[0] != 1 || e.TraceID[15] != 16 || e.Class != 0xC1A55 || len(e.TypeArgs) != 2 || e.TypeArgs[1] != 22 {
+		t.Fatalf("decoded %+v", e)
+	}
+	for cut := 0; cut < len(p); cut++ {
+		if _, err := DecodeEnter(Record{Kind: KindEnter, Flags: FlagRoot | FlagGeneric, Payload: p[:cut]}); err == nil {
+			t.Fatalf("payload cut at %d decoded without error", cut)
+		}
+	}
+}
+
+func TestNewRingRejectsBadSize(t *testing.T) {
+	var h, tl uint64
+	for _, n := range []int{0, 32, 100, 1000} {
+		if _, err := NewRing(&h, &tl, make([]byte, n)); err == nil {
+			t.Errorf("size %d accepted", n)
+		}
+	}
+}

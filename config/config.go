@@ -1,0 +1,112 @@
+// Package config holds what operators set: method selection, capture
+// limits, export batching and logging, read from CLROTEL_* environment
+// variables. It parses and validates; it must not touch the runtime, the
+// exporter or the file system beyond reading what it is given.
+package config
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Config is the profiler's configuration.
+type Config struct {
+	// Include and Exclude are glob patterns over Namespace.Type.Method. An
+	// empty Include means "the app's own code": every method outside the
+	// framework's modules and outside DefaultExclude.
+	Include []string
+	Exclude []string
+
+	MaxThreads uint32 // capture slots: CLR threads traced at once
+	RingBytes  uint32 // per-thread ring size, a power of two
+	MaxDepth   uint32 // traced frames per thread kept on the shadow stack
+
+	LogLevel string // error, warn, info, debug
+	LogFile  string // also log here (created 0600); empty: stderr only
+
+	ExportQueue    int
+	ExportBatch    int
+	ExportInterval time.Duration
+	ShutdownWait   time.Duration // bound on the final flush at exit
+}
+
+// DefaultExclude leaves the framework out when no Include is given.
+var DefaultExclude = []string{"System.*", "Microsoft.*", "Internal.*", "Interop.*", "<*"}
+
+// Default returns the configuration with nothing set.
+func Default() Config {
+	return Config{
+		MaxThreads:     512,
+		RingBytes:      512 << 10,
+		MaxDepth:       16384,
+		LogLevel:       "warn",
+		ExportQueue:    8192,
+		ExportBatch:    2048,
+		ExportInterval: 500 * time.Millisecond,
+		ShutdownWait:   5 * time.Second,
+	}
+}
+
+// SplitPatterns splits a comma-separated pattern list, trimming blanks.
+func SplitPatterns(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// FromEnv applies CLROTEL_* variables to Default(). lookup is os.LookupEnv
+// in production.
+func FromEnv(lookup func(string) (string, bool)) (Config, error) {
+	c := Default()
+	var errs []string
+	str := func(key string, dst *string) {
+		if v, ok := lookup(key); ok {
+			*dst = strings.TrimSpace(v)
+		}
+	}
+	u32 := func(key string, dst *uint32, min, max uint64) {
+		v, ok := lookup(key)
+		if !ok || strings.TrimSpace(v) == "" {
+			return
+		}
+		n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 32)
+		if err != nil || n < min || n > max {
+			errs = append(errs, fmt.Sprintf("%s=%q: want a whole number from %d to %d", key, v, min, max))
+			return
+		}
+		*dst = uint32(n)
+	}
+	if v, ok := lookup("CLROTEL_INCLUDE"); ok {
+		c.Include = SplitPatterns(v)
+	}
+	if v, ok := lookup("CLROTEL_EXCLUDE"); ok {
+		c.Exclude = SplitPatterns(v)
+	}
+	u32("CLROTEL_MAX_THREADS", &c.MaxThreads, 1, 65536)
+	ringKB := c.RingBytes >> 10
+	u32("CLROTEL_RING_KB", &ringKB, 4, 1<<20)
+	if ringKB&(ringKB-1) != 0 {
+		errs = append(errs, fmt.Sprintf("CLROTEL_RING_KB=%d: want a power of two", ringKB))
+	} else {
+		c.RingBytes = ringKB << 10
+	}
+	u32("CLROTEL_MAX_DEPTH", &c.MaxDepth, 16, 1<<20)
+	str("CLROTEL_LOG_LEVEL", &c.LogLevel)
+	switch c.LogLevel {
+	case "error", "warn", "info", "debug":
+	default:
+		errs = append(errs, fmt.Sprintf("CLROTEL_LOG_LEVEL=%q: want error, warn, info or debug", c.LogLevel))
+		c.LogLevel = "warn"
+	}
+	str("CLROTEL_LOG_FILE", &c.LogFile)
+	if len(errs) > 0 {
+		return c, fmt.Errorf("config: %s", strings.Join(errs, "; "))
+	}
+	return c, nil
+}

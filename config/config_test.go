@@ -1,0 +1,52 @@
+package config
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func env(kv ...string) func(string) (string, bool) {
+	m := map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	return func(k string) (string, bool) { v, ok := m[k]; return v, ok }
+}
+
+func TestFromEnv(t *testing.T) {
+	tests := []struct {
+		name    string
+		env     []string
+		check   func(Config) bool
+		wantErr string
+	}{
+		{"defaults", nil, func(c Config) bool { return reflect.DeepEqual(c, Default()) }, ""},
+		{"patterns", []string{"CLROTEL_INCLUDE", " Acme.*, ,Shop.Cart.*", "CLROTEL_EXCLUDE", "*.get_*"},
+			func(c Config) bool {
+				return reflect.DeepEqual(c.Include, []string{"Acme.*", "Shop.Cart.*"}) && reflect.DeepEqual(c.Exclude, []string{"*.get_*"})
+			}, ""},
+		{"ring", []string{"CLROTEL_RING_KB", "64"}, func(c Config) bool { return c.RingBytes == 64<<10 }, ""},
+		{"ring not power of two", []string{"CLROTEL_RING_KB", "100"}, nil, "power of two"},
+		{"threads out of range", []string{"CLROTEL_MAX_THREADS", "0"}, nil, "CLROTEL_MAX_THREADS"},
+		{"threads garbage", []string{"CLROTEL_MAX_THREADS", "lots"}, nil, "whole number"},
+		{"log level", []string{"CLROTEL_LOG_LEVEL", "loud"}, nil, "CLROTEL_LOG_LEVEL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := FromEnv(env(tt.env...))
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want one mentioning %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tt.check(c) {
+				t.Fatalf("config %+v", c)
+			}
+		})
+	}
+}

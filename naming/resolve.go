@@ -1,0 +1,367 @@
+package naming
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+	"sync"
+)
+
+// Metadata reads one module's metadata tables (IMetaDataImport).
+type Metadata interface {
+	// MethodProps returns a MethodDef's name, owning TypeDef and signature.
+	MethodProps(md uint32) (name string, owner uint32, sig []byte, err error)
+	// TypeDefName returns a TypeDef's name as stored ("Namespace.Name`1").
+	TypeDefName(td uint32) (string, error)
+	// EnclosingClass returns the TypeDef a nested type is declared in, or 0.
+	EnclosingClass(td uint32) uint32
+	// TypeRefName returns a TypeRef's name and its resolution scope (a
+	// TypeRef token for a nested type).
+	TypeRefName(tr uint32) (name string, scope uint32, err error)
+	// TypeSpecBlob returns a TypeSpec's signature.
+	TypeSpecBlob(ts uint32) ([]byte, error)
+	// Params returns a method's parameter rows (Seq 0 is the return value).
+	Params(md uint32) ([]ParamRow, error)
+	// GenericParams returns the names of a TypeDef's or MethodDef's generic
+	// parameters in order.
+	GenericParams(owner uint32) ([]string, error)
+}
+
+// ParamRow is one row of the Param table.
+type ParamRow struct {
+	Seq   uint32
+	Name  string
+	Attrs uint32 // CorParamAttr: 0x1 in, 0x2 out
+}
+
+// Function is what the runtime says of a FunctionID (GetFunctionInfo2).
+type Function struct {
+	Class    uint64 // ClassID of the owning type (0 when not known)
+	Module   uint64
+	Token    uint32 // MethodDef
+	TypeArgs []uint64
+}
+
+// Class is what the runtime says of a ClassID (GetClassIDInfo2, IsArrayClass).
+type Class struct {
+	Module   uint64
+	Token    uint32 // TypeDef
+	TypeArgs []uint64
+	IsArray  bool
+	Elem     ElementType // arrays: element type
+	ElemCls  uint64      // arrays: element ClassID (0 for primitives)
+	Rank     uint32
+	Parent   uint64
+}
+
+// Module is a loaded module.
+type Module struct {
+	Path     string // as the runtime reports it
+	Assembly string
+	Meta     Metadata
+}
+
+// Runtime answers questions about loaded code.
+type Runtime interface {
+	Function(fid uint64) (Function, error)
+	Class(cid uint64) (Class, error)
+	Module(mid uint64) (*Module, error)
+}
+
+// Method is a resolved method: everything a span name is made of.
+type Method struct {
+	Module       string // module file name, e.g. Shop.dll
+	Assembly     string
+	TypeName     string // Acme.Shop.Repo<Acme.Shop.Item>
+	Name         string // Find
+	FunctionName string // Acme.Shop.Repo<Acme.Shop.Item>.Find<Int32>
+	SelectName   string // Acme.Shop.Repo.Find: what selection globs match
+	Params       string // Int32 key
+	ReturnType   string
+	// Shared is true when a type argument is System.__Canon: the code is
+	// shared between reference-type instantiations and the exact types can
+	// be read only from a frame.
+	Shared bool
+	// Generic is true when the method or its type has generic parameters.
+	Generic bool
+}
+
+// canon is the placeholder type of shared generic code.
+const canon = "System.__Canon"
+
+var primitiveNames = map[string]string{
+	"System.Void": "Void", "System.Boolean": "Boolean", "System.Char": "Char",
+	"System.SByte": "SByte", "System.Byte": "Byte", "System.Int16": "Int16",
+	"System.UInt16": "UInt16", "System.Int32": "Int32", "System.UInt32": "UInt32",
+	"System.Int64": "Int64", "System.UInt64": "UInt64", "System.Single": "Single",
+	"System.Double": "Double", "System.String": "String", "System.IntPtr": "IntPtr",
+	"System.UIntPtr": "UIntPtr", "System.Object": "Object", "System.TypedReference": "TypedReference",
+}
+
+// maxClassDepth bounds recursion through generic arguments and array
+// elements of runtime classes.
+const maxClassDepth = 16
+
+// Resolver names functions and classes, caching what it learns. It is safe
+// for concurrent use.
+type Resolver struct {
+	rt Runtime
+
+	mu      sync.Mutex
+	modules map[uint64]*Module
+	classes map[uint64]string
+}
+
+// NewResolver returns a Resolver over rt.
+func NewResolver(rt Runtime) *Resolver {
+	return &Resolver{rt: rt, modules: map[uint64]*Module{}, classes: map[uint64]string{}}
+}
+
+func (r *Resolver) module(mid uint64) (*Module, error) {
+	r.mu.Lock()
+	m, ok := r.modules[mid]
+	r.mu.Unlock()
+	if ok {
+		return m, nil
+	}
+	m, err := r.rt.Module(mid)
+	if err != nil {
+		return nil, err
+	}
+	r.mu.Lock()
+	r.modules[mid] = m
+	r.mu.Unlock()
+	return m, nil
+}
+
+// Method resolves a FunctionID. With class == 0 the runtime's own view of
+// the function is used (shared code shows declared generic parameter names
+// where the runtime says System.__Canon); otherwise class and methodArgs are
+// the exact ClassID and method type arguments read from a frame.
+func (r *Resolver) Method(fid, class uint64, methodArgs []uint64) (*Method, error) {
+	fn, err := r.rt.Function(fid)
+	if err != nil {
+		return nil, fmt.Errorf("naming: function %#x: %w", fid, err)
+	}
+	if class != 0 {
+		fn.Class = class
+		fn.TypeArgs = methodArgs
+	}
+	mod, err := r.module(fn.Module)
+	if err != nil {
+		return nil, fmt.Errorf("naming: function %#x: module: %w", fid, err)
+	}
+	md := mod.Meta
+	name, owner, sigBlob, err := md.MethodProps(fn.Token)
+	if err != nil {
+		return nil, fmt.Errorf("naming: method %#x: %w", fn.Token, err)
+	}
+	sig, err := ParseMethodSig(sigBlob)
+	if err != nil {
+		return nil, fmt.Errorf("naming: method %s (%#x): %w", name, fn.Token, err)
+	}
+	namer := metaNamer{md}
+	m := &Method{
+		Module:   path.Base(strings.ReplaceAll(mod.Path, "\\", "/")),
+		Assembly: mod.Assembly,
+		Name:     name,
+	}
+
+	// The owning type: its declared name and generic parameters, filled in
+	// with the runtime's type arguments.
+	typeKey := namer.typeDefName(owner)
+	typeParams, _ := md.GenericParams(owner)
+	methodParams, _ := md.GenericParams(fn.Token)
+	m.Generic = len(typeParams) > 0 || len(methodParams) > 0
+	var typeArgs []string
+	if len(typeParams) > 0 {
+		// Without a frame the runtime cannot tell the class of code shared
+		// between instantiations, and says 0.
+		m.Shared = fn.Class == 0
+		if c, err := r.rt.Class(fn.Class); fn.Class != 0 && err == nil && !c.IsArray {
+			typeArgs = r.argNames(c.TypeArgs, &m.Shared)
+		}
+	}
+	methodArgs2 := r.argNames(fn.TypeArgs, &m.Shared)
+	g := Generics{Type: typeArgs, Method: methodArgs2, TypeParams: typeParams, MethodParams: methodParams}
+
+	m.TypeName = typeKey
+	if len(typeParams) > 0 {
+		m.TypeName = typeKey + "<" + joinArgs(typeArgs, typeParams) + ">"
+	}
+	var margs []string
+	if len(methodParams) > 0 {
+		margs = make([]string, len(methodParams))
+		for i := range margs {
+			margs[i] = pick(methodArgs2, methodParams, i)
+		}
+	}
+	m.FunctionName = FormatMethodName(m.TypeName, name, margs)
+	m.SelectName = typeKey + "." + name
+	m.ReturnType = FormatType(sig.Ret, namer, g)
+
+	rows, _ := md.Params(fn.Token)
+	params := make([]Param, len(sig.Params))
+	for _, row := range rows {
+		if row.Seq >= 1 && int(row.Seq) <= len(params) {
+			params[row.Seq-1] = Param{Name: row.Name, In: row.Attrs&0x1 != 0, Out: row.Attrs&0x2 != 0}
+		}
+	}
+	m.Params = FormatParams(sig, params, namer, g)
+	return m, nil
+}
+
+// argNames names runtime type arguments; System.__Canon becomes "" (so the
+// declared parameter name shows) and marks the method shared.
+func (r *Resolver) argNames(ids []uint64, shared *bool) []string {
+	if len(ids) == 0 {
+		return nil
+	}
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		n := r.ClassName(id)
+		if n == canon {
+			*shared = true
+			n = ""
+		}
+		out[i] = n
+	}
+	return out
+}
+
+func pick(args, params []string, i int) string {
+	if i < len(args) && args[i] != "" {
+		return args[i]
+	}
+	if i < len(params) && params[i] != "" {
+		return params[i]
+	}
+	return fmt.Sprintf("!!%d", i)
+}
+
+func joinArgs(args, params []string) string {
+	parts := make([]string, len(params))
+	for i := range params {
+		parts[i] = pick(args, params, i)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ClassName names a runtime class with its generic arguments, primitives by
+// their CLR names: "Int32", "Acme.Shop.Item", "System.Collections.Generic.
+// List<String>", "Int32[]". Unknown classes come back as "?".
+func (r *Resolver) ClassName(cid uint64) string {
+	return r.className(cid, 0)
+}
+
+func (r *Resolver) className(cid uint64, depth int) string {
+	if cid == 0 {
+		return "?"
+	}
+	r.mu.Lock()
+	n, ok := r.classes[cid]
+	r.mu.Unlock()
+	if ok {
+		return n
+	}
+	if depth > maxClassDepth {
+		return "?"
+	}
+	n = r.buildClassName(cid, depth)
+	r.mu.Lock()
+	r.classes[cid] = n
+	r.mu.Unlock()
+	return n
+}
+
+func (r *Resolver) buildClassName(cid uint64, depth int) string {
+	c, err := r.rt.Class(cid)
+	if err != nil {
+		return "?"
+	}
+	if c.IsArray {
+		elem := "?"
+		if c.ElemCls != 0 {
+			elem = r.className(c.ElemCls, depth+1)
+		} else {
+			elem = FormatType(Type{Kind: c.Elem}, nil, Generics{})
+		}
+		if c.Rank <= 1 {
+			return elem + "[]"
+		}
+		return elem + "[" + strings.Repeat(",", int(c.Rank-1)) + "]"
+	}
+	mod, err := r.module(c.Module)
+	if err != nil {
+		return "?"
+	}
+	name := metaNamer{mod.Meta}.typeDefName(c.Token)
+	if p, ok := primitiveNames[name]; ok {
+		return p
+	}
+	if len(c.TypeArgs) == 0 {
+		return name
+	}
+	args := make([]string, len(c.TypeArgs))
+	for i, a := range c.TypeArgs {
+		args[i] = r.className(a, depth+1)
+	}
+	return name + "<" + strings.Join(args, ", ") + ">"
+}
+
+// metaNamer resolves signature tokens through one module's metadata.
+type metaNamer struct{ md Metadata }
+
+var errTokenKind = errors.New("not a TypeDef, TypeRef or TypeSpec token")
+
+func (n metaNamer) TypeName(token uint32) (string, error) {
+	switch token & 0xff000000 {
+	case 0x02000000:
+		return n.typeDefName(token), nil
+	case 0x01000000:
+		return n.typeRefName(token, 0), nil
+	}
+	return "", fmt.Errorf("naming: token %#x: %w", token, errTokenKind)
+}
+
+func (n metaNamer) TypeSpec(token uint32) ([]byte, error) {
+	return n.md.TypeSpecBlob(token)
+}
+
+// typeDefName is the full name of a TypeDef, enclosing types joined by '.',
+// arity suffixes removed, primitives by CLR name.
+func (n metaNamer) typeDefName(td uint32) string {
+	var parts []string
+	for i := 0; td != 0 && i < maxClassDepth; i++ {
+		name, err := n.md.TypeDefName(td)
+		if err != nil {
+			name = fmt.Sprintf("?%#x", td)
+		}
+		parts = append(parts, StripArity(name))
+		td = n.md.EnclosingClass(td)
+	}
+	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
+		parts[i], parts[j] = parts[j], parts[i]
+	}
+	full := strings.Join(parts, ".")
+	if p, ok := primitiveNames[full]; ok {
+		return p
+	}
+	return full
+}
+
+func (n metaNamer) typeRefName(tr uint32, depth int) string {
+	name, scope, err := n.md.TypeRefName(tr)
+	if err != nil {
+		return fmt.Sprintf("?%#x", tr)
+	}
+	name = StripArity(name)
+	if scope&0xff000000 == 0x01000000 && depth < maxClassDepth {
+		name = n.typeRefName(scope, depth+1) + "." + name
+	}
+	if p, ok := primitiveNames[name]; ok {
+		return p
+	}
+	return name
+}

@@ -1,0 +1,115 @@
+package otelbridge
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// ExitKind says how a traced frame ended.
+type ExitKind int
+
+const (
+	ExitReturn   ExitKind = iota // Leave hook
+	ExitTailcall                 // left by a tail call
+	ExitUnwind                   // popped by an exception
+	ExitAbandon                  // still open when its thread or the process ended
+)
+
+func (k ExitKind) String() string {
+	switch k {
+	case ExitReturn:
+		return "return"
+	case ExitTailcall:
+		return "tailcall"
+	case ExitUnwind:
+		return "exception"
+	case ExitAbandon:
+		return "abandoned"
+	}
+	return fmt.Sprintf("ExitKind(%d)", int(k))
+}
+
+// Bridge builds spans from call records. Its methods must be called from one
+// goroutine at a time per Thread; different Threads are independent.
+type Bridge struct {
+	tracer trace.Tracer
+}
+
+// New returns a Bridge that starts spans with tracer. The tracer's provider
+// must use IDGenerator (so root spans get the trace ids the hooks chose).
+func New(tracer trace.Tracer) *Bridge {
+	return &Bridge{tracer: tracer}
+}
+
+// Thread is one CLR thread's stack of open spans.
+type Thread struct {
+	tid   attribute.KeyValue
+	stack []frame
+}
+
+type frame struct {
+	span   trace.Span
+	ctx    context.Context
+	method *Method
+}
+
+// NewThread returns the span stack of the OS thread tid.
+func NewThread(tid int64) *Thread {
+	return &Thread{tid: KeyThreadID.Int64(tid)}
+}
+
+// Depth is the number of open spans.
+func (t *Thread) Depth() int { return len(t.stack) }
+
+// Enter starts the span of a call at unix-nanosecond time ts, as a child of
+// the thread's innermost open span. A call with no open span on its thread
+// starts a trace with traceID (if valid; else a random one).
+func (b *Bridge) Enter(t *Thread, ts int64, m *Method, traceID trace.TraceID) {
+	ctx := context.Background()
+	if n := len(t.stack); n > 0 {
+		ctx = t.stack[n-1].ctx
+	} else if traceID.IsValid() {
+		ctx = withTraceID(ctx, traceID)
+	}
+	ctx, span := b.tracer.Start(ctx, m.SpanName,
+		trace.WithTimestamp(time.Unix(0, ts)),
+		trace.WithSpanKind(trace.SpanKindInternal),
+		trace.WithAttributes(m.Attrs...),
+		trace.WithAttributes(t.tid),
+	)
+	t.stack = append(t.stack, frame{span: span, ctx: ctx, method: m})
+}
+
+// Exit ends the thread's innermost open span at unix-nanosecond time ts.
+// It reports false when no span is open (a record stream out of step).
+func (b *Bridge) Exit(t *Thread, ts int64, kind ExitKind) bool {
+	n := len(t.stack)
+	if n == 0 {
+		return false
+	}
+	f := t.stack[n-1]
+	t.stack[n-1] = frame{}
+	t.stack = t.stack[:n-1]
+	switch kind {
+	case ExitUnwind:
+		f.span.SetStatus(codes.Error, "exception")
+		f.span.SetAttributes(KeyEndReason.String(kind.String()))
+	case ExitTailcall, ExitAbandon:
+		f.span.SetAttributes(KeyEndReason.String(kind.String()))
+	}
+	f.span.End(trace.WithTimestamp(time.Unix(0, ts)))
+	return true
+}
+
+// Abandon ends every open span of t at ts, innermost first: the thread or the
+// process ended while they were open.
+func (b *Bridge) Abandon(t *Thread, ts int64) {
+	for len(t.stack) > 0 {
+		b.Exit(t, ts, ExitAbandon)
+	}
+}

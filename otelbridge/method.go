@@ -1,0 +1,53 @@
+package otelbridge
+
+import "go.opentelemetry.io/otel/attribute"
+
+// Method is what a span is named and labelled after: one traced method, or
+// one exact instantiation of a shared generic method. The profiler builds it
+// once and reuses it for every call.
+type Method struct {
+	// SpanName is the call-stack form
+	// Module!Namespace.Type.Method(ParamType name, ...).
+	SpanName string
+	// Attrs are the attributes every span of the method carries
+	// (code.function.name, the return type, module and assembly).
+	Attrs []attribute.KeyValue
+}
+
+// Attribute keys of the span contract, beyond the semantic conventions.
+const (
+	KeyFunctionName = attribute.Key("code.function.name")
+	KeyReturnType   = attribute.Key("dotnet.method.return_type")
+	KeyModule       = attribute.Key("dotnet.module")
+	KeyAssembly     = attribute.Key("dotnet.assembly")
+	KeyThreadID     = attribute.Key("thread.id")
+	KeyEndReason    = attribute.Key("clrotel.end_reason")
+)
+
+// MethodInfo is the parts a Method is made of.
+type MethodInfo struct {
+	Module       string // module file name, e.g. Shop.dll
+	Assembly     string // assembly simple name, e.g. Shop
+	FunctionName string // Namespace.Type.Method, generic arguments included
+	Params       string // "Acme.Shop.Item item, Int32 quantity"
+	ReturnType   string // e.g. Void, Int32
+}
+
+// NewMethod builds the span name and fixed attributes of a method.
+func NewMethod(mi MethodInfo) *Method {
+	name := mi.FunctionName + "(" + mi.Params + ")"
+	if mi.Module != "" {
+		name = mi.Module + "!" + name
+	}
+	attrs := []attribute.KeyValue{KeyFunctionName.String(mi.FunctionName)}
+	if mi.ReturnType != "" {
+		attrs = append(attrs, KeyReturnType.String(mi.ReturnType))
+	}
+	if mi.Module != "" {
+		attrs = append(attrs, KeyModule.String(mi.Module))
+	}
+	if mi.Assembly != "" {
+		attrs = append(attrs, KeyAssembly.String(mi.Assembly))
+	}
+	return &Method{SpanName: name, Attrs: attrs}
+}

@@ -1,0 +1,212 @@
+// callbacks.c: the COM surface the runtime sees: DllGetClassObject, the class
+// factory, and the ICorProfilerCallback object.
+//
+// Every callback body is C. Go is entered only from Initialize, Shutdown and
+// the once-per-function JIT-time calls (FunctionIDMapper2, JITInlining), each
+// time with the runtime's activation signal blocked.
+#include <string.h>
+
+#include "profiler.h"
+#include "_cgo_export.h"
+
+// The project's CLSID; cmd/clrotel prints the same value.
+static const GUID k_clsid = {0x8A4C3E5B, 0x2F61, 0x4D7A, {0x9C, 0x0E, 0x5B, 0x1D, 0x7E, 0x3F, 0x6A, 0x21}};
+
+static int guid_eq(const GUID *a, const GUID *b) { return memcmp(a, b, sizeof(GUID)) == 0; }
+
+static void *g_info;
+static ProfInfoVtbl *g_info_vtbl;
+static uint32_t g_info_version;
+
+void *clr_info(void) { return g_info; }
+ProfInfoVtbl *clr_info_vtbl(void) { return g_info_vtbl; }
+uint32_t clr_info_version(void) { return g_info_version; }
+
+// ---- the callback object -------------------------------------------------
+
+typedef struct { void **vtbl; } com_object;
+
+static void *g_cb_vtbl[CB_COUNT_11];
+static com_object g_profiler = {g_cb_vtbl};
+
+static const GUID *const k_callback_iids[] = {
+    &IID_IUnknown, &IID_ICorProfilerCallback, &IID_ICorProfilerCallback2,
+    &IID_ICorProfilerCallback3, &IID_ICorProfilerCallback4, &IID_ICorProfilerCallback5,
+    &IID_ICorProfilerCallback6, &IID_ICorProfilerCallback7, &IID_ICorProfilerCallback8,
+    &IID_ICorProfilerCallback9, &IID_ICorProfilerCallback10, &IID_ICorProfilerCallback11,
+};
+
+static HRESULT cb_query_interface(void *self, const GUID *iid, void **out) {
+    for (size_t i = 0; i < sizeof k_callback_iids / sizeof *k_callback_iids; i++) {
+        if (guid_eq(iid, k_callback_iids[i])) {
+            *out = self;
+            return S_OK;
+        }
+    }
+    *out = NULL;
+    return E_NOINTERFACE;
+}
+
+// The object is static: reference counting has nothing to free.
+static ULONG cb_add_ref(void *self) { (void)self; return 1; }
+static ULONG cb_release(void *self) { (void)self; return 1; }
+
+// On x86-64 SysV the caller cleans up its arguments, so one S_OK stub can
+// stand in for every callback the profiler does not implement.
+static HRESULT cb_ok(void) { return S_OK; }
+
+static UINT_PTR function_mapper(FunctionID fid, void *client_data, BOOL *hook) {
+    (void)client_data;
+    sigset_t saved;
+    CLR_BLOCK_ACTIVATION(saved);
+    clr_fn *fn = clrotelMapFunction(fid);
+    CLR_RESTORE_ACTIVATION(saved);
+    if (fn == NULL || !(fn->flags & FN_SELECTED)) {
+        *hook = 0;
+        return fid;
+    }
+    *hook = 1;
+    return (UINT_PTR)fn;
+}
+
+static HRESULT cb_initialize(void *self, void *unk) {
+    (void)self;
+    static const GUID *const infos[] = {
+        &IID_ICorProfilerInfo12, &IID_ICorProfilerInfo11, &IID_ICorProfilerInfo10,
+        &IID_ICorProfilerInfo9, &IID_ICorProfilerInfo8, &IID_ICorProfilerInfo7,
+        &IID_ICorProfilerInfo6, &IID_ICorProfilerInfo5, &IID_ICorProfilerInfo4,
+        &IID_ICorProfilerInfo3,
+    };
+    HRESULT (*qi)(void *, const GUID *, void **) = (*(void ***)unk)[0];
+    for (size_t i = 0; i < sizeof infos / sizeof *infos; i++) {
+        void *info = NULL;
+        if (qi(unk, infos[i], &info) == S_OK && info != NULL) {
+            g_info = info;
+            g_info_vtbl = *(ProfInfoVtbl **)info;
+            g_info_version = 12 - (uint32_t)i;
+            break;
+        }
+    }
+    if (g_info == NULL)
+        return E_FAIL; // older than ICorProfilerInfo3: the app runs unprofiled
+
+    clr_init_result r;
+    memset(&r, 0, sizeof r);
+    sigset_t saved;
+    CLR_BLOCK_ACTIVATION(saved);
+    int rc = clrotelInitialize(g_info, g_info_version, &r);
+    CLR_RESTORE_ACTIVATION(saved);
+    // Go has initialised (its signal handlers are in place) once any exported
+    // call returned, whatever it said.
+    clr_signals_install();
+    if (rc != 0)
+        return E_FAIL; // Go logged why; the runtime releases the profiler
+
+    if (clr_capture_init(&r.capture) != 0)
+        return E_FAIL;
+    HRESULT hr = g_info_vtbl->SetEventMask2 != NULL && g_info_version >= 5
+                     ? g_info_vtbl->SetEventMask2(g_info, r.event_mask, r.event_mask_high)
+                     : g_info_vtbl->SetEventMask(g_info, r.event_mask);
+    if (hr < 0)
+        return hr;
+    hr = g_info_vtbl->SetFunctionIDMapper2(g_info, function_mapper, NULL);
+    if (hr < 0)
+        return hr;
+    return g_info_vtbl->SetEnterLeaveFunctionHooks3WithInfo(
+        g_info, (FunctionEnter3WithInfo)clr_enter_trampoline,
+        (FunctionLeave3WithInfo)clr_leave_trampoline,
+        (FunctionTailcall3WithInfo)clr_tailcall_trampoline);
+}
+
+static HRESULT cb_shutdown(void *self) {
+    (void)self;
+    sigset_t saved;
+    CLR_BLOCK_ACTIVATION(saved);
+    clrotelShutdown();
+    CLR_RESTORE_ACTIVATION(saved);
+    return S_OK;
+}
+
+// A selected method must never be inlined away (inlined code raises no
+// Enter/Leave); everything else inlines as it would without the profiler.
+static HRESULT cb_jit_inlining(void *self, FunctionID caller, FunctionID callee, BOOL *should_inline) {
+    (void)self;
+    (void)caller;
+    sigset_t saved;
+    CLR_BLOCK_ACTIVATION(saved);
+    clr_fn *fn = clrotelMapFunction(callee);
+    CLR_RESTORE_ACTIVATION(saved);
+    if (fn != NULL && (fn->flags & FN_SELECTED))
+        *should_inline = 0;
+    return S_OK;
+}
+
+static HRESULT cb_unwind_function_enter(void *self, FunctionID fid) {
+    (void)self;
+    clr_on_unwind_enter(fid);
+    return S_OK;
+}
+
+static HRESULT cb_unwind_function_leave(void *self) {
+    (void)self;
+    clr_on_unwind_leave();
+    return S_OK;
+}
+
+static void build_vtable(void) {
+    for (size_t i = 0; i < CB_COUNT_11; i++)
+        g_cb_vtbl[i] = (void *)cb_ok;
+    g_cb_vtbl[0] = (void *)cb_query_interface;
+    g_cb_vtbl[1] = (void *)cb_add_ref;
+    g_cb_vtbl[2] = (void *)cb_release;
+    g_cb_vtbl[CB_Initialize] = (void *)cb_initialize;
+    g_cb_vtbl[CB_Shutdown] = (void *)cb_shutdown;
+    g_cb_vtbl[CB_JITInlining] = (void *)cb_jit_inlining;
+    g_cb_vtbl[CB_ExceptionUnwindFunctionEnter] = (void *)cb_unwind_function_enter;
+    g_cb_vtbl[CB_ExceptionUnwindFunctionLeave] = (void *)cb_unwind_function_leave;
+}
+
+// ---- the class factory ---------------------------------------------------
+
+static HRESULT cf_query_interface(void *self, const GUID *iid, void **out) {
+    if (guid_eq(iid, &IID_IUnknown) || guid_eq(iid, &IID_IClassFactory)) {
+        *out = self;
+        return S_OK;
+    }
+    *out = NULL;
+    return E_NOINTERFACE;
+}
+
+static HRESULT cf_create_instance(void *self, void *outer, const GUID *iid, void **out) {
+    (void)self;
+    if (outer != NULL) {
+        *out = NULL;
+        return CLASS_E_NOAGGREGATION;
+    }
+    return cb_query_interface(&g_profiler, iid, out);
+}
+
+static HRESULT cf_lock_server(void *self, BOOL lock) {
+    (void)self;
+    (void)lock;
+    return S_OK;
+}
+
+static void *g_cf_vtbl[5] = {
+    (void *)cf_query_interface, (void *)cb_add_ref, (void *)cb_release,
+    (void *)cf_create_instance, (void *)cf_lock_server,
+};
+static com_object g_factory = {g_cf_vtbl};
+
+// The one symbol the runtime looks up. A CLSID other than the project's (a
+// library from another build, a typo in CORECLR_PROFILER) is refused, and
+// the runtime runs the app without a profiler.
+__attribute__((visibility("default"))) HRESULT DllGetClassObject(const GUID *clsid, const GUID *iid, void **out) {
+    if (out == NULL)
+        return E_INVALIDARG;
+    *out = NULL;
+    if (!guid_eq(clsid, &k_clsid))
+        return CLASS_E_CLASSNOTAVAILABLE;
+    build_vtable();
+    return cf_query_interface(&g_factory, iid, out);
+}

@@ -1,0 +1,87 @@
+// capture.h: what the C hooks share with the Go drainer.
+//
+// The record layout must match capture/record.go. Everything here is written
+// by C on CLR threads without locks or allocation; Go reads it from its own
+// threads through the atomics below.
+#ifndef CLROTEL_CAPTURE_H
+#define CLROTEL_CAPTURE_H
+
+#include <stdint.h>
+#include <stdatomic.h>
+
+enum {
+    REC_PAD = 1, REC_ENTER = 2, REC_LEAVE = 3, REC_TAILCALL = 4,
+    REC_UNWIND = 5, REC_EXCEPTION = 6, REC_CATCH = 7,
+};
+enum { RF_ROOT = 1, RF_GENERIC = 2, RF_VALUES = 4 };
+enum { REC_HEADER = 16, REC_EXIT_SIZE = 24, MAX_TYPE_ARGS = 8 };
+
+// Per-function flags, decided by Go once per function at JIT time.
+enum {
+    FN_SELECTED = 1,       // hooks are on
+    FN_SHARED_GENERIC = 2, // shared (canonical) code: read exact types from frame info
+};
+
+// clr_fn is what FunctionIDMapper2 hands the runtime as client ID: the hooks
+// receive it instead of the FunctionID. Allocated once per selected function,
+// never freed (the library cannot be unloaded anyway).
+typedef struct clr_fn {
+    uintptr_t function_id;
+    uint32_t index; // the function's index in Go's table
+    uint32_t flags;
+} clr_fn;
+
+typedef struct clr_frame {
+    uintptr_t function_id;
+    uint32_t fn_index;
+    uint32_t recorded; // an enter record was written: its exit must be too
+} clr_frame;
+
+enum { SLOT_FREE = 0, SLOT_LIVE = 1, SLOT_DEAD = 2 };
+
+// One CLR thread's capture state. The ring part is shared with Go; the rest
+// belongs to the thread that owns the slot.
+typedef struct clr_slot {
+    _Atomic uint64_t head; // producer position in bytes
+    char pad0[56];
+    _Atomic uint64_t tail; // consumer position in bytes
+    char pad1[56];
+    _Atomic uint32_t state;
+    uint32_t os_tid;
+    _Atomic uint64_t dropped;  // enter records not written (ring full, depth cap)
+    _Atomic uint64_t gen;      // bumped each time a thread takes the slot
+    uint8_t *data;             // ring memory, ring_size bytes
+    clr_frame *stack;          // shadow stack, stack_cap frames
+    uint32_t depth;            // traced frames open (may exceed stack_cap)
+    uint32_t open_recorded;    // frames whose exit record is reserved
+    uintptr_t unwinding;       // FunctionID given by ExceptionUnwindFunctionEnter
+    uint64_t rng[2];           // xorshift128+ state for trace ids
+} clr_slot;
+
+typedef struct clr_capture_config {
+    uint32_t max_threads;
+    uint32_t ring_size;  // power of two
+    uint32_t stack_cap;  // frames per thread
+} clr_capture_config;
+
+// Set up before the hooks are installed (from Initialize).
+int clr_capture_init(const clr_capture_config *cfg);
+
+// For Go: the slot table and its high-water mark.
+clr_slot *clr_slots(void);
+uint32_t clr_slot_count(void);
+uint32_t clr_ring_size(void);
+// Go calls this after draining a dead slot, to hand it back for reuse.
+void clr_slot_release(clr_slot *s);
+
+// Hook bodies (called by the assembly trampolines) and exception bookkeeping.
+void clr_on_enter(clr_fn *fn, uintptr_t elt_info);
+void clr_on_leave(clr_fn *fn, uintptr_t elt_info);
+void clr_on_tailcall(clr_fn *fn, uintptr_t elt_info);
+void clr_on_unwind_enter(uintptr_t function_id);
+void clr_on_unwind_leave(void);
+
+// Counters for Go's periodic report.
+uint64_t clr_dropped_no_slot(void);
+
+#endif

@@ -1,0 +1,47 @@
+// clrinfo.h: flat wrappers over the runtime's info and metadata interfaces,
+// for Go. Each returns 0 or a failed HRESULT.
+#ifndef CLROTEL_CLRINFO_H
+#define CLROTEL_CLRINFO_H
+
+#include <stdint.h>
+
+enum { CLR_MAX_TYPE_ARGS = 16 };
+
+typedef struct clr_function_desc {
+    uintptr_t class_id;
+    uintptr_t module_id;
+    uint32_t token;
+    uint32_t n_type_args;
+    uintptr_t type_args[CLR_MAX_TYPE_ARGS];
+} clr_function_desc;
+
+typedef struct clr_class_desc {
+    uintptr_t module_id;
+    uintptr_t parent;
+    uint32_t token;
+    uint32_t n_type_args;
+    uintptr_t type_args[CLR_MAX_TYPE_ARGS];
+    // arrays
+    uint32_t is_array;
+    uint32_t elem_type;
+    uintptr_t elem_class;
+    uint32_t rank;
+} clr_class_desc;
+
+int clr_function_info(uintptr_t fid, clr_function_desc *out);
+int clr_class_info(uintptr_t cid, clr_class_desc *out);
+int clr_module_info(uintptr_t mid, uint16_t *path, uint32_t cap, uint32_t *len, uint16_t *asm_name, uint32_t asm_cap, uint32_t *asm_len);
+void *clr_module_import(uintptr_t mid);
+
+int md_method_props(void *imp, uint32_t md, uint32_t *owner, uint16_t *name, uint32_t cap, uint32_t *len,
+                    uint32_t *attrs, const uint8_t **sig, uint32_t *sig_len);
+int md_typedef_props(void *imp, uint32_t td, uint16_t *name, uint32_t cap, uint32_t *len, uint32_t *flags, uint32_t *extends);
+int md_enclosing_class(void *imp, uint32_t td, uint32_t *enclosing);
+int md_typeref_props(void *imp, uint32_t tr, uint32_t *scope, uint16_t *name, uint32_t cap, uint32_t *len);
+int md_typespec(void *imp, uint32_t ts, const uint8_t **sig, uint32_t *len);
+int md_params(void *imp, uint32_t md, uint32_t *tokens, uint32_t cap, uint32_t *count);
+int md_param_props(void *imp, uint32_t pd, uint32_t *seq, uint16_t *name, uint32_t cap, uint32_t *len, uint32_t *attrs);
+int md_generic_params(void *imp, uint32_t owner, uint32_t *tokens, uint32_t cap, uint32_t *count);
+int md_generic_param_props(void *imp, uint32_t gp, uint32_t *seq, uint16_t *name, uint32_t cap, uint32_t *len);
+
+#endif

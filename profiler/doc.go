@@ -1,0 +1,18 @@
+// Command profiler is libclrotel.so, the CoreCLR profiler (built with
+// -buildmode=c-shared).
+//
+// What it owns: the COM surface the runtime loads (callbacks.c), the
+// Enter/Leave/Tailcall hooks and per-thread capture rings (hooks.c,
+// hooks_amd64.S), the signal-handler repair that keeps the runtime's
+// NullReference/DivideByZero handling intact with Go loaded (signals.c), flat
+// C wrappers over the runtime's info and metadata interfaces (clrinfo.c), and
+// the Go glue: once-per-function selection and naming at JIT time
+// (functions.go, runtime.go), the drainer that feeds the bridge (drain.go).
+//
+// What it must not do: run Go on a CLR thread per call. Every callback body
+// and hook is C, writes into preallocated lock-free rings, never blocks and
+// counts what it drops. Go runs on CLR threads only from Initialize,
+// Shutdown, FunctionIDMapper2 and JITInlining (once per function), always
+// with the runtime's GC activation signal blocked. Naming rules belong to
+// package naming, spans to otelbridge.
+package main

@@ -1,0 +1,195 @@
+package main
+
+/*
+#include "capture.h"
+*/
+import "C"
+
+import (
+	"sync/atomic"
+	"time"
+	"unsafe"
+
+	"github.com/clrotel/clrotel/capture"
+	"github.com/clrotel/clrotel/otelbridge"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// drainer moves records from the C rings into the bridge, on its own
+// goroutine. It is the only consumer of every ring.
+type drainer struct {
+	p       *profiler
+	threads []*threadState // by slot index
+	stop    chan struct{}
+	done    chan struct{}
+
+	records  atomic.Uint64
+	lastDrop uint64
+	lastLog  time.Time
+}
+
+type threadState struct {
+	ring *capture.Ring
+	th   *otelbridge.Thread
+}
+
+func newDrainer(p *profiler) *drainer {
+	return &drainer{p: p, stop: make(chan struct{}), done: make(chan struct{}), lastLog: time.Now()}
+}
+
+func (d *drainer) run() {
+	defer close(d.done)
+	idle := time.Millisecond
+	for {
+		n := d.pass()
+		if n > 0 {
+			idle = time.Millisecond
+		} else if idle < 8*time.Millisecond {
+			idle *= 2
+		}
+		d.reportDrops(false)
+		select {
+		case <-d.stop:
+			d.pass()
+			return
+		case <-time.After(idle):
+		}
+	}
+}
+
+// finish stops the loop after a last pass, waiting at most wait. It
+// reports whether the loop ended in time (it may be blocked on a full
+// export queue with the collector gone).
+func (d *drainer) finish(wait time.Duration) bool {
+	close(d.stop)
+	select {
+	case <-d.done:
+		return true
+	case <-time.After(wait):
+		return false
+	}
+}
+
+func slotAt(i int) *C.clr_slot {
+	base := unsafe.Pointer(C.clr_slots())
+	return (*C.clr_slot)(unsafe.Add(base, uintptr(i)*unsafe.Sizeof(C.clr_slot{})))
+}
+
+// pass drains every slot once and returns how many records it handled.
+func (d *drainer) pass() int {
+	n := int(C.clr_slot_count())
+	total := 0
+	for i := 0; i < n; i++ {
+		s := slotAt(i)
+		state := atomic.LoadUint32((*uint32)(unsafe.Pointer(&s.state)))
+		if state == C.SLOT_FREE {
+			continue
+		}
+		ts := d.thread(i, s)
+		if ts == nil {
+			continue
+		}
+		got, err := ts.ring.Drain(func(r capture.Record) { d.handle(ts, r) })
+		total += got
+		if err != nil {
+			d.p.log.Errorf("thread %d: %v; its open spans are closed", s.os_tid, err)
+			d.p.bridge.Abandon(ts.th, time.Now().UnixNano())
+		}
+		if state == C.SLOT_DEAD && ts.ring.Pending() == 0 {
+			// The thread ended: close what it left open and free the slot.
+			d.p.bridge.Abandon(ts.th, time.Now().UnixNano())
+			d.threads[i] = nil
+			C.clr_slot_release(s)
+		}
+	}
+	d.records.Add(uint64(total))
+	return total
+}
+
+func (d *drainer) thread(i int, s *C.clr_slot) *threadState {
+	for len(d.threads) <= i {
+		d.threads = append(d.threads, nil)
+	}
+	if ts := d.threads[i]; ts != nil {
+		return ts
+	}
+	if s.data == nil {
+		return nil
+	}
+	size := int(C.clr_ring_size())
+	data := unsafe.Slice((*byte)(unsafe.Pointer(s.data)), size)
+	ring, err := capture.NewRing((*uint64)(unsafe.Pointer(&s.head)), (*uint64)(unsafe.Pointer(&s.tail)), data)
+	if err != nil {
+		d.p.log.Errorf("slot %d: %v", i, err)
+		return nil
+	}
+	ts := &threadState{ring: ring, th: otelbridge.NewThread(int64(s.os_tid))}
+	d.threads[i] = ts
+	return ts
+}
+
+func (d *drainer) handle(ts *threadState, r capture.Record) {
+	b := d.p.bridge
+	switch r.Kind {
+	case capture.KindEnter:
+		e, err := capture.DecodeEnter(r)
+		if err != nil {
+			d.p.log.Debugf("%v", err)
+			return
+		}
+		f := d.p.funcs.at(e.Func)
+		if f == nil {
+			d.p.log.Debugf("enter record for unknown function %d", e.Func)
+			return
+		}
+		m := f.method
+		if r.Flags&capture.FlagGeneric != 0 {
+			m = d.p.instantiation(f, e.Class, e.TypeArgs)
+		}
+		var tid trace.TraceID
+		if r.Flags&capture.FlagRoot != 0 {
+			tid = trace.TraceID(e.TraceID)
+		}
+		b.Enter(ts.th, r.Time, m, tid)
+	case capture.KindLeave:
+		b.Exit(ts.th, r.Time, otelbridge.ExitReturn)
+	case capture.KindTailcall:
+		b.Exit(ts.th, r.Time, otelbridge.ExitTailcall)
+	case capture.KindUnwind:
+		b.Exit(ts.th, r.Time, otelbridge.ExitUnwind)
+	}
+}
+
+// dropped sums what the hooks could not record.
+func dropped() uint64 {
+	total := uint64(C.clr_dropped_no_slot())
+	n := int(C.clr_slot_count())
+	for i := 0; i < n; i++ {
+		total += atomic.LoadUint64((*uint64)(unsafe.Pointer(&slotAt(i).dropped)))
+	}
+	return total
+}
+
+// reportDrops logs, at most every 10 s (or when forced), how many calls the
+// hooks dropped since the last report.
+func (d *drainer) reportDrops(force bool) {
+	if !force && time.Since(d.lastLog) < 10*time.Second {
+		return
+	}
+	d.lastLog = time.Now()
+	total := dropped()
+	if total > d.lastDrop {
+		d.p.log.Warnf("%d calls not traced since the last report (%d in all): capture buffers full or thread slots exhausted", total-d.lastDrop, total)
+		d.lastDrop = total
+	}
+}
+
+// abandonAll ends every open span: the process is shutting down.
+func (d *drainer) abandonAll() {
+	now := time.Now().UnixNano()
+	for _, ts := range d.threads {
+		if ts != nil {
+			d.p.bridge.Abandon(ts.th, now)
+		}
+	}
+}

@@ -1,0 +1,118 @@
+package main
+
+/*
+#include <stdlib.h>
+#include "capture.h"
+*/
+import "C"
+
+import (
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/clrotel/clrotel/naming"
+	"github.com/clrotel/clrotel/otelbridge"
+)
+
+// selector decides, once per function, whether it is traced.
+type selector struct {
+	include, exclude naming.Patterns
+	ownCodeOnly      bool // no include given: framework modules are out
+}
+
+func newSelector(include, exclude, defaultExclude []string) selector {
+	s := selector{include: include, exclude: exclude}
+	if len(include) == 0 {
+		s.ownCodeOnly = true
+		s.exclude = append(append(naming.Patterns{}, defaultExclude...), exclude...)
+	}
+	return s
+}
+
+// frameworkAssembly tells the runtime's own assemblies by name.
+func frameworkAssembly(name string) bool {
+	return name == "mscorlib" || name == "netstandard" ||
+		strings.HasPrefix(name, "System.") || strings.HasPrefix(name, "Microsoft.") ||
+		name == "System"
+}
+
+func (s selector) selected(m *naming.Method) bool {
+	if s.ownCodeOnly && frameworkAssembly(m.Assembly) {
+		return false
+	}
+	if len(s.include) > 0 && !s.include.MatchAny(m.SelectName) {
+		return false
+	}
+	return !s.exclude.MatchAny(m.SelectName)
+}
+
+// function is one FunctionID the runtime asked about.
+type function struct {
+	id     uint64
+	c      *C.clr_fn // nil when not selected
+	method *otelbridge.Method
+	named  *naming.Method
+
+	mu    sync.Mutex
+	insts map[string]*otelbridge.Method // exact instantiations of shared code
+}
+
+// functionTable maps FunctionIDs to decisions, and the index the hooks
+// record to the function. Lookups by index (the drainer, per record) take
+// no lock.
+type functionTable struct {
+	mu   sync.Mutex
+	byID map[uint64]*function
+	list atomic.Pointer[[]*function]
+}
+
+func newFunctionTable() *functionTable {
+	t := &functionTable{byID: map[uint64]*function{}}
+	t.list.Store(&[]*function{})
+	return t
+}
+
+func (t *functionTable) at(i uint32) *function {
+	l := *t.list.Load()
+	if int(i) >= len(l) {
+		return nil
+	}
+	return l[i]
+}
+
+// lookupOrAdd returns the function for id, creating it with mk under the
+// table lock the first time.
+func (t *functionTable) lookupOrAdd(id uint64, mk func(index uint32) *function) *function {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if f, ok := t.byID[id]; ok {
+		return f
+	}
+	old := *t.list.Load()
+	f := mk(uint32(len(old)))
+	t.byID[id] = f
+	if f.c != nil {
+		nl := append(old[:len(old):len(old)], f)
+		t.list.Store(&nl)
+	}
+	return f
+}
+
+// newCFn allocates the client ID the hooks receive. It is never freed: the
+// runtime may call the hooks with it until the process ends.
+func newCFn(fid uint64, index uint32, flags uint32) *C.clr_fn {
+	p := (*C.clr_fn)(C.calloc(1, C.size_t(unsafe.Sizeof(C.clr_fn{}))))
+	p.function_id = C.uintptr_t(fid)
+	p.index = C.uint32_t(index)
+	p.flags = C.uint32_t(flags)
+	return p
+}
+
+func bridgeMethod(m *naming.Method) *otelbridge.Method {
+	return otelbridge.NewMethod(otelbridge.MethodInfo{
+		Module: m.Module, Assembly: m.Assembly, FunctionName: m.FunctionName,
+		Params: m.Params, ReturnType: m.ReturnType,
+	})
+}

@@ -1,0 +1,312 @@
+// hooks.c: the Enter/Leave/Tailcall hook bodies and the per-thread rings.
+//
+// Runs on CLR threads for every traced call. Rules: no locks, no malloc, no
+// call into Go, nothing that can block; what does not fit is dropped and
+// counted. The only syscalls are the ones a thread makes once, the first
+// time it runs a traced method (slot memory, random seed, thread id).
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/syscall.h>
+
+#include "clrapi.h"
+#include "capture.h"
+#include "profiler.h"
+
+static clr_slot *g_slots;
+static clr_capture_config g_cfg;
+static _Atomic uint32_t g_slot_hw;      // slots ever used: Go scans [0, g_slot_hw)
+static _Atomic uint64_t g_no_slot;      // enters lost because every slot was taken
+static pthread_key_t g_slot_key;
+static __thread clr_slot *t_slot;
+static __thread int t_no_slot;          // this thread found no slot: do not retry per call
+
+clr_slot *clr_slots(void) { return g_slots; }
+uint32_t clr_slot_count(void) { return atomic_load_explicit(&g_slot_hw, memory_order_acquire); }
+uint32_t clr_ring_size(void) { return g_cfg.ring_size; }
+uint64_t clr_dropped_no_slot(void) { return atomic_load_explicit(&g_no_slot, memory_order_relaxed); }
+
+// Thread exit: glibc runs key destructors on every exiting pthread, CLR
+// threads included. The slot is handed to Go, which drains and frees it.
+static void slot_thread_exit(void *p) {
+    clr_slot *s = p;
+    atomic_store_explicit(&s->state, SLOT_DEAD, memory_order_release);
+}
+
+int clr_capture_init(const clr_capture_config *cfg) {
+    g_cfg = *cfg;
+    if (g_cfg.ring_size < 4096 || (g_cfg.ring_size & (g_cfg.ring_size - 1)) != 0)
+        return -1;
+    g_slots = calloc(g_cfg.max_threads, sizeof(clr_slot));
+    if (g_slots == NULL)
+        return -1;
+    if (pthread_key_create(&g_slot_key, slot_thread_exit) != 0)
+        return -1;
+    return 0;
+}
+
+void clr_slot_release(clr_slot *s) {
+    // Called by Go once the dead slot is drained; the memory stays mapped.
+    atomic_store_explicit(&s->head, 0, memory_order_relaxed);
+    atomic_store_explicit(&s->tail, 0, memory_order_relaxed);
+    s->depth = 0;
+    s->open_recorded = 0;
+    s->unwinding = 0;
+    atomic_store_explicit(&s->state, SLOT_FREE, memory_order_release);
+}
+
+// Takes a free slot for the calling thread. Lock-free: one CAS per slot tried.
+static clr_slot *slot_acquire(void) {
+    if (t_no_slot || g_slots == NULL)
+        return NULL;
+    for (uint32_t i = 0; i < g_cfg.max_threads; i++) {
+        clr_slot *s = &g_slots[i];
+        uint32_t want = SLOT_FREE;
+        if (!atomic_compare_exchange_strong(&s->state, &want, SLOT_LIVE))
+            continue;
+        if (s->data == NULL) {
+            // First use of this slot: map its ring and shadow stack once.
+            size_t bytes = (size_t)g_cfg.ring_size + (size_t)g_cfg.stack_cap * sizeof(clr_frame);
+            void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+            if (m == MAP_FAILED) {
+                atomic_store(&s->state, SLOT_FREE);
+                break;
+            }
+            s->data = m;
+            s->stack = (clr_frame *)((uint8_t *)m + g_cfg.ring_size);
+        }
+        s->os_tid = (uint32_t)syscall(SYS_gettid);
+        if (getrandom(s->rng, sizeof s->rng, GRND_NONBLOCK) != sizeof s->rng) {
+            struct timespec ts;
+            clock_gettime(CLOCK_MONOTONIC, &ts);
+            s->rng[0] = (uint64_t)ts.tv_nsec * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uintptr_t)s;
+            s->rng[1] = (uint64_t)s->os_tid * 0xBF58476D1CE4E5B9ull ^ (uint64_t)ts.tv_sec;
+        }
+        if ((s->rng[0] | s->rng[1]) == 0)
+            s->rng[0] = 1;
+        atomic_fetch_add(&s->gen, 1);
+        // Publish the slot to Go only once it is fully set up.
+        uint32_t hw = atomic_load(&g_slot_hw);
+        while (hw < i + 1 && !atomic_compare_exchange_weak(&g_slot_hw, &hw, i + 1)) {
+        }
+        pthread_setspecific(g_slot_key, s);
+        t_slot = s;
+        return s;
+    }
+    t_no_slot = 1;
+    return NULL;
+}
+
+static inline clr_slot *slot_get(void) {
+    clr_slot *s = t_slot;
+    if (__builtin_expect(s != NULL, 1))
+        return s;
+    return slot_acquire();
+}
+
+static inline uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint64_t rng_next(clr_slot *s) {
+    uint64_t a = s->rng[0], b = s->rng[1];
+    s->rng[0] = b;
+    a ^= a << 23;
+    a ^= a >> 17;
+    a ^= b ^ (b >> 26);
+    s->rng[1] = a;
+    return a + b;
+}
+
+// Reserves size bytes (a multiple of 8) in s's ring, keeping `keep` bytes
+// free for exit records that are already promised. Returns NULL when full.
+static uint8_t *ring_reserve(clr_slot *s, uint32_t size, uint32_t keep) {
+    uint64_t cap = g_cfg.ring_size;
+    uint64_t head = atomic_load_explicit(&s->head, memory_order_relaxed);
+    uint64_t tail = atomic_load_explicit(&s->tail, memory_order_acquire);
+    uint64_t off = head & (cap - 1);
+    uint64_t pad = (cap - off < size) ? cap - off : 0;
+    if (head + pad + size + keep - tail > cap)
+        return NULL;
+    if (pad) {
+        uint8_t *p = s->data + off;
+        *(uint32_t *)p = (uint32_t)pad;
+        *(uint16_t *)(p + 4) = REC_PAD;
+        atomic_store_explicit(&s->head, head + pad, memory_order_release);
+        off = 0;
+    }
+    return s->data + off;
+}
+
+static inline void ring_commit(clr_slot *s, uint32_t size) {
+    uint64_t head = atomic_load_explicit(&s->head, memory_order_relaxed);
+    atomic_store_explicit(&s->head, head + size, memory_order_release);
+}
+
+static inline void put_header(uint8_t *p, uint32_t size, uint16_t kind, uint16_t flags, uint64_t ts) {
+    *(uint32_t *)p = size;
+    *(uint16_t *)(p + 4) = kind;
+    *(uint16_t *)(p + 6) = flags;
+    *(uint64_t *)(p + 8) = ts;
+}
+
+// Reads the exact ClassID and method type arguments of a shared-generic
+// frame. Returns the number of type arguments, or -1.
+static int exact_generic_types(clr_fn *fn, uintptr_t elt, uint64_t *cls, uint64_t *args) {
+    ProfInfoVtbl *v = clr_info_vtbl();
+    void *info = clr_info();
+    COR_PRF_FRAME_INFO frame = 0;
+    // The argument info is not needed here, only the frame; give a buffer
+    // anyway since some runtimes reject a null one.
+    struct { COR_PRF_FUNCTION_ARGUMENT_INFO info; COR_PRF_FUNCTION_ARGUMENT_RANGE more[15]; } buf;
+    ULONG cb = sizeof buf;
+    if (v->GetFunctionEnter3Info(info, fn->function_id, (COR_PRF_ELT_INFO)elt, &frame, &cb, &buf.info) < 0 || frame == 0)
+        return -1;
+    ClassID c = 0, ta[MAX_TYPE_ARGS];
+    ModuleID m;
+    mdToken tok;
+    ULONG32 n = 0;
+    if (v->GetFunctionInfo2(info, fn->function_id, frame, &c, &m, &tok, MAX_TYPE_ARGS, &n, ta) < 0)
+        return -1;
+    if (n > MAX_TYPE_ARGS)
+        n = MAX_TYPE_ARGS;
+    *cls = c;
+    for (ULONG32 i = 0; i < n; i++)
+        args[i] = ta[i];
+    return (int)n;
+}
+
+void clr_on_enter(clr_fn *fn, uintptr_t elt) {
+    uint64_t ts = now_ns();
+    clr_slot *s = slot_get();
+    if (s == NULL) {
+        atomic_fetch_add_explicit(&g_no_slot, 1, memory_order_relaxed);
+        return;
+    }
+    uint32_t d = s->depth++;
+    if (d >= g_cfg.stack_cap) {
+        atomic_fetch_add_explicit(&s->dropped, 1, memory_order_relaxed);
+        return;
+    }
+    clr_frame *f = &s->stack[d];
+    f->function_id = fn->function_id;
+    f->fn_index = fn->index;
+    f->recorded = 0;
+    // A frame is recorded only under a recorded parent, so a dropped enter
+    // drops its whole subtree and nesting stays exact.
+    if (d > 0 && !s->stack[d - 1].recorded)
+        return;
+
+    uint16_t flags = 0;
+    uint32_t size = REC_HEADER + 8;
+    if (d == 0) {
+        flags |= RF_ROOT;
+        size += 16;
+    }
+    uint64_t cls = 0, targs[MAX_TYPE_ARGS];
+    int ntargs = 0;
+    if (fn->flags & FN_SHARED_GENERIC) {
+        ntargs = exact_generic_types(fn, elt, &cls, targs);
+        if (ntargs >= 0) {
+            flags |= RF_GENERIC;
+            size += 8 + 8 * (uint32_t)ntargs;
+        } else {
+            ntargs = 0;
+        }
+    }
+    // Keep room for this frame's exit record, every open one, and one more
+    // for the pad an exit record may need at the end of the ring.
+    uint8_t *p = ring_reserve(s, size, (s->open_recorded + 2) * REC_EXIT_SIZE);
+    if (p == NULL) {
+        atomic_fetch_add_explicit(&s->dropped, 1, memory_order_relaxed);
+        return;
+    }
+    put_header(p, size, REC_ENTER, flags, ts);
+    uint8_t *q = p + REC_HEADER;
+    *(uint32_t *)q = fn->index;
+    *(uint32_t *)(q + 4) = (uint32_t)ntargs;
+    q += 8;
+    if (flags & RF_ROOT) {
+        uint64_t hi = rng_next(s), lo = rng_next(s);
+        if ((hi | lo) == 0)
+            lo = 1;
+        memcpy(q, &hi, 8);
+        memcpy(q + 8, &lo, 8);
+        q += 16;
+    }
+    if (flags & RF_GENERIC) {
+        memcpy(q, &cls, 8);
+        memcpy(q + 8, targs, 8 * (size_t)ntargs);
+    }
+    ring_commit(s, size);
+    f->recorded = 1;
+    s->open_recorded++;
+}
+
+// Pops the top frame and, if its enter was recorded, writes the exit record
+// into the space reserved for it.
+static void pop_frame(clr_slot *s, uint16_t kind, uint64_t ts) {
+    if (s->depth == 0)
+        return;
+    uint32_t d = --s->depth;
+    if (d >= g_cfg.stack_cap)
+        return;
+    clr_frame *f = &s->stack[d];
+    if (!f->recorded)
+        return;
+    f->recorded = 0;
+    s->open_recorded--;
+    uint8_t *p = ring_reserve(s, REC_EXIT_SIZE, s->open_recorded * REC_EXIT_SIZE);
+    if (p == NULL) {
+        // Cannot happen while the reservation holds; count it if it does.
+        atomic_fetch_add_explicit(&s->dropped, 1, memory_order_relaxed);
+        return;
+    }
+    put_header(p, REC_EXIT_SIZE, kind, 0, ts);
+    *(uint32_t *)(p + REC_HEADER) = f->fn_index;
+    *(uint32_t *)(p + REC_HEADER + 4) = 0;
+    ring_commit(s, REC_EXIT_SIZE);
+}
+
+void clr_on_leave(clr_fn *fn, uintptr_t elt) {
+    (void)fn;
+    (void)elt;
+    clr_slot *s = t_slot;
+    if (s != NULL)
+        pop_frame(s, REC_LEAVE, now_ns());
+}
+
+void clr_on_tailcall(clr_fn *fn, uintptr_t elt) {
+    // The Tailcall hook reports the frame that is leaving by a tail call.
+    (void)fn;
+    (void)elt;
+    clr_slot *s = t_slot;
+    if (s != NULL)
+        pop_frame(s, REC_TAILCALL, now_ns());
+}
+
+// Exception unwinding: the runtime reports each frame it pops with
+// ExceptionUnwindFunctionEnter(FunctionID) ... ExceptionUnwindFunctionLeave().
+// Only frames that are ours (the top of the shadow stack) are popped; frames
+// of untraced code pass through without touching the stack.
+void clr_on_unwind_enter(uintptr_t function_id) {
+    clr_slot *s = t_slot;
+    if (s != NULL)
+        s->unwinding = function_id;
+}
+
+void clr_on_unwind_leave(void) {
+    clr_slot *s = t_slot;
+    if (s == NULL || s->depth == 0)
+        return;
+    uint32_t d = s->depth - 1;
+    if (d >= g_cfg.stack_cap || s->stack[d].function_id == s->unwinding)
+        pop_frame(s, REC_UNWIND, now_ns());
+    s->unwinding = 0;
+}

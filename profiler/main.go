@@ -1,0 +1,215 @@
+// Command profiler is built with -buildmode=c-shared into libclrotel.so, the
+// CoreCLR profiler. See doc.go for what lives where.
+package main
+
+/*
+#cgo CFLAGS: -O2 -fvisibility=hidden -Wall -Wno-unused-function
+#include <stdlib.h>
+#include "profiler.h"
+*/
+import "C"
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"time"
+	"unsafe"
+
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/attribute"
+
+	"github.com/clrotel/clrotel/config"
+	"github.com/clrotel/clrotel/naming"
+	"github.com/clrotel/clrotel/otelbridge"
+)
+
+// version is set by the build (-ldflags -X main.version=...).
+var version = "dev"
+
+func main() {}
+
+// profiler is the Go half of the library. The runtime loads one profiler
+// per process, so the exported entry points reach it through prof.
+type profiler struct {
+	cfg      config.Config
+	log      *logger
+	resolver *naming.Resolver
+	sel      selector
+	funcs    *functionTable
+	pipe     *otelbridge.Pipeline
+	bridge   *otelbridge.Bridge
+	drain    *drainer
+}
+
+var prof *profiler
+
+// The event mask: Enter/Leave with the slow-path info (arguments, return
+// value, frame info for exact generic types), JIT notifications (for
+// JITInlining), exceptions (to pop frames that unwind).
+const eventMask = C.COR_PRF_MONITOR_ENTERLEAVE | C.COR_PRF_ENABLE_FUNCTION_ARGS |
+	C.COR_PRF_ENABLE_FUNCTION_RETVAL | C.COR_PRF_ENABLE_FRAME_INFO |
+	C.COR_PRF_MONITOR_JIT_COMPILATION | C.COR_PRF_MONITOR_EXCEPTIONS
+
+//export clrotelInitialize
+func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_init_result) (rc C.int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(os.Stderr, "clrotel: initialisation failed, the app runs without tracing: %v\n%s", r, debug.Stack())
+			rc = -1
+		}
+	}()
+	cfg, err := config.FromEnv(os.LookupEnv)
+	log := newLogger(cfg.LogLevel, os.Stderr)
+	if cfg.LogFile != "" {
+		if ferr := log.openFile(cfg.LogFile); ferr != nil {
+			log.Warnf("%v; logging to stderr only", ferr)
+		}
+	}
+	if err != nil {
+		// A bad setting falls back to its default; the app still runs.
+		log.Errorf("%v; using defaults for those settings", err)
+	}
+	p := &profiler{
+		cfg:      cfg,
+		log:      log,
+		resolver: naming.NewResolver(clrRuntime{}),
+		sel:      newSelector(cfg.Include, cfg.Exclude, config.DefaultExclude),
+		funcs:    newFunctionTable(),
+	}
+	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) { log.Warnf("export: %v", err) }))
+	pipe, err := otelbridge.NewPipeline(context.Background(), otelbridge.ExportOptions{
+		ServiceName:   defaultServiceName(),
+		Version:       version,
+		MaxQueueSize:  cfg.ExportQueue,
+		MaxBatchSize:  cfg.ExportBatch,
+		BatchTimeout:  cfg.ExportInterval,
+		ResourceAttrs: []attribute.KeyValue{attribute.String("process.runtime.name", ".NET"), attribute.String("telemetry.distro.name", "clrotel"), attribute.String("telemetry.distro.version", version)},
+	})
+	if err != nil {
+		log.Errorf("%v; the app runs without tracing", err)
+		return -1
+	}
+	p.pipe = pipe
+	p.bridge = otelbridge.New(pipe.Tracer)
+	p.drain = newDrainer(p)
+	go p.drain.run()
+	prof = p
+
+	out.event_mask = C.uint32_t(eventMask)
+	out.capture.max_threads = C.uint32_t(cfg.MaxThreads)
+	out.capture.ring_size = C.uint32_t(cfg.RingBytes)
+	out.capture.stack_cap = C.uint32_t(cfg.MaxDepth)
+	log.Infof("profiler %s loaded (ICorProfilerInfo%d)", version, uint32(infoVersion))
+	return 0
+}
+
+// defaultServiceName names the service after the app when OTEL_SERVICE_NAME
+// is not set: "dotnet Shop.dll" becomes "Shop".
+func defaultServiceName() string {
+	b, err := os.ReadFile("/proc/self/cmdline")
+	if err != nil {
+		return ""
+	}
+	args := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
+	for _, a := range args {
+		ext := strings.ToLower(filepath.Ext(a))
+		if ext == ".dll" || ext == ".exe" {
+			return strings.TrimSuffix(filepath.Base(a), filepath.Ext(a))
+		}
+	}
+	if len(args) > 0 && args[0] != "" {
+		return filepath.Base(args[0])
+	}
+	return ""
+}
+
+//export clrotelMapFunction
+func clrotelMapFunction(fid C.uintptr_t) (fn *C.clr_fn) {
+	p := prof
+	if p == nil {
+		return nil
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			p.log.Errorf("naming function %#x: %v", uintptr(fid), r)
+			fn = nil
+		}
+	}()
+	f := p.funcs.lookupOrAdd(uint64(fid), func(index uint32) *function {
+		return p.newFunction(uint64(fid), index)
+	})
+	return f.c
+}
+
+func (p *profiler) newFunction(fid uint64, index uint32) *function {
+	f := &function{id: fid}
+	m, err := p.resolver.Method(fid, 0, nil)
+	if err != nil {
+		p.log.Debugf("%v", err)
+		return f
+	}
+	f.named = m
+	if !p.sel.selected(m) {
+		return f
+	}
+	var flags uint32 = C.FN_SELECTED
+	if m.Shared {
+		flags |= C.FN_SHARED_GENERIC
+	}
+	f.method = bridgeMethod(m)
+	f.c = newCFn(fid, index, flags)
+	p.log.Debugf("tracing %s", f.method.SpanName)
+	return f
+}
+
+// instantiation names a call of shared generic code by the exact types the
+// hook read from its frame, once per distinct instantiation.
+func (p *profiler) instantiation(f *function, class uint64, typeArgs []uint64) *otelbridge.Method {
+	key := fmt.Sprint(class, typeArgs)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if m, ok := f.insts[key]; ok {
+		return m
+	}
+	m := f.method
+	if nm, err := p.resolver.Method(f.id, class, typeArgs); err == nil {
+		m = bridgeMethod(nm)
+	} else {
+		p.log.Debugf("%v", err)
+	}
+	if f.insts == nil {
+		f.insts = map[string]*otelbridge.Method{}
+	}
+	f.insts[key] = m
+	return m
+}
+
+//export clrotelShutdown
+func clrotelShutdown() {
+	p := prof
+	if p == nil {
+		return
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			p.log.Errorf("shutdown: %v", r)
+		}
+	}()
+	deadline := time.Now().Add(p.cfg.ShutdownWait)
+	if !p.drain.finish(p.cfg.ShutdownWait / 2) {
+		p.log.Warnf("shutdown: the exporter is not keeping up; spans still queued may be lost")
+	} else {
+		p.drain.abandonAll()
+	}
+	p.drain.reportDrops(true)
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	if err := p.pipe.Shutdown(ctx); err != nil {
+		p.log.Warnf("shutdown: flushing spans: %v", err)
+	}
+	p.log.Infof("shut down: %d records drained", p.drain.records.Load())
+}

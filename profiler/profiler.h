@@ -1,0 +1,46 @@
+// profiler.h: declarations shared by the C files of the profiler library.
+#ifndef CLROTEL_PROFILER_H
+#define CLROTEL_PROFILER_H
+
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+
+#include "clrapi.h"
+#include "capture.h"
+
+// What Go's initialisation hands back to the C layer.
+typedef struct clr_init_result {
+    uint32_t event_mask;
+    uint32_t event_mask_high;
+    clr_capture_config capture;
+} clr_init_result;
+
+// The ICorProfilerInfo the runtime gave Initialize (the newest version it
+// answered), and its vtable.
+void *clr_info(void);
+ProfInfoVtbl *clr_info_vtbl(void);
+uint32_t clr_info_version(void);
+
+// Signal handling around the Go runtime (signals.c).
+void clr_signals_install(void);
+
+// Go may only run on a CLR thread with the runtime's activation signal
+// (SIGRTMIN, used to suspend threads for GC) blocked: its handler would run
+// on the small goroutine stack of the thread's extra M and overflow it.
+#define CLR_BLOCK_ACTIVATION(saved)                                            \
+    do {                                                                       \
+        sigset_t b_;                                                           \
+        sigemptyset(&b_);                                                      \
+        sigaddset(&b_, SIGRTMIN);                                              \
+        pthread_sigmask(SIG_BLOCK, &b_, &(saved));                             \
+    } while (0)
+#define CLR_RESTORE_ACTIVATION(saved) pthread_sigmask(SIG_SETMASK, &(saved), NULL)
+
+// Assembly trampolines (hooks_amd64.S): save the float argument registers
+// the runtime's slow-path stubs do not preserve, then call the C bodies.
+void clr_enter_trampoline(uintptr_t client_id, uintptr_t elt_info);
+void clr_leave_trampoline(uintptr_t client_id, uintptr_t elt_info);
+void clr_tailcall_trampoline(uintptr_t client_id, uintptr_t elt_info);
+
+#endif

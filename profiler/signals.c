@@ -1,0 +1,66 @@
+// signals.c: keep the runtime's fault handling intact with Go loaded.
+//
+// CoreCLR turns SIGSEGV into NullReferenceException and SIGFPE into
+// DivideByZeroException. The Go runtime, when it initialises inside this
+// library, installs its own SIGSEGV/SIGFPE/SIGBUS handlers (with an
+// all-signals mask and its own flags) and forwards faults outside Go code to
+// the handler it found. Two things then go wrong: the CLR's handler runs with
+// Go's mask, which stays in force after the CLR leaves the handler by a
+// non-local jump into the exception dispatcher (the next SIGFPE is blocked
+// and kills the process), and it runs with Go's stack flags.
+//
+// So: snapshot the CLR's actions in a constructor that runs before Go's
+// initialiser, and once Go has installed its handlers put a thin handler in
+// front of them that carries the CLR's own mask and flags and calls Go's
+// handler, which still tells Go faults (recovered as panics) from the CLR's.
+#include <signal.h>
+#include <string.h>
+
+#include "profiler.h"
+
+static const int k_sigs[3] = {SIGSEGV, SIGFPE, SIGBUS};
+static struct sigaction g_clr_action[3]; // what the runtime installed
+static struct sigaction g_go_action[3];  // what Go installed over it
+static int g_wrapped[3];
+
+// Priority 101 runs before the Go runtime's own initialiser in this library.
+__attribute__((constructor(101))) static void snapshot_runtime_handlers(void) {
+    for (int i = 0; i < 3; i++)
+        sigaction(k_sigs[i], NULL, &g_clr_action[i]);
+}
+
+static void forward_to_go(int sig, siginfo_t *info, void *ctx) {
+    for (int i = 0; i < 3; i++) {
+        if (k_sigs[i] != sig)
+            continue;
+        struct sigaction *g = &g_go_action[i];
+        if (g->sa_flags & SA_SIGINFO)
+            g->sa_sigaction(sig, info, ctx);
+        else if (g->sa_handler != SIG_DFL && g->sa_handler != SIG_IGN)
+            g->sa_handler(sig);
+        return;
+    }
+}
+
+// Called once, after the first Go call has returned (Go is initialised).
+void clr_signals_install(void) {
+    for (int i = 0; i < 3; i++) {
+        struct sigaction cur;
+        if (g_wrapped[i] || sigaction(k_sigs[i], NULL, &cur) != 0)
+            continue;
+        // Go left this signal alone (or nobody had one): nothing to repair.
+        if ((cur.sa_flags & SA_SIGINFO) == (g_clr_action[i].sa_flags & SA_SIGINFO) &&
+            (void *)cur.sa_sigaction == (void *)g_clr_action[i].sa_sigaction)
+            continue;
+        if (g_clr_action[i].sa_handler == SIG_DFL || g_clr_action[i].sa_handler == SIG_IGN)
+            continue;
+        g_go_action[i] = cur;
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_sigaction = forward_to_go;
+        sa.sa_mask = g_clr_action[i].sa_mask;
+        sa.sa_flags = g_clr_action[i].sa_flags | SA_SIGINFO;
+        if (sigaction(k_sigs[i], &sa, NULL) == 0)
+            g_wrapped[i] = 1;
+    }
+}

@@ -1,0 +1,264 @@
+// Package e2e runs the real profiler library inside the real .NET runtimes
+// installed by `make deps`, against a real OTLP/gRPC receiver, and checks
+// the spans that arrive.
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/clrotel/clrotel/otlpsink"
+)
+
+// clsid is the profiler's CLSID (profiler/callbacks.c, cmd/clrotel).
+const clsid = "{8A4C3E5B-2F61-4D7A-9C0E-5B1D7E3F6A21}"
+
+var (
+	repoRoot string
+	libPath  string
+	runtimes []dotnetRuntime
+	workDir  string
+)
+
+type dotnetRuntime struct {
+	Name    string // e.g. net3.1
+	Host    string // path of the dotnet host
+	Version string // Microsoft.NETCore.App version
+}
+
+func TestMain(m *testing.M) {
+	os.Exit(setup(m))
+}
+
+func setup(m *testing.M) int {
+	wd, _ := os.Getwd()
+	repoRoot = filepath.Clean(filepath.Join(wd, "..", ".."))
+	var err error
+	workDir, err = os.MkdirTemp("", "clrotel-e2e-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(workDir)
+
+	libPath = os.Getenv("CLROTEL_LIB")
+	if libPath == "" {
+		libPath = filepath.Join(workDir, "libclrotel.so")
+		cmd := exec.Command("go", "build", "-buildmode=c-shared", "-o", libPath, "./profiler")
+		cmd.Dir = repoRoot
+		if out, err := cmd.CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "e2e: building the profiler: %v\n%s", err, out)
+			return 1
+		}
+	}
+	runtimes = findRuntimes()
+	if len(runtimes) == 0 {
+		fmt.Fprintln(os.Stderr, "e2e: no .NET runtime under .deps/: run `make deps`")
+		return 1
+	}
+	if _, err := exec.LookPath("mcs"); err != nil {
+		fmt.Fprintln(os.Stderr, "e2e: mcs not found: run `make deps`")
+		return 1
+	}
+	return m.Run()
+}
+
+func findRuntimes() []dotnetRuntime {
+	var out []dotnetRuntime
+	for _, c := range []struct{ name, dir string }{{"net3.1", "dotnet"}, {"net8", "dotnet8"}} {
+		host := filepath.Join(repoRoot, ".deps", c.dir, "dotnet")
+		vers, _ := filepath.Glob(filepath.Join(repoRoot, ".deps", c.dir, "shared", "Microsoft.NETCore.App", "*"))
+		if _, err := os.Stat(host); err != nil || len(vers) == 0 {
+			continue
+		}
+		out = append(out, dotnetRuntime{Name: c.name, Host: host, Version: filepath.Base(vers[0])})
+	}
+	return out
+}
+
+var (
+	compileMu sync.Mutex
+	compiled  = map[string]string{}
+)
+
+// appPath compiles tests/e2e/apps/<name>.cs with mcs (once per test run) and
+// returns a directory holding <name>.exe with a runtimeconfig for rt.
+func appPath(t *testing.T, name string, rt dotnetRuntime) string {
+	t.Helper()
+	compileMu.Lock()
+	defer compileMu.Unlock()
+	key := name + "/" + rt.Name
+	if p, ok := compiled[key]; ok {
+		return p
+	}
+	dir := filepath.Join(workDir, rt.Name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(dir, name+".exe")
+	src := filepath.Join(repoRoot, "tests", "e2e", "apps", name+".cs")
+	cmd := exec.Command("mcs", "-nologo", "-optimize+", "-out:"+exe, src)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("mcs %s: %v\n%s", src, err, out)
+	}
+	cfg := fmt.Sprintf(`{"runtimeOptions":{"framework":{"name":"Microsoft.NETCore.App","version":%q},"configProperties":{"System.Globalization.Invariant":true}}}`, rt.Version)
+	if err := os.WriteFile(filepath.Join(dir, name+".runtimeconfig.json"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	compiled[key] = exe
+	return exe
+}
+
+// run is one run of a test app.
+type run struct {
+	Stdout, Stderr string
+	ExitCode       int
+	Spans          []otlpsink.Span
+}
+
+type runOpts struct {
+	profiler bool              // attach the profiler
+	env      map[string]string // extra environment
+	timeout  time.Duration
+}
+
+// runApp runs app with args on rt, with or without the profiler, and
+// collects the spans the profiler exported to a fresh receiver.
+func runApp(t *testing.T, rt dotnetRuntime, app string, args []string, o runOpts) run {
+	t.Helper()
+	exe := appPath(t, app, rt)
+	if o.timeout == 0 {
+		o.timeout = 60 * time.Second
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), o.timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, rt.Host, append([]string{exe}, args...)...)
+	env := baseEnv()
+	var sink *otlpsink.Sink
+	if o.profiler {
+		var err error
+		sink, err = otlpsink.Listen("127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer sink.Close()
+		env = append(env,
+			"CORECLR_ENABLE_PROFILING=1",
+			"CORECLR_PROFILER="+clsid,
+			"CORECLR_PROFILER_PATH="+libPath,
+			"OTEL_EXPORTER_OTLP_ENDPOINT="+sink.Endpoint(),
+			"OTEL_SERVICE_NAME=e2e-"+app,
+			"OTEL_BSP_SCHEDULE_DELAY=100",
+		)
+	}
+	for k, v := range o.env {
+		env = append(env, k+"="+v)
+	}
+	cmd.Env = env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	r := run{Stdout: stdout.String(), Stderr: stderr.String()}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		r.ExitCode = ee.ExitCode()
+	default:
+		t.Fatalf("running %s: %v", app, err)
+	}
+	if ctx.Err() != nil {
+		t.Fatalf("%s %v timed out after %v\nstderr:\n%s", app, args, o.timeout, r.Stderr)
+	}
+	if sink != nil {
+		// Everything is flushed before the process exits; a short quiet
+		// period catches a straggling request.
+		wctx, wcancel := context.WithTimeout(context.Background(), 2*time.Second)
+		r.Spans = sink.WaitIdle(wctx, 200*time.Millisecond)
+		wcancel()
+	}
+	return r
+}
+
+// baseEnv is the environment of a test run: this process's, minus anything
+// that would attach a profiler or redirect export.
+func baseEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k := kv[:strings.IndexByte(kv, '=')]
+		if strings.HasPrefix(k, "CORECLR_") || strings.HasPrefix(k, "OTEL_") || strings.HasPrefix(k, "CLROTEL_") || strings.HasPrefix(k, "DOTNET_") || strings.HasPrefix(k, "COMPlus_") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "DOTNET_CLI_TELEMETRY_OPTOUT=1")
+}
+
+// forEachRuntime runs f as a subtest per installed runtime.
+func forEachRuntime(t *testing.T, f func(t *testing.T, rt dotnetRuntime)) {
+	for _, rt := range runtimes {
+		rt := rt
+		t.Run(rt.Name, func(t *testing.T) { f(t, rt) })
+	}
+}
+
+// spanNames lists the distinct span names, sorted.
+func spanNames(spans []otlpsink.Span) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range spans {
+		if !seen[s.Name] {
+			seen[s.Name] = true
+			out = append(out, s.Name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func byName(spans []otlpsink.Span, name string) []otlpsink.Span {
+	var out []otlpsink.Span
+	for _, s := range spans {
+		if s.Name == name {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func byID(spans []otlpsink.Span) map[string]otlpsink.Span {
+	m := make(map[string]otlpsink.Span, len(spans))
+	for _, s := range spans {
+		m[s.SpanID] = s
+	}
+	return m
+}
+
+// parentName returns the name of s's parent span, "" for a root, or
+// "<missing>" when the parent was not received.
+func parentName(all map[string]otlpsink.Span, s otlpsink.Span) string {
+	if s.ParentSpanID == "" {
+		return ""
+	}
+	p, ok := all[s.ParentSpanID]
+	if !ok {
+		return "<missing>"
+	}
+	return p.Name
+}
+
+func dumpSpans(spans []otlpsink.Span) string {
+	var b strings.Builder
+	_ = otlpsink.WriteTree(&b, spans, otlpsink.TreeOptions{Attrs: false, MaxSpans: 200})
+	return b.String()
+}

@@ -1,0 +1,226 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestSpanNamesAndNesting(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		r := runApp(t, rt, "Basic", []string{"names"}, runOpts{profiler: true})
+		if r.ExitCode != 0 {
+			t.Fatalf("exit %d\n%s", r.ExitCode, r.Stderr)
+		}
+		all := byID(r.Spans)
+		// Each expected span: its name, its parent's name, code.function.name.
+		want := []struct{ name, parent, fn string }{
+			{"Basic.exe!Program.Main(String[] args)", "", "Program.Main"},
+			{"Basic.exe!Program.Names()", "Basic.exe!Program.Main(String[] args)", "Program.Names"},
+			{"Basic.exe!Acme.Shop.Cart..ctor()", "Basic.exe!Program.Names()", "Acme.Shop.Cart..ctor"},
+			{"Basic.exe!Acme.Shop.Item..ctor(String name, Double price)", "Basic.exe!Program.Names()", "Acme.Shop.Item..ctor"},
+			{"Basic.exe!Acme.Shop.Cart.Add(Acme.Shop.Item item, Int32 quantity)", "Basic.exe!Program.Names()", "Acme.Shop.Cart.Add"},
+			{"Basic.exe!Acme.Shop.Cart.Total()", "Basic.exe!Program.Names()", "Acme.Shop.Cart.Total"},
+			{"Basic.exe!Acme.Shop.Cart.Twice(Int32 x)", "Basic.exe!Program.Names()", "Acme.Shop.Cart.Twice"},
+			{"Basic.exe!Acme.Shop.Cart.Put(Int32 x)", "Basic.exe!Program.Names()", "Acme.Shop.Cart.Put"},
+			{"Basic.exe!Acme.Shop.Cart.Put(String s)", "Basic.exe!Program.Names()", "Acme.Shop.Cart.Put"},
+			{"Basic.exe!Acme.Shop.Cart.Put(Int32 x, Int32 y)", "Basic.exe!Program.Names()", "Acme.Shop.Cart.Put"},
+			{"Basic.exe!Acme.Shop.Cart.Line..ctor()", "Basic.exe!Program.Names()", "Acme.Shop.Cart.Line..ctor"},
+			{"Basic.exe!Acme.Shop.Cart.Line.Note..ctor()", "Basic.exe!Program.Names()", "Acme.Shop.Cart.Line.Note..ctor"},
+			{"Basic.exe!Acme.Shop.Cart.Line.Qty(Int32 q)", "Basic.exe!Program.Names()", "Acme.Shop.Cart.Line.Qty"},
+			{"Basic.exe!Acme.Shop.Cart.Line.Note.Text(String s)", "Basic.exe!Program.Names()", "Acme.Shop.Cart.Line.Note.Text"},
+			{"Basic.exe!Acme.Shop.Repo<Acme.Shop.Item>..ctor(Acme.Shop.Item value)", "Basic.exe!Program.Names()", "Acme.Shop.Repo<Acme.Shop.Item>..ctor"},
+			{"Basic.exe!Acme.Shop.Repo<Acme.Shop.Item>.Find<Int32>(Int32 key)", "Basic.exe!Program.Names()", "Acme.Shop.Repo<Acme.Shop.Item>.Find<Int32>"},
+			{"Basic.exe!Acme.Shop.Repo<Acme.Shop.Item>.Get(Int32 index)", "Basic.exe!Program.Names()", "Acme.Shop.Repo<Acme.Shop.Item>.Get"},
+			{"Basic.exe!Acme.Shop.Repo<Int32>..ctor(Int32 value)", "Basic.exe!Program.Names()", "Acme.Shop.Repo<Int32>..ctor"},
+			{"Basic.exe!Acme.Shop.Repo<Int32>.Find<String>(String key)", "Basic.exe!Program.Names()", "Acme.Shop.Repo<Int32>.Find<String>"},
+			{"Basic.exe!Acme.Shop.Util.Echo<String>(String v)", "Basic.exe!Program.Names()", "Acme.Shop.Util.Echo<String>"},
+			{"Basic.exe!Acme.Shop.Util.Echo<Int32>(Int32 v)", "Basic.exe!Program.Names()", "Acme.Shop.Util.Echo<Int32>"},
+		}
+		for _, w := range want {
+			got := byName(r.Spans, w.name)
+			if len(got) != 1 {
+				t.Errorf("%d spans named %q, want 1", len(got), w.name)
+				continue
+			}
+			s := got[0]
+			if p := parentName(all, s); p != w.parent {
+				t.Errorf("%s: parent %q, want %q", w.name, p, w.parent)
+			}
+			if fn := s.Attrs["code.function.name"]; fn != w.fn {
+				t.Errorf("%s: code.function.name %v, want %q", w.name, fn, w.fn)
+			}
+			if s.Attrs["dotnet.module"] != "Basic.exe" || s.Attrs["dotnet.assembly"] != "Basic" {
+				t.Errorf("%s: module %v, assembly %v", w.name, s.Attrs["dotnet.module"], s.Attrs["dotnet.assembly"])
+			}
+			if s.End.Before(s.Start) {
+				t.Errorf("%s: ends before it starts", w.name)
+			}
+		}
+		if len(r.Spans) != len(want) {
+			t.Errorf("%d spans, want %d:\n%s", len(r.Spans), len(want), strings.Join(spanNames(r.Spans), "\n"))
+		}
+		if s := byName(r.Spans, "Basic.exe!Acme.Shop.Cart.Total()"); len(s) == 1 && s[0].Attrs["dotnet.method.return_type"] != "Double" {
+			t.Errorf("Total return type %v", s[0].Attrs["dotnet.method.return_type"])
+		}
+		// One trace: everything hangs off Main.
+		traces := map[string]bool{}
+		for _, s := range r.Spans {
+			traces[s.TraceID] = true
+			if s.Resource["service.name"] != "e2e-Basic" {
+				t.Fatalf("service.name %v", s.Resource["service.name"])
+			}
+		}
+		if len(traces) != 1 {
+			t.Errorf("%d traces, want 1:\n%s", len(traces), dumpSpans(r.Spans))
+		}
+	})
+}
+
+func TestThreadsGetTheirOwnTraces(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		r := runApp(t, rt, "Basic", []string{"threads"}, runOpts{profiler: true})
+		if r.ExitCode != 0 || !strings.Contains(r.Stdout, "threads 3,303,603,903") {
+			t.Fatalf("exit %d, stdout %q\n%s", r.ExitCode, r.Stdout, r.Stderr)
+		}
+		all := byID(r.Spans)
+		works := byName(r.Spans, "Basic.exe!Acme.Shop.Workers.Work(Int32 id)")
+		if len(works) != 4 {
+			t.Fatalf("%d Work spans, want 4:\n%s", len(works), dumpSpans(r.Spans))
+		}
+		mains := byName(r.Spans, "Basic.exe!Program.Main(String[] args)")
+		if len(mains) != 1 {
+			t.Fatalf("%d Main spans", len(mains))
+		}
+		threadIDs := map[any]bool{mains[0].Attrs["thread.id"]: true}
+		traceIDs := map[string]bool{mains[0].TraceID: true}
+		for _, w := range works {
+			threadIDs[w.Attrs["thread.id"]] = true
+			traceIDs[w.TraceID] = true
+			// The thread's entry lambda is the root; Work is under it.
+			p, ok := all[w.ParentSpanID]
+			if !ok || p.ParentSpanID != "" || !strings.Contains(p.Name, "<Threads>") {
+				t.Errorf("Work's parent: %q (root %v)", p.Name, ok && p.ParentSpanID == "")
+			}
+			steps := 0
+			for _, s := range r.Spans {
+				if s.ParentSpanID == w.SpanID {
+					steps++
+					if s.Name != "Basic.exe!Acme.Shop.Workers.Step(Int32 id, Int32 i)" || s.Attrs["thread.id"] != w.Attrs["thread.id"] {
+						t.Errorf("child of Work: %s on thread %v", s.Name, s.Attrs["thread.id"])
+					}
+				}
+			}
+			if steps != 3 {
+				t.Errorf("Work has %d children, want 3", steps)
+			}
+		}
+		if len(threadIDs) != 5 || len(traceIDs) != 5 {
+			t.Errorf("%d thread ids and %d traces for main + 4 threads, want 5 each", len(threadIDs), len(traceIDs))
+		}
+	})
+}
+
+// The traced app behaves exactly as without the profiler: same output (float
+// and double arithmetic through eight xmm argument registers, caught
+// NullReference and DivideByZero exceptions from hardware faults) and the
+// same exit code.
+func TestAppUnchangedByProfiler(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		plain := runApp(t, rt, "Basic", []string{"all", "3"}, runOpts{})
+		traced := runApp(t, rt, "Basic", []string{"all", "3"}, runOpts{profiler: true})
+		if plain.ExitCode != 3 || traced.ExitCode != 3 {
+			t.Fatalf("exit codes: plain %d, traced %d, want 3\n%s", plain.ExitCode, traced.ExitCode, traced.Stderr)
+		}
+		if plain.Stdout != traced.Stdout {
+			t.Fatalf("stdout differs\nplain:\n%s\ntraced:\n%s", plain.Stdout, traced.Stdout)
+		}
+		for _, want := range []string{"mix -16.979166666666664", "caught NullReferenceException", "caught DivideByZeroException"} {
+			if !strings.Contains(traced.Stdout, want) {
+				t.Errorf("stdout lacks %q:\n%s", want, traced.Stdout)
+			}
+		}
+		if len(byName(traced.Spans, "Basic.exe!Acme.Shop.Numbers.Mix(Double a, Double b, Double c, Double d, Double e, Double f, Double g, Double h)")) != 51 {
+			t.Errorf("Mix spans: %d, want 51", len(byName(traced.Spans, "Basic.exe!Acme.Shop.Numbers.Mix(Double a, Double b, Double c, Double d, Double e, Double f, Double g, Double h)")))
+		}
+	})
+}
+
+func TestCaughtHardwareFaultsCloseSpans(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		r := runApp(t, rt, "Basic", []string{"faults"}, runOpts{profiler: true})
+		if r.ExitCode != 0 {
+			t.Fatalf("exit %d\n%s", r.ExitCode, r.Stderr)
+		}
+		all := byID(r.Spans)
+		for _, c := range []struct{ thrower, catcher string }{
+			{"Basic.exe!Acme.Shop.Faults.Length(String s)", "Basic.exe!Acme.Shop.Faults.CatchNull()"},
+			{"Basic.exe!Acme.Shop.Faults.Divide(Int32 a, Int32 b)", "Basic.exe!Acme.Shop.Faults.CatchDivide(Int32 zero)"},
+		} {
+			throwers := byName(r.Spans, c.thrower)
+			catchers := byName(r.Spans, c.catcher)
+			if len(throwers) != 2 || len(catchers) != 2 {
+				t.Fatalf("%d %s and %d %s spans, want 2 each:\n%s", len(throwers), c.thrower, len(catchers), c.catcher, dumpSpans(r.Spans))
+			}
+			for _, s := range throwers {
+				if s.StatusCode != "error" {
+					t.Errorf("%s: status %q, want error", c.thrower, s.StatusCode)
+				}
+				if p := parentName(all, s); p != c.catcher {
+					t.Errorf("%s: parent %q", c.thrower, p)
+				}
+			}
+			for _, s := range catchers {
+				if s.StatusCode == "error" {
+					t.Errorf("%s caught the exception but is marked failed", c.catcher)
+				}
+				if p := parentName(all, s); p != "Basic.exe!Program.Faults()" {
+					t.Errorf("%s: parent %q", c.catcher, p)
+				}
+			}
+		}
+	})
+}
+
+func TestIncludeExclude(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		t.Run("exclude", func(t *testing.T) {
+			r := runApp(t, rt, "Basic", []string{"names"}, runOpts{profiler: true, env: map[string]string{
+				"CLROTEL_EXCLUDE": "Acme.Shop.Cart.Put,*.Echo", "CLROTEL_LOG_LEVEL": "debug",
+			}})
+			for _, s := range r.Spans {
+				if strings.Contains(s.Name, ".Put(") || strings.Contains(s.Name, ".Echo<") {
+					t.Errorf("excluded method traced: %s", s.Name)
+				}
+			}
+			// No hook either: the profiler never selected them at JIT time.
+			for _, line := range strings.Split(r.Stderr, "\n") {
+				if strings.Contains(line, "tracing ") && (strings.Contains(line, ".Put(") || strings.Contains(line, ".Echo<")) {
+					t.Errorf("excluded method got hooks: %s", line)
+				}
+			}
+			if len(byName(r.Spans, "Basic.exe!Acme.Shop.Cart.Add(Acme.Shop.Item item, Int32 quantity)")) != 1 {
+				t.Errorf("Add missing:\n%s", dumpSpans(r.Spans))
+			}
+		})
+		t.Run("include", func(t *testing.T) {
+			r := runApp(t, rt, "Basic", []string{"names"}, runOpts{profiler: true, env: map[string]string{
+				"CLROTEL_INCLUDE": "Acme.Shop.Cart.*",
+			}})
+			if len(r.Spans) == 0 {
+				t.Fatal("no spans")
+			}
+			for _, s := range r.Spans {
+				fn, _ := s.Attrs["code.function.name"].(string)
+				if !strings.HasPrefix(fn, "Acme.Shop.Cart.") {
+					t.Errorf("span outside the include: %s", s.Name)
+				}
+				if s.ParentSpanID != "" {
+					t.Errorf("%s has a parent, but its callers are not traced", s.Name)
+				}
+			}
+			if len(byName(r.Spans, "Basic.exe!Acme.Shop.Cart.Line.Note.Text(String s)")) != 1 {
+				t.Errorf("nested type under the include missing:\n%s", dumpSpans(r.Spans))
+			}
+		})
+	})
+}
