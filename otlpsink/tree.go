@@ -10,9 +10,14 @@ import (
 
 // TreeOptions controls WriteTree.
 type TreeOptions struct {
-	Attrs    bool // print attributes and events under each span
-	MaxSpans int  // 0: all; else stop after this many and say how many were left
+	Attrs    bool     // print attributes and events under each span
+	Hide     []string // attribute keys not to print (with Attrs)
+	MaxSpans int      // 0: all; else stop after this many and say how many were left
 }
+
+// MethodKeys are the attributes every span of a method carries alike; a
+// tree for people reads better without them.
+var MethodKeys = []string{"code.function.name", "dotnet.module", "dotnet.assembly", "dotnet.method.return_type", "thread.id"}
 
 // WriteTree prints spans as one indented tree per trace, traces in order of
 // their first span's start, children in order of start time.
@@ -39,7 +44,13 @@ func WriteTree(w io.Writer, spans []Span, opts TreeOptions) error {
 	tw := &treeWriter{w: w, opts: opts}
 	for _, id := range order {
 		ts := byTrace[id]
-		svc, _ := ts[0].Resource["service.name"].(string)
+		svc := ""
+		for _, s := range ts {
+			if name, ok := s.Resource["service.name"].(string); ok {
+				svc = name
+				break
+			}
+		}
 		tw.printf("trace %s  (%d spans, service %s)\n", id, len(ts), svc)
 		ids := map[string]bool{}
 		children := map[string][]Span{}
@@ -96,8 +107,13 @@ func (t *treeWriter) span(s Span, children map[string][]Span, prefix string, las
 		branch, cont = "└─ ", "   "
 	}
 	orphan := ""
-	if s.ParentSpanID != "" && prefix == "" {
-		orphan = " (orphan)"
+	if prefix == "" {
+		if s.ParentSpanID != "" {
+			orphan = " (orphan)"
+		}
+		if tid, ok := s.Attrs["thread.id"]; ok {
+			orphan += fmt.Sprintf("  [thread %v]", tid)
+		}
 	}
 	t.printf("%s%s%s  %s%s\n", prefix, branch, s.Name, FormatDuration(s.Duration()), orphan)
 	if s.StatusCode == "error" {
@@ -106,7 +122,9 @@ func (t *treeWriter) span(s Span, children map[string][]Span, prefix string, las
 	if t.opts.Attrs {
 		keys := make([]string, 0, len(s.Attrs))
 		for k := range s.Attrs {
-			keys = append(keys, k)
+			if !contains(t.opts.Hide, k) {
+				keys = append(keys, k)
+			}
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
@@ -175,4 +193,13 @@ func FormatDuration(d time.Duration) string {
 		return fmt.Sprintf("%.3fms", float64(d)/float64(time.Millisecond))
 	}
 	return fmt.Sprintf("%.3fs", d.Seconds())
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

@@ -1,0 +1,147 @@
+package naming
+
+import (
+	"fmt"
+	"testing"
+)
+
+// fakeMeta is one module's metadata.
+type fakeMeta struct {
+	methods   map[uint32]fakeMethod
+	typeDefs  map[uint32]string
+	enclosing map[uint32]uint32
+	generics  map[uint32][]string
+	params    map[uint32][]ParamRow
+}
+
+type fakeMethod struct {
+	name  string
+	owner uint32
+	sig   []byte
+}
+
+func (m fakeMeta) MethodProps(md uint32) (string, uint32, []byte, error) {
+	x, ok := m.methods[md]
+	if !ok {
+		return "", 0, nil, fmt.Errorf("no method %#x", md)
+	}
+	return x.name, x.owner, x.sig, nil
+}
+func (m fakeMeta) TypeDefName(td uint32) (string, error) {
+	if n, ok := m.typeDefs[td]; ok {
+		return n, nil
+	}
+	return "", fmt.Errorf("no typedef %#x", td)
+}
+func (m fakeMeta) EnclosingClass(td uint32) uint32              { return m.enclosing[td] }
+func (m fakeMeta) TypeRefName(uint32) (string, uint32, error)   { return "", 0, fmt.Errorf("none") }
+func (m fakeMeta) TypeSpecBlob(uint32) ([]byte, error)          { return nil, fmt.Errorf("none") }
+func (m fakeMeta) Params(md uint32) ([]ParamRow, error)         { return m.params[md], nil }
+func (m fakeMeta) GenericParams(owner uint32) ([]string, error) { return m.generics[owner], nil }
+
+type fakeRuntime struct {
+	funcs   map[uint64]Function
+	classes map[uint64]Class
+	mods    map[uint64]*Module
+}
+
+func (r fakeRuntime) Function(id uint64) (Function, error) {
+	if f, ok := r.funcs[id]; ok {
+		return f, nil
+	}
+	return Function{}, fmt.Errorf("no function %#x", id)
+}
+func (r fakeRuntime) Class(id uint64) (Class, error) {
+	if c, ok := r.classes[id]; ok {
+		return c, nil
+	}
+	return Class{}, fmt.Errorf("no class %#x", id)
+}
+func (r fakeRuntime) Module(id uint64) (*Module, error) {
+	if m, ok := r.mods[id]; ok {
+		return m, nil
+	}
+	return nil, fmt.Errorf("no module %#x", id)
+}
+
+func TestResolver(t *testing.T) {
+	const (
+		core, shop                    = 1, 2
+		tdRepo, tdLine, tdCart, tdInt = 0x02000010, 0x02000011, 0x02000012, 0x02000001
+		tdCanon, tdItem, tdString     = 0x02000002, 0x02000013, 0x02000003
+		clsInt, clsCanon, clsItem     = 100, 101, 102
+		clsRepoCanon, clsRepoItem     = 200, 201
+		clsString, clsArr             = 103, 104
+	)
+	shopMeta := fakeMeta{
+		typeDefs:  map[uint32]string{tdRepo: "Acme.Shop.Repo`1", tdLine: "Line", tdCart: "Acme.Shop.Cart", tdItem: "Acme.Shop.Item"},
+		enclosing: map[uint32]uint32{tdLine: tdCart},
+		generics:  map[uint32][]string{tdRepo: {"T"}, 0x06000002: {"K"}},
+		methods: map[uint32]fakeMethod{
+			// Int32 Qty(Int32 q)
+			0x06000001: {"Qty", tdLine, []byte{0x20, 0x01, 0x08, 0x08}},
+			// T Find<K>(K key)
+			0x06000002: {"Find", tdRepo, []byte{0x30, 0x01, 0x01, 0x13, 0x00, 0x1e, 0x00}},
+		},
+		params: map[uint32][]ParamRow{0x06000001: {{Seq: 1, Name: "q"}}, 0x06000002: {{Seq: 0, Name: ""}, {Seq: 1, Name: "key"}}},
+	}
+	coreMeta := fakeMeta{typeDefs: map[uint32]string{tdInt: "System.Int32", tdCanon: "System.__Canon", tdString: "System.String"}}
+	rt := fakeRuntime{
+		mods: map[uint64]*Module{
+			shop: {Path: "/app/bin/Shop.dll", Assembly: "Shop", Meta: shopMeta},
+			core: {Path: "/rt/System.Private.CoreLib.dll", Assembly: "System.Private.CoreLib", Meta: coreMeta},
+		},
+		classes: map[uint64]Class{
+			clsInt: {Module: core, Token: tdInt}, clsCanon: {Module: core, Token: tdCanon},
+			clsString:    {Module: core, Token: tdString},
+			clsItem:      {Module: shop, Token: tdItem},
+			clsRepoCanon: {Module: shop, Token: tdRepo, TypeArgs: []uint64{clsCanon}},
+			clsRepoItem:  {Module: shop, Token: tdRepo, TypeArgs: []uint64{clsItem}},
+			clsArr:       {IsArray: true, ElemCls: clsString, Rank: 2},
+		},
+		funcs: map[uint64]Function{
+			10: {Class: 0, Module: shop, Token: 0x06000001},
+			11: {Class: clsRepoCanon, Module: shop, Token: 0x06000002, TypeArgs: []uint64{clsInt}},
+			12: {Class: 0, Module: shop, Token: 0x06000002, TypeArgs: []uint64{clsCanon}},
+		},
+	}
+	r := NewResolver(rt)
+
+	tests := []struct {
+		name       string
+		fid, class uint64
+		args       []uint64
+		fn, params string
+		ret        string
+		shared     bool
+		selectName string
+	}{
+		{"nested type", 10, 0, nil, "Acme.Shop.Cart.Line.Qty", "Int32 q", "Int32", false, "Acme.Shop.Cart.Line.Qty"},
+		{"shared class, value-type method arg", 11, 0, nil, "Acme.Shop.Repo<T>.Find<Int32>", "Int32 key", "T", true, "Acme.Shop.Repo.Find"},
+		{"exact from frame", 11, clsRepoItem, []uint64{clsInt}, "Acme.Shop.Repo<Acme.Shop.Item>.Find<Int32>", "Int32 key", "Acme.Shop.Item", false, "Acme.Shop.Repo.Find"},
+		{"class unknown without frame", 12, 0, nil, "Acme.Shop.Repo<T>.Find<K>", "K key", "T", true, "Acme.Shop.Repo.Find"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := r.Method(tt.fid, tt.class, tt.args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if m.FunctionName != tt.fn || m.Params != tt.params || m.ReturnType != tt.ret || m.Shared != tt.shared || m.SelectName != tt.selectName {
+				t.Errorf("got %q (%q) -> %q shared=%v select=%q", m.FunctionName, m.Params, m.ReturnType, m.Shared, m.SelectName)
+			}
+			if m.Module != "Shop.dll" || m.Assembly != "Shop" {
+				t.Errorf("module %q assembly %q", m.Module, m.Assembly)
+			}
+		})
+	}
+	if got := r.ClassName(clsArr); got != "String[,]" {
+		t.Errorf("array class name %q", got)
+	}
+	if got := r.ClassName(clsRepoItem); got != "Acme.Shop.Repo<Acme.Shop.Item>" {
+		t.Errorf("generic class name %q", got)
+	}
+	if _, err := r.Method(999, 0, nil); err == nil {
+		t.Error("unknown function resolved")
+	}
+}
