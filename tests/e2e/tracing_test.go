@@ -224,3 +224,91 @@ func TestIncludeExclude(t *testing.T) {
 		})
 	})
 }
+
+func TestDeepRecursionStaysNested(t *testing.T) {
+	const depth = 5000
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		r := runApp(t, rt, "Basic", []string{"recurse", "5000"}, runOpts{profiler: true})
+		if !strings.Contains(r.Stdout, "depth 5000") {
+			t.Fatalf("stdout %q\n%s", r.Stdout, r.Stderr)
+		}
+		rec := byName(r.Spans, "Basic.exe!Acme.Shop.Deep.Recurse(Int32 n)")
+		if len(rec) != depth+1 {
+			t.Fatalf("%d Recurse spans, want %d", len(rec), depth+1)
+		}
+		// Follow the chain from the innermost call up: every Recurse span's
+		// parent is another Recurse span, depth+1 levels, inside each other.
+		all := byID(r.Spans)
+		children := map[string]int{}
+		for _, s := range rec {
+			children[s.ParentSpanID]++
+		}
+		var leaf string
+		for _, s := range rec {
+			if children[s.SpanID] == 0 {
+				if leaf != "" {
+					t.Fatal("more than one innermost call")
+				}
+				leaf = s.SpanID
+			}
+		}
+		n := 0
+		for cur := all[leaf]; cur.Name == rec[0].Name; cur = all[cur.ParentSpanID] {
+			p := all[cur.ParentSpanID]
+			if p.Start.After(cur.Start) || p.End.Before(cur.End) {
+				t.Fatalf("level %d not inside its parent", n)
+			}
+			n++
+		}
+		if n != depth+1 {
+			t.Fatalf("chain of %d, want %d", n, depth+1)
+		}
+	})
+}
+
+// fullyOptimized turns tiered compilation off: every method is compiled
+// fully optimized, with inlining and tail calls, on its first call.
+var fullyOptimized = map[string]string{"COMPlus_TieredCompilation": "0", "DOTNET_TieredCompilation": "0"}
+
+// A selected method is never inlined away, even into code the JIT compiles
+// fully optimized at once: every call yields its span.
+func TestSelectedMethodsAreNotInlined(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		r := runApp(t, rt, "Basic", []string{"inline"}, runOpts{profiler: true, env: fullyOptimized})
+		if !strings.Contains(r.Stdout, "loop 1000") {
+			t.Fatalf("stdout %q\n%s", r.Stdout, r.Stderr)
+		}
+		if n := len(byName(r.Spans, "Basic.exe!Acme.Shop.Tiny.Inc(Int32 x)")); n != 1000 {
+			t.Fatalf("%d Inc spans, want 1000", n)
+		}
+	})
+}
+
+// Whether or not the JIT turns the call into a tail call, spans stay
+// consistent: Outer ends by a tail call and Inner becomes its sibling, or
+// Inner is Outer's child.
+func TestTailCallKeepsNesting(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		r := runApp(t, rt, "Basic", []string{"tail"}, runOpts{profiler: true, env: fullyOptimized})
+		if !strings.Contains(r.Stdout, "tail 15") {
+			t.Fatalf("stdout %q\n%s", r.Stdout, r.Stderr)
+		}
+		outer := byName(r.Spans, "Basic.exe!Acme.Shop.Tail.Outer(Int64 x)")
+		inner := byName(r.Spans, "Basic.exe!Acme.Shop.Tail.Inner(Int64 x)")
+		if len(outer) != 1 || len(inner) != 1 {
+			t.Fatalf("%d Outer, %d Inner spans:\n%s", len(outer), len(inner), dumpSpans(r.Spans))
+		}
+		o, i := outer[0], inner[0]
+		if o.Attrs["clrotel.end_reason"] == "tailcall" {
+			if i.ParentSpanID != o.ParentSpanID || i.Start.Before(o.End) {
+				t.Errorf("after a tail call Inner must follow Outer under the same parent")
+			}
+			t.Logf("%s: the JIT made a tail call", rt.Name)
+		} else if i.ParentSpanID != o.SpanID {
+			t.Errorf("Inner's parent is not Outer (end_reason %v)", o.Attrs["clrotel.end_reason"])
+		}
+		if len(byName(r.Spans, "Basic.exe!Program.Main(String[] args)")) != 1 {
+			t.Error("Main span missing: the stack went out of step")
+		}
+	})
+}

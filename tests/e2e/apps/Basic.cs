@@ -100,6 +100,34 @@ namespace Acme.Shop
         }
     }
 
+    public static class Deep
+    {
+        public static int Recurse(int n) { return n == 0 ? 0 : 1 + Recurse(n - 1); }
+    }
+
+    public static class Tiny
+    {
+        // Small enough that an optimizing JIT would inline it.
+        public static int Inc(int x) { return x + 1; }
+
+        // Run with tiered compilation off, this is compiled fully optimized
+        // (with inlining) on its first call.
+        public static int HotLoop(int n)
+        {
+            int acc = 0;
+            for (int i = 0; i < n; i++) acc = Inc(acc);
+            return acc;
+        }
+    }
+
+    public static class Tail
+    {
+        public static long Inner(long x) { return x * 3; }
+
+        // The call is in tail position: an optimizing JIT may make it a tail call.
+        public static long Outer(long x) { return Inner(x + 1); }
+    }
+
     public static class Workers
     {
         public static int Step(int id, int i) { return id * 100 + i; }
@@ -168,6 +196,10 @@ public static class Program
         if (mode == "floats" || mode == "all") Floats();
         if (mode == "faults" || mode == "all") Faults();
         if (mode == "threads" || mode == "all") Threads();
+        if (mode == "recurse") Console.WriteLine("depth " + Acme.Shop.Deep.Recurse(int.Parse(args[1])));
+        if (mode == "inline") Console.WriteLine("loop " + Acme.Shop.Tiny.HotLoop(1000));
+        if (mode == "tail") Console.WriteLine("tail " + Acme.Shop.Tail.Outer(4));
+        if (mode == "recurse") return 0;
         return args.Length > 1 ? int.Parse(args[1]) : 0;
     }
 }
