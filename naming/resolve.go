@@ -135,6 +135,24 @@ func (r *Resolver) module(mid uint64) (*Module, error) {
 	return m, nil
 }
 
+// SelectName returns, cheaply, what selection looks at: the function's
+// assembly and its Namespace.Type.Method name (no signature decoding).
+func (r *Resolver) SelectName(fid uint64) (assembly, name string, err error) {
+	fn, err := r.rt.Function(fid)
+	if err != nil {
+		return "", "", fmt.Errorf("naming: function %#x: %w", fid, err)
+	}
+	mod, err := r.module(fn.Module)
+	if err != nil {
+		return "", "", fmt.Errorf("naming: function %#x: module: %w", fid, err)
+	}
+	mname, owner, _, err := mod.Meta.MethodProps(fn.Token)
+	if err != nil {
+		return mod.Assembly, "", fmt.Errorf("naming: method %#x: %w", fn.Token, err)
+	}
+	return mod.Assembly, metaNamer{mod.Meta}.typeDefName(owner) + "." + mname, nil
+}
+
 // Method resolves a FunctionID. With class == 0 the runtime's own view of
 // the function is used (shared code shows declared generic parameter names
 // where the runtime says System.__Canon); otherwise class and methodArgs are

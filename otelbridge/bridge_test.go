@@ -96,3 +96,21 @@ func TestBridgeAbandon(t *testing.T) {
 		t.Errorf("name without module: %q", rec.Ended()[0].Name())
 	}
 }
+
+func TestEndpointAddr(t *testing.T) {
+	tests := []struct{ traces, all, want string }{
+		{"", "", "localhost:4317"},
+		{"", "http://127.0.0.1:4317", "127.0.0.1:4317"},
+		{"", "https://collector.example:443", "collector.example:443"},
+		{"http://t:55680", "http://127.0.0.1:4317", "t:55680"},
+		{"", "http://collector", "collector:4317"},
+		{"", "collector:9999", "collector:9999"},
+		{"", "http://[::1]:4317", "[::1]:4317"},
+	}
+	for _, tt := range tests {
+		env := map[string]string{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": tt.traces, "OTEL_EXPORTER_OTLP_ENDPOINT": tt.all}
+		if got := EndpointAddr(func(k string) string { return env[k] }); got != tt.want {
+			t.Errorf("%q/%q: %q, want %q", tt.traces, tt.all, got, tt.want)
+		}
+	}
+}

@@ -2,7 +2,13 @@ package otelbridge
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"strings"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -40,6 +46,9 @@ type ExportOptions struct {
 type Pipeline struct {
 	Provider *sdktrace.TracerProvider
 	Tracer   trace.Tracer
+	// endpoint is host:port of the OTLP endpoint ("" with a custom
+	// exporter), probed at shutdown.
+	endpoint string
 }
 
 // NewPipeline builds the pipeline. The OTLP/gRPC exporter reads the standard
@@ -49,7 +58,9 @@ type Pipeline struct {
 // not wait for the collector.
 func NewPipeline(ctx context.Context, opts ExportOptions) (*Pipeline, error) {
 	exp := opts.Exporter
+	endpoint := ""
 	if exp == nil {
+		endpoint = EndpointAddr(os.Getenv)
 		var err error
 		exp, err = otlptracegrpc.New(ctx)
 		if err != nil {
@@ -84,6 +95,7 @@ func NewPipeline(ctx context.Context, opts ExportOptions) (*Pipeline, error) {
 	return &Pipeline{
 		Provider: tp,
 		Tracer:   tp.Tracer(ScopeName, trace.WithInstrumentationVersion(opts.Version)),
+		endpoint: endpoint,
 	}, nil
 }
 
@@ -109,8 +121,61 @@ func newResource(ctx context.Context, opts ExportOptions) (*resource.Resource, e
 	return res, nil
 }
 
+// ErrUnreachable is returned by Shutdown when nothing listened at the
+// endpoint, so queued spans were given up at once instead of retried.
+var ErrUnreachable = errors.New("otelbridge: collector unreachable at exit")
+
 // Shutdown flushes what is queued and stops the exporter, waiting at most
-// until ctx ends.
+// until ctx ends. When nothing listens at the endpoint (no collector, a
+// wrong port) it gives up at once: retrying until the deadline would only
+// hold the exiting app up.
 func (p *Pipeline) Shutdown(ctx context.Context) error {
-	return p.Provider.Shutdown(ctx)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var unreachable atomic.Bool
+	if p.endpoint != "" {
+		go func() {
+			if !reachable(ctx, p.endpoint, 300*time.Millisecond) && ctx.Err() == nil {
+				unreachable.Store(true)
+				cancel()
+			}
+		}()
+	}
+	err := p.Provider.Shutdown(ctx)
+	if unreachable.Load() {
+		return fmt.Errorf("%w (%s)", ErrUnreachable, p.endpoint)
+	}
+	return err
+}
+
+// reachable reports whether a TCP connection to addr can be opened.
+func reachable(ctx context.Context, addr string, timeout time.Duration) bool {
+	d := net.Dialer{Timeout: timeout}
+	c, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return false
+	}
+	c.Close()
+	return true
+}
+
+// EndpointAddr returns the host:port the OTLP/gRPC exporter sends traces to,
+// from OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT
+// (default localhost:4317), as the exporter itself resolves them.
+func EndpointAddr(getenv func(string) string) string {
+	raw := getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+	if raw == "" {
+		raw = getenv("OTEL_EXPORTER_OTLP_ENDPOINT")
+	}
+	if raw == "" {
+		return "localhost:4317"
+	}
+	host := raw
+	if u, err := url.Parse(raw); err == nil && u.Host != "" {
+		host = u.Host
+	}
+	if _, _, err := net.SplitHostPort(host); err != nil {
+		host = net.JoinHostPort(strings.Trim(host, "[]"), "4317")
+	}
+	return host
 }

@@ -38,14 +38,15 @@ func frameworkAssembly(name string) bool {
 		name == "System"
 }
 
-func (s selector) selected(m *naming.Method) bool {
-	if s.ownCodeOnly && frameworkAssembly(m.Assembly) {
+// selected decides from a method's assembly and Namespace.Type.Method name.
+func (s selector) selected(assembly, name string) bool {
+	if s.ownCodeOnly && frameworkAssembly(assembly) {
 		return false
 	}
-	if len(s.include) > 0 && !s.include.MatchAny(m.SelectName) {
+	if len(s.include) > 0 && !s.include.MatchAny(name) {
 		return false
 	}
-	return !s.exclude.MatchAny(m.SelectName)
+	return !s.exclude.MatchAny(name)
 }
 
 // function is one FunctionID the runtime asked about.

@@ -147,15 +147,21 @@ func clrotelMapFunction(fid C.uintptr_t) (fn *C.clr_fn) {
 
 func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	f := &function{id: fid}
+	// Decide first from what is cheap to read; name fully only what is traced.
+	asm, name, err := p.resolver.SelectName(fid)
+	if err != nil {
+		p.log.Debugf("%v", err)
+		return f
+	}
+	if !p.sel.selected(asm, name) {
+		return f
+	}
 	m, err := p.resolver.Method(fid, 0, nil)
 	if err != nil {
 		p.log.Debugf("%v", err)
 		return f
 	}
 	f.named = m
-	if !p.sel.selected(m) {
-		return f
-	}
 	var flags uint32 = C.FN_SELECTED
 	if m.Shared {
 		flags |= C.FN_SHARED_GENERIC
@@ -209,7 +215,7 @@ func clrotelShutdown() {
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	if err := p.pipe.Shutdown(ctx); err != nil {
-		p.log.Warnf("shutdown: flushing spans: %v", err)
+		p.log.Warnf("exit: spans still queued were not exported: %v", err)
 	}
 	p.log.Infof("shut down: %d records drained", p.drain.records.Load())
 }

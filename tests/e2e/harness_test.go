@@ -127,7 +127,8 @@ type run struct {
 }
 
 type runOpts struct {
-	profiler bool              // attach the profiler
+	profiler       bool // attach the profiler, exporting to a fresh receiver
+	profilerNoSink bool // attach the profiler; env says where it exports
 	env      map[string]string // extra environment
 	timeout  time.Duration
 }
@@ -159,6 +160,13 @@ func runApp(t *testing.T, rt dotnetRuntime, app string, args []string, o runOpts
 			"OTEL_EXPORTER_OTLP_ENDPOINT="+sink.Endpoint(),
 			"OTEL_SERVICE_NAME=e2e-"+app,
 			"OTEL_BSP_SCHEDULE_DELAY=100",
+		)
+	}
+	if o.profilerNoSink {
+		env = append(env,
+			"CORECLR_ENABLE_PROFILING=1",
+			"CORECLR_PROFILER="+clsid,
+			"CORECLR_PROFILER_PATH="+libPath,
 		)
 	}
 	for k, v := range o.env {

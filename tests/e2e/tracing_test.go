@@ -1,8 +1,10 @@
 package e2e
 
 import (
+	"net"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestSpanNamesAndNesting(t *testing.T) {
@@ -311,4 +313,35 @@ func TestTailCallKeepsNesting(t *testing.T) {
 			t.Error("Main span missing: the stack went out of step")
 		}
 	})
+}
+
+// With no collector listening the app must not wait for export at exit: the
+// flush gives up at once and says so.
+func TestNoCollectorDoesNotDelayExit(t *testing.T) {
+	rt := runtimes[0]
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closedPort := l.Addr().String()
+	l.Close()
+	start := time.Now()
+	plain := runApp(t, rt, "Basic", []string{"names"}, runOpts{})
+	plainTime := time.Since(start)
+	start = time.Now()
+	traced := runApp(t, rt, "Basic", []string{"names"}, runOpts{profilerNoSink: true, env: map[string]string{
+		"OTEL_EXPORTER_OTLP_ENDPOINT": "http://" + closedPort,
+	}})
+	tracedTime := time.Since(start)
+	if traced.ExitCode != 0 || traced.Stdout != plain.Stdout {
+		t.Fatalf("exit %d, stdout %q", traced.ExitCode, traced.Stdout)
+	}
+	if !strings.Contains(traced.Stderr, "collector unreachable") {
+		t.Errorf("no word about the unreachable collector:\n%s", traced.Stderr)
+	}
+	// The export budget at exit is 5 s; giving up at once keeps the run
+	// within a second of the untraced one (JIT of everything included).
+	if tracedTime > plainTime+1500*time.Millisecond {
+		t.Errorf("traced run took %v, untraced %v", tracedTime, plainTime)
+	}
 }
