@@ -127,10 +127,10 @@ type run struct {
 }
 
 type runOpts struct {
-	profiler       bool // attach the profiler, exporting to a fresh receiver
-	profilerNoSink bool // attach the profiler; env says where it exports
-	env      map[string]string // extra environment
-	timeout  time.Duration
+	profiler       bool              // attach the profiler, exporting to a fresh receiver
+	profilerNoSink bool              // attach the profiler; env says where it exports
+	env            map[string]string // extra environment
+	timeout        time.Duration
 }
 
 // runApp runs app with args on rt, with or without the profiler, and
