@@ -26,6 +26,17 @@ type Config struct {
 	LogLevel string // error, warn, info, debug
 	LogFile  string // also log here (created 0600); empty: stderr only
 
+	// Value capture (arguments, this, return values).
+	Capture        bool     // read values at all
+	CaptureExclude []string // methods (globs) whose values are not read
+	MaxString      uint32   // UTF-16 units kept per string
+	MaxElements    uint32   // array elements kept
+	ValueDepth     uint32   // object nesting followed
+	MaxFields      uint32   // fields kept per object
+	ValueBytes     uint32   // value bytes recorded per call (and per return)
+	MaxAttrBytes   int      // bytes of value attributes per span
+	Redact         []string // extra sensitive name fragments (added to the defaults)
+
 	ExportQueue    int
 	ExportBatch    int
 	ExportInterval time.Duration
@@ -42,6 +53,13 @@ func Default() Config {
 		RingBytes:      512 << 10,
 		MaxDepth:       16384,
 		LogLevel:       "warn",
+		Capture:        true,
+		MaxString:      256,
+		MaxElements:    16,
+		ValueDepth:     3,
+		MaxFields:      16,
+		ValueBytes:     2048,
+		MaxAttrBytes:   16 << 10,
 		ExportQueue:    8192,
 		ExportBatch:    2048,
 		ExportInterval: 500 * time.Millisecond,
@@ -105,6 +123,30 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 		c.LogLevel = "warn"
 	}
 	str("CLROTEL_LOG_FILE", &c.LogFile)
+	if v, ok := lookup("CLROTEL_CAPTURE"); ok {
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "1", "true", "on", "yes", "":
+			c.Capture = true
+		case "0", "false", "off", "no":
+			c.Capture = false
+		default:
+			errs = append(errs, fmt.Sprintf("CLROTEL_CAPTURE=%q: want on or off", v))
+		}
+	}
+	if v, ok := lookup("CLROTEL_CAPTURE_EXCLUDE"); ok {
+		c.CaptureExclude = SplitPatterns(v)
+	}
+	if v, ok := lookup("CLROTEL_REDACT"); ok {
+		c.Redact = SplitPatterns(v)
+	}
+	u32("CLROTEL_MAX_STRING", &c.MaxString, 0, 1<<20)
+	u32("CLROTEL_MAX_ELEMENTS", &c.MaxElements, 0, 1<<16)
+	u32("CLROTEL_VALUE_DEPTH", &c.ValueDepth, 0, 16)
+	u32("CLROTEL_MAX_FIELDS", &c.MaxFields, 0, 1024)
+	u32("CLROTEL_VALUE_BYTES", &c.ValueBytes, 64, 1<<20)
+	attrBytes := uint32(c.MaxAttrBytes)
+	u32("CLROTEL_MAX_ATTR_BYTES", &attrBytes, 256, 1<<24)
+	c.MaxAttrBytes = int(attrBytes)
 	if len(errs) > 0 {
 		return c, fmt.Errorf("config: %s", strings.Join(errs, "; "))
 	}

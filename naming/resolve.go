@@ -85,6 +85,14 @@ type Method struct {
 	Shared bool
 	// Generic is true when the method or its type has generic parameters.
 	Generic bool
+
+	// What value capture plans are built from.
+	Sig          MethodSig
+	Params2      []Param  // per signature parameter: name, in/out
+	ModuleID     uint64   // the method's module
+	ClassID      uint64   // the owning class (0 when unknown: shared code)
+	TypeArgIDs   []uint64 // the owning class's type arguments
+	MethodArgIDs []uint64 // the method's type arguments
 }
 
 // canon is the placeholder type of shared generic code.
@@ -117,6 +125,9 @@ type Resolver struct {
 func NewResolver(rt Runtime) *Resolver {
 	return &Resolver{rt: rt, modules: map[uint64]*Module{}, classes: map[uint64]string{}}
 }
+
+// ModuleInfo returns a loaded module (cached).
+func (r *Resolver) ModuleInfo(mid uint64) (*Module, error) { return r.module(mid) }
 
 func (r *Resolver) module(mid uint64) (*Module, error) {
 	r.mu.Lock()
@@ -193,12 +204,14 @@ func (r *Resolver) Method(fid, class uint64, methodArgs []uint64) (*Method, erro
 	methodParams, _ := md.GenericParams(fn.Token)
 	m.Generic = len(typeParams) > 0 || len(methodParams) > 0
 	var typeArgs []string
+	m.ModuleID, m.ClassID, m.MethodArgIDs = fn.Module, fn.Class, fn.TypeArgs
 	if len(typeParams) > 0 {
 		// Without a frame the runtime cannot tell the class of code shared
 		// between instantiations, and says 0.
 		m.Shared = fn.Class == 0
 		if c, err := r.rt.Class(fn.Class); fn.Class != 0 && err == nil && !c.IsArray {
 			typeArgs = r.argNames(c.TypeArgs, &m.Shared)
+			m.TypeArgIDs = c.TypeArgs
 		}
 	}
 	methodArgs2 := r.argNames(fn.TypeArgs, &m.Shared)
@@ -227,6 +240,7 @@ func (r *Resolver) Method(fid, class uint64, methodArgs []uint64) (*Method, erro
 		}
 	}
 	m.Params = FormatParams(sig, params, namer, g)
+	m.Sig, m.Params2 = sig, params
 	return m, nil
 }
 

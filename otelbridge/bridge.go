@@ -69,7 +69,9 @@ func (t *Thread) Depth() int { return len(t.stack) }
 // Enter starts the span of a call at unix-nanosecond time ts, as a child of
 // the thread's innermost open span. A call with no open span on its thread
 // starts a trace with traceID (if valid; else a random one).
-func (b *Bridge) Enter(t *Thread, ts int64, m *Method, traceID trace.TraceID) {
+//
+// attrs are the call's own attributes (argument values).
+func (b *Bridge) Enter(t *Thread, ts int64, m *Method, traceID trace.TraceID, attrs ...attribute.KeyValue) {
 	ctx := context.Background()
 	if n := len(t.stack); n > 0 {
 		ctx = t.stack[n-1].ctx
@@ -81,13 +83,15 @@ func (b *Bridge) Enter(t *Thread, ts int64, m *Method, traceID trace.TraceID) {
 		trace.WithSpanKind(trace.SpanKindInternal),
 		trace.WithAttributes(m.Attrs...),
 		trace.WithAttributes(t.tid),
+		trace.WithAttributes(attrs...),
 	)
 	t.stack = append(t.stack, frame{span: span, ctx: ctx, method: m})
 }
 
 // Exit ends the thread's innermost open span at unix-nanosecond time ts.
 // It reports false when no span is open (a record stream out of step).
-func (b *Bridge) Exit(t *Thread, ts int64, kind ExitKind) bool {
+// attrs are added before the span ends (the return value).
+func (b *Bridge) Exit(t *Thread, ts int64, kind ExitKind, attrs ...attribute.KeyValue) bool {
 	n := len(t.stack)
 	if n == 0 {
 		return false
@@ -101,6 +105,9 @@ func (b *Bridge) Exit(t *Thread, ts int64, kind ExitKind) bool {
 		f.span.SetAttributes(KeyEndReason.String(kind.String()))
 	case ExitTailcall, ExitAbandon:
 		f.span.SetAttributes(KeyEndReason.String(kind.String()))
+	}
+	if len(attrs) > 0 {
+		f.span.SetAttributes(attrs...)
 	}
 	f.span.End(trace.WithTimestamp(time.Unix(0, ts)))
 	return true

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "profiler.h"
+#include "clrinfo.h"
 #include "_cgo_export.h"
 
 // The project's CLSID; cmd/clrotel prints the same value.
@@ -104,6 +105,7 @@ static HRESULT cb_initialize(void *self, void *unk) {
 
     if (clr_capture_init(&r.capture) != 0)
         return E_FAIL;
+    clr_values_init(&r.values, r.plan_table_size);
     HRESULT hr = g_info_vtbl->SetEventMask2 != NULL && g_info_version >= 5
                      ? g_info_vtbl->SetEventMask2(g_info, r.event_mask, r.event_mask_high)
                      : g_info_vtbl->SetEventMask(g_info, r.event_mask);
@@ -141,6 +143,22 @@ static HRESULT cb_jit_inlining(void *self, FunctionID caller, FunctionID callee,
     return S_OK;
 }
 
+// Modules are remembered so that Go can resolve a type referenced from
+// another assembly (a TypeRef) to the module that defines it.
+static HRESULT cb_module_load_finished(void *self, ModuleID mid, HRESULT status) {
+    (void)self;
+    if (status >= 0)
+        clr_module_loaded(mid);
+    return S_OK;
+}
+
+static HRESULT cb_module_unload_finished(void *self, ModuleID mid, HRESULT status) {
+    (void)self;
+    (void)status;
+    clr_module_unloaded(mid);
+    return S_OK;
+}
+
 static HRESULT cb_unwind_function_enter(void *self, FunctionID fid) {
     (void)self;
     clr_on_unwind_enter(fid);
@@ -163,6 +181,8 @@ static void build_vtable(void) {
     g_cb_vtbl[CB_Shutdown] = (void *)cb_shutdown;
     g_cb_vtbl[CB_JITInlining] = (void *)cb_jit_inlining;
     g_cb_vtbl[CB_ExceptionUnwindFunctionEnter] = (void *)cb_unwind_function_enter;
+    g_cb_vtbl[CB_ModuleLoadFinished] = (void *)cb_module_load_finished;
+    g_cb_vtbl[CB_ModuleUnloadFinished] = (void *)cb_module_unload_finished;
     g_cb_vtbl[CB_ExceptionUnwindFunctionLeave] = (void *)cb_unwind_function_leave;
 }
 

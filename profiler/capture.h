@@ -25,10 +25,13 @@ enum {
 // clr_fn is what FunctionIDMapper2 hands the runtime as client ID: the hooks
 // receive it instead of the FunctionID. Allocated once per selected function,
 // never freed (the library cannot be unloaded anyway).
+struct clr_fn_plan;
+
 typedef struct clr_fn {
     uintptr_t function_id;
     uint32_t index; // the function's index in Go's table
     uint32_t flags;
+    const struct clr_fn_plan *plan; // values to capture; NULL: none
 } clr_fn;
 
 typedef struct clr_frame {
@@ -62,6 +65,7 @@ typedef struct clr_capture_config {
     uint32_t max_threads;
     uint32_t ring_size;  // power of two
     uint32_t stack_cap;  // frames per thread
+    uint32_t value_bytes; // value stream bytes per record (0: no values)
 } clr_capture_config;
 
 // Set up before the hooks are installed (from Initialize).

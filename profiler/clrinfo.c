@@ -6,6 +6,8 @@
 // once-per-function JIT-time calls. Names come back as UTF-16; Go decodes.
 #include <string.h>
 
+#include <stdatomic.h>
+
 #include "clrinfo.h"
 #include "profiler.h"
 
@@ -184,4 +186,145 @@ int md_generic_param_props(void *imp, uint32_t gp, uint32_t *seq, uint16_t *name
     *seq = s;
     *len = n;
     return 0;
+}
+
+int clr_class_layout(uintptr_t cid, uint32_t *tokens, uint32_t *offsets, uint32_t cap, uint32_t *count, uint32_t *size) {
+    enum { MAX = 512 };
+    COR_FIELD_OFFSET f[MAX];
+    ULONG n = 0, sz = 0;
+    HRESULT hr = INFO->GetClassLayout(SELF, cid, f, cap < MAX ? cap : MAX, &n, &sz);
+    if (hr < 0)
+        return hr;
+    if (n > cap)
+        n = cap;
+    for (ULONG i = 0; i < n && i < MAX; i++) {
+        tokens[i] = f[i].ridOfField;
+        offsets[i] = f[i].ulOffset;
+    }
+    *count = n;
+    *size = sz;
+    return 0;
+}
+
+int clr_box_offset(uintptr_t cid, uint32_t *offset) {
+    ULONG32 off = 0;
+    HRESULT hr = INFO->GetBoxClassLayout(SELF, cid, &off);
+    *offset = off;
+    return hr < 0 ? hr : 0;
+}
+
+int clr_string_layout(uint32_t *len_offset, uint32_t *buf_offset) {
+    ULONG l = 0, b = 0;
+    HRESULT hr = INFO->GetStringLayout2(SELF, &l, &b);
+    *len_offset = l;
+    *buf_offset = b;
+    return hr < 0 ? hr : 0;
+}
+
+int clr_class_from_token(uintptr_t mid, uint32_t td, uintptr_t *cid) {
+    ClassID c = 0;
+    HRESULT hr = INFO->GetClassFromToken(SELF, mid, td, &c);
+    *cid = c;
+    return hr < 0 ? hr : 0;
+}
+
+int md_field_props(void *imp, uint32_t fd, uint32_t *owner, uint16_t *name, uint32_t cap, uint32_t *len,
+                   uint32_t *attrs, const uint8_t **sig, uint32_t *sig_len) {
+    mdTypeDef td = 0;
+    ULONG n = 0, sl = 0, cv = 0;
+    DWORD a = 0, ctype = 0;
+    PCCOR_SIGNATURE s = NULL;
+    UVCP_CONSTANT v = NULL;
+    HRESULT hr = MD(imp)->GetFieldProps(imp, fd, &td, (WCHAR *)name, cap, &n, &a, &s, &sl, &ctype, &v, &cv);
+    if (hr < 0)
+        return hr;
+    *owner = td;
+    *len = n;
+    *attrs = a;
+    *sig = s;
+    *sig_len = sl;
+    return 0;
+}
+
+// Lists a type's fields (static ones too) with their literal values, for
+// enums: value is the constant's bits, zero-extended.
+int md_enum_fields(void *imp, uint32_t td, uint32_t *tokens, uint32_t cap, uint32_t *count) {
+    HCORENUM e = NULL;
+    ULONG n = 0;
+    HRESULT hr = MD(imp)->EnumFields(imp, &e, td, tokens, cap, &n);
+    if (e != NULL)
+        MD(imp)->CloseEnum(imp, e);
+    *count = hr < 0 ? 0 : n;
+    return hr < 0 ? hr : 0;
+}
+
+int md_field_constant(void *imp, uint32_t fd, uint64_t *value, uint32_t *attrs) {
+    mdTypeDef td = 0;
+    ULONG n = 0, sl = 0, cv = 0;
+    DWORD a = 0, ctype = 0;
+    PCCOR_SIGNATURE s = NULL;
+    UVCP_CONSTANT v = NULL;
+    WCHAR name[1];
+    HRESULT hr = MD(imp)->GetFieldProps(imp, fd, &td, name, 0, &n, &a, &s, &sl, &ctype, &v, &cv);
+    if (hr < 0)
+        return hr;
+    *attrs = a;
+    *value = 0;
+    if (v != NULL) {
+        switch (ctype) {
+        case ELEMENT_TYPE_BOOLEAN: case ELEMENT_TYPE_I1: case ELEMENT_TYPE_U1: *value = *(const uint8_t *)v; break;
+        case ELEMENT_TYPE_CHAR: case ELEMENT_TYPE_I2: case ELEMENT_TYPE_U2: *value = *(const uint16_t *)v; break;
+        case ELEMENT_TYPE_I4: case ELEMENT_TYPE_U4: *value = *(const uint32_t *)v; break;
+        case ELEMENT_TYPE_I8: case ELEMENT_TYPE_U8: *value = *(const uint64_t *)v; break;
+        default: return 1;
+        }
+        return 0;
+    }
+    return 1;
+}
+
+int md_find_typedef(void *imp, const uint16_t *name, uint32_t enclosing, uint32_t *td) {
+    mdTypeDef t = 0;
+    HRESULT hr = MD(imp)->FindTypeDefByName(imp, (const WCHAR *)name, enclosing, &t);
+    *td = t;
+    return hr < 0 ? hr : (hr == S_OK ? 0 : 1);
+}
+
+// ---- modules the runtime has loaded (ModuleLoadFinished) -----------------
+
+enum { MAX_MODULES = 8192 };
+static _Atomic uintptr_t g_modules[MAX_MODULES];
+static _Atomic uint32_t g_nmodules;
+
+void clr_module_loaded(uintptr_t mid) {
+    uint32_t i = atomic_fetch_add(&g_nmodules, 1);
+    if (i < MAX_MODULES)
+        atomic_store(&g_modules[i], mid);
+}
+
+void clr_module_unloaded(uintptr_t mid) {
+    uint32_t n = atomic_load(&g_nmodules);
+    for (uint32_t i = 0; i < n && i < MAX_MODULES; i++) {
+        uintptr_t want = mid;
+        atomic_compare_exchange_strong(&g_modules[i], &want, 0);
+    }
+}
+
+uint32_t clr_modules(uintptr_t *out, uint32_t cap) {
+    uint32_t n = atomic_load(&g_nmodules), k = 0;
+    for (uint32_t i = 0; i < n && i < MAX_MODULES && k < cap; i++) {
+        uintptr_t m = atomic_load(&g_modules[i]);
+        if (m != 0)
+            out[k++] = m;
+    }
+    return k;
+}
+
+int clr_runtime_version(uint16_t *major, uint16_t *minor) {
+    uint16_t id = 0, build = 0, qfe = 0;
+    uint32_t type = 0;
+    ULONG n = 0;
+    WCHAR ver[64];
+    HRESULT hr = INFO->GetRuntimeInformation(SELF, &id, &type, major, minor, &build, &qfe, 64, &n, ver);
+    return hr < 0 ? hr : 0;
 }

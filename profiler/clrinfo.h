@@ -44,4 +44,20 @@ int md_param_props(void *imp, uint32_t pd, uint32_t *seq, uint16_t *name, uint32
 int md_generic_params(void *imp, uint32_t owner, uint32_t *tokens, uint32_t cap, uint32_t *count);
 int md_generic_param_props(void *imp, uint32_t gp, uint32_t *seq, uint16_t *name, uint32_t cap, uint32_t *len);
 
+
+int clr_class_layout(uintptr_t cid, uint32_t *tokens, uint32_t *offsets, uint32_t cap, uint32_t *count, uint32_t *size);
+int clr_box_offset(uintptr_t cid, uint32_t *offset);
+int clr_string_layout(uint32_t *len_offset, uint32_t *buf_offset);
+int clr_class_from_token(uintptr_t mid, uint32_t td, uintptr_t *cid);
+int md_field_props(void *imp, uint32_t fd, uint32_t *owner, uint16_t *name, uint32_t cap, uint32_t *len,
+                   uint32_t *attrs, const uint8_t **sig, uint32_t *sig_len);
+int md_enum_fields(void *imp, uint32_t td, uint32_t *tokens, uint32_t cap, uint32_t *count);
+int md_field_constant(void *imp, uint32_t fd, uint64_t *value, uint32_t *attrs);
+int md_find_typedef(void *imp, const uint16_t *name, uint32_t enclosing, uint32_t *td);
+void clr_module_loaded(uintptr_t mid);
+void clr_module_unloaded(uintptr_t mid);
+uint32_t clr_modules(uintptr_t *out, uint32_t cap);
+
+int clr_runtime_version(uint16_t *major, uint16_t *minor);
+
 #endif

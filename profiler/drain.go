@@ -12,6 +12,8 @@ import (
 
 	"github.com/clrotel/clrotel/capture"
 	"github.com/clrotel/clrotel/otelbridge"
+	"github.com/clrotel/clrotel/values"
+	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 )
 
@@ -150,14 +152,54 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 		if r.Flags&capture.FlagRoot != 0 {
 			tid = trace.TraceID(e.TraceID)
 		}
-		b.Enter(ts.th, r.Time, m, tid)
+		var attrs []attribute.KeyValue
+		if e.Values != nil && f.plan != nil {
+			attrs = d.values(f.plan.enter, e.Values)
+		}
+		b.Enter(ts.th, r.Time, m, tid, attrs...)
 	case capture.KindLeave:
-		b.Exit(ts.th, r.Time, otelbridge.ExitReturn)
+		var attrs []attribute.KeyValue
+		if r.Flags&capture.FlagValues != 0 {
+			if x, err := capture.DecodeExit(r); err == nil {
+				if f := d.p.funcs.at(x.Func); f != nil && f.plan != nil {
+					attrs = d.values(f.plan.ret, x.Values)
+				}
+			}
+		}
+		b.Exit(ts.th, r.Time, otelbridge.ExitReturn, attrs...)
 	case capture.KindTailcall:
 		b.Exit(ts.th, r.Time, otelbridge.ExitTailcall)
 	case capture.KindUnwind:
 		b.Exit(ts.th, r.Time, otelbridge.ExitUnwind)
 	}
+}
+
+// values decodes a record's value stream and renders it for slots. Classes
+// the hooks met without a plan are queued for the planner.
+func (d *drainer) values(slots []values.Slot, stream []byte) []attribute.KeyValue {
+	dec := values.NewDecoder(stream)
+	var vals []values.Value
+	for i := 0; i < len(slots) && dec.More(); i++ {
+		v, err := dec.Next()
+		if err != nil {
+			d.p.log.Debugf("value stream: %v", err)
+			break
+		}
+		vals = append(vals, v)
+		values.Walk(v, func(x values.Value) {
+			if x.Shape == values.NoPlan {
+				d.p.planner.request(x.Class)
+			}
+		})
+		if v.Shape == values.Truncated {
+			break
+		}
+	}
+	attrs, cut := d.p.render.Attrs(slots, vals)
+	if cut {
+		attrs = append(attrs, attribute.Bool("dotnet.values.truncated", true))
+	}
+	return attrs
 }
 
 // dropped sums what the hooks could not record.

@@ -55,6 +55,7 @@ type function struct {
 	c      *C.clr_fn // nil when not selected
 	method *otelbridge.Method
 	named  *naming.Method
+	plan   *fnPlan // values to read; nil when capture is off for it
 
 	mu    sync.Mutex
 	insts map[string]*otelbridge.Method // exact instantiations of shared code

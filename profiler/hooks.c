@@ -16,6 +16,7 @@
 #include "clrapi.h"
 #include "capture.h"
 #include "profiler.h"
+#include "values.h"
 
 static clr_slot *g_slots;
 static clr_capture_config g_cfg;
@@ -220,12 +221,30 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
             ntargs = 0;
         }
     }
+    // Values go after the fixed part, within a budget reserved up front.
+    uint32_t fixed = size, budget = 0;
+    if (fn->plan != NULL && g_cfg.value_bytes > 0) {
+        budget = g_cfg.value_bytes;
+        size += budget;
+    }
     // Keep room for this frame's exit record, every open one, and one more
     // for the pad an exit record may need at the end of the ring.
     uint8_t *p = ring_reserve(s, size, (s->open_recorded + 2) * REC_EXIT_SIZE);
+    if (p == NULL && budget > 0) {
+        // Too full for values: record the call without them.
+        size = fixed;
+        budget = 0;
+        p = ring_reserve(s, size, (s->open_recorded + 2) * REC_EXIT_SIZE);
+    }
     if (p == NULL) {
         atomic_fetch_add_explicit(&s->dropped, 1, memory_order_relaxed);
         return;
+    }
+    if (budget > 0) {
+        uint32_t n = clr_capture_enter(fn->plan, fn->function_id, elt, p + fixed, budget);
+        size = fixed + ((n + 7) & ~7u);
+        if (n > 0)
+            flags |= RF_VALUES;
     }
     put_header(p, size, REC_ENTER, flags, ts);
     uint8_t *q = p + REC_HEADER;
@@ -250,8 +269,8 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
 }
 
 // Pops the top frame and, if its enter was recorded, writes the exit record
-// into the space reserved for it.
-static void pop_frame(clr_slot *s, uint16_t kind, uint64_t ts) {
+// into the space reserved for it (with the return value when it fits).
+static void pop_frame(clr_slot *s, uint16_t kind, uint64_t ts, clr_fn *fn, uintptr_t elt) {
     if (s->depth == 0)
         return;
     uint32_t d = --s->depth;
@@ -262,24 +281,35 @@ static void pop_frame(clr_slot *s, uint16_t kind, uint64_t ts) {
         return;
     f->recorded = 0;
     s->open_recorded--;
-    uint8_t *p = ring_reserve(s, REC_EXIT_SIZE, s->open_recorded * REC_EXIT_SIZE);
+    uint32_t keep = s->open_recorded * REC_EXIT_SIZE, size = REC_EXIT_SIZE;
+    uint8_t *p = NULL;
+    uint16_t flags = 0;
+    if (fn != NULL && fn->plan != NULL && g_cfg.value_bytes > 0) {
+        p = ring_reserve(s, REC_EXIT_SIZE + g_cfg.value_bytes, keep + REC_EXIT_SIZE);
+        if (p != NULL) {
+            uint32_t n = clr_capture_leave(fn->plan, fn->function_id, elt, p + REC_EXIT_SIZE, g_cfg.value_bytes);
+            size += (n + 7) & ~7u;
+            if (n > 0)
+                flags |= RF_VALUES;
+        }
+    }
+    if (p == NULL)
+        p = ring_reserve(s, REC_EXIT_SIZE, keep);
     if (p == NULL) {
         // Cannot happen while the reservation holds; count it if it does.
         atomic_fetch_add_explicit(&s->dropped, 1, memory_order_relaxed);
         return;
     }
-    put_header(p, REC_EXIT_SIZE, kind, 0, ts);
+    put_header(p, size, kind, flags, ts);
     *(uint32_t *)(p + REC_HEADER) = f->fn_index;
     *(uint32_t *)(p + REC_HEADER + 4) = 0;
-    ring_commit(s, REC_EXIT_SIZE);
+    ring_commit(s, size);
 }
 
 void clr_on_leave(clr_fn *fn, uintptr_t elt) {
-    (void)fn;
-    (void)elt;
     clr_slot *s = t_slot;
     if (s != NULL)
-        pop_frame(s, REC_LEAVE, now_ns());
+        pop_frame(s, REC_LEAVE, now_ns(), fn, elt);
 }
 
 void clr_on_tailcall(clr_fn *fn, uintptr_t elt) {
@@ -288,7 +318,7 @@ void clr_on_tailcall(clr_fn *fn, uintptr_t elt) {
     (void)elt;
     clr_slot *s = t_slot;
     if (s != NULL)
-        pop_frame(s, REC_TAILCALL, now_ns());
+        pop_frame(s, REC_TAILCALL, now_ns(), NULL, 0);
 }
 
 // Exception unwinding: the runtime reports each frame it pops with
@@ -307,6 +337,6 @@ void clr_on_unwind_leave(void) {
         return;
     uint32_t d = s->depth - 1;
     if (d >= g_cfg.stack_cap || s->stack[d].function_id == s->unwinding)
-        pop_frame(s, REC_UNWIND, now_ns());
+        pop_frame(s, REC_UNWIND, now_ns(), NULL, 0);
     s->unwinding = 0;
 }

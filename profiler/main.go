@@ -6,6 +6,7 @@ package main
 #cgo CFLAGS: -O2 -fvisibility=hidden -Wall -Wno-unused-function
 #include <stdlib.h>
 #include "profiler.h"
+#include "clrinfo.h"
 */
 import "C"
 
@@ -25,6 +26,7 @@ import (
 	"github.com/clrotel/clrotel/config"
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/otelbridge"
+	"github.com/clrotel/clrotel/values"
 )
 
 // version is set by the build (-ldflags -X main.version=...).
@@ -43,6 +45,11 @@ type profiler struct {
 	pipe     *otelbridge.Pipeline
 	bridge   *otelbridge.Bridge
 	drain    *drainer
+
+	planner        *planner
+	render         *values.Renderer
+	captureExclude naming.Patterns
+	stop           chan struct{}
 }
 
 var prof *profiler
@@ -52,7 +59,8 @@ var prof *profiler
 // JITInlining), exceptions (to pop frames that unwind).
 const eventMask = C.COR_PRF_MONITOR_ENTERLEAVE | C.COR_PRF_ENABLE_FUNCTION_ARGS |
 	C.COR_PRF_ENABLE_FUNCTION_RETVAL | C.COR_PRF_ENABLE_FRAME_INFO |
-	C.COR_PRF_MONITOR_JIT_COMPILATION | C.COR_PRF_MONITOR_EXCEPTIONS
+	C.COR_PRF_MONITOR_JIT_COMPILATION | C.COR_PRF_MONITOR_EXCEPTIONS |
+	C.COR_PRF_MONITOR_MODULE_LOADS
 
 //export clrotelInitialize
 func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_init_result) (rc C.int) {
@@ -79,7 +87,12 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		resolver: naming.NewResolver(clrRuntime{}),
 		sel:      newSelector(cfg.Include, cfg.Exclude, config.DefaultExclude),
 		funcs:    newFunctionTable(),
+		stop:     make(chan struct{}),
+
+		captureExclude: naming.Patterns(cfg.CaptureExclude),
 	}
+	p.planner = newPlanner(p, values.NewRedactor(append(append([]string{}, values.DefaultSensitive...), cfg.Redact...)))
+	p.render = &values.Renderer{Classes: p.planner, Limits: values.Limits{MaxAttrBytes: cfg.MaxAttrBytes, MaxSubAttrs: 16}}
 	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) { log.Warnf("export: %v", err) }))
 	pipe, err := otelbridge.NewPipeline(context.Background(), otelbridge.ExportOptions{
 		ServiceName:   defaultServiceName(),
@@ -97,12 +110,35 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	p.bridge = otelbridge.New(pipe.Tracer)
 	p.drain = newDrainer(p)
 	go p.drain.run()
+	go p.planner.run(p.stop)
 	prof = p
 
 	out.event_mask = C.uint32_t(eventMask)
 	out.capture.max_threads = C.uint32_t(cfg.MaxThreads)
 	out.capture.ring_size = C.uint32_t(cfg.RingBytes)
 	out.capture.stack_cap = C.uint32_t(cfg.MaxDepth)
+	if cfg.Capture {
+		out.capture.value_bytes = C.uint32_t(cfg.ValueBytes)
+	}
+	var lenOff, bufOff C.uint32_t
+	if C.clr_string_layout(&lenOff, &bufOff) != 0 {
+		log.Warnf("GetStringLayout2 failed: string values are not read")
+		out.capture.value_bytes = 0
+	}
+	out.values = C.clr_value_limits{
+		max_bytes: C.uint32_t(cfg.ValueBytes), max_chars: C.uint32_t(cfg.MaxString),
+		max_elems: C.uint32_t(cfg.MaxElements), max_depth: C.uint32_t(cfg.ValueDepth),
+		max_fields: C.uint32_t(cfg.MaxFields), string_len_offset: lenOff, string_buf_offset: bufOff,
+	}
+	out.plan_table_size = 1 << 16
+	var major, minor C.uint16_t
+	if hr := C.clr_runtime_version(&major, &minor); hr == 0 {
+		p.planner.oldReturns = major < 6
+		log.Infof("runtime %d.%d", major, minor)
+	} else {
+		p.planner.oldReturns = true
+		log.Infof("GetRuntimeInformation: HRESULT %#x; assuming a runtime before .NET 6", uint32(hr))
+	}
 	log.Infof("profiler %s loaded (ICorProfilerInfo%d)", version, uint32(infoVersion))
 	return 0
 }
@@ -168,6 +204,10 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	}
 	f.method = bridgeMethod(m)
 	f.c = newCFn(fid, index, flags)
+	if p.cfg.Capture && !p.captureExclude.MatchAny(m.SelectName) {
+		f.plan = p.planner.functionPlan(m)
+		f.c.plan = f.plan.c
+	}
 	p.log.Debugf("tracing %s", f.method.SpanName)
 	return f
 }
@@ -205,6 +245,7 @@ func clrotelShutdown() {
 			p.log.Errorf("shutdown: %v", r)
 		}
 	}()
+	close(p.stop)
 	deadline := time.Now().Add(p.cfg.ShutdownWait)
 	if !p.drain.finish(p.cfg.ShutdownWait / 2) {
 		p.log.Warnf("shutdown: the exporter is not keeping up; spans still queued may be lost")

@@ -8,12 +8,15 @@
 
 #include "clrapi.h"
 #include "capture.h"
+#include "values.h"
 
 // What Go's initialisation hands back to the C layer.
 typedef struct clr_init_result {
     uint32_t event_mask;
     uint32_t event_mask_high;
     clr_capture_config capture;
+    clr_value_limits values;
+    uint32_t plan_table_size; // power of two
 } clr_init_result;
 
 // The ICorProfilerInfo the runtime gave Initialize (the newest version it

@@ -13,14 +13,16 @@
 // initialiser, and once Go has installed its handlers put a thin handler in
 // front of them that carries the CLR's own mask and flags and calls Go's
 // handler, which still tells Go faults (recovered as panics) from the CLR's.
+#define _GNU_SOURCE
 #include <signal.h>
 #include <string.h>
+#include <ucontext.h>
 
 #include "profiler.h"
 
 static const int k_sigs[3] = {SIGSEGV, SIGFPE, SIGBUS};
 static struct sigaction g_clr_action[3]; // what the runtime installed
-static struct sigaction g_go_action[3];  // what Go installed over it
+static struct sigaction g_go_action[3];  // what was installed when we wrapped it (Go's)
 static int g_wrapped[3];
 
 // Priority 101 runs before the Go runtime's own initialiser in this library.
@@ -29,7 +31,18 @@ __attribute__((constructor(101))) static void snapshot_runtime_handlers(void) {
         sigaction(k_sigs[i], NULL, &g_clr_action[i]);
 }
 
+extern char clr_safe_copy_load[], clr_safe_copy_fixup[];
+
 static void forward_to_go(int sig, siginfo_t *info, void *ctx) {
+    // A fault inside clr_safe_copy is the value reader meeting unreadable
+    // memory: resume at its fixup, which returns -1. Nothing else is ours.
+    if (sig == SIGSEGV || sig == SIGBUS) {
+        ucontext_t *uc = ctx;
+        if (uc != NULL && uc->uc_mcontext.gregs[REG_RIP] == (greg_t)(uintptr_t)clr_safe_copy_load) {
+            uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(uintptr_t)clr_safe_copy_fixup;
+            return;
+        }
+    }
     for (int i = 0; i < 3; i++) {
         if (k_sigs[i] != sig)
             continue;
@@ -48,12 +61,11 @@ void clr_signals_install(void) {
         struct sigaction cur;
         if (g_wrapped[i] || sigaction(k_sigs[i], NULL, &cur) != 0)
             continue;
-        // Go left this signal alone (or nobody had one): nothing to repair.
-        if ((cur.sa_flags & SA_SIGINFO) == (g_clr_action[i].sa_flags & SA_SIGINFO) &&
-            (void *)cur.sa_sigaction == (void *)g_clr_action[i].sa_sigaction)
-            continue;
+        // Without a runtime handler there is nothing to keep working.
         if (g_clr_action[i].sa_handler == SIG_DFL || g_clr_action[i].sa_handler == SIG_IGN)
             continue;
+        // Whatever is installed now (Go's, or still the runtime's) is called
+        // for every fault that is not a safe copy's.
         g_go_action[i] = cur;
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);

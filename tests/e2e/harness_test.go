@@ -86,6 +86,10 @@ func findRuntimes() []dotnetRuntime {
 	return out
 }
 
+// appLibraries lists the library assemblies (tests/e2e/apps/<lib>.cs) an
+// app references.
+var appLibraries = map[string][]string{"Values": {"Geometry"}}
+
 var (
 	compileMu sync.Mutex
 	compiled  = map[string]string{}
@@ -106,8 +110,17 @@ func appPath(t *testing.T, name string, rt dotnetRuntime) string {
 		t.Fatal(err)
 	}
 	exe := filepath.Join(dir, name+".exe")
+	args := []string{"-nologo", "-optimize+", "-out:" + exe}
+	for _, lib := range appLibraries[name] {
+		out := filepath.Join(dir, lib+".dll")
+		src := filepath.Join(repoRoot, "tests", "e2e", "apps", lib+".cs")
+		if o, err := exec.Command("mcs", "-nologo", "-optimize+", "-target:library", "-out:"+out, src).CombinedOutput(); err != nil {
+			t.Fatalf("mcs %s: %v\n%s", src, err, o)
+		}
+		args = append(args, "-r:"+out)
+	}
 	src := filepath.Join(repoRoot, "tests", "e2e", "apps", name+".cs")
-	cmd := exec.Command("mcs", "-nologo", "-optimize+", "-out:"+exe, src)
+	cmd := exec.Command("mcs", append(args, src)...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("mcs %s: %v\n%s", src, err, out)
 	}

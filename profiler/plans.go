@@ -1,0 +1,679 @@
+package main
+
+/*
+#include <stdlib.h>
+#include <string.h>
+#include "values.h"
+#include "clrinfo.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"unicode/utf16"
+	"unsafe"
+
+	"github.com/clrotel/clrotel/naming"
+	"github.com/clrotel/clrotel/values"
+)
+
+// planner builds the read plans the C hooks follow: one per traced function
+// (at JIT time) and one per runtime class met (a parameter's declared type,
+// or a class a hook reported without a plan). Plans live in C memory and are
+// never freed: hooks may read them until the process ends.
+type planner struct {
+	p      *profiler
+	redact *values.Redactor
+
+	mu       sync.Mutex
+	classes  map[uint64]*classEntry
+	building map[uint64]bool
+	typeRefs map[[2]uint64]uint64 // (module, TypeRef) -> ClassID
+	requests chan uint64
+	queued   map[uint64]bool
+
+	knownDone bool
+	// oldReturns: before .NET 6 the runtime reports a struct returned in
+	// registers (SysV, up to 16 bytes) wrongly: the second register is not
+	// saved and floating-point halves are not where it points. Such returns
+	// are not read there.
+	oldReturns bool
+}
+
+// classEntry is what the planner knows of one ClassID.
+type classEntry struct {
+	obj   *C.clr_class_plan // object, string, array or box plan (published)
+	strct *C.clr_class_plan // value types: the inline layout
+	info  values.ClassInfo
+
+	valueType bool
+	primKind  values.Kind // primitive value types: System.Int32 -> KindI4
+	enumKind  values.Kind // enums: the underlying kind
+	size      uint32      // value types: the value's size
+}
+
+func newPlanner(p *profiler, redact *values.Redactor) *planner {
+	return &planner{
+		p: p, redact: redact,
+		classes:  map[uint64]*classEntry{},
+		building: map[uint64]bool{},
+		typeRefs: map[[2]uint64]uint64{},
+		requests: make(chan uint64, 1024),
+		queued:   map[uint64]bool{},
+	}
+}
+
+// run builds the plans hooks asked for (classes written as VT_NOPLAN).
+func (pl *planner) run(stop <-chan struct{}) {
+	for {
+		select {
+		case <-stop:
+			return
+		case cid := <-pl.requests:
+			pl.mu.Lock()
+			if _, err := pl.entry(cid, 0); err != nil {
+				pl.p.log.Debugf("class plan %#x: %v", cid, err)
+			}
+			pl.mu.Unlock()
+		}
+	}
+}
+
+// request asks for a class plan without waiting (drainer side).
+func (pl *planner) request(cid uint64) {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	if pl.queued[cid] || pl.classes[cid] != nil {
+		return
+	}
+	select {
+	case pl.requests <- cid:
+		pl.queued[cid] = true
+	default:
+	}
+}
+
+// Class implements values.Classes.
+func (pl *planner) Class(id uint64) (values.ClassInfo, bool) {
+	pl.mu.Lock()
+	e := pl.classes[id]
+	pl.mu.Unlock()
+	if e != nil {
+		return e.info, true
+	}
+	if name := pl.p.resolver.ClassName(id); name != "?" {
+		ci := values.ClassInfo{Name: name}
+		if i := strings.LastIndexByte(name, '['); i > 0 && strings.HasSuffix(name, "]") {
+			ci.Elem = name[:i]
+		}
+		return ci, true
+	}
+	return values.ClassInfo{}, false
+}
+
+var primitiveKinds = map[string]values.Kind{
+	"Boolean": values.KindBool, "Char": values.KindChar, "SByte": values.KindI1, "Byte": values.KindU1,
+	"Int16": values.KindI2, "UInt16": values.KindU2, "Int32": values.KindI4, "UInt32": values.KindU4,
+	"Int64": values.KindI8, "UInt64": values.KindU8, "Single": values.KindR4, "Double": values.KindR8,
+	"IntPtr": values.KindI, "UIntPtr": values.KindU,
+}
+
+func elemKind(e naming.ElementType) values.Kind {
+	switch e {
+	case naming.ElemBoolean:
+		return values.KindBool
+	case naming.ElemChar:
+		return values.KindChar
+	case naming.ElemI1:
+		return values.KindI1
+	case naming.ElemU1:
+		return values.KindU1
+	case naming.ElemI2:
+		return values.KindI2
+	case naming.ElemU2:
+		return values.KindU2
+	case naming.ElemI4:
+		return values.KindI4
+	case naming.ElemU4:
+		return values.KindU4
+	case naming.ElemI8:
+		return values.KindI8
+	case naming.ElemU8:
+		return values.KindU8
+	case naming.ElemR4:
+		return values.KindR4
+	case naming.ElemR8:
+		return values.KindR8
+	case naming.ElemI:
+		return values.KindI
+	case naming.ElemU:
+		return values.KindU
+	case naming.ElemString, naming.ElemClass, naming.ElemObject, naming.ElemSZArray, naming.ElemArray:
+		return values.KindRef
+	case naming.ElemPtr, naming.ElemFnPtr:
+		return values.KindPtr
+	}
+	return values.KindSkip
+}
+
+// slot is how one value is read: its kind and, for structs, the plan.
+type slot struct {
+	kind values.Kind
+	cls  *C.clr_class_plan
+	enum *values.Enum
+}
+
+// maxPlanDepth bounds value types nested inline in value types;
+// maxProactiveDepth bounds the classes planned ahead through declared types.
+const (
+	maxPlanDepth      = 6
+	maxProactiveDepth = 3
+)
+
+// slotOf says how a value of runtime class cid is stored in a slot.
+func (pl *planner) slotOf(cid uint64, depth int) slot {
+	if cid == 0 {
+		return slot{}
+	}
+	e, err := pl.entry(cid, depth)
+	if err != nil {
+		return slot{}
+	}
+	switch {
+	case !e.valueType:
+		return slot{kind: values.KindRef}
+	case e.primKind != 0:
+		return slot{kind: e.primKind}
+	case e.enumKind != 0:
+		return slot{kind: e.enumKind, enum: e.info.Enum}
+	case e.strct != nil:
+		return slot{kind: values.KindStruct, cls: e.strct}
+	}
+	return slot{}
+}
+
+// typeSlot says how a value of signature type t, in module mid, is read.
+// typeArgs and methodArgs are the runtime ClassIDs for VAR and MVAR.
+func (pl *planner) typeSlot(t naming.Type, mid uint64, typeArgs, methodArgs []uint64, depth int) slot {
+	if k := elemKind(t.Kind); k != values.KindSkip && t.Kind != naming.ElemClass {
+		return slot{kind: k}
+	}
+	switch t.Kind {
+	case naming.ElemGenericInst:
+		if t.Elem != nil && t.Elem.Kind == naming.ElemClass {
+			return slot{kind: values.KindRef}
+		}
+		return slot{} // generic value types are not read yet
+	case naming.ElemClass:
+		// Plan the declared class now, so that the first call already reads
+		// it; objects of other (derived) classes get plans when first met.
+		if depth < maxProactiveDepth {
+			if cid, err := pl.resolveToken(mid, t.Token); err == nil {
+				_, _ = pl.entry(cid, depth+1)
+			}
+		}
+		return slot{kind: values.KindRef}
+	case naming.ElemValueType:
+		cid, err := pl.resolveToken(mid, t.Token)
+		if err != nil {
+			pl.p.log.Debugf("value type %#x: %v", t.Token, err)
+			return slot{}
+		}
+		return pl.slotOf(cid, depth+1)
+	case naming.ElemVar, naming.ElemMVar:
+		args := typeArgs
+		if t.Kind == naming.ElemMVar {
+			args = methodArgs
+		}
+		if int(t.Index) >= len(args) {
+			// Shared code: only reference types share it.
+			return slot{kind: values.KindRef}
+		}
+		if pl.p.resolver.ClassName(args[t.Index]) == "System.__Canon" {
+			return slot{kind: values.KindRef}
+		}
+		return pl.slotOf(args[t.Index], depth+1)
+	}
+	return slot{}
+}
+
+// resolveToken finds the ClassID of a TypeDef or TypeRef used in module mid.
+func (pl *planner) resolveToken(mid uint64, tok uint32) (uint64, error) {
+	mod, err := pl.p.resolver.ModuleInfo(mid)
+	if err != nil {
+		return 0, err
+	}
+	imp := mod.Meta.(metadata).imp
+	switch tok & 0xff000000 {
+	case 0x02000000:
+		var cid C.uintptr_t
+		if hr := C.clr_class_from_token(C.uintptr_t(mid), C.uint32_t(tok), &cid); hr != 0 {
+			return 0, hrErr("GetClassFromToken", hr)
+		}
+		return uint64(cid), nil
+	case 0x01000000:
+		key := [2]uint64{mid, uint64(tok)}
+		if cid, ok := pl.typeRefs[key]; ok {
+			return cid, nil
+		}
+		// A TypeRef names a type by name only; the metadata API does not
+		// link it to a module. Look the name up in every loaded module.
+		var chain []string
+		cur := tok
+		for i := 0; i < 8; i++ {
+			name, scope, err := mod.Meta.TypeRefName(cur)
+			if err != nil {
+				return 0, err
+			}
+			chain = append([]string{name}, chain...)
+			if scope&0xff000000 != 0x01000000 {
+				break
+			}
+			cur = scope
+		}
+		_ = imp
+		cid, err := pl.findType(chain)
+		if err != nil {
+			return 0, err
+		}
+		pl.typeRefs[key] = cid
+		return cid, nil
+	}
+	return 0, fmt.Errorf("token %#x is not a TypeDef or TypeRef", tok)
+}
+
+// findType looks a type up by name (outermost first for nested types) in
+// the loaded modules.
+func (pl *planner) findType(chain []string) (uint64, error) {
+	mods := make([]C.uintptr_t, 8192)
+	n := C.clr_modules(&mods[0], C.uint32_t(len(mods)))
+	for _, m := range mods[:n] {
+		mod, err := pl.p.resolver.ModuleInfo(uint64(m))
+		if err != nil {
+			continue
+		}
+		imp := mod.Meta.(metadata).imp
+		var td C.uint32_t
+		ok := true
+		for _, name := range chain {
+			w := utf16.Encode([]rune(name + "\x00"))
+			if C.md_find_typedef(imp, (*C.uint16_t)(&w[0]), td, &td) != 0 {
+				ok = false
+				break
+			}
+		}
+		if !ok {
+			continue
+		}
+		var cid C.uintptr_t
+		if C.clr_class_from_token(m, td, &cid) == 0 && cid != 0 {
+			return uint64(cid), nil
+		}
+	}
+	return 0, fmt.Errorf("type %s not found in any loaded module", strings.Join(chain, "+"))
+}
+
+// entry builds (once) what the planner knows of class cid. Called with mu held.
+func (pl *planner) entry(cid uint64, depth int) (*classEntry, error) {
+	if e := pl.classes[cid]; e != nil {
+		return e, nil
+	}
+	if depth > maxPlanDepth || pl.building[cid] {
+		return nil, fmt.Errorf("class %#x: nested too deep", cid)
+	}
+	pl.building[cid] = true
+	defer delete(pl.building, cid)
+
+	rt := clrRuntime{}
+	c, err := rt.Class(cid)
+	if err != nil {
+		return nil, err
+	}
+	name := pl.p.resolver.ClassName(cid)
+	e := &classEntry{info: values.ClassInfo{Name: name}}
+	switch {
+	case c.IsArray:
+		if err := pl.arrayPlan(e, cid, c, depth); err != nil {
+			return nil, err
+		}
+	case name == "String":
+		e.obj = newClassPlan(cid, C.SHAPE_STRING, 0)
+	default:
+		if err := pl.layoutPlan(e, cid, c, depth); err != nil {
+			return nil, err
+		}
+	}
+	if e.obj != nil {
+		if C.clr_plan_publish(e.obj) != 0 {
+			pl.p.log.Warnf("class plan table full: values of %s are not read", name)
+		}
+	}
+	pl.classes[cid] = e
+	return e, nil
+}
+
+func newClassPlan(cid uint64, shape C.uint8_t, nfields int) *C.clr_class_plan {
+	size := unsafe.Sizeof(C.clr_class_plan{}) + uintptr(nfields)*unsafe.Sizeof(C.clr_value_plan{})
+	p := (*C.clr_class_plan)(C.calloc(1, C.size_t(size)))
+	p.class_id = C.uintptr_t(cid)
+	p.shape = shape
+	p.nfields = C.uint16_t(nfields)
+	return p
+}
+
+func planFields(p *C.clr_class_plan) []C.clr_value_plan {
+	base := unsafe.Add(unsafe.Pointer(p), unsafe.Sizeof(C.clr_class_plan{}))
+	return unsafe.Slice((*C.clr_value_plan)(base), int(p.nfields))
+}
+
+func (pl *planner) arrayPlan(e *classEntry, cid uint64, c naming.Class, depth int) error {
+	var s slot
+	var elemSize uint32 = 8
+	var elemName string
+	if c.ElemCls != 0 {
+		elemName = pl.p.resolver.ClassName(c.ElemCls)
+	}
+	switch k := elemKind(c.Elem); {
+	case k != values.KindSkip && k != values.KindRef:
+		s = slot{kind: k}
+		elemSize = uint32(k.Size())
+		if elemName == "" || elemName == "?" {
+			elemName = naming.FormatType(naming.Type{Kind: c.Elem}, nil, naming.Generics{})
+		}
+	case k == values.KindRef:
+		s = slot{kind: values.KindRef}
+	case c.Elem == naming.ElemValueType:
+		s = pl.slotOf(c.ElemCls, depth+1)
+		if ee := pl.classes[c.ElemCls]; ee != nil {
+			elemSize = ee.size
+		}
+	}
+	e.info.Elem = elemName
+	p := newClassPlan(cid, C.SHAPE_ARRAY, 0)
+	p.elem_kind = C.uint8_t(s.kind)
+	p.elem = s.cls
+	p.elem_size = C.uint32_t(elemSize)
+	p.rank = C.uint32_t(c.Rank)
+	if p.rank == 0 {
+		p.rank = 1
+	}
+	if s.kind == values.KindSkip || elemSize == 0 {
+		p.elem_kind = C.VK_SKIP
+		p.elem_size = 8
+	}
+	e.obj = p
+	return nil
+}
+
+type fieldRow struct {
+	name   string
+	offset uint32
+	slot   slot
+}
+
+// layoutPlan builds the plan of a class or value type from its layout and
+// its parents' (GetClassIDInfo2 up the chain, GetClassLayout each).
+func (pl *planner) layoutPlan(e *classEntry, cid uint64, c naming.Class, depth int) error {
+	rt := clrRuntime{}
+	// The chain from cid up to (not including) System.Object.
+	type link struct {
+		cid uint64
+		c   naming.Class
+	}
+	chain := []link{{cid, c}}
+	for cur := c; cur.Parent != 0 && len(chain) < 32; {
+		pc, err := rt.Class(cur.Parent)
+		if err != nil {
+			break
+		}
+		pname := pl.p.resolver.ClassName(cur.Parent)
+		switch pname {
+		case "System.ValueType":
+			e.valueType = true
+		case "System.Enum":
+			e.valueType = true
+			e.info.Enum = &values.Enum{Name: e.info.Name, Values: map[uint64]string{}}
+		}
+		if pname == "Object" || pname == "System.ValueType" || pname == "System.Enum" {
+			break
+		}
+		chain = append(chain, link{cur.Parent, pc})
+		cur = pc
+	}
+	if k, ok := primitiveKinds[e.info.Name]; ok && e.valueType {
+		e.primKind = k
+		e.info.Primitive = true
+	}
+
+	var rows []fieldRow
+	var size uint32
+	for i := len(chain) - 1; i >= 0; i-- {
+		l := chain[i]
+		toks := make([]C.uint32_t, 512)
+		offs := make([]C.uint32_t, 512)
+		var n, sz C.uint32_t
+		if hr := C.clr_class_layout(C.uintptr_t(l.cid), &toks[0], &offs[0], 512, &n, &sz); hr != 0 {
+			return hrErr("GetClassLayout", hr)
+		}
+		size = uint32(sz)
+		mod, err := pl.p.resolver.ModuleInfo(l.c.Module)
+		if err != nil {
+			return err
+		}
+		imp := mod.Meta.(metadata).imp
+		for j := 0; j < int(n); j++ {
+			name, sig, attrs, err := fieldProps(imp, uint32(toks[j]))
+			if err != nil || attrs&0x10 != 0 { // static fields have no offset in the object
+				continue
+			}
+			ft, err := naming.ParseFieldSig(sig)
+			var s slot
+			if err == nil {
+				s = pl.typeSlot(ft, l.c.Module, l.c.TypeArgs, nil, depth)
+			}
+			rows = append(rows, fieldRow{name: name, offset: uint32(offs[j]), slot: s})
+		}
+	}
+	if e.info.Enum != nil {
+		pl.enumNames(e, c)
+		for _, r := range rows {
+			e.enumKind = r.slot.kind // value__
+		}
+	}
+	e.size = size
+	plan := newClassPlan(cid, C.SHAPE_OBJECT, len(rows))
+	fields := planFields(plan)
+	e.info.Fields = make([]values.Field, len(rows))
+	for i, r := range rows {
+		fields[i].kind = C.uint8_t(r.slot.kind)
+		fields[i].offset = C.uint32_t(r.offset)
+		fields[i].cls = r.slot.cls
+		if pl.redact.Sensitive(r.name) {
+			fields[i].redact = 1
+		}
+		e.info.Fields[i] = values.Field{Name: displayFieldName(r.name), Enum: r.slot.enum}
+	}
+	if !e.valueType {
+		e.obj = plan
+		return nil
+	}
+	plan.shape = C.SHAPE_STRUCT
+	plan.elem_size = C.uint32_t(size)
+	e.strct = plan
+	var off C.uint32_t
+	if C.clr_box_offset(C.uintptr_t(cid), &off) == 0 {
+		box := newClassPlan(cid, C.SHAPE_BOXED, 0)
+		box.box_offset = off
+		box.elem = plan
+		e.obj = box
+	}
+	return nil
+}
+
+// displayFieldName shows an auto-property's backing field by the property's
+// name: <Name>k__BackingField -> Name.
+func displayFieldName(n string) string {
+	if strings.HasPrefix(n, "<") {
+		if i := strings.Index(n, ">k__BackingField"); i > 0 {
+			return n[1:i]
+		}
+	}
+	return n
+}
+
+func fieldProps(imp unsafe.Pointer, fd uint32) (name string, sig []byte, attrs uint32, err error) {
+	buf := make([]uint16, nameCap)
+	var owner, n, a, sl C.uint32_t
+	var s *C.uint8_t
+	if hr := C.md_field_props(imp, C.uint32_t(fd), &owner, (*C.uint16_t)(&buf[0]), nameCap, &n, &a, &s, &sl); hr != 0 {
+		return "", nil, 0, hrErr("GetFieldProps", hr)
+	}
+	return utf16String(buf, n), C.GoBytes(unsafe.Pointer(s), C.int(sl)), uint32(a), nil
+}
+
+// enumNames reads an enum's literal fields: value -> name.
+func (pl *planner) enumNames(e *classEntry, c naming.Class) {
+	mod, err := pl.p.resolver.ModuleInfo(c.Module)
+	if err != nil {
+		return
+	}
+	imp := mod.Meta.(metadata).imp
+	toks := make([]C.uint32_t, 1024)
+	var n C.uint32_t
+	if C.md_enum_fields(imp, C.uint32_t(c.Token), &toks[0], 1024, &n) != 0 {
+		return
+	}
+	for _, t := range toks[:n] {
+		var v C.uint64_t
+		var attrs C.uint32_t
+		if C.md_field_constant(imp, t, &v, &attrs) != 0 || attrs&0x40 == 0 { // fdLiteral
+			continue
+		}
+		name, _, _, err := fieldProps(imp, uint32(t))
+		if err == nil {
+			if _, dup := e.info.Enum.Values[uint64(v)]; !dup {
+				e.info.Enum.Values[uint64(v)] = name
+			}
+		}
+	}
+}
+
+// wellKnown plans, once, the classes most values are made of: String and
+// the boxes of the primitive types (met as `object` arguments).
+func (pl *planner) wellKnown() {
+	if pl.knownDone {
+		return
+	}
+	pl.knownDone = true
+	names := []string{"String"}
+	for n := range primitiveKinds {
+		names = append(names, n)
+	}
+	for _, n := range names {
+		if cid, err := pl.findType([]string{"System." + n}); err == nil {
+			_, _ = pl.entry(cid, 0)
+		}
+	}
+}
+
+// hasFloat reports whether a struct holds a float or double (returned in an
+// SSE register on SysV).
+func hasFloat(p *C.clr_class_plan, depth int) bool {
+	if p == nil || depth > maxPlanDepth {
+		return true
+	}
+	for _, f := range planFields(p) {
+		switch values.Kind(f.kind) {
+		case values.KindR4, values.KindR8:
+			return true
+		case values.KindStruct:
+			if hasFloat(f.cls, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fnPlan is a function's C plan and how its values render.
+type fnPlan struct {
+	c     *C.clr_fn_plan
+	enter []values.Slot // this (if any), then the arguments
+	ret   []values.Slot
+}
+
+// functionPlan builds the plan of a traced method.
+func (pl *planner) functionPlan(m *naming.Method) *fnPlan {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
+	pl.wellKnown()
+	sig := m.Sig
+	n := len(sig.Params)
+	size := unsafe.Sizeof(C.clr_fn_plan{}) + uintptr(n)*unsafe.Sizeof(C.clr_value_plan{})
+	cp := (*C.clr_fn_plan)(C.calloc(1, C.size_t(size)))
+	cp.nargs = C.uint16_t(n)
+	fp := &fnPlan{c: cp}
+	if sig.HasThis && !sig.ExplicitThis {
+		cp.has_this = 1
+		s := slot{kind: values.KindRef}
+		if m.ClassID != 0 {
+			if e, err := pl.entry(m.ClassID, 0); err == nil && e.valueType {
+				// `this` of a value type's method is a managed pointer to it.
+				inner := pl.slotOf(m.ClassID, 0)
+				s = slot{kind: values.KindByRef, cls: inner.cls}
+				cp.this_plan.elem_kind = C.uint8_t(inner.kind)
+			}
+		}
+		cp.this_plan.kind = C.uint8_t(s.kind)
+		cp.this_plan.cls = s.cls
+		fp.enter = append(fp.enter, values.Slot{Key: "dotnet.this"})
+	}
+	args := unsafe.Slice((*C.clr_value_plan)(unsafe.Add(unsafe.Pointer(cp), unsafe.Sizeof(C.clr_fn_plan{}))), n)
+	for i, t := range sig.Params {
+		var prm naming.Param
+		if i < len(m.Params2) {
+			prm = m.Params2[i]
+		}
+		name := prm.Name
+		if name == "" {
+			name = fmt.Sprintf("arg%d", i)
+		}
+		var s slot
+		if t.Kind == naming.ElemByRef && t.Elem != nil {
+			if !(prm.Out && !prm.In) { // out parameters hold nothing yet on entry
+				inner := pl.typeSlot(*t.Elem, m.ModuleID, m.TypeArgIDs, m.MethodArgIDs, 0)
+				if inner.kind != values.KindSkip {
+					s = slot{kind: values.KindByRef, cls: inner.cls, enum: inner.enum}
+					args[i].elem_kind = C.uint8_t(inner.kind)
+				}
+			}
+		} else {
+			s = pl.typeSlot(t, m.ModuleID, m.TypeArgIDs, m.MethodArgIDs, 0)
+		}
+		args[i].kind = C.uint8_t(s.kind)
+		args[i].cls = s.cls
+		if pl.redact.Sensitive(name) {
+			args[i].redact = 1
+		}
+		fp.enter = append(fp.enter, values.Slot{Key: "dotnet.arg." + name, Enum: s.enum})
+	}
+	if sig.Ret.Kind != naming.ElemVoid && sig.Ret.Kind != naming.ElemByRef {
+		s := pl.typeSlot(sig.Ret, m.ModuleID, m.TypeArgIDs, m.MethodArgIDs, 0)
+		if s.kind == values.KindStruct && pl.oldReturns && s.cls != nil && s.cls.elem_size <= 16 &&
+			(s.cls.elem_size > 8 || hasFloat(s.cls, 0)) {
+			s = slot{}
+		}
+		if s.kind != values.KindSkip {
+			cp.capture_ret = 1
+			cp.ret.kind = C.uint8_t(s.kind)
+			cp.ret.cls = s.cls
+			if pl.redact.Sensitive(m.Name) {
+				cp.ret.redact = 1
+			}
+			fp.ret = []values.Slot{{Key: "dotnet.return", Enum: s.enum}}
+		}
+	}
+	return fp
+}

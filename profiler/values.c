@@ -1,0 +1,438 @@
+// values.c: reads argument, `this` and return values on the CLR thread, while
+// the call is in progress, into the record's value stream.
+//
+// Runs inside the Enter/Leave hooks: no locks, no allocation, bounded work.
+// It only follows plans Go built (per function and per ClassID); a class
+// without a plan is written as VT_NOPLAN and Go builds one for next time.
+// Every read of managed memory goes through clr_safe_copy, so a torn or
+// hostile pointer yields VT_UNREADABLE instead of a crash. The GC cannot run
+// while the thread is in the hook (it is in cooperative mode), so objects
+// neither move nor die under the reader.
+#include <stdlib.h>
+#include <string.h>
+
+#include "profiler.h"
+#include "values.h"
+
+static clr_value_limits g_lim;
+
+// ---- the ClassID -> plan table: open addressing, Go writes, C reads ------
+
+typedef struct {
+    _Atomic uintptr_t key;
+    _Atomic(const clr_class_plan *) plan;
+} plan_slot;
+
+static plan_slot *g_table;
+static uint32_t g_table_mask;
+static _Atomic uint32_t g_plans;
+
+enum { MAX_PROBES = 64 };
+
+void clr_values_init(const clr_value_limits *lim, uint32_t table_size) {
+    g_lim = *lim;
+    if (g_lim.max_bytes < 64)
+        g_lim.max_bytes = 64;
+    // table_size is a power of two; allocated once at Initialize.
+    g_table = calloc(table_size, sizeof(plan_slot));
+    g_table_mask = g_table ? table_size - 1 : 0;
+}
+
+static inline uint32_t slot_of(uintptr_t k) {
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    return (uint32_t)k & g_table_mask;
+}
+
+// Called by Go (one writer at a time). Returns 0, or -1 when the table is full.
+int clr_plan_publish(const clr_class_plan *p) {
+    if (g_table == NULL)
+        return -1;
+    uint32_t i = slot_of(p->class_id);
+    for (int n = 0; n < MAX_PROBES; n++, i = (i + 1) & g_table_mask) {
+        uintptr_t k = atomic_load_explicit(&g_table[i].key, memory_order_acquire);
+        if (k == 0) {
+            uintptr_t want = 0;
+            if (!atomic_compare_exchange_strong(&g_table[i].key, &want, p->class_id) && want != p->class_id)
+                continue;
+            k = p->class_id;
+        }
+        if (k == p->class_id) {
+            atomic_store_explicit(&g_table[i].plan, p, memory_order_release);
+            atomic_fetch_add(&g_plans, 1);
+            return 0;
+        }
+    }
+    return -1;
+}
+
+const clr_class_plan *clr_plan_lookup(uintptr_t class_id) {
+    if (g_table == NULL || class_id == 0)
+        return NULL;
+    uint32_t i = slot_of(class_id);
+    for (int n = 0; n < MAX_PROBES; n++, i = (i + 1) & g_table_mask) {
+        uintptr_t k = atomic_load_explicit(&g_table[i].key, memory_order_acquire);
+        if (k == class_id)
+            return atomic_load_explicit(&g_table[i].plan, memory_order_acquire);
+        if (k == 0)
+            return NULL;
+    }
+    return NULL;
+}
+
+uint32_t clr_plan_count(void) { return atomic_load(&g_plans); }
+
+// ---- the stream writer ---------------------------------------------------
+
+enum { MAX_SEEN = 32 };
+
+typedef struct {
+    uint8_t *p, *end; // end keeps one byte back for VT_TRUNC
+    int full;
+    uint32_t depth;
+    int nseen;
+    uintptr_t seen[MAX_SEEN];
+} writer;
+
+static int room(writer *w, uint32_t n) {
+    if (w->full)
+        return 0;
+    if ((uintptr_t)(w->end - w->p) < n) {
+        *w->p++ = VT_TRUNC;
+        w->full = 1;
+        return 0;
+    }
+    return 1;
+}
+
+static void put(writer *w, const void *src, uint32_t n) {
+    memcpy(w->p, src, n);
+    w->p += n;
+}
+
+static void tag(writer *w, uint8_t t) {
+    if (room(w, 1))
+        *w->p++ = t;
+}
+
+static void tag_u64(writer *w, uint8_t t, uint64_t v) {
+    if (room(w, 9)) {
+        *w->p++ = t;
+        put(w, &v, 8);
+    }
+}
+
+static uint32_t prim_size(uint8_t kind) {
+    switch (kind) {
+    case VK_BOOL: case VK_I1: case VK_U1: return 1;
+    case VK_CHAR: case VK_I2: case VK_U2: return 2;
+    case VK_I4: case VK_U4: case VK_R4: return 4;
+    case VK_I8: case VK_U8: case VK_R8: case VK_I: case VK_U: return 8;
+    }
+    return 0;
+}
+
+static void write_value(writer *w, const clr_value_plan *vp, uintptr_t addr);
+
+static void write_struct(writer *w, const clr_class_plan *p, uintptr_t addr, uint8_t t) {
+    if (p == NULL) {
+        tag(w, VT_SKIP);
+        return;
+    }
+    if (w->depth >= g_lim.max_depth) {
+        tag_u64(w, VT_DEPTH, p->class_id);
+        return;
+    }
+    uint16_t n = p->nfields;
+    if (n > g_lim.max_fields)
+        n = (uint16_t)g_lim.max_fields;
+    if (!room(w, 11))
+        return;
+    *w->p++ = t;
+    uint64_t cls = p->class_id;
+    put(w, &cls, 8);
+    put(w, &n, 2);
+    w->depth++;
+    for (uint16_t i = 0; i < n && !w->full; i++)
+        write_value(w, &p->fields[i], addr + p->fields[i].offset);
+    w->depth--;
+}
+
+static void write_string(writer *w, uintptr_t obj) {
+    uint32_t len;
+    if (clr_safe_copy(&len, (void *)(obj + g_lim.string_len_offset), 4) != 0) {
+        tag(w, VT_UNREADABLE);
+        return;
+    }
+    if (!room(w, 9))
+        return;
+    uint32_t n = len < g_lim.max_chars ? len : g_lim.max_chars;
+    uint32_t fit = (uint32_t)((w->end - w->p) - 9) / 2;
+    if (n > fit)
+        n = fit;
+    uint8_t *start = w->p;
+    *w->p++ = VT_STRING;
+    put(w, &len, 4);
+    put(w, &n, 4);
+    if (clr_safe_copy(w->p, (void *)(obj + g_lim.string_buf_offset), (uintptr_t)n * 2) != 0) {
+        w->p = start;
+        tag(w, VT_UNREADABLE);
+        return;
+    }
+    w->p += (uintptr_t)n * 2;
+}
+
+static void write_array(writer *w, const clr_class_plan *p, uintptr_t obj) {
+    enum { MAX_RANK = 32 };
+    ULONG32 rank = p->rank ? p->rank : 1;
+    if (rank > MAX_RANK) {
+        tag(w, VT_UNREADABLE);
+        return;
+    }
+    if (w->depth >= g_lim.max_depth) {
+        tag_u64(w, VT_DEPTH, p->class_id);
+        return;
+    }
+    ULONG32 dims[MAX_RANK];
+    int lbounds[MAX_RANK];
+    BYTE *data = NULL;
+    if (clr_info_vtbl()->GetArrayObjectInfo(clr_info(), obj, rank, dims, lbounds, &data) < 0 || data == NULL) {
+        tag(w, VT_UNREADABLE);
+        return;
+    }
+    uint64_t total = 1;
+    for (ULONG32 i = 0; i < rank; i++)
+        total *= dims[i];
+    uint32_t n = total < g_lim.max_elems ? (uint32_t)total : g_lim.max_elems;
+    if (!room(w, 1 + 8 + 1 + 4 * rank + 4))
+        return;
+    *w->p++ = VT_ARRAY;
+    uint64_t cls = p->class_id;
+    put(w, &cls, 8);
+    uint8_t r = (uint8_t)rank;
+    put(w, &r, 1);
+    put(w, dims, 4 * rank);
+    put(w, &n, 4);
+    clr_value_plan ep = {.kind = p->elem_kind, .cls = p->elem};
+    w->depth++;
+    for (uint32_t i = 0; i < n && !w->full; i++)
+        write_value(w, &ep, (uintptr_t)data + (uintptr_t)i * p->elem_size);
+    w->depth--;
+}
+
+static uint8_t kind_of_elem(CorElementType t) {
+    switch (t) {
+    case ELEMENT_TYPE_BOOLEAN: return VK_BOOL;
+    case ELEMENT_TYPE_CHAR: return VK_CHAR;
+    case ELEMENT_TYPE_I1: return VK_I1;
+    case ELEMENT_TYPE_U1: return VK_U1;
+    case ELEMENT_TYPE_I2: return VK_I2;
+    case ELEMENT_TYPE_U2: return VK_U2;
+    case ELEMENT_TYPE_I4: return VK_I4;
+    case ELEMENT_TYPE_U4: return VK_U4;
+    case ELEMENT_TYPE_I8: return VK_I8;
+    case ELEMENT_TYPE_U8: return VK_U8;
+    case ELEMENT_TYPE_R4: return VK_R4;
+    case ELEMENT_TYPE_R8: return VK_R8;
+    case ELEMENT_TYPE_I: return VK_I;
+    case ELEMENT_TYPE_U: return VK_U;
+    case ELEMENT_TYPE_STRING: case ELEMENT_TYPE_CLASS: case ELEMENT_TYPE_OBJECT:
+    case ELEMENT_TYPE_SZARRAY: case ELEMENT_TYPE_ARRAY: case ELEMENT_TYPE_GENERICINST:
+        return VK_REF;
+    }
+    return VK_SKIP;
+}
+
+// An array whose class has no plan yet can still be read when its elements
+// are primitives, references, or value types with a plan: the runtime says
+// what its elements are (IsArrayClass). Go is not needed for those.
+static int implicit_array_plan(ClassID cls, clr_class_plan *out) {
+    CorElementType et = 0;
+    ClassID ec = 0;
+    ULONG rank = 0;
+    if (clr_info_vtbl()->IsArrayClass(clr_info(), cls, &et, &ec, &rank) != S_OK)
+        return 0;
+    memset(out, 0, sizeof *out);
+    out->class_id = cls;
+    out->shape = SHAPE_ARRAY;
+    out->rank = rank ? rank : 1;
+    out->elem_kind = kind_of_elem(et);
+    if (out->elem_kind == VK_REF) {
+        out->elem_size = 8;
+    } else if (out->elem_kind != VK_SKIP) {
+        out->elem_size = prim_size(out->elem_kind);
+    } else if (et == ELEMENT_TYPE_VALUETYPE) {
+        const clr_class_plan *box = clr_plan_lookup(ec);
+        if (box == NULL || box->shape != SHAPE_BOXED || box->elem == NULL || box->elem->elem_size == 0)
+            return 0;
+        out->elem_kind = VK_STRUCT;
+        out->elem = box->elem;
+        out->elem_size = box->elem->elem_size;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+static void write_object(writer *w, uintptr_t obj) {
+    if (obj == 0) {
+        tag(w, VT_NULL);
+        return;
+    }
+    for (int i = 0; i < w->nseen; i++) {
+        if (w->seen[i] == obj) {
+            if (room(w, 2)) {
+                *w->p++ = VT_CYCLE;
+                *w->p++ = (uint8_t)i;
+            }
+            return;
+        }
+    }
+    // The object and its MethodTable must be readable before the runtime
+    // is asked about it.
+    uintptr_t mt = 0, probe;
+    if (clr_safe_copy(&mt, (void *)obj, 8) != 0 || mt == 0 || clr_safe_copy(&probe, (void *)mt, 8) != 0) {
+        tag(w, VT_UNREADABLE);
+        return;
+    }
+    ClassID cls = 0;
+    if (clr_info_vtbl()->GetClassFromObject(clr_info(), obj, &cls) < 0 || cls == 0) {
+        tag(w, VT_UNREADABLE);
+        return;
+    }
+    const clr_class_plan *p = clr_plan_lookup(cls);
+    clr_class_plan implicit;
+    if (p == NULL && implicit_array_plan(cls, &implicit))
+        p = &implicit;
+    if (p == NULL) {
+        tag_u64(w, VT_NOPLAN, cls);
+        return;
+    }
+    switch (p->shape) {
+    case SHAPE_STRING:
+        write_string(w, obj);
+        return;
+    case SHAPE_ARRAY:
+        if (w->nseen < MAX_SEEN)
+            w->seen[w->nseen++] = obj;
+        write_array(w, p, obj);
+        return;
+    case SHAPE_BOXED:
+        if (room(w, 9)) {
+            *w->p++ = VT_BOXED;
+            uint64_t c = cls;
+            put(w, &c, 8);
+            write_struct(w, p->elem, obj + p->box_offset, VT_STRUCT);
+        }
+        return;
+    default:
+        if (w->nseen < MAX_SEEN)
+            w->seen[w->nseen++] = obj;
+        write_struct(w, p, obj, VT_OBJECT);
+    }
+}
+
+static void write_value(writer *w, const clr_value_plan *vp, uintptr_t addr) {
+    if (w->full)
+        return;
+    if (vp->redact) {
+        tag(w, VT_REDACTED);
+        return;
+    }
+    uint32_t size = prim_size(vp->kind);
+    if (size) {
+        uint8_t tmp[8];
+        if (clr_safe_copy(tmp, (void *)addr, size) != 0) {
+            tag(w, VT_UNREADABLE);
+        } else if (room(w, 2 + size)) {
+            *w->p++ = VT_PRIM;
+            *w->p++ = vp->kind;
+            put(w, tmp, size);
+        }
+        return;
+    }
+    uintptr_t v = 0;
+    switch (vp->kind) {
+    case VK_REF:
+        if (clr_safe_copy(&v, (void *)addr, 8) != 0)
+            tag(w, VT_UNREADABLE);
+        else
+            write_object(w, v);
+        return;
+    case VK_STRUCT:
+        write_struct(w, vp->cls, addr, VT_STRUCT);
+        return;
+    case VK_PTR:
+        if (clr_safe_copy(&v, (void *)addr, 8) != 0)
+            tag(w, VT_UNREADABLE);
+        else
+            tag_u64(w, VT_PTR, v);
+        return;
+    case VK_BYREF: {
+        if (clr_safe_copy(&v, (void *)addr, 8) != 0) {
+            tag(w, VT_UNREADABLE);
+            return;
+        }
+        if (v == 0) {
+            tag(w, VT_NULL);
+            return;
+        }
+        clr_value_plan inner = {.kind = vp->elem_kind, .cls = vp->cls};
+        write_value(w, &inner, v);
+        return;
+    }
+    }
+    tag(w, VT_SKIP);
+}
+
+static void writer_init(writer *w, uint8_t *buf, uint32_t len) {
+    if (len > g_lim.max_bytes)
+        len = g_lim.max_bytes;
+    w->p = buf;
+    w->end = buf + len - 1;
+    w->full = 0;
+    w->depth = 0;
+    w->nseen = 0;
+}
+
+uint32_t clr_capture_enter(const clr_fn_plan *plan, uintptr_t fid, uintptr_t elt, uint8_t *buf, uint32_t len) {
+    enum { MAX_RANGES = 32 };
+    struct {
+        COR_PRF_FUNCTION_ARGUMENT_INFO info;
+        COR_PRF_FUNCTION_ARGUMENT_RANGE more[MAX_RANGES - 1];
+    } ai;
+    ULONG cb = sizeof ai;
+    COR_PRF_FRAME_INFO frame = 0;
+    if (len < 2 || clr_info_vtbl()->GetFunctionEnter3Info(clr_info(), fid, (COR_PRF_ELT_INFO)elt, &frame, &cb, &ai.info) < 0)
+        return 0;
+    writer w;
+    writer_init(&w, buf, len);
+    uint32_t r = 0, nr = ai.info.numRanges;
+    if (plan->has_this) {
+        if (r < nr)
+            write_value(&w, &plan->this_plan, ai.info.ranges[r].startAddress);
+        else
+            tag(&w, VT_SKIP);
+        r++;
+    }
+    for (uint32_t i = 0; i < plan->nargs && !w.full; i++, r++) {
+        if (r < nr && r < MAX_RANGES)
+            write_value(&w, &plan->args[i], ai.info.ranges[r].startAddress);
+        else
+            tag(&w, VT_SKIP);
+    }
+    return (uint32_t)(w.p - buf);
+}
+
+uint32_t clr_capture_leave(const clr_fn_plan *plan, uintptr_t fid, uintptr_t elt, uint8_t *buf, uint32_t len) {
+    COR_PRF_FRAME_INFO frame = 0;
+    COR_PRF_FUNCTION_ARGUMENT_RANGE rv = {0, 0};
+    if (len < 2 || !plan->capture_ret ||
+        clr_info_vtbl()->GetFunctionLeave3Info(clr_info(), fid, (COR_PRF_ELT_INFO)elt, &frame, &rv) < 0 || rv.startAddress == 0)
+        return 0;
+    writer w;
+    writer_init(&w, buf, len);
+    write_value(&w, &plan->ret, rv.startAddress);
+    return (uint32_t)(w.p - buf);
+}

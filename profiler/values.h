@@ -1,0 +1,98 @@
+// values.h: capture plans (built by Go, read by C) and the value stream the
+// hooks write into enter and leave records (decoded by package values).
+#ifndef CLROTEL_VALUES_H
+#define CLROTEL_VALUES_H
+
+#include <stdint.h>
+#include <stdatomic.h>
+
+// How to read one value. Primitive kinds double as their stream kind byte.
+enum {
+    VK_SKIP = 0, // not captured (an out parameter at entry, an unsupported type)
+    VK_BOOL = 1, VK_CHAR = 2, VK_I1 = 3, VK_U1 = 4, VK_I2 = 5, VK_U2 = 6, VK_I4 = 7, VK_U4 = 8,
+    VK_I8 = 9, VK_U8 = 10, VK_R4 = 11, VK_R8 = 12, VK_I = 13, VK_U = 14,
+    VK_REF = 20,    // object reference: its runtime class decides (string, array, object, box)
+    VK_STRUCT = 21, // value type stored inline: plan in `cls`
+    VK_PTR = 22,    // unmanaged or function pointer: the address
+    VK_BYREF = 23,  // managed pointer (ref/in): the value it points to, read as `elem`
+};
+
+// Tags of the value stream. Values are packed, little-endian, unaligned.
+enum {
+    VT_NULL = 1,       //
+    VT_PRIM = 2,       // u8 kind, then 1/2/4/8 bytes
+    VT_STRING = 3,     // u32 length, u32 copied, copied UTF-16 code units
+    VT_OBJECT = 4,     // u64 class, u16 n, n values (fields in plan order)
+    VT_STRUCT = 5,     // u64 class, u16 n, n values
+    VT_ARRAY = 6,      // u64 class, u8 rank, u32 dims[rank], u32 copied, copied values
+    VT_NOPLAN = 7,     // u64 class: layout not known yet
+    VT_CYCLE = 8,      // u8 index of an object already written (in write order)
+    VT_DEPTH = 9,      // u64 class: deeper than the depth limit
+    VT_UNREADABLE = 10,// memory could not be read
+    VT_TRUNC = 11,     // the byte budget ended here: nothing follows
+    VT_PTR = 12,       // u64 address
+    VT_SKIP = 13,      // not captured
+    VT_REDACTED = 14,  // sensitive: not read
+    VT_BOXED = 15,     // u64 class, then the value type's VT_STRUCT
+};
+
+enum { SHAPE_OBJECT = 1, SHAPE_STRING = 2, SHAPE_ARRAY = 3, SHAPE_BOXED = 4, SHAPE_STRUCT = 5 };
+
+struct clr_class_plan;
+
+typedef struct clr_value_plan {
+    uint8_t kind;
+    uint8_t redact;
+    uint8_t elem_kind; // VK_BYREF: the pointee's kind
+    uint8_t pad;
+    uint32_t offset;   // fields: offset from the object (or struct) start
+    const struct clr_class_plan *cls; // VK_STRUCT, or VK_BYREF to a struct
+} clr_value_plan;
+
+// A class plan is immutable once published.
+typedef struct clr_class_plan {
+    uintptr_t class_id;
+    uint8_t shape;
+    uint8_t elem_kind;     // arrays: element kind
+    uint16_t nfields;
+    uint32_t elem_size;    // arrays: element size in bytes; structs: the value's size
+    uint32_t box_offset;   // boxes: where the value starts in the object
+    uint32_t rank;         // arrays
+    const struct clr_class_plan *elem; // arrays of structs, boxes: the value type
+    clr_value_plan fields[];
+} clr_class_plan;
+
+// Per-function plan, hung off clr_fn.
+typedef struct clr_fn_plan {
+    uint16_t nargs;
+    uint8_t has_this;
+    uint8_t capture_ret;
+    clr_value_plan this_plan;
+    clr_value_plan ret;
+    clr_value_plan args[];
+} clr_fn_plan;
+
+typedef struct clr_value_limits {
+    uint32_t max_bytes;   // value stream bytes per record
+    uint32_t max_chars;   // UTF-16 units copied per string
+    uint32_t max_elems;   // array elements copied
+    uint32_t max_depth;   // object nesting
+    uint32_t max_fields;  // fields per object
+    uint32_t string_len_offset, string_buf_offset; // GetStringLayout2
+} clr_value_limits;
+
+void clr_values_init(const clr_value_limits *lim, uint32_t table_size);
+// Go publishes class plans; C looks them up lock-free.
+int clr_plan_publish(const clr_class_plan *p);
+const clr_class_plan *clr_plan_lookup(uintptr_t class_id);
+uint32_t clr_plan_count(void);
+
+// Fault-tolerant copy (hooks_amd64.S): 0, or -1 if the source faulted.
+int clr_safe_copy(void *dst, const void *src, uintptr_t n);
+
+// Writes the values of a call into buf (at most len bytes); returns the
+// bytes written.
+uint32_t clr_capture_enter(const clr_fn_plan *plan, uintptr_t function_id, uintptr_t elt, uint8_t *buf, uint32_t len);
+uint32_t clr_capture_leave(const clr_fn_plan *plan, uintptr_t function_id, uintptr_t elt, uint8_t *buf, uint32_t len);
+
+#endif

@@ -1,0 +1,11 @@
+// Geometry.cs: a library assembly, so that the Values app passes a struct
+// defined in another assembly (a TypeRef across modules).
+namespace Geometry
+{
+    public struct Point
+    {
+        public int X;
+        public int Y;
+        public Point(int x, int y) { X = x; Y = y; }
+    }
+}

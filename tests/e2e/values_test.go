@@ -1,0 +1,138 @@
+package e2e
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/clrotel/clrotel/otlpsink"
+)
+
+// one returns the single span whose name contains part.
+func one(t *testing.T, spans []otlpsink.Span, part string) otlpsink.Span {
+	t.Helper()
+	var found []otlpsink.Span
+	for _, s := range spans {
+		if strings.Contains(s.Name, part) {
+			found = append(found, s)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("%d spans contain %q, want 1:\n%s", len(found), part, dumpSpans(spans))
+	}
+	return found[0]
+}
+
+func TestValues(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		r := runApp(t, rt, "Values", nil, runOpts{profiler: true})
+		if r.ExitCode != 0 || !strings.Contains(r.Stdout, "done 5 2 changed") {
+			t.Fatalf("exit %d, stdout %q\n%s", r.ExitCode, r.Stdout, r.Stderr)
+		}
+		S := func(part string) map[string]any { return one(t, r.Spans, part).Attrs }
+		tests := []struct {
+			span, key string
+			want      any
+		}{
+			{"Calls.Ints(", "dotnet.arg.a", int64(-42)},
+			{"Calls.Ints(", "dotnet.arg.b", int64(math.MinInt64)},
+			{"Calls.Ints(", "dotnet.arg.c", int64(32767)},
+			{"Calls.Ints(", "dotnet.arg.d", int64(-1)},
+			{"Calls.Unsigned(", "dotnet.arg.big", "18446744073709551615"},
+			{"Calls.Unsigned(", "dotnet.arg.u", int64(4294967295)},
+			{"Calls.Unsigned(", "dotnet.return", "18446744073709551615"},
+			{"Calls.Floats(", "dotnet.arg.f", 1.5},
+			{"Calls.Floats(", "dotnet.arg.neg", -2.25},
+			{"Calls.Floats(", "dotnet.return", -2.25},
+			{"Calls.Chars(", "dotnet.arg.c", "é"},
+			{"Calls.Chars(", "dotnet.arg.yes", true},
+			{"Calls.Chars(", "dotnet.arg.no", false},
+			{"Calls.Strings(", "dotnet.arg.s", "hello"},
+			{"Calls.Strings(", "dotnet.arg.empty", ""},
+			{"Calls.Strings(", "dotnet.arg.nul.null", true},
+			{"Calls.Strings(", "dotnet.arg.nonBmp", "a\U0001F600b"},
+			{"Calls.Big(", "dotnet.arg.huge", strings.Repeat("x", 256)},
+			{"Calls.Big(", "dotnet.arg.huge.length", int64(1 << 20)},
+			{"Calls.Arrays(", "dotnet.arg.ints", "Int32[3]{1, 2, 3}"},
+			{"Calls.Arrays(", "dotnet.arg.strs", `String[3]{"a", null, "c"}`},
+			{"Calls.Arrays(", "dotnet.arg.items", `Acme.Values.Item[2]{Acme.Values.Item{Id=7, Tag="base", Name="pen", Price=1.5, Color=Green}, null}`},
+			{"Calls.Arrays(", "dotnet.arg.grid", "Int32[2,3]{0, 0, 0, 0, 0, 0}"},
+			{"Calls.Huge(", "dotnet.arg.many", "Int32[10000000]{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, …}"},
+			{"Calls.Huge(", "dotnet.arg.many.length", int64(10000000)},
+			{"Calls.Objects(", "dotnet.arg.item", `Acme.Values.Item{Id=7, Tag="base", Name="book", Price=12.25, Color=Green}`},
+			{"Calls.Objects(", "dotnet.arg.item.Price", 12.25},
+			{"Calls.Objects(", "dotnet.arg.item.Color", "Green"},
+			{"Calls.Objects(", "dotnet.arg.nothing.null", true},
+			{"Calls.Cycle(", "dotnet.arg.node", `Acme.Values.Node{Name="loop", Next=<cycle>}`},
+			{"Calls.Struct(", "dotnet.arg.p", "Geometry.Point{X=3, Y=4}"},
+			{"Calls.Struct(", "dotnet.arg.p.Y", int64(4)},
+			{"Calls.Boxed(", "dotnet.arg.o", int64(42)},
+			{"Calls.Boxed(", "dotnet.arg.s", "str"},
+			{"Echo<Int32>(", "dotnet.arg.value", int64(5)},
+			{"Echo<Int32>(", "dotnet.return", int64(5)},
+			{"Echo<String>(", "dotnet.arg.value", "generic"},
+			{"Echo<String>(", "dotnet.return", "generic"},
+			{"Echo<Acme.Values.Item>(", "dotnet.arg.value.Name", "gen"},
+			{"Calls.Refs(", "dotnet.arg.r", int64(1)},
+			{"Calls.Refs(", "dotnet.arg.rs", "before"},
+			{"Calls.Login(", "dotnet.arg.user", "ada"},
+			{"Calls.Login(", "dotnet.arg.password", "***"},
+			{"Calls.Nested(", "dotnet.arg.account", `Acme.Values.Account{User="ada", Creds=Acme.Values.Credentials{Login="ada", Password=***}}`},
+			{"Calls.GetApiKey(", "dotnet.return", "***"},
+			{"Calls.MakePoint(", "dotnet.return", "Geometry.Point{X=5, Y=6}"},
+			{"Calls.Paint(", "dotnet.arg.c", "Red"},
+			{"Calls.Paint(", "dotnet.arg.c.value", int64(1)},
+			{"Calls.Paint(", "dotnet.return", "Blue"},
+			{"Calls.Instance(", "dotnet.this", `Acme.Values.Calls{Label="calls"}`},
+			{"Calls.Instance(", "dotnet.return", int64(8)},
+		}
+		for _, tt := range tests {
+			if got := S(tt.span)[tt.key]; got != tt.want {
+				t.Errorf("%s %s = %#v, want %#v", tt.span, tt.key, got, tt.want)
+			}
+		}
+		floats := S("Calls.Floats(")
+		if v, _ := floats["dotnet.arg.nan"].(float64); !math.IsNaN(v) {
+			t.Errorf("nan = %v", floats["dotnet.arg.nan"])
+		}
+		if v, _ := floats["dotnet.arg.inf"].(float64); !math.IsInf(v, 1) {
+			t.Errorf("inf = %v", floats["dotnet.arg.inf"])
+		}
+		// out parameters are not read on entry.
+		if _, ok := S("Calls.Refs(")["dotnet.arg.o"]; ok {
+			t.Error("out parameter captured on entry")
+		}
+		// A 16-byte struct comes back in two registers: read exactly where
+		// the runtime reports both (.NET 6+), not at all before.
+		pair := S("Calls.MakePair(")
+		if rt.Name == "net3.1" {
+			if _, ok := pair["dotnet.return"]; ok {
+				t.Errorf("3.1 struct return captured: %v", pair["dotnet.return"])
+			}
+		} else if pair["dotnet.return"] != "Acme.Values.Pair{A=10, B=20}" {
+			t.Errorf("MakePair return %v", pair["dotnet.return"])
+		}
+		// No secret reaches the exporter, wherever it was.
+		for _, s := range r.Spans {
+			for k, v := range s.Attrs {
+				if str, ok := v.(string); ok && (strings.Contains(str, "hunter2") || strings.Contains(str, "sk-live")) {
+					t.Errorf("secret exported in %s %s=%q", s.Name, k, str)
+				}
+			}
+		}
+	})
+}
+
+func TestCaptureOff(t *testing.T) {
+	r := runApp(t, runtimes[0], "Values", nil, runOpts{profiler: true, env: map[string]string{"CLROTEL_CAPTURE": "off"}})
+	if len(r.Spans) == 0 {
+		t.Fatal("no spans")
+	}
+	for _, s := range r.Spans {
+		for k := range s.Attrs {
+			if strings.HasPrefix(k, "dotnet.arg.") || strings.HasPrefix(k, "dotnet.return") || strings.HasPrefix(k, "dotnet.this") {
+				t.Fatalf("%s has %s with capture off", s.Name, k)
+			}
+		}
+	}
+}

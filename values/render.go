@@ -1,0 +1,355 @@
+package values
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+
+	"go.opentelemetry.io/otel/attribute"
+)
+
+// Enum names the values of an enum type.
+type Enum struct {
+	Name   string
+	Values map[uint64]string // by the value's bits, zero-extended
+}
+
+// Field is what rendering knows of a field, in plan order.
+type Field struct {
+	Name string
+	Enum *Enum
+}
+
+// ClassInfo is what rendering knows of a runtime class.
+type ClassInfo struct {
+	Name   string
+	Fields []Field
+	// Primitive is set for the boxes of primitive types (System.Int32...):
+	// they render as the bare value.
+	Primitive bool
+	Enum      *Enum // the class is an enum
+	// Elem names an array's element type.
+	Elem string
+}
+
+// Classes resolves ClassIDs met in a stream.
+type Classes interface {
+	Class(id uint64) (ClassInfo, bool)
+}
+
+// Slot says where one top-level value goes.
+type Slot struct {
+	Key  string // attribute key, e.g. dotnet.arg.item
+	Enum *Enum  // a parameter of enum type
+}
+
+// Limits bound what rendering produces for one span.
+type Limits struct {
+	MaxAttrBytes int // keys plus values of all value attributes of a span
+	MaxSubAttrs  int // typed sub-attributes per top-level value
+}
+
+// DefaultLimits are the limits when none are configured.
+var DefaultLimits = Limits{MaxAttrBytes: 16 << 10, MaxSubAttrs: 16}
+
+// Marker texts.
+const (
+	TextRedacted   = "***"
+	TextUnreadable = "<unreadable>"
+	TextCycle      = "<cycle>"
+	TextMore       = "…"
+)
+
+// Renderer turns decoded values into attributes.
+type Renderer struct {
+	Classes Classes
+	Limits  Limits
+}
+
+type attrBuilder struct {
+	out     []attribute.KeyValue
+	bytes   int
+	limit   int
+	dropped bool
+}
+
+func (b *attrBuilder) add(kv attribute.KeyValue) bool {
+	n := len(kv.Key) + len(kv.Value.Emit())
+	if b.limit > 0 && b.bytes+n > b.limit {
+		b.dropped = true
+		return false
+	}
+	b.bytes += n
+	b.out = append(b.out, kv)
+	return true
+}
+
+// Attrs renders values into attributes, one slot per value (values beyond
+// the slots are ignored). It reports the attributes and whether the byte
+// limit cut any.
+func (r *Renderer) Attrs(slots []Slot, vals []Value) ([]attribute.KeyValue, bool) {
+	b := &attrBuilder{limit: r.Limits.MaxAttrBytes}
+	for i, v := range vals {
+		if i >= len(slots) {
+			break
+		}
+		r.top(b, slots[i], v)
+	}
+	return b.out, b.dropped
+}
+
+func (r *Renderer) top(b *attrBuilder, s Slot, v Value) {
+	key := attribute.Key(s.Key)
+	switch v.Shape {
+	case Skipped:
+		return
+	case Prim:
+		if s.Enum != nil {
+			b.add(key.String(enumText(s.Enum, v)))
+			b.add(attribute.Key(s.Key + ".value").Int64(v.Int()))
+			return
+		}
+		b.add(primAttr(key, v))
+		return
+	case String:
+		b.add(key.String(decodeUTF16(v.Str)))
+		if int(v.StrLen) > len(v.Str) {
+			b.add(attribute.Key(s.Key + ".length").Int64(int64(v.StrLen)))
+		}
+		return
+	case Null:
+		b.add(key.String("null"))
+		b.add(attribute.Key(s.Key + ".null").Bool(true))
+		return
+	case Boxed:
+		if ci, ok := r.info(v.Class); ok && ci.Primitive && len(v.Fields) == 1 && len(v.Fields[0].Fields) == 1 && v.Fields[0].Fields[0].Shape == Prim {
+			b.add(primAttr(key, v.Fields[0].Fields[0]))
+			b.add(attribute.Key(s.Key + ".type").String(ci.Name))
+			return
+		}
+	case Array:
+		b.add(attribute.Key(s.Key + ".length").Int64(int64(product(v.Dims))))
+	}
+	var sb strings.Builder
+	r.text(&sb, v, nil)
+	b.add(key.String(sb.String()))
+	r.subAttrs(b, s.Key, v)
+}
+
+// subAttrs adds the typed first-level fields of an object or struct, so
+// TraceQL can match on them: dotnet.arg.item.Price = 1.5.
+func (r *Renderer) subAttrs(b *attrBuilder, prefix string, v Value) {
+	if v.Shape == Boxed && len(v.Fields) == 1 {
+		v = v.Fields[0]
+	}
+	if v.Shape != Object && v.Shape != Struct {
+		return
+	}
+	ci, _ := r.info(v.Class)
+	n := 0
+	for i, f := range v.Fields {
+		if n >= r.Limits.MaxSubAttrs {
+			return
+		}
+		name := fieldName(ci, i)
+		key := attribute.Key(prefix + "." + name)
+		switch f.Shape {
+		case Prim:
+			if i < len(ci.Fields) && ci.Fields[i].Enum != nil {
+				b.add(key.String(enumText(ci.Fields[i].Enum, f)))
+			} else {
+				b.add(primAttr(key, f))
+			}
+			n++
+		case String:
+			b.add(key.String(decodeUTF16(f.Str)))
+			n++
+		}
+	}
+}
+
+func (r *Renderer) info(id uint64) (ClassInfo, bool) {
+	if r.Classes == nil {
+		return ClassInfo{}, false
+	}
+	return r.Classes.Class(id)
+}
+
+func fieldName(ci ClassInfo, i int) string {
+	if i < len(ci.Fields) && ci.Fields[i].Name != "" {
+		return ci.Fields[i].Name
+	}
+	return "field" + strconv.Itoa(i)
+}
+
+func className(ci ClassInfo, ok bool) string {
+	if ok && ci.Name != "" {
+		return ci.Name
+	}
+	return "?"
+}
+
+// text writes the compact rendering: Acme.Shop.Item{Name="pen", Price=1.5},
+// Int32[3]{1, 2, 3}, "text", null.
+func (r *Renderer) text(sb *strings.Builder, v Value, enum *Enum) {
+	switch v.Shape {
+	case Null:
+		sb.WriteString("null")
+	case Prim:
+		if enum != nil {
+			sb.WriteString(enumText(enum, v))
+			return
+		}
+		sb.WriteString(primText(v))
+	case String:
+		sb.WriteString(strconv.Quote(decodeUTF16(v.Str)))
+		if int(v.StrLen) > len(v.Str) {
+			sb.WriteString(TextMore + "(" + strconv.Itoa(int(v.StrLen)) + ")")
+		}
+	case Object, Struct:
+		ci, ok := r.info(v.Class)
+		sb.WriteString(className(ci, ok))
+		sb.WriteByte('{')
+		for i, f := range v.Fields {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			if f.Shape == Truncated {
+				sb.WriteString(TextMore)
+				break
+			}
+			sb.WriteString(fieldName(ci, i))
+			sb.WriteByte('=')
+			var fe *Enum
+			if i < len(ci.Fields) {
+				fe = ci.Fields[i].Enum
+			}
+			r.text(sb, f, fe)
+		}
+		if ok && len(v.Fields) < len(ci.Fields) && (len(v.Fields) == 0 || v.Fields[len(v.Fields)-1].Shape != Truncated) {
+			if len(v.Fields) > 0 {
+				sb.WriteString(", ")
+			}
+			sb.WriteString(TextMore)
+		}
+		sb.WriteByte('}')
+	case Boxed:
+		ci, ok := r.info(v.Class)
+		if ok && ci.Primitive && len(v.Fields) == 1 && len(v.Fields[0].Fields) == 1 {
+			r.text(sb, v.Fields[0].Fields[0], nil)
+			return
+		}
+		if ok && ci.Enum != nil && len(v.Fields) == 1 && len(v.Fields[0].Fields) == 1 {
+			r.text(sb, v.Fields[0].Fields[0], ci.Enum)
+			return
+		}
+		if len(v.Fields) == 1 {
+			r.text(sb, v.Fields[0], nil)
+		}
+	case Array:
+		ci, ok := r.info(v.Class)
+		elem := "?"
+		if ok && ci.Elem != "" {
+			elem = ci.Elem
+		}
+		sb.WriteString(elem)
+		sb.WriteByte('[')
+		for i, d := range v.Dims {
+			if i > 0 {
+				sb.WriteByte(',')
+			}
+			sb.WriteString(strconv.FormatUint(uint64(d), 10))
+		}
+		sb.WriteString("]{")
+		for i, e := range v.Elems {
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			if e.Shape == Truncated {
+				sb.WriteString(TextMore)
+				break
+			}
+			r.text(sb, e, nil)
+		}
+		if uint64(len(v.Elems)) < product(v.Dims) && (len(v.Elems) == 0 || v.Elems[len(v.Elems)-1].Shape != Truncated) {
+			if len(v.Elems) > 0 {
+				sb.WriteString(", ")
+			}
+			sb.WriteString(TextMore)
+		}
+		sb.WriteByte('}')
+	case NoPlan, DepthLimit:
+		ci, ok := r.info(v.Class)
+		sb.WriteString(className(ci, ok) + "{" + TextMore + "}")
+	case Cycle:
+		sb.WriteString(TextCycle)
+	case Unreadable:
+		sb.WriteString(TextUnreadable)
+	case Truncated:
+		sb.WriteString(TextMore)
+	case Pointer:
+		sb.WriteString("0x" + strconv.FormatUint(v.Addr, 16))
+	case Skipped:
+		sb.WriteString("<not captured>")
+	case Redacted:
+		sb.WriteString(TextRedacted)
+	}
+}
+
+func product(dims []uint32) uint64 {
+	p := uint64(1)
+	for _, d := range dims {
+		p *= uint64(d)
+	}
+	return p
+}
+
+func enumText(e *Enum, v Value) string {
+	if name, ok := e.Values[v.Bits]; ok {
+		return name
+	}
+	return strconv.FormatInt(v.Int(), 10)
+}
+
+// primAttr is a primitive as a typed attribute: int64 for integers (UInt64
+// above the int64 range as a decimal string), float64, bool, Char as a
+// one-character string.
+func primAttr(key attribute.Key, v Value) attribute.KeyValue {
+	switch v.Kind {
+	case KindBool:
+		return key.Bool(v.Bits != 0)
+	case KindChar:
+		return key.String(decodeUTF16([]uint16{uint16(v.Bits)}))
+	case KindR4, KindR8:
+		return key.Float64(v.Float())
+	case KindU8, KindU:
+		if v.Bits > math.MaxInt64 {
+			return key.String(strconv.FormatUint(v.Bits, 10))
+		}
+		return key.Int64(int64(v.Bits))
+	}
+	return key.Int64(v.Int())
+}
+
+func primText(v Value) string {
+	switch v.Kind {
+	case KindBool:
+		return strconv.FormatBool(v.Bits != 0)
+	case KindChar:
+		return strconv.QuoteRune(rune(v.Bits))
+	case KindR4:
+		return strconv.FormatFloat(v.Float(), 'g', -1, 32)
+	case KindR8:
+		return strconv.FormatFloat(v.Float(), 'g', -1, 64)
+	case KindU1, KindU2, KindU4, KindU8, KindU:
+		return strconv.FormatUint(v.Bits, 10)
+	}
+	return strconv.FormatInt(v.Int(), 10)
+}
+
+// decodeUTF16 turns UTF-16 into valid UTF-8: pairs become one code point,
+// unpaired surrogates (including one cut off by truncation) become U+FFFD.
+func decodeUTF16(s []uint16) string {
+	return string(utf16.Decode(s))
+}
