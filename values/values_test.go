@@ -1,0 +1,203 @@
+package values
+
+import (
+	"encoding/binary"
+	"math"
+	"strings"
+	"testing"
+	"unicode/utf16"
+)
+
+// enc builds value streams the way profiler/values.c writes them.
+type enc struct{ b []byte }
+
+func (e *enc) u8(v uint8) *enc   { e.b = append(e.b, v); return e }
+func (e *enc) u16(v uint16) *enc { e.b = binary.LittleEndian.AppendUint16(e.b, v); return e }
+func (e *enc) u32(v uint32) *enc { e.b = binary.LittleEndian.AppendUint32(e.b, v); return e }
+func (e *enc) u64(v uint64) *enc { e.b = binary.LittleEndian.AppendUint64(e.b, v); return e }
+func (e *enc) prim(k Kind, bits uint64) *enc {
+	e.u8(tagPrim).u8(uint8(k))
+	for i := 0; i < k.Size(); i++ {
+		e.u8(uint8(bits >> (8 * i)))
+	}
+	return e
+}
+func (e *enc) str(s string, keep int) *enc {
+	u := utf16.Encode([]rune(s))
+	if keep > len(u) {
+		keep = len(u)
+	}
+	e.u8(tagString).u32(uint32(len(u))).u32(uint32(keep))
+	for _, c := range u[:keep] {
+		e.u16(c)
+	}
+	return e
+}
+func (e *enc) obj(cls uint64, n int) *enc { return e.u8(tagObject).u64(cls).u16(uint16(n)) }
+
+type fakeClasses map[uint64]ClassInfo
+
+func (f fakeClasses) Class(id uint64) (ClassInfo, bool) { c, ok := f[id]; return c, ok }
+
+var color = &Enum{Name: "Color", Values: map[uint64]string{1: "Red", 2: "Green"}}
+
+var classes = fakeClasses{
+	10: {Name: "Acme.Item", Fields: []Field{{Name: "Name"}, {Name: "Price"}, {Name: "Color", Enum: color}}},
+	11: {Name: "Acme.Node", Fields: []Field{{Name: "Next"}}},
+	12: {Name: "Int32[]", Elem: "Int32"},
+	13: {Name: "Int32", Primitive: true, Fields: []Field{{Name: "m_value"}}},
+	14: {Name: "Geometry.Point", Fields: []Field{{Name: "X"}, {Name: "Y"}}},
+}
+
+func render(t *testing.T, slots []Slot, stream []byte) map[string]any {
+	t.Helper()
+	d := NewDecoder(stream)
+	var vals []Value
+	for d.More() {
+		v, err := d.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		vals = append(vals, v)
+	}
+	r := &Renderer{Classes: classes, Limits: DefaultLimits}
+	attrs, _ := r.Attrs(slots, vals)
+	m := map[string]any{}
+	for _, kv := range attrs {
+		m[string(kv.Key)] = kv.Value.AsInterface()
+	}
+	return m
+}
+
+func TestRender(t *testing.T) {
+	s := func(keys ...string) []Slot {
+		var out []Slot
+		for _, k := range keys {
+			out = append(out, Slot{Key: k})
+		}
+		return out
+	}
+	tests := []struct {
+		name   string
+		slots  []Slot
+		stream *enc
+		want   map[string]any
+	}{
+		{"integers", s("a", "b", "c", "d"), (&enc{}).prim(KindI4, uint64(uint32(0xffffffd6))).prim(KindI8, 1<<63).prim(KindU8, math.MaxUint64).prim(KindU1, 255),
+			map[string]any{"a": int64(-42), "b": int64(math.MinInt64), "c": "18446744073709551615", "d": int64(255)}},
+		{"floats and bool and char", s("f", "d", "b", "c"), (&enc{}).prim(KindR4, uint64(math.Float32bits(1.5))).prim(KindR8, math.Float64bits(-2.25)).prim(KindBool, 1).prim(KindChar, 'é'),
+			map[string]any{"f": 1.5, "d": -2.25, "b": true, "c": "é"}},
+		{"strings", s("s", "e", "n", "u"), (&enc{}).str("hello", 99).str("", 0).u8(tagNull).str("a\U0001F600b", 99),
+			map[string]any{"s": "hello", "e": "", "n": "null", "n.null": true, "u": "a\U0001F600b"}},
+		{"truncated string keeps length, drops a cut surrogate", s("s"), (&enc{}).str("ab\U0001F600", 3),
+			map[string]any{"s": "ab\uFFFD", "s.length": int64(4)}},
+		{"enum param", []Slot{{Key: "c", Enum: color}}, (&enc{}).prim(KindI4, 2),
+			map[string]any{"c": "Green", "c.value": int64(2)}},
+		{"enum param without a name", []Slot{{Key: "c", Enum: color}}, (&enc{}).prim(KindI4, 7),
+			map[string]any{"c": "7", "c.value": int64(7)}},
+		{"object with sub-attributes", s("item"), (&enc{}).obj(10, 3).str("pen", 9).prim(KindR8, math.Float64bits(1.5)).prim(KindI4, 1),
+			map[string]any{"item": `Acme.Item{Name="pen", Price=1.5, Color=Red}`, "item.Name": "pen", "item.Price": 1.5, "item.Color": "Red"}},
+		{"cycle", s("n"), (&enc{}).obj(11, 1).u8(tagCycle).u8(0),
+			map[string]any{"n": "Acme.Node{Next=<cycle>}"}},
+		{"depth limit and unknown class", s("n", "x"), (&enc{}).obj(11, 1).u8(tagDepth).u64(11).u8(tagNoPlan).u64(99),
+			map[string]any{"n": "Acme.Node{Next=Acme.Node{…}}", "x": "?{…}"}},
+		{"array", s("a"), (&enc{}).u8(tagArray).u64(12).u8(1).u32(1000).u32(2).prim(KindI4, 1).prim(KindI4, 2),
+			map[string]any{"a": "Int32[1000]{1, 2, …}", "a.length": int64(1000)}},
+		{"boxed primitive", s("o"), (&enc{}).u8(tagBoxed).u64(13).u8(tagStruct).u64(13).u16(1).prim(KindI4, 42),
+			map[string]any{"o": int64(42), "o.type": "Int32"}},
+		{"struct", s("p"), (&enc{}).u8(tagStruct).u64(14).u16(2).prim(KindI4, 3).prim(KindI4, 4),
+			map[string]any{"p": "Geometry.Point{X=3, Y=4}", "p.X": int64(3), "p.Y": int64(4)}},
+		{"redacted, unreadable, pointer, skipped", s("r", "u", "p", "k"), (&enc{}).u8(tagRedacted).u8(tagUnreadable).u8(tagPtr).u64(0xbeef).u8(tagSkip),
+			map[string]any{"r": "***", "u": "<unreadable>", "p": "0xbeef"}},
+		{"truncated stream", s("a", "b"), (&enc{}).obj(10, 3).str("pen", 9).u8(tagTrunc),
+			map[string]any{"a": `Acme.Item{Name="pen", …}`, "a.Name": "pen"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := render(t, tt.slots, tt.stream.b)
+			for k, v := range tt.want {
+				if got[k] != v {
+					t.Errorf("%s = %#v, want %#v", k, got[k], v)
+				}
+			}
+			for k := range got {
+				if _, ok := tt.want[k]; !ok {
+					t.Errorf("unexpected attribute %s = %#v", k, got[k])
+				}
+			}
+		})
+	}
+}
+
+func TestAttrByteLimit(t *testing.T) {
+	e := &enc{}
+	for i := 0; i < 10; i++ {
+		e.str(strings.Repeat("x", 200), 200)
+	}
+	var slots []Slot
+	for i := 0; i < 10; i++ {
+		slots = append(slots, Slot{Key: "s" + string(rune('0'+i))})
+	}
+	d := NewDecoder(e.b)
+	var vals []Value
+	for d.More() {
+		v, _ := d.Next()
+		vals = append(vals, v)
+	}
+	r := &Renderer{Limits: Limits{MaxAttrBytes: 700}}
+	attrs, cut := r.Attrs(slots, vals)
+	if !cut || len(attrs) != 3 {
+		t.Fatalf("%d attributes, cut %v", len(attrs), cut)
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	for name, b := range map[string][]byte{
+		"unknown tag":        {0xee},
+		"short primitive":    {tagPrim, uint8(KindI8), 1, 2},
+		"bad kind":           {tagPrim, 99, 0},
+		"string too long":    (&enc{}).u8(tagString).u32(10).u32(10).u16(1).b,
+		"copied over length": (&enc{}).u8(tagString).u32(1).u32(2).u16(1).u16(2).b,
+		"absurd field count": (&enc{}).obj(1, 60000).b,
+	} {
+		d := NewDecoder(b)
+		if _, err := d.Next(); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+func TestRedactor(t *testing.T) {
+	r := NewRedactor(append(append([]string{}, DefaultSensitive...), "iban"))
+	for name, want := range map[string]bool{
+		"password": true, "Password": true, "userPassword": true, "_password": true, "m_Password": true,
+		"<Password>k__BackingField": true, "api_key": true, "ApiKey": true, "GetApiKey": true,
+		"authorizationHeader": true, "ConnectionString": true, "clientSecret": true, "accessToken": true,
+		"pin": true, "Pin": true, "IBAN": true,
+		"shipping": false, "spinner": false, "name": false, "price": false, "": false, "opinion": false,
+	} {
+		if got := r.Sensitive(name); got != want {
+			t.Errorf("Sensitive(%q) = %v, want %v", name, got, want)
+		}
+	}
+	if NewRedactor(nil).Sensitive("password") {
+		t.Error("an empty redactor redacted")
+	}
+}
+
+func FuzzDecode(f *testing.F) {
+	f.Add((&enc{}).obj(10, 3).str("pen", 9).prim(KindR8, 0).prim(KindI4, 1).b)
+	f.Add((&enc{}).u8(tagArray).u64(12).u8(2).u32(2).u32(3).u32(1).prim(KindI4, 1).b)
+	f.Add([]byte{tagBoxed, 1, 0, 0, 0, 0, 0, 0, 0, tagTrunc})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		d := NewDecoder(b)
+		r := &Renderer{Classes: classes, Limits: DefaultLimits}
+		for i := 0; i < 64 && d.More(); i++ {
+			v, err := d.Next()
+			if err != nil {
+				return
+			}
+			r.Attrs([]Slot{{Key: "k"}}, []Value{v})
+		}
+	})
+}
