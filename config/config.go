@@ -36,6 +36,9 @@ type Config struct {
 	ValueBytes     uint32   // value bytes recorded per call (and per return)
 	MaxAttrBytes   int      // bytes of value attributes per span
 	Redact         []string // extra sensitive name fragments (added to the defaults)
+	// Statics are static fields ("Namespace.Type.Field") recorded on the
+	// spans of that type's methods, read at entry.
+	Statics []string
 
 	ExportQueue    int
 	ExportBatch    int
@@ -135,6 +138,14 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 	}
 	if v, ok := lookup("CLROTEL_CAPTURE_EXCLUDE"); ok {
 		c.CaptureExclude = SplitPatterns(v)
+	}
+	if v, ok := lookup("CLROTEL_STATICS"); ok {
+		c.Statics = SplitPatterns(v)
+		for _, st := range c.Statics {
+			if i := strings.LastIndexByte(st, '.'); i <= 0 || i == len(st)-1 {
+				errs = append(errs, fmt.Sprintf("CLROTEL_STATICS: %q: want Namespace.Type.Field", st))
+			}
+		}
 	}
 	if v, ok := lookup("CLROTEL_REDACT"); ok {
 		c.Redact = SplitPatterns(v)

@@ -90,6 +90,7 @@ type Method struct {
 	Sig          MethodSig
 	Params2      []Param  // per signature parameter: name, in/out
 	ModuleID     uint64   // the method's module
+	OwnerToken   uint32   // the owning TypeDef
 	ClassID      uint64   // the owning class (0 when unknown: shared code)
 	TypeArgIDs   []uint64 // the owning class's type arguments
 	MethodArgIDs []uint64 // the method's type arguments
@@ -240,7 +241,7 @@ func (r *Resolver) Method(fid, class uint64, methodArgs []uint64) (*Method, erro
 		}
 	}
 	m.Params = FormatParams(sig, params, namer, g)
-	m.Sig, m.Params2 = sig, params
+	m.Sig, m.Params2, m.OwnerToken = sig, params, owner
 	return m, nil
 }
 

@@ -328,3 +328,16 @@ int clr_runtime_version(uint16_t *major, uint16_t *minor) {
     HRESULT hr = INFO->GetRuntimeInformation(SELF, &id, &type, major, minor, &build, &qfe, 64, &n, ver);
     return hr < 0 ? hr : 0;
 }
+
+int clr_class_from_token_args(uintptr_t mid, uint32_t td, uint32_t n, uintptr_t *args, uintptr_t *cid) {
+    ClassID c = 0;
+    HRESULT hr = INFO->GetClassFromTokenAndTypeArgs(SELF, mid, td, n, (ClassID *)args, &c);
+    *cid = c;
+    return hr < 0 ? hr : 0;
+}
+
+int md_has_attribute(void *imp, uint32_t tok, const uint16_t *name) {
+    const void *data = NULL;
+    ULONG n = 0;
+    return MD(imp)->GetCustomAttributeByName(imp, tok, (const WCHAR *)name, &data, &n) == S_OK;
+}

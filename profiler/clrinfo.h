@@ -60,4 +60,8 @@ uint32_t clr_modules(uintptr_t *out, uint32_t cap);
 
 int clr_runtime_version(uint16_t *major, uint16_t *minor);
 
+int clr_class_from_token_args(uintptr_t mid, uint32_t td, uint32_t n, uintptr_t *args, uintptr_t *cid);
+
+int md_has_attribute(void *imp, uint32_t tok, const uint16_t *name);
+
 #endif

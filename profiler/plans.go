@@ -35,6 +35,7 @@ type planner struct {
 	queued   map[uint64]bool
 
 	knownDone bool
+	statics   map[string][]string // type -> static field names to record
 	// oldReturns: before .NET 6 the runtime reports a struct returned in
 	// registers (SysV, up to 16 bytes) wrongly: the second register is not
 	// saved and floating-point halves are not where it points. Such returns
@@ -54,9 +55,15 @@ type classEntry struct {
 	size      uint32      // value types: the value's size
 }
 
-func newPlanner(p *profiler, redact *values.Redactor) *planner {
+func newPlanner(p *profiler, redact *values.Redactor, statics []string) *planner {
+	byType := map[string][]string{}
+	for _, st := range statics {
+		if i := strings.LastIndexByte(st, '.'); i > 0 {
+			byType[st[:i]] = append(byType[st[:i]], st[i+1:])
+		}
+	}
 	return &planner{
-		p: p, redact: redact,
+		p: p, redact: redact, statics: byType,
 		classes:  map[uint64]*classEntry{},
 		building: map[uint64]bool{},
 		typeRefs: map[[2]uint64]uint64{},
@@ -205,7 +212,14 @@ func (pl *planner) typeSlot(t naming.Type, mid uint64, typeArgs, methodArgs []ui
 		if t.Elem != nil && t.Elem.Kind == naming.ElemClass {
 			return slot{kind: values.KindRef}
 		}
-		return slot{} // generic value types are not read yet
+		// A generic value type (Nullable<Int32>, KeyValuePair<K, V>): its
+		// exact instantiation from the runtime's type arguments.
+		cid, err := pl.classOfType(t, mid, typeArgs, methodArgs, depth)
+		if err != nil {
+			pl.p.log.Debugf("generic value type: %v", err)
+			return slot{}
+		}
+		return pl.slotOf(cid, depth+1)
 	case naming.ElemClass:
 		// Plan the declared class now, so that the first call already reads
 		// it; objects of other (derived) classes get plans when first met.
@@ -239,13 +253,99 @@ func (pl *planner) typeSlot(t naming.Type, mid uint64, typeArgs, methodArgs []ui
 	return slot{}
 }
 
-// resolveToken finds the ClassID of a TypeDef or TypeRef used in module mid.
-func (pl *planner) resolveToken(mid uint64, tok uint32) (uint64, error) {
+// classOfType finds the runtime ClassID of a signature type (for type
+// arguments of generic value types).
+func (pl *planner) classOfType(t naming.Type, mid uint64, typeArgs, methodArgs []uint64, depth int) (uint64, error) {
+	if depth > maxPlanDepth {
+		return 0, fmt.Errorf("type nested too deep")
+	}
+	if name, ok := primitiveTypeNames[t.Kind]; ok {
+		return pl.findType([]string{"System." + name})
+	}
+	switch t.Kind {
+	case naming.ElemString:
+		return pl.findType([]string{"System.String"})
+	case naming.ElemObject:
+		return pl.findType([]string{"System.Object"})
+	case naming.ElemClass, naming.ElemValueType:
+		return pl.resolveToken(mid, t.Token)
+	case naming.ElemVar, naming.ElemMVar:
+		args := typeArgs
+		if t.Kind == naming.ElemMVar {
+			args = methodArgs
+		}
+		if int(t.Index) < len(args) {
+			return args[t.Index], nil
+		}
+	case naming.ElemGenericInst:
+		if t.Elem == nil {
+			break
+		}
+		defMod, td, err := pl.resolveDef(mid, t.Elem.Token)
+		if err != nil {
+			return 0, err
+		}
+		ids := make([]C.uintptr_t, len(t.Args))
+		for i, a := range t.Args {
+			id, err := pl.classOfType(a, mid, typeArgs, methodArgs, depth+1)
+			if err != nil {
+				return 0, err
+			}
+			ids[i] = C.uintptr_t(id)
+		}
+		var cid C.uintptr_t
+		if len(ids) == 0 {
+			break
+		}
+		if hr := C.clr_class_from_token_args(C.uintptr_t(defMod), C.uint32_t(td), C.uint32_t(len(ids)), &ids[0], &cid); hr != 0 {
+			return 0, hrErr("GetClassFromTokenAndTypeArgs", hr)
+		}
+		return uint64(cid), nil
+	}
+	return 0, fmt.Errorf("no runtime class for %v", t.Kind)
+}
+
+var primitiveTypeNames = map[naming.ElementType]string{
+	naming.ElemBoolean: "Boolean", naming.ElemChar: "Char", naming.ElemI1: "SByte", naming.ElemU1: "Byte",
+	naming.ElemI2: "Int16", naming.ElemU2: "UInt16", naming.ElemI4: "Int32", naming.ElemU4: "UInt32",
+	naming.ElemI8: "Int64", naming.ElemU8: "UInt64", naming.ElemR4: "Single", naming.ElemR8: "Double",
+	naming.ElemI: "IntPtr", naming.ElemU: "UIntPtr",
+}
+
+// resolveDef finds the module and TypeDef a TypeDef or TypeRef token of
+// module mid stands for.
+func (pl *planner) resolveDef(mid uint64, tok uint32) (uint64, uint32, error) {
+	if tok&0xff000000 == 0x02000000 {
+		return mid, tok, nil
+	}
+	if tok&0xff000000 != 0x01000000 {
+		return 0, 0, fmt.Errorf("token %#x is not a TypeDef or TypeRef", tok)
+	}
 	mod, err := pl.p.resolver.ModuleInfo(mid)
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	imp := mod.Meta.(metadata).imp
+	var chain []string
+	for cur, i := tok, 0; i < 8; i++ {
+		name, scope, err := mod.Meta.TypeRefName(cur)
+		if err != nil {
+			return 0, 0, err
+		}
+		chain = append([]string{name}, chain...)
+		if scope&0xff000000 != 0x01000000 {
+			break
+		}
+		cur = scope
+	}
+	m, td, ok := pl.findDef(chain)
+	if !ok {
+		return 0, 0, fmt.Errorf("type %s not found in any loaded module", strings.Join(chain, "+"))
+	}
+	return m, td, nil
+}
+
+// resolveToken finds the ClassID of a TypeDef or TypeRef used in module mid.
+func (pl *planner) resolveToken(mid uint64, tok uint32) (uint64, error) {
 	switch tok & 0xff000000 {
 	case 0x02000000:
 		var cid C.uintptr_t
@@ -259,34 +359,24 @@ func (pl *planner) resolveToken(mid uint64, tok uint32) (uint64, error) {
 			return cid, nil
 		}
 		// A TypeRef names a type by name only; the metadata API does not
-		// link it to a module. Look the name up in every loaded module.
-		var chain []string
-		cur := tok
-		for i := 0; i < 8; i++ {
-			name, scope, err := mod.Meta.TypeRefName(cur)
-			if err != nil {
-				return 0, err
-			}
-			chain = append([]string{name}, chain...)
-			if scope&0xff000000 != 0x01000000 {
-				break
-			}
-			cur = scope
-		}
-		_ = imp
-		cid, err := pl.findType(chain)
+		// link it to a module: the name is looked up in the loaded modules.
+		m, td, err := pl.resolveDef(mid, tok)
 		if err != nil {
 			return 0, err
 		}
-		pl.typeRefs[key] = cid
-		return cid, nil
+		var cid C.uintptr_t
+		if hr := C.clr_class_from_token(C.uintptr_t(m), C.uint32_t(td), &cid); hr != 0 || cid == 0 {
+			return 0, hrErr("GetClassFromToken", hr)
+		}
+		pl.typeRefs[key] = uint64(cid)
+		return uint64(cid), nil
 	}
 	return 0, fmt.Errorf("token %#x is not a TypeDef or TypeRef", tok)
 }
 
-// findType looks a type up by name (outermost first for nested types) in
-// the loaded modules.
-func (pl *planner) findType(chain []string) (uint64, error) {
+// findDef looks a type up by name (outermost first for nested types) in
+// the loaded modules, and returns its module and TypeDef.
+func (pl *planner) findDef(chain []string) (uint64, uint32, bool) {
 	mods := make([]C.uintptr_t, 8192)
 	n := C.clr_modules(&mods[0], C.uint32_t(len(mods)))
 	for _, m := range mods[:n] {
@@ -304,15 +394,24 @@ func (pl *planner) findType(chain []string) (uint64, error) {
 				break
 			}
 		}
-		if !ok {
-			continue
-		}
-		var cid C.uintptr_t
-		if C.clr_class_from_token(m, td, &cid) == 0 && cid != 0 {
-			return uint64(cid), nil
+		if ok {
+			return uint64(m), uint32(td), true
 		}
 	}
-	return 0, fmt.Errorf("type %s not found in any loaded module", strings.Join(chain, "+"))
+	return 0, 0, false
+}
+
+// findType finds the ClassID of a non-generic type by name.
+func (pl *planner) findType(chain []string) (uint64, error) {
+	m, td, ok := pl.findDef(chain)
+	if !ok {
+		return 0, fmt.Errorf("type %s not found in any loaded module", strings.Join(chain, "+"))
+	}
+	var cid C.uintptr_t
+	if hr := C.clr_class_from_token(C.uintptr_t(m), C.uint32_t(td), &cid); hr != 0 || cid == 0 {
+		return 0, fmt.Errorf("type %s: GetClassFromToken: HRESULT %#x", strings.Join(chain, "+"), uint32(hr))
+	}
+	return uint64(cid), nil
 }
 
 // entry builds (once) what the planner knows of class cid. Called with mu held.
@@ -441,6 +540,9 @@ func (pl *planner) layoutPlan(e *classEntry, cid uint64, c naming.Class, depth i
 		}
 		chain = append(chain, link{cur.Parent, pc})
 		cur = pc
+	}
+	if strings.HasPrefix(e.info.Name, "System.Nullable<") {
+		e.info.Nullable = true
 	}
 	if k, ok := primitiveKinds[e.info.Name]; ok && e.valueType {
 		e.primKind = k
@@ -659,6 +761,7 @@ func (pl *planner) functionPlan(m *naming.Method) *fnPlan {
 		}
 		fp.enter = append(fp.enter, values.Slot{Key: "dotnet.arg." + name, Enum: s.enum})
 	}
+	pl.staticsPlan(m, fp)
 	if sig.Ret.Kind != naming.ElemVoid && sig.Ret.Kind != naming.ElemByRef {
 		s := pl.typeSlot(sig.Ret, m.ModuleID, m.TypeArgIDs, m.MethodArgIDs, 0)
 		if s.kind == values.KindStruct && pl.oldReturns && s.cls != nil && s.cls.elem_size <= 16 &&
@@ -676,4 +779,79 @@ func (pl *planner) functionPlan(m *naming.Method) *fnPlan {
 		}
 	}
 	return fp
+}
+
+// staticsPlan adds the configured static fields of m's type to its plan.
+func (pl *planner) staticsPlan(m *naming.Method, fp *fnPlan) {
+	typeKey := strings.TrimSuffix(m.SelectName, "."+m.Name)
+	names := pl.statics[typeKey]
+	if len(names) == 0 {
+		return
+	}
+	if m.ClassID == 0 {
+		pl.p.log.Warnf("statics of %s: not read in shared generic code", typeKey)
+		return
+	}
+	mod, err := pl.p.resolver.ModuleInfo(m.ModuleID)
+	if err != nil {
+		return
+	}
+	imp := mod.Meta.(metadata).imp
+	toks := make([]C.uint32_t, 1024)
+	var n C.uint32_t
+	if C.md_enum_fields(imp, C.uint32_t(m.OwnerToken), &toks[0], 1024, &n) != 0 {
+		return
+	}
+	byName := map[string]uint32{}
+	for _, t := range toks[:n] {
+		if name, _, attrs, err := fieldProps(imp, uint32(t)); err == nil && attrs&0x10 != 0 {
+			byName[name] = uint32(t)
+		}
+	}
+	threadStatic := utf16.Encode([]rune("System.ThreadStaticAttribute\x00"))
+	contextStatic := utf16.Encode([]rune("System.ContextStaticAttribute\x00"))
+	var plans []C.clr_static_plan
+	for _, name := range names {
+		tok, ok := byName[name]
+		if !ok {
+			pl.p.log.Warnf("statics: %s has no static field %s", typeKey, name)
+			continue
+		}
+		if C.md_has_attribute(imp, C.uint32_t(tok), (*C.uint16_t)(&contextStatic[0])) != 0 {
+			pl.p.log.Warnf("statics: %s.%s is [ContextStatic]: context statics do not exist on CoreCLR; not read", typeKey, name)
+			continue
+		}
+		_, sig, attrs, err := fieldProps(imp, tok)
+		if err != nil {
+			continue
+		}
+		ft, err := naming.ParseFieldSig(sig)
+		if err != nil {
+			continue
+		}
+		sp := C.clr_static_plan{class_id: C.uintptr_t(m.ClassID), field: C.uint32_t(tok), where: C.STATIC_APPDOMAIN}
+		switch {
+		case attrs&0x100 != 0: // fdHasFieldRVA
+			sp.where = C.STATIC_RVA
+		case C.md_has_attribute(imp, C.uint32_t(tok), (*C.uint16_t)(&threadStatic[0])) != 0:
+			sp.where = C.STATIC_THREAD
+		}
+		// The runtime answers with the address of the value itself, for
+		// value types too (inside their box): read it as the field's type.
+		s := pl.typeSlot(ft, m.ModuleID, m.TypeArgIDs, nil, 0)
+		sp.value.kind = C.uint8_t(s.kind)
+		sp.value.cls = s.cls
+		if pl.redact.Sensitive(name) {
+			sp.value.redact = 1
+		}
+		plans = append(plans, sp)
+		fp.enter = append(fp.enter, values.Slot{Key: "dotnet.static." + name, Enum: s.enum})
+	}
+	if len(plans) == 0 {
+		return
+	}
+	arr := (*C.clr_static_plan)(C.calloc(C.size_t(len(plans)), C.size_t(unsafe.Sizeof(C.clr_static_plan{}))))
+	copy(unsafe.Slice(arr, len(plans)), plans)
+	fp.c.statics = arr
+	fp.c.nstatics = C.uint32_t(len(plans))
 }

@@ -386,6 +386,35 @@ static void write_value(writer *w, const clr_value_plan *vp, uintptr_t addr) {
     tag(w, VT_SKIP);
 }
 
+// Statics live where the runtime put them; an uninitialised class has no
+// storage yet (CORPROF_E_DATAINCOMPLETE), which reads as "not captured".
+static void write_static(writer *w, const clr_static_plan *sp) {
+    ProfInfoVtbl *v = clr_info_vtbl();
+    void *info = clr_info();
+    void *addr = NULL;
+    HRESULT hr = E_FAIL;
+    ThreadID tid = 0;
+    AppDomainID ad = 0;
+    switch (sp->where) {
+    case STATIC_APPDOMAIN:
+        if (v->GetCurrentThreadID(info, &tid) >= 0 && v->GetThreadAppDomain(info, tid, &ad) >= 0)
+            hr = v->GetAppDomainStaticAddress(info, sp->class_id, sp->field, ad, &addr);
+        break;
+    case STATIC_THREAD:
+        if (v->GetCurrentThreadID(info, &tid) >= 0)
+            hr = v->GetThreadStaticAddress(info, sp->class_id, sp->field, tid, &addr);
+        break;
+    case STATIC_RVA:
+        hr = v->GetRVAStaticAddress(info, sp->class_id, sp->field, &addr);
+        break;
+    }
+    if (hr < 0 || addr == NULL) {
+        tag(w, VT_SKIP);
+        return;
+    }
+    write_value(w, &sp->value, (uintptr_t)addr);
+}
+
 static void writer_init(writer *w, uint8_t *buf, uint32_t len) {
     if (len > g_lim.max_bytes)
         len = g_lim.max_bytes;
@@ -422,6 +451,8 @@ uint32_t clr_capture_enter(const clr_fn_plan *plan, uintptr_t fid, uintptr_t elt
         else
             tag(&w, VT_SKIP);
     }
+    for (uint32_t i = 0; i < plan->nstatics && !w.full; i++)
+        write_static(&w, &plan->statics[i]);
     return (uint32_t)(w.p - buf);
 }
 

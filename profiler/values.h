@@ -62,11 +62,25 @@ typedef struct clr_class_plan {
     clr_value_plan fields[];
 } clr_class_plan;
 
+// A static field to record at entry: where the runtime keeps it, and how
+// to read what is there (the value for primitives, an ObjectID for
+// references, the ObjectID of a box for value types).
+enum { STATIC_APPDOMAIN = 1, STATIC_THREAD = 2, STATIC_RVA = 3 };
+
+typedef struct clr_static_plan {
+    uintptr_t class_id;
+    uint32_t field;  // mdFieldDef
+    uint32_t where;  // STATIC_*
+    clr_value_plan value;
+} clr_static_plan;
+
 // Per-function plan, hung off clr_fn.
 typedef struct clr_fn_plan {
     uint16_t nargs;
     uint8_t has_this;
     uint8_t capture_ret;
+    uint32_t nstatics;
+    const clr_static_plan *statics;
     clr_value_plan this_plan;
     clr_value_plan ret;
     clr_value_plan args[];

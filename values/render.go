@@ -31,6 +31,8 @@ type ClassInfo struct {
 	Enum      *Enum // the class is an enum
 	// Elem names an array's element type.
 	Elem string
+	// Nullable is set for System.Nullable<T>: it renders as its value or null.
+	Nullable bool
 }
 
 // Classes resolves ClassIDs met in a stream.
@@ -99,8 +101,28 @@ func (r *Renderer) Attrs(slots []Slot, vals []Value) ([]attribute.KeyValue, bool
 	return b.out, b.dropped
 }
 
+// unwrapNullable turns a System.Nullable<T> struct into null or its value.
+func (r *Renderer) unwrapNullable(v Value) Value {
+	if v.Shape != Struct {
+		return v
+	}
+	ci, ok := r.info(v.Class)
+	if !ok || !ci.Nullable || len(v.Fields) != 2 || len(ci.Fields) != 2 {
+		return v
+	}
+	has, val := 0, 1
+	if ci.Fields[0].Name == "value" {
+		has, val = 1, 0
+	}
+	if v.Fields[has].Shape == Prim && v.Fields[has].Bits == 0 {
+		return Value{Shape: Null}
+	}
+	return v.Fields[val]
+}
+
 func (r *Renderer) top(b *attrBuilder, s Slot, v Value) {
 	key := attribute.Key(s.Key)
+	v = r.unwrapNullable(v)
 	switch v.Shape {
 	case Skipped:
 		return
@@ -193,6 +215,7 @@ func className(ci ClassInfo, ok bool) string {
 // text writes the compact rendering: Acme.Shop.Item{Name="pen", Price=1.5},
 // Int32[3]{1, 2, 3}, "text", null.
 func (r *Renderer) text(sb *strings.Builder, v Value, enum *Enum) {
+	v = r.unwrapNullable(v)
 	switch v.Shape {
 	case Null:
 		sb.WriteString("null")

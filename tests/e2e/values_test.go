@@ -85,6 +85,10 @@ func TestValues(t *testing.T) {
 			{"Calls.Paint(", "dotnet.return", "Blue"},
 			{"Calls.Instance(", "dotnet.this", `Acme.Values.Calls{Label="calls"}`},
 			{"Calls.Instance(", "dotnet.return", int64(8)},
+			{"Calls.Maybe(", "dotnet.arg.some", int64(5)},
+			{"Calls.Maybe(", "dotnet.arg.none", "null"},
+			{"Calls.Maybe(", "dotnet.arg.none.null", true},
+			{"Calls.Pairs(", "dotnet.arg.kv", `System.Collections.Generic.KeyValuePair<String, Int32>{key="k", value=3}`},
 		}
 		for _, tt := range tests {
 			if got := S(tt.span)[tt.key]; got != tt.want {
@@ -135,4 +139,45 @@ func TestCaptureOff(t *testing.T) {
 			}
 		}
 	}
+}
+
+func TestStaticFields(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		r := runApp(t, rt, "Values", nil, runOpts{profiler: true, env: map[string]string{
+			"CLROTEL_STATICS": "Acme.Values.Settings.MaxItems,Acme.Values.Settings.Region,Acme.Values.Settings.Origin,Acme.Values.Settings.PerThread,Acme.Values.Settings.ApiToken,Acme.Values.Settings.Missing",
+		}})
+		if r.ExitCode != 0 {
+			t.Fatalf("exit %d\n%s", r.ExitCode, r.Stderr)
+		}
+		uses := byName(r.Spans, "Values.exe!Acme.Values.Settings.Use(Int32 x)")
+		if len(uses) != 2 {
+			t.Fatalf("%d Use spans", len(uses))
+		}
+		// The first call's entry comes before the class's static constructor:
+		// its statics have no storage yet and are not captured.
+		for _, k := range []string{"dotnet.static.MaxItems", "dotnet.static.Region", "dotnet.static.PerThread"} {
+			if v, ok := uses[0].Attrs[k]; ok {
+				t.Errorf("first call: %s = %v before the class was initialised", k, v)
+			}
+		}
+		for i, u := range uses[1:] {
+			for k, want := range map[string]any{
+				"dotnet.static.MaxItems": int64(42),
+				"dotnet.static.Region":   "eu-west",
+				"dotnet.static.Origin":   "Geometry.Point{X=1, Y=2}",
+				"dotnet.static.ApiToken": "***",
+			} {
+				if got := u.Attrs[k]; got != want {
+					t.Errorf("call %d: %s = %#v, want %#v", i, k, got, want)
+				}
+			}
+		}
+		// The thread static was set to 9 by the first call.
+		if got := uses[1].Attrs["dotnet.static.PerThread"]; got != int64(9) {
+			t.Errorf("PerThread on the second call = %v, want 9", got)
+		}
+		if !strings.Contains(r.Stderr, "no static field Missing") {
+			t.Errorf("missing static not reported:\n%s", r.Stderr)
+		}
+	})
 }

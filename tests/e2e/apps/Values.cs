@@ -45,6 +45,17 @@ namespace Acme.Values
         public long B;
     }
 
+    public static class Settings
+    {
+        public static int MaxItems = 42;
+        public static string Region = "eu-west";
+        public static Geometry.Point Origin = new Geometry.Point(1, 2);
+        [ThreadStatic] public static int PerThread;
+        public static string ApiToken = "tok-secret-static";
+
+        public static int Use(int x) { PerThread = 9; return x + MaxItems; }
+    }
+
     public class Calls
     {
         public string Label = "calls";
@@ -70,6 +81,8 @@ namespace Acme.Values
         public static Geometry.Point MakePoint(int x, int y) { return new Geometry.Point(x, y); }
         public static Color Paint(Color c) { return Color.Blue; }
         public int Instance(int x) { return x + Label.Length; }
+        public static int Maybe(int? some, int? none) { return some ?? 0; }
+        public static int Pairs(System.Collections.Generic.KeyValuePair<string, int> kv) { return kv.Value; }
     }
 }
 
@@ -105,6 +118,10 @@ public static class Program
         Acme.Values.Calls.MakePoint(5, 6);
         Acme.Values.Calls.Paint(Acme.Values.Color.Red);
         new Acme.Values.Calls().Instance(3);
+        Acme.Values.Calls.Maybe(5, null);
+        Acme.Values.Calls.Pairs(new System.Collections.Generic.KeyValuePair<string, int>("k", 3));
+        Acme.Values.Settings.Use(1);
+        Acme.Values.Settings.Use(2);
         Console.WriteLine("done " + r + " " + o + " " + rs);
         return 0;
     }

@@ -1,0 +1,46 @@
+// Bench: many small calls, timed in-process with a Stopwatch around the
+// steady-state loop. Prints one line per workload: "<name> <ns per call>".
+using System;
+using System.Diagnostics;
+
+namespace Bench
+{
+    public class Point3
+    {
+        public int X = 1;
+        public int Y = 2;
+        public string Name = "p";
+    }
+
+    public static class Work
+    {
+        public static int TwoInts(int a, int b) { return a + b; }
+        public static int OneString(string s) { return s.Length; }
+        public static int OneObject(Point3 p) { return p.X; }
+    }
+
+    public static class Program
+    {
+        static double Time(string name, int n, Func<int, int> body)
+        {
+            body(1000); // warm up: JIT, tiering
+            var sw = Stopwatch.StartNew();
+            int acc = body(n);
+            sw.Stop();
+            double ns = sw.Elapsed.TotalMilliseconds * 1e6 / n;
+            Console.WriteLine(name + " " + ns.ToString("F1") + " " + (acc & 1));
+            return ns;
+        }
+
+        public static int Main(string[] args)
+        {
+            int n = args.Length > 0 ? int.Parse(args[0]) : 1000000;
+            string s100 = new string('s', 100);
+            var p = new Point3();
+            Time("two-ints", n, k => { int acc = 0; for (int i = 0; i < k; i++) acc += Work.TwoInts(i, acc); return acc; });
+            Time("string-100", n, k => { int acc = 0; for (int i = 0; i < k; i++) acc += Work.OneString(s100); return acc; });
+            Time("object-3-fields", n, k => { int acc = 0; for (int i = 0; i < k; i++) acc += Work.OneObject(p); return acc; });
+            return 0;
+        }
+    }
+}
