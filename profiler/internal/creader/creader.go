@@ -1,0 +1,106 @@
+package creader
+
+/*
+#cgo CFLAGS: -O2 -Wall -Wno-unused-function -Wno-prio-ctor-dtor
+#include <stdlib.h>
+#include "fake.h"
+*/
+import "C"
+
+import (
+	"unsafe"
+)
+
+// Limits are the reader's limits for a test.
+type Limits struct{ MaxBytes, MaxChars, MaxElems, MaxDepth, MaxFields uint32 }
+
+// Init sets the fake runtime up (once per process).
+func Init(l Limits) {
+	lim := C.clr_value_limits{
+		max_bytes: C.uint32_t(l.MaxBytes), max_chars: C.uint32_t(l.MaxChars), max_elems: C.uint32_t(l.MaxElems),
+		max_depth: C.uint32_t(l.MaxDepth), max_fields: C.uint32_t(l.MaxFields),
+		string_len_offset: 8, string_buf_offset: 12,
+	}
+	C.fake_init(&lim)
+}
+
+// Mem is synthetic memory in the C heap.
+type Mem struct{ ptrs []unsafe.Pointer }
+
+// Alloc returns n zeroed bytes of C memory.
+func (m *Mem) Alloc(n int) []byte {
+	p := C.calloc(1, C.size_t(n))
+	m.ptrs = append(m.ptrs, p)
+	return unsafe.Slice((*byte)(p), n)
+}
+
+// Addr is the address of b's first byte.
+func Addr(b []byte) uint64 { return uint64(uintptr(unsafe.Pointer(&b[0]))) }
+
+// Free releases everything allocated.
+func (m *Mem) Free() {
+	for _, p := range m.ptrs {
+		C.free(p)
+	}
+}
+
+// Field is one field of a synthetic class plan.
+type Field struct {
+	Kind   uint8
+	Offset uint32
+	Redact bool
+}
+
+// Shapes.
+const (
+	ShapeObject = C.SHAPE_OBJECT
+	ShapeString = C.SHAPE_STRING
+	ShapeArray  = C.SHAPE_ARRAY
+)
+
+// Publish makes a class plan known to the reader.
+func Publish(cls uint64, shape int, elemKind uint8, elemSize uint32, fields []Field) {
+	size := unsafe.Sizeof(C.clr_class_plan{}) + uintptr(len(fields))*unsafe.Sizeof(C.clr_value_plan{})
+	p := (*C.clr_class_plan)(C.calloc(1, C.size_t(size)))
+	p.class_id = C.uintptr_t(cls)
+	p.shape = C.uint8_t(shape)
+	p.elem_kind = C.uint8_t(elemKind)
+	p.elem_size = C.uint32_t(elemSize)
+	p.rank = 1
+	p.nfields = C.uint16_t(len(fields))
+	fs := unsafe.Slice((*C.clr_value_plan)(unsafe.Add(unsafe.Pointer(p), unsafe.Sizeof(C.clr_class_plan{}))), len(fields))
+	for i, f := range fields {
+		fs[i].kind = C.uint8_t(f.Kind)
+		fs[i].offset = C.uint32_t(f.Offset)
+		if f.Redact {
+			fs[i].redact = 1
+		}
+	}
+	C.clr_plan_publish(p)
+}
+
+// Capture runs the reader over argument slots read with kinds, and returns
+// the value stream.
+func Capture(kinds []uint8, slots []uint64, budget int) []byte {
+	var a C.fake_args
+	a.n = C.uint32_t(len(slots))
+	for i, s := range slots {
+		a.slots[i] = C.uint64_t(s)
+	}
+	C.fake_set_args(&a)
+	size := unsafe.Sizeof(C.clr_fn_plan{}) + uintptr(len(kinds))*unsafe.Sizeof(C.clr_value_plan{})
+	fp := (*C.clr_fn_plan)(C.calloc(1, C.size_t(size)))
+	defer C.free(unsafe.Pointer(fp))
+	fp.nargs = C.uint16_t(len(kinds))
+	args := unsafe.Slice((*C.clr_value_plan)(unsafe.Add(unsafe.Pointer(fp), unsafe.Sizeof(C.clr_fn_plan{}))), len(kinds))
+	for i, k := range kinds {
+		args[i].kind = C.uint8_t(k)
+	}
+	buf := C.malloc(C.size_t(budget))
+	defer C.free(buf)
+	n := C.clr_capture_enter(fp, 1, 1, (*C.uint8_t)(buf), C.uint32_t(budget))
+	return C.GoBytes(buf, C.int(n))
+}
+
+// UnmappedPage is the address of a page that faults when read.
+func UnmappedPage() uint64 { return uint64(uintptr(C.fake_unmapped_page())) }

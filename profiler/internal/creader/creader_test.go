@@ -1,0 +1,174 @@
+package creader
+
+import (
+	"encoding/binary"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/clrotel/clrotel/values"
+)
+
+// Class IDs stand where real objects hold a MethodTable pointer: the reader
+// checks that it points at readable memory, so each fake class is a block
+// of memory of its own.
+var (
+	classMem                               Mem
+	clsString, clsNode, clsInts, clsSecret uint64
+)
+
+var limits = Limits{MaxBytes: 4096, MaxChars: 16, MaxElems: 4, MaxDepth: 3, MaxFields: 8}
+
+func TestMain(m *testing.M) {
+	Init(limits)
+	for _, c := range []*uint64{&clsString, &clsNode, &clsInts, &clsSecret} {
+		*c = Addr(classMem.Alloc(64))
+	}
+	Publish(clsString, ShapeString, 0, 0, nil)
+	// Node { Node Next @8; Int32 Value @16 }
+	Publish(clsNode, ShapeObject, 0, 0, []Field{{Kind: uint8(values.KindRef), Offset: 8}, {Kind: uint8(values.KindI4), Offset: 16}})
+	Publish(clsInts, ShapeArray, uint8(values.KindI4), 4, nil)
+	// Secret { String Password @8 (redacted); Int32 Id @16 }
+	Publish(clsSecret, ShapeObject, 0, 0, []Field{{Kind: uint8(values.KindRef), Offset: 8, Redact: true}, {Kind: uint8(values.KindI4), Offset: 16}})
+	m.Run()
+}
+
+func str(m *Mem, s string, fakeLen uint32) uint64 {
+	u := utf16.Encode([]rune(s))
+	b := m.Alloc(12 + 2*len(u) + 2)
+	binary.LittleEndian.PutUint64(b, clsString)
+	l := uint32(len(u))
+	if fakeLen != 0 {
+		l = fakeLen
+	}
+	binary.LittleEndian.PutUint32(b[8:], l)
+	for i, c := range u {
+		binary.LittleEndian.PutUint16(b[12+2*i:], c)
+	}
+	return Addr(b)
+}
+
+func node(m *Mem, next uint64, v int32) []byte {
+	b := m.Alloc(24)
+	binary.LittleEndian.PutUint64(b, clsNode)
+	binary.LittleEndian.PutUint64(b[8:], next)
+	binary.LittleEndian.PutUint32(b[16:], uint32(v))
+	return b
+}
+
+func decodeAll(t *testing.T, stream []byte) []values.Value {
+	t.Helper()
+	d := values.NewDecoder(stream)
+	var out []values.Value
+	for d.More() {
+		v, err := d.Next()
+		if err != nil {
+			t.Fatalf("stream % x: %v", stream, err)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+func TestReader(t *testing.T) {
+	var m Mem
+	defer m.Free()
+	ref := uint8(values.KindRef)
+
+	t.Run("primitives and strings", func(t *testing.T) {
+		vals := decodeAll(t, Capture([]uint8{uint8(values.KindI4), uint8(values.KindR8), ref, ref},
+			[]uint64{0xffffffd6, 0x4002000000000000, str(&m, "hé😀", 0), 0}, 4096))
+		if len(vals) != 4 || vals[0].Int() != -42 || vals[1].Float() != 2.25 || vals[3].Shape != values.Null {
+			t.Fatalf("%+v", vals)
+		}
+		if s := string(utf16.Decode(vals[2].Str)); s != "hé😀" {
+			t.Fatalf("string %q", s)
+		}
+	})
+	t.Run("string length is bounded, not trusted", func(t *testing.T) {
+		// A string claiming 2^31-1 characters: only MaxChars are copied.
+		vals := decodeAll(t, Capture([]uint8{ref}, []uint64{str(&m, strings.Repeat("a", 40), 1<<31-1)}, 4096))
+		if vals[0].StrLen != 1<<31-1 || len(vals[0].Str) != int(limits.MaxChars) {
+			t.Fatalf("len %d, copied %d", vals[0].StrLen, len(vals[0].Str))
+		}
+	})
+	t.Run("cycle and depth", func(t *testing.T) {
+		a := node(&m, 0, 1)
+		binary.LittleEndian.PutUint64(a[8:], Addr(a)) // a.Next = a
+		vals := decodeAll(t, Capture([]uint8{ref}, []uint64{Addr(a)}, 4096))
+		if vals[0].Shape != values.Object || vals[0].Fields[0].Shape != values.Cycle {
+			t.Fatalf("%+v", vals[0])
+		}
+		// A chain deeper than MaxDepth stops with a depth marker.
+		var next uint64
+		for i := 0; i < 10; i++ {
+			next = Addr(node(&m, next, int32(i)))
+		}
+		v := decodeAll(t, Capture([]uint8{ref}, []uint64{next}, 4096))[0]
+		depth := 0
+		for v.Shape == values.Object {
+			v = v.Fields[0]
+			depth++
+		}
+		if depth != int(limits.MaxDepth) || v.Shape != values.DepthLimit {
+			t.Fatalf("stopped after %d levels at %v", depth, v.Shape)
+		}
+	})
+	t.Run("huge array is bounded", func(t *testing.T) {
+		b := m.Alloc(16 + 4*8)
+		binary.LittleEndian.PutUint64(b, clsInts)
+		binary.LittleEndian.PutUint32(b[8:], 1<<31-1) // claims 2^31-1 elements
+		for i := 0; i < 8; i++ {
+			binary.LittleEndian.PutUint32(b[16+4*i:], uint32(i*10))
+		}
+		v := decodeAll(t, Capture([]uint8{ref}, []uint64{Addr(b)}, 4096))[0]
+		if v.Shape != values.Array || v.Dims[0] != 1<<31-1 || len(v.Elems) != int(limits.MaxElems) || v.Elems[3].Int() != 30 {
+			t.Fatalf("%+v", v)
+		}
+	})
+	t.Run("hostile pointers read as unreadable, no crash", func(t *testing.T) {
+		bad := UnmappedPage()
+		// A field that points into an unmapped page, an argument that does,
+		// a pointer into page zero, and an object whose class word is junk.
+		n := node(&m, bad, 5)
+		junk := m.Alloc(16)
+		binary.LittleEndian.PutUint64(junk, 0x10)
+		vals := decodeAll(t, Capture([]uint8{ref, ref, ref, ref}, []uint64{Addr(n), bad + 8, 0x18, Addr(junk)}, 4096))
+		if len(vals) != 4 {
+			t.Fatalf("%d values", len(vals))
+		}
+		if vals[0].Fields[0].Shape != values.Unreadable || vals[0].Fields[1].Int() != 5 {
+			t.Errorf("node with bad Next: %+v", vals[0])
+		}
+		for i, v := range vals[1:] {
+			if v.Shape != values.Unreadable {
+				t.Errorf("value %d: %v, want unreadable", i+1, v.Shape)
+			}
+		}
+	})
+	t.Run("redacted field is not read", func(t *testing.T) {
+		b := m.Alloc(24)
+		binary.LittleEndian.PutUint64(b, clsSecret)
+		binary.LittleEndian.PutUint64(b[8:], str(&m, "hunter2", 0))
+		binary.LittleEndian.PutUint32(b[16:], 7)
+		stream := Capture([]uint8{ref}, []uint64{Addr(b)}, 4096)
+		if strings.Contains(string(stream), "h\x00u\x00n\x00") {
+			t.Fatal("the secret is in the stream")
+		}
+		v := decodeAll(t, stream)[0]
+		if v.Fields[0].Shape != values.Redacted || v.Fields[1].Int() != 7 {
+			t.Fatalf("%+v", v)
+		}
+	})
+	t.Run("byte budget ends the stream cleanly", func(t *testing.T) {
+		s := str(&m, strings.Repeat("z", 16), 0)
+		stream := Capture([]uint8{ref, ref, ref, ref, ref, ref}, []uint64{s, s, s, s, s, s}, 80)
+		if len(stream) > 80 {
+			t.Fatalf("%d bytes over a budget of 80", len(stream))
+		}
+		vals := decodeAll(t, stream)
+		if last := vals[len(vals)-1]; last.Shape != values.Truncated {
+			t.Fatalf("last value %v, want truncated", last.Shape)
+		}
+	})
+}

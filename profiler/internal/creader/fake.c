@@ -1,0 +1,94 @@
+// fake.c: a fake runtime for the production value reader and signal repair
+// (values.c, signals.c and hooks_amd64.S are symlinks to the profiler's, so
+// that the go command hashes their contents). Synthetic objects start with their ClassID where the real
+// ones hold a MethodTable pointer.
+#include <signal.h>
+#include <string.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "profiler.h"
+#include "values.h"
+#include "fake.h"
+
+// Stubs for what hooks.c would provide.
+void clr_on_enter(clr_fn *fn, uintptr_t elt) { (void)fn; (void)elt; }
+void clr_on_leave(clr_fn *fn, uintptr_t elt) { (void)fn; (void)elt; }
+void clr_on_tailcall(clr_fn *fn, uintptr_t elt) { (void)fn; (void)elt; }
+
+static ProfInfoVtbl g_vtbl;
+static void *g_self = &g_vtbl;
+static fake_args g_args;
+
+void *clr_info(void) { return &g_self; }
+ProfInfoVtbl *clr_info_vtbl(void) { return &g_vtbl; }
+
+static HRESULT f_class_from_object(void *self, ObjectID obj, ClassID *cls) {
+    (void)self;
+    *cls = *(ClassID *)obj;
+    return S_OK;
+}
+
+static HRESULT f_is_array(void *self, ClassID cls, CorElementType *et, ClassID *ec, ULONG *rank) {
+    (void)self; (void)cls; (void)et; (void)ec; (void)rank;
+    return S_FALSE;
+}
+
+// Synthetic arrays: [class][u32 length][u32 pad][elements...]
+static HRESULT f_array_info(void *self, ObjectID obj, ULONG32 rank, ULONG32 dims[], int lb[], BYTE **data) {
+    (void)self;
+    if (rank != 1)
+        return E_INVALIDARG;
+    dims[0] = *(uint32_t *)(obj + 8);
+    lb[0] = 0;
+    *data = (BYTE *)(obj + 16);
+    return S_OK;
+}
+
+static HRESULT f_enter3(void *self, FunctionID fid, COR_PRF_ELT_INFO elt, COR_PRF_FRAME_INFO *frame, ULONG *cb, COR_PRF_FUNCTION_ARGUMENT_INFO *ai) {
+    (void)self; (void)fid; (void)elt;
+    *frame = 0;
+    if (*cb < sizeof(COR_PRF_FUNCTION_ARGUMENT_INFO) + (g_args.n - 1) * sizeof(COR_PRF_FUNCTION_ARGUMENT_RANGE))
+        return E_FAIL;
+    ai->numRanges = g_args.n;
+    ai->totalArgumentSize = 8 * g_args.n;
+    for (uint32_t i = 0; i < g_args.n; i++) {
+        ai->ranges[i].startAddress = (UINT_PTR)&g_args.slots[i];
+        ai->ranges[i].length = 8;
+    }
+    return S_OK;
+}
+
+static void f_runtime_segv(int sig, siginfo_t *si, void *ctx) {
+    (void)si; (void)ctx;
+    // Stands for the runtime's own handler: a real fault ends the test.
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+// Runs before signals.c's snapshot (priority 101): the "runtime" installs
+// its fault handler first, as CoreCLR does before it loads a profiler.
+__attribute__((constructor(100))) static void install_fake_runtime(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = f_runtime_segv;
+    sa.sa_flags = SA_SIGINFO;
+    sigaction(SIGSEGV, &sa, NULL);
+    sigaction(SIGBUS, &sa, NULL);
+}
+
+void fake_init(const clr_value_limits *lim) {
+    g_vtbl.GetClassFromObject = f_class_from_object;
+    g_vtbl.IsArrayClass = f_is_array;
+    g_vtbl.GetArrayObjectInfo = f_array_info;
+    g_vtbl.GetFunctionEnter3Info = f_enter3;
+    clr_values_init(lim, 1024);
+    clr_signals_install();
+}
+
+void fake_set_args(const fake_args *a) { g_args = *a; }
+
+void *fake_unmapped_page(void) {
+    void *p = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}

@@ -1,0 +1,14 @@
+#ifndef CREADER_FAKE_H
+#define CREADER_FAKE_H
+#include <stdint.h>
+#include "values.h"
+
+typedef struct fake_args {
+    uint32_t n;
+    uint64_t slots[8];
+} fake_args;
+
+void fake_init(const clr_value_limits *lim);
+void fake_set_args(const fake_args *a);
+void *fake_unmapped_page(void);
+#endif
