@@ -2,11 +2,13 @@ package naming
 
 import (
 	"fmt"
+	"strconv"
 )
 
 // ElementType is an ECMA-335 CorElementType.
 type ElementType byte
 
+// Element types (ECMA-335 II.23.1.16).
 const (
 	ElemEnd         ElementType = 0x00
 	ElemVoid        ElementType = 0x01
@@ -44,19 +46,40 @@ const (
 	ElemPinned      ElementType = 0x45
 )
 
-// primitive names by the CLR's short names.
-var primNames = map[ElementType]string{
-	ElemVoid: "Void", ElemBoolean: "Boolean", ElemChar: "Char", ElemI1: "SByte", ElemU1: "Byte",
-	ElemI2: "Int16", ElemU2: "UInt16", ElemI4: "Int32", ElemU4: "UInt32", ElemI8: "Int64",
-	ElemU8: "UInt64", ElemR4: "Single", ElemR8: "Double", ElemString: "String", ElemI: "IntPtr",
-	ElemU: "UIntPtr", ElemObject: "Object", ElemTypedByRef: "TypedReference",
-}
-
+// String returns the constant's name without its Elem prefix ("I4",
+// "SZArray"), or ElementType(0x17) for a value with no constant.
 func (e ElementType) String() string {
-	if n, ok := primNames[e]; ok {
-		return n
-	}
 	switch e {
+	case ElemEnd:
+		return "End"
+	case ElemVoid:
+		return "Void"
+	case ElemBoolean:
+		return "Boolean"
+	case ElemChar:
+		return "Char"
+	case ElemI1:
+		return "I1"
+	case ElemU1:
+		return "U1"
+	case ElemI2:
+		return "I2"
+	case ElemU2:
+		return "U2"
+	case ElemI4:
+		return "I4"
+	case ElemU4:
+		return "U4"
+	case ElemI8:
+		return "I8"
+	case ElemU8:
+		return "U8"
+	case ElemR4:
+		return "R4"
+	case ElemR8:
+		return "R8"
+	case ElemString:
+		return "String"
 	case ElemPtr:
 		return "Ptr"
 	case ElemByRef:
@@ -71,115 +94,154 @@ func (e ElementType) String() string {
 		return "Array"
 	case ElemGenericInst:
 		return "GenericInst"
+	case ElemTypedByRef:
+		return "TypedByRef"
+	case ElemI:
+		return "I"
+	case ElemU:
+		return "U"
 	case ElemFnPtr:
 		return "FnPtr"
+	case ElemObject:
+		return "Object"
 	case ElemSZArray:
 		return "SZArray"
 	case ElemMVar:
 		return "MVar"
+	case ElemCModReqd:
+		return "CModReqd"
+	case ElemCModOpt:
+		return "CModOpt"
+	case ElemInternal:
+		return "Internal"
+	case ElemSentinel:
+		return "Sentinel"
+	case ElemPinned:
+		return "Pinned"
 	}
-	return fmt.Sprintf("ElementType(%#x)", byte(e))
+	return "ElementType(0x" + strconv.FormatUint(uint64(e), 16) + ")"
 }
 
-// Type is a decoded type signature.
+// Type is a decoded type in a signature.
 type Type struct {
-	Kind     ElementType
-	Token    uint32      // ElemClass, ElemValueType: TypeDef, TypeRef or TypeSpec token
-	Elem     *Type       // ElemPtr, ElemByRef, ElemSZArray, ElemArray, ElemPinned; ElemGenericInst: the generic type
-	Args     []Type      // ElemGenericInst: type arguments
-	Index    uint32      // ElemVar, ElemMVar
-	Rank     uint32      // ElemArray
-	Sizes    []uint32    // ElemArray
-	LoBounds []int32     // ElemArray
-	Method   *MethodSig  // ElemFnPtr
-	Mods     []CustomMod // custom modifiers before the type
+	Kind ElementType
+	// Token is, for ElemClass and ElemValueType, the TypeDef, TypeRef or
+	// TypeSpec token the type refers to.
+	Token uint32
+	// Elem is the element type of ElemPtr, ElemByRef, ElemSZArray,
+	// ElemArray and ElemPinned, and for ElemGenericInst the generic type
+	// itself (of Kind ElemClass or ElemValueType).
+	Elem *Type
+	// Args are the type arguments of ElemGenericInst.
+	Args []Type
+	// Index is the generic parameter number of ElemVar and ElemMVar.
+	Index uint32
+	// Rank, Sizes and LoBounds describe an ElemArray's shape.
+	Rank     uint32
+	Sizes    []uint32
+	LoBounds []int32
+	// Method is the signature of an ElemFnPtr.
+	Method *MethodSig
+	// Mods are the custom modifiers (modreq, modopt) that preceded the
+	// type, in order.
+	Mods []CustomMod
 }
 
-// CustomMod is a modreq or modopt.
+// CustomMod is a custom modifier: modreq when Required, else modopt.
 type CustomMod struct {
 	Required bool
-	Token    uint32
+	Token    uint32 // TypeDef, TypeRef or TypeSpec
 }
 
 // MethodSig is a decoded method signature.
 type MethodSig struct {
-	CallConv      byte // low 4 bits of the first byte
+	CallConv      byte // low 4 bits of the first byte: 0 default, 5 vararg, ...
 	HasThis       bool
 	ExplicitThis  bool
-	GenericParams uint32
+	GenericParams uint32 // number of method generic parameters
 	Ret           Type
 	Params        []Type
-	VarArgStart   int // index in Params of the first vararg parameter, -1 if none
+	VarArgStart   int // index in Params of the first argument after a SENTINEL, -1 if none
 }
 
+// Calling convention bytes and flags (ECMA-335 II.23.2.1-3).
 const (
-	callConvGeneric      = 0x10
-	callConvHasThis      = 0x20
-	callConvExplicitThis = 0x40
-	callConvField        = 0x06
-	callConvGenericInst  = 0x0a
-	maxSigDepth          = 64
+	ccDefault      = 0x00
+	ccVarArg       = 0x05
+	ccField        = 0x06
+	ccGenericInst  = 0x0a
+	ccMask         = 0x0f
+	ccGeneric      = 0x10
+	ccHasThis      = 0x20
+	ccExplicitThis = 0x40
 )
 
+// maxSigDepth bounds the nesting of types (and of type specifications
+// when formatting), so hostile blobs cannot exhaust the stack.
+const maxSigDepth = 64
+
+// maxArrayRank is the CLR's limit on array ranks.
+const maxArrayRank = 32
+
+// sigReader decodes one blob. Errors carry the offset of the item that
+// could not be read.
 type sigReader struct {
 	b     []byte
 	off   int
 	depth int
 }
 
-func (r *sigReader) errorf(format string, args ...any) error {
-	return fmt.Errorf("naming: signature byte %d: "+format, append([]any{r.off}, args...)...)
+func (r *sigReader) errorf(at int, format string, args ...any) error {
+	return fmt.Errorf("naming: signature byte %d: %s", at, fmt.Sprintf(format, args...))
 }
 
-func (r *sigReader) byte() (byte, error) {
+func (r *sigReader) left() int { return len(r.b) - r.off }
+
+// byte reads one byte; what names what the byte was to be.
+func (r *sigReader) byte(what string) (byte, error) {
 	if r.off >= len(r.b) {
-		return 0, r.errorf("unexpected end")
+		return 0, r.errorf(r.off, "want %s, got end of signature", what)
 	}
 	c := r.b[r.off]
 	r.off++
 	return c, nil
 }
 
-func (r *sigReader) peek() (byte, error) {
-	if r.off >= len(r.b) {
-		return 0, r.errorf("unexpected end")
-	}
-	return r.b[r.off], nil
-}
-
-// uint reads a compressed unsigned integer (ECMA-335 II.23.2).
-func (r *sigReader) uint() (uint32, error) {
-	c, err := r.byte()
+// uint reads a compressed unsigned integer (II.23.2): 1, 2 or 4 bytes,
+// big-endian, told apart by the top bits of the first.
+func (r *sigReader) uint(what string) (uint32, error) {
+	start := r.off
+	c, err := r.byte(what)
 	if err != nil {
 		return 0, err
 	}
 	switch {
 	case c&0x80 == 0:
 		return uint32(c), nil
-	case c&0xC0 == 0x80:
-		c2, err := r.byte()
-		if err != nil {
-			return 0, r.errorf("truncated compressed integer")
+	case c&0xc0 == 0x80:
+		if r.left() < 1 {
+			return 0, r.errorf(start, "truncated compressed integer (%s): lead byte %#x needs 2 bytes, have %d", what, c, len(r.b)-start)
 		}
-		return uint32(c&0x3F)<<8 | uint32(c2), nil
-	case c&0xE0 == 0xC0:
-		if r.off+3 > len(r.b) {
-			r.off = len(r.b)
-			return 0, r.errorf("truncated compressed integer")
+		v := uint32(c&0x3f)<<8 | uint32(r.b[r.off])
+		r.off++
+		return v, nil
+	case c&0xe0 == 0xc0:
+		if r.left() < 3 {
+			return 0, r.errorf(start, "truncated compressed integer (%s): lead byte %#x needs 4 bytes, have %d", what, c, len(r.b)-start)
 		}
-		v := uint32(c&0x1F)<<24 | uint32(r.b[r.off])<<16 | uint32(r.b[r.off+1])<<8 | uint32(r.b[r.off+2])
+		v := uint32(c&0x1f)<<24 | uint32(r.b[r.off])<<16 | uint32(r.b[r.off+1])<<8 | uint32(r.b[r.off+2])
 		r.off += 3
 		return v, nil
 	}
-	r.off--
-	return 0, r.errorf("invalid compressed integer lead byte %#x", c)
+	return 0, r.errorf(start, "invalid compressed integer lead byte %#x (%s)", c, what)
 }
 
-// int reads a compressed signed integer: the value rotated left by one with
-// the sign bit at the bottom, in as many bits as its unsigned encoding uses.
-func (r *sigReader) int() (int32, error) {
+// int reads a compressed signed integer: the two's complement value in 7,
+// 14 or 29 bits, rotated left by one so the sign bit is at the bottom, then
+// encoded as an unsigned one.
+func (r *sigReader) int(what string) (int32, error) {
 	start := r.off
-	u, err := r.uint()
+	u, err := r.uint(what)
 	if err != nil {
 		return 0, err
 	}
@@ -192,69 +254,94 @@ func (r *sigReader) int() (int32, error) {
 	default:
 		bits = 29
 	}
-	neg := u&1 != 0
 	v := int32(u >> 1)
-	if neg {
+	if u&1 != 0 {
 		v -= 1 << (bits - 1)
 	}
 	return v, nil
 }
 
-func (r *sigReader) token() (uint32, error) {
-	v, err := r.uint()
+// token reads a TypeDefOrRefOrSpecEncoded coded index (II.23.2.8) and
+// returns the metadata token it stands for.
+func (r *sigReader) token(what string) (uint32, error) {
+	start := r.off
+	v, err := r.uint(what)
 	if err != nil {
 		return 0, err
 	}
-	tables := [...]uint32{0x02000000, 0x01000000, 0x1b000000}
-	tag := v & 3
-	if tag == 3 {
-		return 0, r.errorf("invalid TypeDefOrRefOrSpec tag 3")
+	var table uint32
+	switch v & 3 {
+	case 0:
+		table = 0x02000000 // TypeDef
+	case 1:
+		table = 0x01000000 // TypeRef
+	case 2:
+		table = 0x1b000000 // TypeSpec
+	default:
+		return 0, r.errorf(start, "invalid TypeDefOrRefOrSpec tag 3 (%s)", what)
 	}
-	return tables[tag] | v>>2, nil
+	rid := v >> 2
+	if rid > 0x00ffffff {
+		return 0, r.errorf(start, "%s row %#x does not fit a token", what, rid)
+	}
+	return table | rid, nil
 }
 
-// count reads a count of items that each take at least one more byte.
-func (r *sigReader) count(what string) (uint32, error) {
-	n, err := r.uint()
+// count reads a count of items that each take at least one byte, and
+// rejects counts the rest of the blob cannot hold before anything is
+// allocated for them.
+func (r *sigReader) count(what string) (int, error) {
+	start := r.off
+	n, err := r.uint(what)
 	if err != nil {
 		return 0, err
 	}
-	if int(n) > len(r.b)-r.off {
-		return 0, r.errorf("%d %s but only %d bytes left", n, what, len(r.b)-r.off)
+	if int64(n) > int64(r.left()) {
+		return 0, r.errorf(start, "%s %d, but only %d bytes follow", what, n, r.left())
 	}
-	return n, nil
+	return int(n), nil
 }
 
+// prealloc is how many slots to reserve for n items: never more than a
+// few, so nested counts cannot multiply into large allocations; append
+// grows the rest as items are actually read.
+func prealloc(n int) int { return min(n, 8) }
+
+// mods reads the custom modifiers in front of a type.
 func (r *sigReader) mods() ([]CustomMod, error) {
 	var mods []CustomMod
-	for {
-		c, err := r.peek()
-		if err != nil {
-			return nil, err
-		}
-		if ElementType(c) != ElemCModReqd && ElementType(c) != ElemCModOpt {
-			return mods, nil
+	for r.off < len(r.b) {
+		k := ElementType(r.b[r.off])
+		if k != ElemCModReqd && k != ElemCModOpt {
+			break
 		}
 		r.off++
-		tok, err := r.token()
+		tok, err := r.token("custom modifier type")
 		if err != nil {
 			return nil, err
 		}
-		mods = append(mods, CustomMod{Required: ElementType(c) == ElemCModReqd, Token: tok})
+		mods = append(mods, CustomMod{Required: k == ElemCModReqd, Token: tok})
 	}
+	return mods, nil
 }
 
+// typ reads a type with its leading custom modifiers. It accepts every
+// element type wherever the runtime could meet it (BYREF and TYPEDBYREF in
+// parameters and return types, and also in fields, which ref fields use),
+// and is strict about the encoding.
 func (r *sigReader) typ() (Type, error) {
+	if r.depth >= maxSigDepth {
+		return Type{}, r.errorf(r.off, "types nested deeper than %d", maxSigDepth)
+	}
 	r.depth++
 	defer func() { r.depth-- }()
-	if r.depth > maxSigDepth {
-		return Type{}, r.errorf("types nested deeper than %d", maxSigDepth)
-	}
+
 	mods, err := r.mods()
 	if err != nil {
 		return Type{}, err
 	}
-	c, err := r.byte()
+	start := r.off
+	c, err := r.byte("element type")
 	if err != nil {
 		return Type{}, err
 	}
@@ -265,119 +352,156 @@ func (r *sigReader) typ() (Type, error) {
 	case ElemPtr, ElemByRef, ElemSZArray, ElemPinned:
 		e, err := r.typ()
 		if err != nil {
-			return t, err
+			return Type{}, err
 		}
 		t.Elem = &e
 	case ElemValueType, ElemClass:
-		if t.Token, err = r.token(); err != nil {
-			return t, err
+		if t.Token, err = r.token("type token"); err != nil {
+			return Type{}, err
 		}
 	case ElemVar, ElemMVar:
-		if t.Index, err = r.uint(); err != nil {
-			return t, err
+		if t.Index, err = r.uint("generic parameter number"); err != nil {
+			return Type{}, err
 		}
 	case ElemArray:
-		e, err := r.typ()
-		if err != nil {
-			return t, err
-		}
-		t.Elem = &e
-		if t.Rank, err = r.uint(); err != nil {
-			return t, err
-		}
-		n, err := r.count("array sizes")
-		if err != nil {
-			return t, err
-		}
-		for i := uint32(0); i < n; i++ {
-			s, err := r.uint()
-			if err != nil {
-				return t, err
-			}
-			t.Sizes = append(t.Sizes, s)
-		}
-		if n, err = r.count("array lower bounds"); err != nil {
-			return t, err
-		}
-		for i := uint32(0); i < n; i++ {
-			lb, err := r.int()
-			if err != nil {
-				return t, err
-			}
-			t.LoBounds = append(t.LoBounds, lb)
+		if err := r.arrayShape(&t); err != nil {
+			return Type{}, err
 		}
 	case ElemGenericInst:
-		g, err := r.typ()
-		if err != nil {
-			return t, err
-		}
-		if g.Kind != ElemClass && g.Kind != ElemValueType {
-			return t, r.errorf("generic instantiation of %v, want a class or value type", g.Kind)
-		}
-		t.Elem = &g
-		n, err := r.count("type arguments")
-		if err != nil {
-			return t, err
-		}
-		if n == 0 {
-			return t, r.errorf("generic instantiation with no type arguments")
-		}
-		t.Args = make([]Type, 0, n)
-		for i := uint32(0); i < n; i++ {
-			a, err := r.typ()
-			if err != nil {
-				return t, err
-			}
-			t.Args = append(t.Args, a)
+		if err := r.genericInst(&t); err != nil {
+			return Type{}, err
 		}
 	case ElemFnPtr:
 		m, err := r.method()
 		if err != nil {
-			return t, err
+			return Type{}, err
 		}
 		t.Method = &m
+	case ElemSentinel:
+		return Type{}, r.errorf(start, "want element type, got SENTINEL outside a vararg parameter list")
+	case ElemInternal:
+		return Type{}, r.errorf(start, "want element type, got runtime-internal INTERNAL (0x21)")
 	default:
-		r.off--
-		return t, r.errorf("unexpected element type %#x", c)
+		return Type{}, r.errorf(start, "want element type, got unknown %#x", c)
 	}
 	return t, nil
 }
 
+// arrayShape reads the element type and ArrayShape (II.23.2.13) of ARRAY.
+func (r *sigReader) arrayShape(t *Type) error {
+	e, err := r.typ()
+	if err != nil {
+		return err
+	}
+	t.Elem = &e
+	start := r.off
+	if t.Rank, err = r.uint("array rank"); err != nil {
+		return err
+	}
+	if t.Rank == 0 || t.Rank > maxArrayRank {
+		return r.errorf(start, "array rank %d, want 1 to %d", t.Rank, maxArrayRank)
+	}
+	start = r.off
+	n, err := r.count("array size count")
+	if err != nil {
+		return err
+	}
+	if n > int(t.Rank) {
+		return r.errorf(start, "%d array sizes for rank %d", n, t.Rank)
+	}
+	if n > 0 {
+		t.Sizes = make([]uint32, n)
+		for i := range t.Sizes {
+			if t.Sizes[i], err = r.uint("array size"); err != nil {
+				return err
+			}
+		}
+	}
+	start = r.off
+	if n, err = r.count("array lower bound count"); err != nil {
+		return err
+	}
+	if n > int(t.Rank) {
+		return r.errorf(start, "%d array lower bounds for rank %d", n, t.Rank)
+	}
+	if n > 0 {
+		t.LoBounds = make([]int32, n)
+		for i := range t.LoBounds {
+			if t.LoBounds[i], err = r.int("array lower bound"); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// genericInst reads GENERICINST's generic type and type arguments.
+func (r *sigReader) genericInst(t *Type) error {
+	start := r.off
+	g, err := r.typ()
+	if err != nil {
+		return err
+	}
+	if g.Kind != ElemClass && g.Kind != ElemValueType {
+		return r.errorf(start, "want CLASS or VALUETYPE after GENERICINST, got %v", g.Kind)
+	}
+	t.Elem = &g
+	start = r.off
+	n, err := r.count("generic argument count")
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return r.errorf(start, "generic instantiation with no type arguments")
+	}
+	t.Args = make([]Type, 0, prealloc(n))
+	for range n {
+		a, err := r.typ()
+		if err != nil {
+			return err
+		}
+		t.Args = append(t.Args, a)
+	}
+	return nil
+}
+
+// method reads a MethodDefSig, MethodRefSig or StandAloneMethodSig
+// (II.23.2.1-3), also the signature of FNPTR.
 func (r *sigReader) method() (MethodSig, error) {
-	var m MethodSig
-	m.VarArgStart = -1
-	c, err := r.byte()
+	m := MethodSig{VarArgStart: -1}
+	c, err := r.byte("calling convention")
 	if err != nil {
 		return m, err
 	}
-	switch c & 0x0F {
-	case 0, 1, 2, 3, 4, 5, 9: // default, C, stdcall, thiscall, fastcall, vararg, unmanaged
+	switch c & ccMask {
+	case ccDefault, 1, 2, 3, 4, ccVarArg, 9: // default, C, stdcall, thiscall, fastcall, vararg, unmanaged
 	default:
-		r.off--
-		return m, r.errorf("calling convention %#x is not a method's", c)
+		return m, r.errorf(r.off-1, "want a method calling convention, got %#x", c)
 	}
-	m.CallConv = c & 0x0F
-	m.HasThis = c&callConvHasThis != 0
-	m.ExplicitThis = c&callConvExplicitThis != 0
-	if c&callConvGeneric != 0 {
-		if m.GenericParams, err = r.uint(); err != nil {
+	m.CallConv = c & ccMask
+	m.HasThis = c&ccHasThis != 0
+	m.ExplicitThis = c&ccExplicitThis != 0
+	if c&ccGeneric != 0 {
+		if m.GenericParams, err = r.uint("generic parameter count"); err != nil {
 			return m, err
 		}
 	}
-	n, err := r.count("parameters")
+	n, err := r.count("parameter count")
 	if err != nil {
 		return m, err
 	}
 	if m.Ret, err = r.typ(); err != nil {
 		return m, err
 	}
-	m.Params = make([]Type, 0, n)
-	for i := uint32(0); i < n; i++ {
-		if b, err := r.peek(); err == nil && ElementType(b) == ElemSentinel {
-			r.off++
+	if n > 0 {
+		m.Params = make([]Type, 0, prealloc(n))
+	}
+	for range n {
+		if r.off < len(r.b) && ElementType(r.b[r.off]) == ElemSentinel {
 			if m.VarArgStart >= 0 {
-				return m, r.errorf("second vararg sentinel")
+				return m, r.errorf(r.off, "second SENTINEL in parameter list")
 			}
+			r.off++
 			m.VarArgStart = len(m.Params)
 		}
 		p, err := r.typ()
@@ -389,52 +513,64 @@ func (r *sigReader) method() (MethodSig, error) {
 	return m, nil
 }
 
-// ParseMethodSig decodes a MethodDefSig, MethodRefSig or StandAloneMethodSig.
+// ParseMethodSig decodes a MethodDefSig, MethodRefSig or
+// StandAloneMethodSig. Bytes after the signature are ignored.
 func ParseMethodSig(blob []byte) (MethodSig, error) {
 	r := &sigReader{b: blob}
-	return r.method()
+	m, err := r.method()
+	if err != nil {
+		return MethodSig{}, err
+	}
+	return m, nil
 }
 
-// ParseFieldSig decodes a FieldSig.
+// ParseFieldSig decodes a FieldSig (calling convention FIELD, 0x06) and
+// returns the field's type. Bytes after the signature are ignored.
 func ParseFieldSig(blob []byte) (Type, error) {
 	r := &sigReader{b: blob}
-	c, err := r.byte()
+	c, err := r.byte("FIELD calling convention (0x06)")
 	if err != nil {
 		return Type{}, err
 	}
-	if c != callConvField {
-		return Type{}, fmt.Errorf("naming: signature byte 0: %#x is not a field signature", c)
+	if c != ccField {
+		return Type{}, r.errorf(0, "want FIELD calling convention (0x06), got %#x", c)
 	}
 	return r.typ()
 }
 
-// ParseTypeSpec decodes a TypeSpec blob.
+// ParseTypeSpec decodes a TypeSpec blob. Bytes after the type are ignored.
 func ParseTypeSpec(blob []byte) (Type, error) {
 	r := &sigReader{b: blob}
 	return r.typ()
 }
 
-// ParseMethodSpec decodes a MethodSpec instantiation blob.
+// ParseMethodSpec decodes a MethodSpec instantiation blob
+// (GENERICINST, 0x0a) and returns the method's type arguments. Bytes after
+// the signature are ignored.
 func ParseMethodSpec(blob []byte) ([]Type, error) {
 	r := &sigReader{b: blob}
-	c, err := r.byte()
+	c, err := r.byte("GENERICINST calling convention (0x0a)")
 	if err != nil {
 		return nil, err
 	}
-	if c != callConvGenericInst {
-		return nil, fmt.Errorf("naming: signature byte 0: %#x is not a method instantiation", c)
+	if c != ccGenericInst {
+		return nil, r.errorf(0, "want GENERICINST calling convention (0x0a), got %#x", c)
 	}
-	n, err := r.count("type arguments")
+	start := r.off
+	n, err := r.count("generic argument count")
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Type, 0, n)
-	for i := uint32(0); i < n; i++ {
+	if n == 0 {
+		return nil, r.errorf(start, "method instantiation with no type arguments")
+	}
+	args := make([]Type, 0, prealloc(n))
+	for range n {
 		t, err := r.typ()
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, t)
+		args = append(args, t)
 	}
-	return out, nil
+	return args, nil
 }

@@ -50,6 +50,11 @@ func New(tracer trace.Tracer) *Bridge {
 type Thread struct {
 	tid   attribute.KeyValue
 	stack []frame
+
+	// The exception in flight: set when thrown, cleared when caught.
+	exc      *Exception
+	excAttrs []attribute.KeyValue
+	excSpan  trace.Span // the span that got the throw's event
 }
 
 type frame struct {
@@ -101,7 +106,14 @@ func (b *Bridge) Exit(t *Thread, ts int64, kind ExitKind, attrs ...attribute.Key
 	t.stack = t.stack[:n-1]
 	switch kind {
 	case ExitUnwind:
-		f.span.SetStatus(codes.Error, "exception")
+		if t.exc != nil {
+			f.span.SetStatus(codes.Error, t.exc.Description())
+			if f.span != t.excSpan {
+				f.span.AddEvent(EventException, trace.WithTimestamp(time.Unix(0, ts)), trace.WithAttributes(t.excAttrs...))
+			}
+		} else {
+			f.span.SetStatus(codes.Error, "exception")
+		}
 		f.span.SetAttributes(KeyEndReason.String(kind.String()))
 	case ExitTailcall, ExitAbandon:
 		f.span.SetAttributes(KeyEndReason.String(kind.String()))
@@ -118,5 +130,24 @@ func (b *Bridge) Exit(t *Thread, ts int64, kind ExitKind, attrs ...attribute.Key
 func (b *Bridge) Abandon(t *Thread, ts int64) {
 	for len(t.stack) > 0 {
 		b.Exit(t, ts, ExitAbandon)
+	}
+}
+
+// AbandonUnhandled ends every open span of t at ts: the exception in flight
+// was not handled and ends the process. Each span is marked failed.
+func (b *Bridge) AbandonUnhandled(t *Thread, ts int64) {
+	if t.exc == nil {
+		b.Abandon(t, ts)
+		return
+	}
+	for len(t.stack) > 0 {
+		f := t.stack[len(t.stack)-1]
+		f.span.SetStatus(codes.Error, "unhandled "+t.exc.Description())
+		if f.span != t.excSpan {
+			f.span.AddEvent(EventException, trace.WithTimestamp(time.Unix(0, ts)), trace.WithAttributes(t.excAttrs...))
+		}
+		f.span.SetAttributes(KeyEndReason.String("unhandled_exception"))
+		t.stack = t.stack[:len(t.stack)-1]
+		f.span.End(trace.WithTimestamp(time.Unix(0, ts)))
 	}
 }

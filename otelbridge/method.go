@@ -12,6 +12,9 @@ type Method struct {
 	// Attrs are the attributes every span of the method carries
 	// (code.function.name, the return type, module and assembly).
 	Attrs []attribute.KeyValue
+	// Frame is the method as a stack-trace line shows it:
+	// Namespace.Type.Method(ParamType name, ...).
+	Frame string
 }
 
 // Attribute keys of the span contract, beyond the semantic conventions.
@@ -49,5 +52,5 @@ func NewMethod(mi MethodInfo) *Method {
 	if mi.Assembly != "" {
 		attrs = append(attrs, KeyAssembly.String(mi.Assembly))
 	}
-	return &Method{SpanName: name, Attrs: attrs}
+	return &Method{SpanName: name, Attrs: attrs, Frame: mi.FunctionName + "(" + mi.Params + ")"}
 }

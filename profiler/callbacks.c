@@ -100,6 +100,8 @@ static HRESULT cb_initialize(void *self, void *unk) {
     // Go has initialised (its signal handlers are in place) once any exported
     // call returned, whatever it said.
     clr_signals_install();
+    if (rc == 0)
+        clr_abort_hook_install();
     if (rc != 0)
         return E_FAIL; // Go logged why; the runtime releases the profiler
 
@@ -159,6 +161,45 @@ static HRESULT cb_module_unload_finished(void *self, ModuleID mid, HRESULT statu
     return S_OK;
 }
 
+static HRESULT cb_exception_thrown(void *self, ObjectID obj) {
+    (void)self;
+    clr_on_exception_thrown(obj);
+    return S_OK;
+}
+
+static HRESULT cb_exception_catcher_enter(void *self, FunctionID fid, ObjectID obj) {
+    (void)self;
+    (void)obj;
+    clr_on_exception_catcher(fid);
+    return S_OK;
+}
+
+static HRESULT cb_search_function_enter(void *self, FunctionID fid) {
+    (void)self;
+    clr_on_search_function_enter(fid);
+    return S_OK;
+}
+
+static HRESULT cb_search_catcher_found(void *self, FunctionID fid) {
+    (void)self;
+    (void)fid;
+    clr_on_search_catcher_found();
+    return S_OK;
+}
+
+static HRESULT cb_search_filter_enter(void *self, FunctionID fid) {
+    (void)self;
+    (void)fid;
+    clr_on_search_filter(1);
+    return S_OK;
+}
+
+static HRESULT cb_search_filter_leave(void *self) {
+    (void)self;
+    clr_on_search_filter(0);
+    return S_OK;
+}
+
 static HRESULT cb_unwind_function_enter(void *self, FunctionID fid) {
     (void)self;
     clr_on_unwind_enter(fid);
@@ -181,6 +222,12 @@ static void build_vtable(void) {
     g_cb_vtbl[CB_Shutdown] = (void *)cb_shutdown;
     g_cb_vtbl[CB_JITInlining] = (void *)cb_jit_inlining;
     g_cb_vtbl[CB_ExceptionUnwindFunctionEnter] = (void *)cb_unwind_function_enter;
+    g_cb_vtbl[CB_ExceptionThrown] = (void *)cb_exception_thrown;
+    g_cb_vtbl[CB_ExceptionSearchFunctionEnter] = (void *)cb_search_function_enter;
+    g_cb_vtbl[CB_ExceptionSearchCatcherFound] = (void *)cb_search_catcher_found;
+    g_cb_vtbl[CB_ExceptionSearchFilterEnter] = (void *)cb_search_filter_enter;
+    g_cb_vtbl[CB_ExceptionSearchFilterLeave] = (void *)cb_search_filter_leave;
+    g_cb_vtbl[CB_ExceptionCatcherEnter] = (void *)cb_exception_catcher_enter;
     g_cb_vtbl[CB_ModuleLoadFinished] = (void *)cb_module_load_finished;
     g_cb_vtbl[CB_ModuleUnloadFinished] = (void *)cb_module_unload_finished;
     g_cb_vtbl[CB_ExceptionUnwindFunctionLeave] = (void *)cb_unwind_function_leave;

@@ -20,6 +20,7 @@ enum { REC_HEADER = 16, REC_EXIT_SIZE = 24, MAX_TYPE_ARGS = 8 };
 enum {
     FN_SELECTED = 1,       // hooks are on
     FN_SHARED_GENERIC = 2, // shared (canonical) code: read exact types from frame info
+    FN_UNHANDLED = 4,      // the runtime's unhandled-exception notification: a marker, not a span
 };
 
 // clr_fn is what FunctionIDMapper2 hands the runtime as client ID: the hooks
@@ -59,6 +60,12 @@ typedef struct clr_slot {
     uint32_t open_recorded;    // frames whose exit record is reserved
     uintptr_t unwinding;       // FunctionID given by ExceptionUnwindFunctionEnter
     uint64_t rng[2];           // xorshift128+ state for trace ids
+    // The search pass of the exception in flight (unhandled-exception
+    // detection): thrown and no catcher found yet; traced frames left to
+    // search; inside a filter.
+    uint32_t exc_pending;
+    uint32_t search_pos;
+    uint32_t in_filter;
 } clr_slot;
 
 typedef struct clr_capture_config {
@@ -84,6 +91,18 @@ void clr_on_leave(clr_fn *fn, uintptr_t elt_info);
 void clr_on_tailcall(clr_fn *fn, uintptr_t elt_info);
 void clr_on_unwind_enter(uintptr_t function_id);
 void clr_on_unwind_leave(void);
+void clr_on_exception_thrown(uintptr_t object_id);
+void clr_on_exception_catcher(uintptr_t function_id);
+// System.Exception's _message and _innerException offsets (Go sets them).
+void clr_set_exception_layout(uint32_t message_offset, uint32_t inner_offset);
+
+void clr_on_search_function_enter(uintptr_t function_id);
+void clr_on_search_function_leave(void);
+void clr_on_search_catcher_found(void);
+void clr_on_search_filter(int enter);
+// The calling thread's exception has been searched past every traced frame
+// and nothing catches it so far: the process is likely about to abort.
+int clr_unhandled_suspected(void);
 
 // Counters for Go's periodic report.
 uint64_t clr_dropped_no_slot(void);

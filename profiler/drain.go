@@ -2,10 +2,12 @@ package main
 
 /*
 #include "capture.h"
+#include "profiler.h"
 */
 import "C"
 
 import (
+	"encoding/binary"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -20,7 +22,8 @@ import (
 // drainer moves records from the C rings into the bridge, on its own
 // goroutine. It is the only consumer of every ring.
 type drainer struct {
-	p       *profiler
+	p *profiler
+
 	threads []*threadState // by slot index
 	stop    chan struct{}
 	done    chan struct{}
@@ -50,6 +53,10 @@ func (d *drainer) run() {
 			idle *= 2
 		}
 		d.reportDrops(false)
+		if C.clr_abort_requested() != 0 {
+			d.p.flushBeforeAbort()
+			return
+		}
 		select {
 		case <-d.stop:
 			d.pass()
@@ -167,6 +174,14 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 			}
 		}
 		b.Exit(ts.th, r.Time, otelbridge.ExitReturn, attrs...)
+	case capture.KindException:
+		x, err := capture.DecodeExit(r)
+		if err != nil {
+			return
+		}
+		b.Throw(ts.th, r.Time, d.exception(x.Values))
+	case capture.KindCatch:
+		b.Catch(ts.th, r.Time)
 	case capture.KindTailcall:
 		b.Exit(ts.th, r.Time, otelbridge.ExitTailcall)
 	case capture.KindUnwind:
@@ -202,6 +217,42 @@ func (d *drainer) values(slots []values.Slot, stream []byte) []attribute.KeyValu
 	return attrs
 }
 
+// exception decodes an exception record: class, message, inner class and
+// message (profiler/values.c clr_capture_exception).
+func (d *drainer) exception(b []byte) otelbridge.Exception {
+	e := otelbridge.Exception{Type: "?", MessageUnknown: true}
+	if len(b) < 8 {
+		return e
+	}
+	e.Type = d.p.resolver.ClassName(binary.LittleEndian.Uint64(b))
+	dec := values.NewDecoder(b[8:])
+	msg, err := dec.Next()
+	if err != nil {
+		return e
+	}
+	e.Message, e.MessageNull, e.MessageUnknown = messageText(msg)
+	rest := b[8+dec.Offset():]
+	if len(rest) >= 8 {
+		if inner := binary.LittleEndian.Uint64(rest); inner != 0 {
+			e.InnerType = d.p.resolver.ClassName(inner)
+			if v, err := values.NewDecoder(rest[8:]).Next(); err == nil {
+				e.InnerMessage, _, _ = messageText(v)
+			}
+		}
+	}
+	return e
+}
+
+func messageText(v values.Value) (text string, null, unknown bool) {
+	switch v.Shape {
+	case values.String:
+		return values.StringText(v), false, false
+	case values.Null:
+		return "", true, false
+	}
+	return "", false, true
+}
+
 // dropped sums what the hooks could not record.
 func dropped() uint64 {
 	total := uint64(C.clr_dropped_no_slot())
@@ -223,6 +274,17 @@ func (d *drainer) reportDrops(force bool) {
 	if total > d.lastDrop {
 		d.p.log.Warnf("%d calls not traced since the last report (%d in all): capture buffers full or thread slots exhausted", total-d.lastDrop, total)
 		d.lastDrop = total
+	}
+}
+
+// abandonUnhandled ends every open span of every thread as failed by the
+// exception in flight: the process is aborting.
+func (d *drainer) abandonUnhandled() {
+	now := time.Now().UnixNano()
+	for _, ts := range d.threads {
+		if ts != nil {
+			d.p.bridge.AbandonUnhandled(ts.th, now)
+		}
 	}
 }
 

@@ -184,6 +184,12 @@ static int exact_generic_types(clr_fn *fn, uintptr_t elt, uint64_t *cls, uint64_
 }
 
 void clr_on_enter(clr_fn *fn, uintptr_t elt) {
+    if (__builtin_expect(fn->flags & FN_UNHANDLED, 0)) {
+        // The process is about to die of an unhandled exception: let Go
+        // export what is recorded (bounded wait, see signals.c).
+        clr_abort_wait();
+        return;
+    }
     uint64_t ts = now_ns();
     clr_slot *s = slot_get();
     if (s == NULL) {
@@ -307,6 +313,8 @@ static void pop_frame(clr_slot *s, uint16_t kind, uint64_t ts, clr_fn *fn, uintp
 }
 
 void clr_on_leave(clr_fn *fn, uintptr_t elt) {
+    if (fn->flags & FN_UNHANDLED)
+        return;
     clr_slot *s = t_slot;
     if (s != NULL)
         pop_frame(s, REC_LEAVE, now_ns(), fn, elt);
@@ -314,8 +322,9 @@ void clr_on_leave(clr_fn *fn, uintptr_t elt) {
 
 void clr_on_tailcall(clr_fn *fn, uintptr_t elt) {
     // The Tailcall hook reports the frame that is leaving by a tail call.
-    (void)fn;
     (void)elt;
+    if (fn->flags & FN_UNHANDLED)
+        return;
     clr_slot *s = t_slot;
     if (s != NULL)
         pop_frame(s, REC_TAILCALL, now_ns(), NULL, 0);
@@ -327,8 +336,10 @@ void clr_on_tailcall(clr_fn *fn, uintptr_t elt) {
 // of untraced code pass through without touching the stack.
 void clr_on_unwind_enter(uintptr_t function_id) {
     clr_slot *s = t_slot;
-    if (s != NULL)
+    if (s != NULL) {
         s->unwinding = function_id;
+        s->exc_pending = 0; // the second pass: a catcher was found
+    }
 }
 
 void clr_on_unwind_leave(void) {
@@ -339,4 +350,101 @@ void clr_on_unwind_leave(void) {
     if (d >= g_cfg.stack_cap || s->stack[d].function_id == s->unwinding)
         pop_frame(s, REC_UNWIND, now_ns(), NULL, 0);
     s->unwinding = 0;
+}
+
+// ---- exceptions ----------------------------------------------------------
+
+static _Atomic uint32_t g_exc_msg_off, g_exc_inner_off;
+
+void clr_set_exception_layout(uint32_t message_offset, uint32_t inner_offset) {
+    atomic_store(&g_exc_inner_off, inner_offset);
+    atomic_store(&g_exc_msg_off, message_offset);
+}
+
+// The innermost traced frame, if its enter was recorded.
+static clr_frame *top_recorded(clr_slot *s) {
+    if (s == NULL || s->depth == 0 || s->depth > g_cfg.stack_cap)
+        return NULL;
+    clr_frame *f = &s->stack[s->depth - 1];
+    return f->recorded ? f : NULL;
+}
+
+// ExceptionThrown: runs on the throwing thread. The record goes to the
+// innermost traced span; a throw with no traced frame open is not recorded.
+void clr_on_exception_thrown(uintptr_t obj) {
+    uint64_t ts = now_ns();
+    clr_slot *s = t_slot;
+    if (s != NULL) {
+        s->exc_pending = 1;
+        s->search_pos = s->depth < g_cfg.stack_cap ? s->depth : g_cfg.stack_cap;
+        s->in_filter = 0;
+    }
+    clr_frame *f = top_recorded(s);
+    if (f == NULL || obj == 0)
+        return;
+    uint32_t budget = g_cfg.value_bytes ? g_cfg.value_bytes : 512;
+    uint32_t fixed = REC_HEADER + 8;
+    uint8_t *p = ring_reserve(s, fixed + budget, (s->open_recorded + 1) * REC_EXIT_SIZE);
+    if (p == NULL) {
+        atomic_fetch_add_explicit(&s->dropped, 1, memory_order_relaxed);
+        return;
+    }
+    uint32_t n = clr_capture_exception(obj, atomic_load(&g_exc_msg_off), atomic_load(&g_exc_inner_off), p + fixed, budget);
+    uint32_t size = fixed + ((n + 7) & ~7u);
+    put_header(p, size, REC_EXCEPTION, n ? RF_VALUES : 0, ts);
+    *(uint32_t *)(p + REC_HEADER) = f->fn_index;
+    *(uint32_t *)(p + REC_HEADER + 4) = 0;
+    ring_commit(s, size);
+}
+
+// The search pass: the runtime visits each managed frame, innermost first,
+// looking for a catcher. search_pos counts down the traced frames visited.
+void clr_on_search_function_enter(uintptr_t function_id) {
+    clr_slot *s = t_slot;
+    if (s != NULL && s->exc_pending && s->search_pos > 0 && s->stack[s->search_pos - 1].function_id == function_id)
+        s->search_pos--;
+}
+
+void clr_on_search_function_leave(void) {}
+
+void clr_on_search_catcher_found(void) {
+    clr_slot *s = t_slot;
+    if (s != NULL)
+        s->exc_pending = 0;
+}
+
+void clr_on_search_filter(int enter) {
+    clr_slot *s = t_slot;
+    if (s == NULL)
+        return;
+    if (enter)
+        s->in_filter++;
+    else if (s->in_filter > 0)
+        s->in_filter--;
+}
+
+int clr_unhandled_suspected(void) {
+    clr_slot *s = t_slot;
+    return s != NULL && s->exc_pending && s->search_pos == 0 && s->in_filter == 0;
+}
+
+// ExceptionCatcherEnter: the frame that catches stays open; if it is ours,
+// say so.
+void clr_on_exception_catcher(uintptr_t function_id) {
+    uint64_t ts = now_ns();
+    clr_slot *s = t_slot;
+    if (s != NULL)
+        s->exc_pending = 0;
+    clr_frame *f = top_recorded(s);
+    if (f == NULL || f->function_id != function_id)
+        return;
+    uint8_t *p = ring_reserve(s, REC_EXIT_SIZE, (s->open_recorded + 1) * REC_EXIT_SIZE);
+    if (p == NULL) {
+        atomic_fetch_add_explicit(&s->dropped, 1, memory_order_relaxed);
+        return;
+    }
+    put_header(p, REC_EXIT_SIZE, REC_CATCH, 0, ts);
+    *(uint32_t *)(p + REC_HEADER) = f->fn_index;
+    *(uint32_t *)(p + REC_HEADER + 4) = 0;
+    ring_commit(s, REC_EXIT_SIZE);
 }

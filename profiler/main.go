@@ -94,6 +94,9 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	p.planner = newPlanner(p, values.NewRedactor(append(append([]string{}, values.DefaultSensitive...), cfg.Redact...)), cfg.Statics)
 	p.render = &values.Renderer{Classes: p.planner, Limits: values.Limits{MaxAttrBytes: cfg.MaxAttrBytes, MaxSubAttrs: 16}}
 	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) { log.Warnf("export: %v", err) }))
+	if v := os.Getenv("OTEL_SEMCONV_EXCEPTION_SIGNAL_OPT_IN"); v != "" && !strings.HasPrefix(v, "span") {
+		log.Warnf("OTEL_SEMCONV_EXCEPTION_SIGNAL_OPT_IN=%s: clrotel exports traces only; exceptions stay span events", v)
+	}
 	pipe, err := otelbridge.NewPipeline(context.Background(), otelbridge.ExportOptions{
 		ServiceName:   defaultServiceName(),
 		Version:       version,
@@ -175,6 +178,14 @@ func clrotelMapFunction(fid C.uintptr_t) (fn *C.clr_fn) {
 			fn = nil
 		}
 	}()
+	if C.clr_unhandled_suspected() != 0 {
+		// This thread's exception found no catcher in any frame the
+		// profiler traces, and the runtime compiles code on it: it is
+		// printing the exception before it aborts the process (.NET 5+
+		// restores SIGABRT's default first, so no handler would run). End
+		// and export the spans now, waiting at most 3 s.
+		C.clr_abort_wait()
+	}
 	f := p.funcs.lookupOrAdd(uint64(fid), func(index uint32) *function {
 		return p.newFunction(uint64(fid), index)
 	})
@@ -187,6 +198,13 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	asm, name, err := p.resolver.SelectName(fid)
 	if err != nil {
 		p.log.Debugf("%v", err)
+		return f
+	}
+	if unhandledNotification[name] && frameworkAssembly(asm) {
+		// Hooked as a marker only: its Enter means the process is about to
+		// abort, and the hook waits while Go exports.
+		f.c = newCFn(fid, index, C.FN_SELECTED|C.FN_UNHANDLED)
+		p.log.Debugf("hooking %s as the unhandled-exception marker", name)
 		return f
 	}
 	if !p.sel.selected(asm, name) {
@@ -204,12 +222,20 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	}
 	f.method = bridgeMethod(m)
 	f.c = newCFn(fid, index, flags)
+	p.planner.prepare()
 	if p.cfg.Capture && !p.captureExclude.MatchAny(m.SelectName) {
 		f.plan = p.planner.functionPlan(m)
 		f.c.plan = f.plan.c
 	}
 	p.log.Debugf("tracing %s", f.method.SpanName)
 	return f
+}
+
+// unhandledNotification are the managed methods the runtime calls to raise
+// AppDomain.UnhandledException before it aborts the process.
+var unhandledNotification = map[string]bool{
+	"System.AppContext.OnUnhandledException": true, // .NET 5+
+	"System.AppDomain.OnUnhandledException":  true, // .NET Core 3.x
 }
 
 // instantiation names a call of shared generic code by the exact types the
@@ -232,6 +258,22 @@ func (p *profiler) instantiation(f *function, class uint64, typeArgs []uint64) *
 	}
 	f.insts[key] = m
 	return m
+}
+
+// flushBeforeAbort runs on the drainer's goroutine when the process is
+// aborting (an unhandled exception): what is recorded is drained, open spans
+// end as failed, and the exporter gets a bounded time to send them. The
+// SIGABRT handler waits for clr_abort_flushed (at most 3 s).
+func (p *profiler) flushBeforeAbort() {
+	defer C.clr_abort_flushed()
+	p.drain.pass()
+	p.drain.abandonUnhandled()
+	ctx, cancel := context.WithTimeout(context.Background(), 2500*time.Millisecond)
+	defer cancel()
+	if err := p.pipe.Provider.ForceFlush(ctx); err != nil {
+		p.log.Warnf("abort: flushing spans: %v", err)
+	}
+	p.log.Infof("process aborting: %d records drained and flushed", p.drain.records.Load())
 }
 
 //export clrotelShutdown

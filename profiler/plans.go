@@ -5,6 +5,7 @@ package main
 #include <string.h>
 #include "values.h"
 #include "clrinfo.h"
+#include "capture.h"
 */
 import "C"
 
@@ -662,13 +663,22 @@ func (pl *planner) enumNames(e *classEntry, c naming.Class) {
 	}
 }
 
-// wellKnown plans, once, the classes most values are made of: String and
-// the boxes of the primitive types (met as `object` arguments).
-func (pl *planner) wellKnown() {
+// prepare plans, once, before the first traced call can run: String and the
+// boxes of the primitive types (met as `object` arguments), and where
+// System.Exception keeps its message and inner exception.
+func (pl *planner) prepare() {
+	pl.mu.Lock()
+	defer pl.mu.Unlock()
 	if pl.knownDone {
 		return
 	}
 	pl.knownDone = true
+	pl.exceptionLayout()
+	pl.wellKnownClasses()
+}
+
+// wellKnownClasses plans String and the primitive boxes. Called with mu held.
+func (pl *planner) wellKnownClasses() {
 	names := []string{"String"}
 	for n := range primitiveKinds {
 		names = append(names, n)
@@ -710,7 +720,6 @@ type fnPlan struct {
 func (pl *planner) functionPlan(m *naming.Method) *fnPlan {
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
-	pl.wellKnown()
 	sig := m.Sig
 	n := len(sig.Params)
 	size := unsafe.Sizeof(C.clr_fn_plan{}) + uintptr(n)*unsafe.Sizeof(C.clr_value_plan{})
@@ -854,4 +863,46 @@ func (pl *planner) staticsPlan(m *naming.Method, fp *fnPlan) {
 	copy(unsafe.Slice(arr, len(plans)), plans)
 	fp.c.statics = arr
 	fp.c.nstatics = C.uint32_t(len(plans))
+}
+
+// exceptionLayout finds System.Exception's _message and _innerException
+// offsets (from GetClassLayout), the same in every derived exception, and
+// hands them to the hooks.
+func (pl *planner) exceptionLayout() {
+	cid, err := pl.findType([]string{"System.Exception"})
+	if err != nil {
+		pl.p.log.Warnf("exception messages will not be read: %v", err)
+		return
+	}
+	c, err := clrRuntime{}.Class(cid)
+	if err != nil {
+		return
+	}
+	mod, err := pl.p.resolver.ModuleInfo(c.Module)
+	if err != nil {
+		return
+	}
+	imp := mod.Meta.(metadata).imp
+	toks := make([]C.uint32_t, 128)
+	offs := make([]C.uint32_t, 128)
+	var n, sz C.uint32_t
+	if C.clr_class_layout(C.uintptr_t(cid), &toks[0], &offs[0], 128, &n, &sz) != 0 {
+		return
+	}
+	var msg, inner uint32
+	for i := 0; i < int(n); i++ {
+		name, _, _, err := fieldProps(imp, uint32(toks[i]))
+		switch {
+		case err != nil:
+		case name == "_message":
+			msg = uint32(offs[i])
+		case name == "_innerException":
+			inner = uint32(offs[i])
+		}
+	}
+	if msg == 0 {
+		pl.p.log.Warnf("System.Exception has no _message field: exception messages will not be read")
+	}
+	pl.p.log.Debugf("System.Exception: _message at %d, _innerException at %d", msg, inner)
+	C.clr_set_exception_layout(C.uint32_t(msg), C.uint32_t(inner))
 }

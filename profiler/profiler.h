@@ -27,6 +27,10 @@ uint32_t clr_info_version(void);
 
 // Signal handling around the Go runtime (signals.c).
 void clr_signals_install(void);
+void clr_abort_hook_install(void);
+int clr_abort_requested(void);
+void clr_abort_wait(void);
+void clr_abort_flushed(void);
 
 // Go may only run on a CLR thread with the runtime's activation signal
 // (SIGRTMIN, used to suspend threads for GC) blocked: its handler would run

@@ -76,3 +76,52 @@ void clr_signals_install(void) {
             g_wrapped[i] = 1;
     }
 }
+
+// ---- flush before an unhandled exception ends the process ----------------
+//
+// CoreCLR ends a process with an unhandled exception by abort(): no Shutdown
+// callback comes. Two ways in: the Enter hook of the runtime's managed
+// unhandled-exception notification (System.AppContext.OnUnhandledException,
+// hooked as a marker), and, where the runtime leaves it in place (3.x; .NET 5+
+// restores the original SIGABRT action before aborting), a SIGABRT handler.
+// Either flags the abort and waits, at most CLR_ABORT_WAIT_MS, while Go (on
+// its own threads) drains, ends the open spans and exports; then the process
+// dies as it would have.
+#include <stdatomic.h>
+#include <time.h>
+
+enum { CLR_ABORT_WAIT_MS = 3000 };
+
+static _Atomic int g_aborting, g_abort_flushed;
+static struct sigaction g_prev_abrt;
+
+int clr_abort_requested(void) { return atomic_load(&g_aborting); }
+void clr_abort_flushed(void) { atomic_store(&g_abort_flushed, 1); }
+
+// clr_abort_wait asks Go to flush and waits for it, once, bounded.
+void clr_abort_wait(void) {
+    if (atomic_exchange(&g_aborting, 1) == 0) {
+        struct timespec ms = {0, 1000000};
+        for (int i = 0; i < CLR_ABORT_WAIT_MS && !atomic_load(&g_abort_flushed); i++)
+            nanosleep(&ms, NULL);
+    }
+}
+
+static void on_abort(int sig, siginfo_t *info, void *ctx) {
+    clr_abort_wait();
+    if (g_prev_abrt.sa_flags & SA_SIGINFO) {
+        if (g_prev_abrt.sa_sigaction != NULL)
+            g_prev_abrt.sa_sigaction(sig, info, ctx);
+    } else if (g_prev_abrt.sa_handler != SIG_DFL && g_prev_abrt.sa_handler != SIG_IGN) {
+        g_prev_abrt.sa_handler(sig);
+    }
+}
+
+void clr_abort_hook_install(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_abort;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGABRT, &sa, &g_prev_abrt);
+}

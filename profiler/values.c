@@ -467,3 +467,35 @@ uint32_t clr_capture_leave(const clr_fn_plan *plan, uintptr_t fid, uintptr_t elt
     write_value(&w, &plan->ret, rv.startAddress);
     return (uint32_t)(w.p - buf);
 }
+
+// Writes what an exception record carries: u64 class, the message (a
+// string value, or null), u64 class of the inner exception (0: none), its
+// message. The message offset comes from System.Exception's layout (Go
+// finds it once); 0 means not known yet, and no message is read.
+uint32_t clr_capture_exception(uintptr_t obj, uint32_t msg_off, uint32_t inner_off, uint8_t *buf, uint32_t len) {
+    writer w;
+    writer_init(&w, buf, len);
+    clr_value_plan str = {.kind = VK_REF};
+    ClassID cls = 0;
+    if (clr_info_vtbl()->GetClassFromObject(clr_info(), obj, &cls) < 0 || !room(&w, 8))
+        return 0;
+    uint64_t c = cls;
+    put(&w, &c, 8);
+    if (msg_off)
+        write_value(&w, &str, obj + msg_off);
+    else
+        tag(&w, VT_SKIP);
+    uintptr_t inner = 0;
+    if (inner_off)
+        clr_safe_copy(&inner, (void *)(obj + inner_off), 8);
+    ClassID icls = 0;
+    if (inner != 0 && clr_info_vtbl()->GetClassFromObject(clr_info(), inner, &icls) < 0)
+        icls = 0;
+    if (!room(&w, 8))
+        return (uint32_t)(w.p - buf);
+    c = icls;
+    put(&w, &c, 8);
+    if (icls != 0 && msg_off)
+        write_value(&w, &str, inner + msg_off);
+    return (uint32_t)(w.p - buf);
+}

@@ -109,4 +109,6 @@ int clr_safe_copy(void *dst, const void *src, uintptr_t n);
 uint32_t clr_capture_enter(const clr_fn_plan *plan, uintptr_t function_id, uintptr_t elt, uint8_t *buf, uint32_t len);
 uint32_t clr_capture_leave(const clr_fn_plan *plan, uintptr_t function_id, uintptr_t elt, uint8_t *buf, uint32_t len);
 
+uint32_t clr_capture_exception(uintptr_t obj, uint32_t msg_off, uint32_t inner_off, uint8_t *buf, uint32_t len);
+
 #endif

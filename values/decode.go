@@ -118,6 +118,9 @@ type Decoder struct {
 // NewDecoder returns a decoder over b.
 func NewDecoder(b []byte) *Decoder { return &Decoder{b: b} }
 
+// Offset is how many bytes have been decoded.
+func (d *Decoder) Offset() int { return d.off }
+
 // More reports whether values remain.
 func (d *Decoder) More() bool { return d.off < len(d.b) }
 

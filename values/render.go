@@ -371,6 +371,9 @@ func primText(v Value) string {
 	return strconv.FormatInt(v.Int(), 10)
 }
 
+// StringText is a String value's text.
+func StringText(v Value) string { return decodeUTF16(v.Str) }
+
 // decodeUTF16 turns UTF-16 into valid UTF-8: pairs become one code point,
 // unpaired surrogates (including one cut off by truncation) become U+FFFD.
 func decodeUTF16(s []uint16) string {

@@ -1,0 +1,200 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/clrotel/clrotel/otlpsink"
+)
+
+func events(s otlpsink.Span, name string) []otlpsink.Event {
+	var out []otlpsink.Event
+	for _, e := range s.Events {
+		if e.Name == name {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// checkFailed asserts that s ended by the exception: status error with the
+// type and message, an exception event, end reason "exception".
+func checkFailed(t *testing.T, s otlpsink.Span, typ, msg string) {
+	t.Helper()
+	if s.StatusCode != "error" || s.StatusMsg != typ+": "+msg {
+		t.Errorf("%s: status %s %q, want error %q", s.Name, s.StatusCode, s.StatusMsg, typ+": "+msg)
+	}
+	ev := events(s, "exception")
+	if len(ev) != 1 {
+		t.Fatalf("%s: %d exception events, want 1", s.Name, len(ev))
+	}
+	if ev[0].Attrs["exception.type"] != typ || ev[0].Attrs["exception.message"] != msg {
+		t.Errorf("%s: event %v", s.Name, ev[0].Attrs)
+	}
+	if s.Attrs["clrotel.end_reason"] != "exception" {
+		t.Errorf("%s: end reason %v", s.Name, s.Attrs["clrotel.end_reason"])
+	}
+}
+
+// checkCaught asserts that s caught the exception and is not failed.
+func checkCaught(t *testing.T, s otlpsink.Span, typ string) {
+	t.Helper()
+	if s.StatusCode == "error" {
+		t.Errorf("%s: status %s: the catcher must not fail", s.Name, s.StatusCode)
+	}
+	c := events(s, "exception.caught")
+	if len(c) == 0 || c[len(c)-1].Attrs["exception.type"] != typ {
+		t.Errorf("%s: exception.caught events %v, want one for %s", s.Name, c, typ)
+	}
+}
+
+func TestExceptions(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		r := runApp(t, rt, "Exceptions", nil, runOpts{profiler: true})
+		want := "levels -1\ncaught CardDeclinedException\nquiet caught\ninner not a number: x\nrethrown first\nfinally ran 1\nfiltered\ncannot open String\n"
+		if r.ExitCode != 0 || r.Stdout != want {
+			t.Fatalf("exit %d, stdout %q\n%s", r.ExitCode, r.Stdout, r.Stderr)
+		}
+		all := byID(r.Spans)
+		get := func(part string) otlpsink.Span { return one(t, r.Spans, part) }
+
+		t.Run("three levels, caught at the top", func(t *testing.T) {
+			top, mid, bot := get("Levels.Top("), get("Levels.Middle("), get("Levels.Bottom(")
+			checkFailed(t, bot, "System.InvalidOperationException", "boom at the bottom")
+			checkFailed(t, mid, "System.InvalidOperationException", "boom at the bottom")
+			checkCaught(t, top, "System.InvalidOperationException")
+			if parentName(all, bot) != mid.Name || parentName(all, mid) != top.Name {
+				t.Error("nesting broken")
+			}
+			// Unwound spans end when their frame is unwound: inner first, and
+			// before the catcher ends.
+			if bot.End.After(mid.End) || mid.End.After(top.End) || bot.End.Before(bot.Start) {
+				t.Errorf("end times: bottom %v middle %v top %v", bot.End, mid.End, top.End)
+			}
+			ev := events(bot, "exception")[0]
+			st, _ := ev.Attrs["exception.stacktrace"].(string)
+			wantStack := "   at Acme.Errors.Levels.Bottom()\n   at Acme.Errors.Levels.Middle()\n   at Acme.Errors.Levels.Top()\n   at Program.Main(String[] args)"
+			if st != wantStack {
+				t.Errorf("stack trace:\n%s\nwant:\n%s", st, wantStack)
+			}
+		})
+		t.Run("custom exception several levels down", func(t *testing.T) {
+			checkFailed(t, get("Custom.Charge("), "Acme.Errors.CardDeclinedException", "card 4000 declined")
+			checkCaught(t, get("Custom.Catch("), "Acme.Errors.CardDeclinedException")
+		})
+		t.Run("null message", func(t *testing.T) {
+			s := get("Custom.Silent(")
+			ev := events(s, "exception")
+			if len(ev) != 1 || ev[0].Attrs["exception.type"] != "Acme.Errors.Quiet" || ev[0].Attrs["dotnet.exception.message_null"] != true {
+				t.Fatalf("events %v", s.Events)
+			}
+			if _, ok := ev[0].Attrs["exception.message"]; ok {
+				t.Error("a null message was reported as a message")
+			}
+			if s.StatusCode != "error" || s.StatusMsg != "Acme.Errors.Quiet" {
+				t.Errorf("status %s %q", s.StatusCode, s.StatusMsg)
+			}
+		})
+		t.Run("inner exception", func(t *testing.T) {
+			// Wrap catches the FormatException and throws a new exception
+			// around it: caught, then failed by the new one.
+			w := get("Custom.Wrap(")
+			if c := events(w, "exception.caught"); len(c) != 1 || c[0].Attrs["exception.type"] != "System.FormatException" {
+				t.Errorf("Wrap's caught events %v", c)
+			}
+			if w.StatusCode != "error" || w.StatusMsg != "System.InvalidOperationException: wrapped" {
+				t.Errorf("Wrap status %s %q", w.StatusCode, w.StatusMsg)
+			}
+			ev := events(w, "exception")
+			if len(ev) != 1 || ev[0].Attrs["dotnet.exception.inner.type"] != "System.FormatException" || ev[0].Attrs["dotnet.exception.inner.message"] != "not a number: x" {
+				t.Errorf("events %v", w.Events)
+			}
+			checkFailed(t, get("Custom.Parse("), "System.FormatException", "not a number: x")
+			checkCaught(t, get("Custom.CatchInner("), "System.InvalidOperationException")
+		})
+		t.Run("rethrow", func(t *testing.T) {
+			again := get("Flow.Again(") // caught, then rethrew
+			if c := events(again, "exception.caught"); len(c) != 1 || c[0].Attrs["exception.type"] != "System.ArgumentException" {
+				t.Errorf("Again's caught events %v", c)
+			}
+			if again.StatusCode != "error" || len(events(again, "exception")) != 1 {
+				t.Errorf("Again rethrew: status %s events %v", again.StatusCode, again.Events)
+			}
+			checkFailed(t, get("Flow.Fail("), "System.ArgumentException", "first")
+			checkCaught(t, get("Flow.Rethrow("), "System.ArgumentException")
+		})
+		t.Run("finally and filter", func(t *testing.T) {
+			checkFailed(t, get("Flow.WithFinally("), "System.TimeoutException", "too slow")
+			c := get("Flow.Cleanup(")
+			if c.StatusCode == "error" || parentName(all, c) != get("Flow.WithFinally(").Name {
+				t.Errorf("finally block's call: status %s parent %q", c.StatusCode, parentName(all, c))
+			}
+			checkFailed(t, get("Flow.Code("), "System.ApplicationException", "code 404")
+			checkCaught(t, get("Flow.Filter("), "System.ApplicationException")
+			if f := get("Flow.IsNotFound("); f.StatusCode == "error" {
+				t.Error("the filter's call failed")
+			}
+		})
+		t.Run("generic method", func(t *testing.T) {
+			checkFailed(t, get("Box<String>.Open<Int32>("), "System.NotSupportedException", "cannot open String")
+			checkCaught(t, get("Box<String>.Try("), "System.NotSupportedException")
+		})
+		main := get("Program.Main(")
+		if main.StatusCode == "error" || len(main.Events) != 0 {
+			t.Errorf("Main: status %s events %v", main.StatusCode, main.Events)
+		}
+	})
+}
+
+// An unhandled exception ends the process (abort): what was recorded is
+// exported first, and the exit code is the runtime's own.
+func TestUnhandledException(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		plain := runApp(t, rt, "Exceptions", []string{"unhandled"}, runOpts{})
+		traced := runApp(t, rt, "Exceptions", []string{"unhandled"}, runOpts{profiler: true})
+		if plain.ExitCode == 0 || traced.ExitCode != plain.ExitCode || traced.Stdout != plain.Stdout {
+			t.Fatalf("exit codes: plain %d, traced %d; stdout %q vs %q", plain.ExitCode, traced.ExitCode, plain.Stdout, traced.Stdout)
+		}
+		for _, part := range []string{"Program.Main(", "Unhandled.Outer(", "Unhandled.Inner("} {
+			s := one(t, traced.Spans, part)
+			if s.StatusCode != "error" || !strings.Contains(s.StatusMsg, "System.InvalidProgramException: nobody catches this") {
+				t.Errorf("%s: status %s %q", s.Name, s.StatusCode, s.StatusMsg)
+			}
+			if len(events(s, "exception")) != 1 {
+				t.Errorf("%s: events %v", s.Name, s.Events)
+			}
+		}
+	})
+}
+
+// Exceptions thrown and caught from 4 threads at a high rate: every span
+// arrives, correctly nested, with the right status.
+func TestExceptionStress(t *testing.T) {
+	const each = 2500
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		r := runApp(t, rt, "Exceptions", []string{"stress", "2500"}, runOpts{profiler: true})
+		if !strings.Contains(r.Stdout, "caught 10000") {
+			t.Fatalf("stdout %q\n%s", r.Stdout, r.Stderr)
+		}
+		all := byID(r.Spans)
+		throws := byName(r.Spans, "Exceptions.exe!Acme.Errors.Stress.Throw(Int32 i)")
+		catches := byName(r.Spans, "Exceptions.exe!Acme.Errors.Stress.Catch(Int32 i)")
+		if len(throws) != 4*each || len(catches) != 4*each {
+			t.Fatalf("%d Throw and %d Catch spans, want %d each", len(throws), len(catches), 4*each)
+		}
+		for _, s := range throws {
+			p := all[s.ParentSpanID]
+			if s.StatusCode != "error" || p.Name != catches[0].Name || p.Attrs["thread.id"] != s.Attrs["thread.id"] {
+				t.Fatalf("Throw span: status %s, parent %q", s.StatusCode, p.Name)
+			}
+			if p.Attrs["dotnet.arg.i"] != s.Attrs["dotnet.arg.i"] {
+				t.Fatalf("Throw(%v) under Catch(%v)", s.Attrs["dotnet.arg.i"], p.Attrs["dotnet.arg.i"])
+			}
+		}
+		for _, s := range catches {
+			if s.StatusCode == "error" || len(events(s, "exception.caught")) != 1 {
+				t.Fatalf("Catch span: status %s events %d", s.StatusCode, len(s.Events))
+			}
+		}
+	})
+}
