@@ -51,7 +51,7 @@ func checkCaught(t *testing.T, s otlpsink.Span, typ string) {
 func TestExceptions(t *testing.T) {
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
 		r := runApp(t, rt, "Exceptions", nil, runOpts{profiler: true})
-		want := "levels -1\ncaught CardDeclinedException\nquiet caught\ninner not a number: x\nrethrown first\nfinally ran 1\nfiltered\ncannot open String\n"
+		want := "levels -1\ncaught CardDeclinedException\nquiet caught\ninner not a number: x\nrethrown first\nfinally ran 1\nfiltered\ncannot open String\ntask in a task\nframework threw\n"
 		if r.ExitCode != 0 || r.Stdout != want {
 			t.Fatalf("exit %d, stdout %q\n%s", r.ExitCode, r.Stdout, r.Stderr)
 		}
@@ -138,6 +138,21 @@ func TestExceptions(t *testing.T) {
 		t.Run("generic method", func(t *testing.T) {
 			checkFailed(t, get("Box<String>.Open<Int32>("), "System.NotSupportedException", "cannot open String")
 			checkCaught(t, get("Box<String>.Try("), "System.NotSupportedException")
+		})
+		t.Run("a task faults on another thread", func(t *testing.T) {
+			faulty, fault := get("Tasks.Faulty("), get("Tasks.Fault(")
+			checkFailed(t, faulty, "System.InvalidOperationException", "in a task")
+			if faulty.Attrs["thread.id"] == fault.Attrs["thread.id"] || faulty.TraceID == fault.TraceID {
+				t.Error("the task ran on the caller's thread and trace")
+			}
+			checkCaught(t, fault, "System.AggregateException")
+		})
+		t.Run("thrown and caught in framework code", func(t *testing.T) {
+			f := get("Tasks.Framework(")
+			checkCaught(t, f, "System.FormatException")
+			if ev := events(f, "exception"); len(ev) != 1 || ev[0].Attrs["exception.type"] != "System.FormatException" {
+				t.Errorf("events %v", f.Events)
+			}
 		})
 		main := get("Program.Main(")
 		if main.StatusCode == "error" || len(main.Events) != 0 {

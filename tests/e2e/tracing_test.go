@@ -154,9 +154,9 @@ func TestCaughtHardwareFaultsCloseSpans(t *testing.T) {
 			t.Fatalf("exit %d\n%s", r.ExitCode, r.Stderr)
 		}
 		all := byID(r.Spans)
-		for _, c := range []struct{ thrower, catcher string }{
-			{"Basic.exe!Acme.Shop.Faults.Length(String s)", "Basic.exe!Acme.Shop.Faults.CatchNull()"},
-			{"Basic.exe!Acme.Shop.Faults.Divide(Int32 a, Int32 b)", "Basic.exe!Acme.Shop.Faults.CatchDivide(Int32 zero)"},
+		for _, c := range []struct{ thrower, catcher, exc string }{
+			{"Basic.exe!Acme.Shop.Faults.Length(String s)", "Basic.exe!Acme.Shop.Faults.CatchNull()", "System.NullReferenceException"},
+			{"Basic.exe!Acme.Shop.Faults.Divide(Int32 a, Int32 b)", "Basic.exe!Acme.Shop.Faults.CatchDivide(Int32 zero)", "System.DivideByZeroException"},
 		} {
 			throwers := byName(r.Spans, c.thrower)
 			catchers := byName(r.Spans, c.catcher)
@@ -166,6 +166,9 @@ func TestCaughtHardwareFaultsCloseSpans(t *testing.T) {
 			for _, s := range throwers {
 				if s.StatusCode != "error" {
 					t.Errorf("%s: status %q, want error", c.thrower, s.StatusCode)
+				}
+				if ev := events(s, "exception"); len(ev) != 1 || ev[0].Attrs["exception.type"] != c.exc {
+					t.Errorf("%s: exception events %v, want one %s", c.thrower, s.Events, c.exc)
 				}
 				if p := parentName(all, s); p != c.catcher {
 					t.Errorf("%s: parent %q", c.thrower, p)

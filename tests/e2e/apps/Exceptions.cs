@@ -116,6 +116,26 @@ namespace Acme.Errors
         public static bool IsNotFound(Exception e) { return e.Message.EndsWith("404"); }
     }
 
+    public static class Tasks
+    {
+        public static string Fault()
+        {
+            var t = System.Threading.Tasks.Task.Run(() => Faulty());
+            try { t.Wait(); return "no"; }
+            catch (AggregateException e) { return "task " + e.InnerException.Message; }
+        }
+
+        public static int Faulty() { throw new InvalidOperationException("in a task"); }
+
+        // An exception thrown and caught inside the framework, under a
+        // traced call: only the traced caller sees it.
+        public static string Framework()
+        {
+            try { return "parsed " + Convert.ToInt32("not a number"); }
+            catch (FormatException) { return "framework threw"; }
+        }
+    }
+
     public class Box<T>
     {
         public U Open<U>(U value) { throw new NotSupportedException("cannot open " + typeof(T).Name); }
@@ -167,6 +187,8 @@ public static class Program
             Console.WriteLine(Acme.Errors.Flow.Finally());
             Console.WriteLine(Acme.Errors.Flow.Filter());
             Console.WriteLine(Acme.Errors.Box<string>.Try("s"));
+            Console.WriteLine(Acme.Errors.Tasks.Fault());
+            Console.WriteLine(Acme.Errors.Tasks.Framework());
         }
         if (mode == "unhandled")
         {
