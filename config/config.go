@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/clrotel/clrotel/sampling"
 )
 
 // Config is the profiler's configuration.
@@ -40,6 +42,9 @@ type Config struct {
 	// spans of that type's methods, read at entry.
 	Statics []string
 
+	// Sampling: OTEL_TRACES_SAMPLER(_ARG), rules and the rate limit.
+	Sampling sampling.Config
+
 	ExportQueue    int
 	ExportBatch    int
 	ExportInterval time.Duration
@@ -67,6 +72,7 @@ func Default() Config {
 		ExportBatch:    2048,
 		ExportInterval: 500 * time.Millisecond,
 		ShutdownWait:   5 * time.Second,
+		Sampling:       sampling.Default(),
 	}
 }
 
@@ -158,6 +164,32 @@ func FromEnv(lookup func(string) (string, bool)) (Config, error) {
 	attrBytes := uint32(c.MaxAttrBytes)
 	u32("CLROTEL_MAX_ATTR_BYTES", &attrBytes, 256, 1<<24)
 	c.MaxAttrBytes = int(attrBytes)
+	if sc, err := sampling.FromEnv(c.Sampling, lookup); err != nil {
+		errs = append(errs, err.Error())
+	} else {
+		c.Sampling = sc
+	}
+	if v, ok := lookup("CLROTEL_SAMPLING_RULES"); ok {
+		for _, r := range SplitPatterns(v) {
+			rule, err := sampling.ParseRule(r)
+			if err != nil {
+				errs = append(errs, "CLROTEL_SAMPLING_RULES: "+err.Error())
+				continue
+			}
+			c.Sampling.Rules = append(c.Sampling.Rules, rule)
+		}
+	}
+	if v, ok := lookup("CLROTEL_RATE_LIMIT"); ok && strings.TrimSpace(v) != "" {
+		f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil || f < 0 || f > 1e7 {
+			errs = append(errs, fmt.Sprintf("CLROTEL_RATE_LIMIT=%q: want traces per second, a number from 0 (no limit) to 1e7", v))
+		} else {
+			c.Sampling.RateLimit = f
+		}
+	}
+	burst := uint32(c.Sampling.Burst)
+	u32("CLROTEL_RATE_BURST", &burst, 1, 1<<20)
+	c.Sampling.Burst = int(burst)
 	if len(errs) > 0 {
 		return c, fmt.Errorf("config: %s", strings.Join(errs, "; "))
 	}

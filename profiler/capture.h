@@ -33,6 +33,7 @@ typedef struct clr_fn {
     uint32_t index; // the function's index in Go's table
     uint32_t flags;
     const struct clr_fn_plan *plan; // values to capture; NULL: none
+    uint64_t sample_bound;          // traces rooted here: sampling.RootBound
 } clr_fn;
 
 typedef struct clr_frame {
@@ -77,6 +78,10 @@ typedef struct clr_capture_config {
 
 // Set up before the hooks are installed (from Initialize).
 int clr_capture_init(const clr_capture_config *cfg);
+// The rate limit on sampled traces (interval 0: none).
+void clr_sampling_init(int64_t interval_ns, int64_t tolerance_ns);
+uint64_t clr_unsampled_roots(void);
+uint64_t clr_rate_limited_roots(void);
 
 // For Go: the slot table and its high-water mark.
 clr_slot *clr_slots(void);

@@ -104,11 +104,12 @@ func (t *functionTable) lookupOrAdd(id uint64, mk func(index uint32) *function) 
 
 // newCFn allocates the client ID the hooks receive. It is never freed: the
 // runtime may call the hooks with it until the process ends.
-func newCFn(fid uint64, index uint32, flags uint32) *C.clr_fn {
+func newCFn(fid uint64, index uint32, flags uint32, sampleBound uint64) *C.clr_fn {
 	p := (*C.clr_fn)(C.calloc(1, C.size_t(unsafe.Sizeof(C.clr_fn{}))))
 	p.function_id = C.uintptr_t(fid)
 	p.index = C.uint32_t(index)
 	p.flags = C.uint32_t(flags)
+	p.sample_bound = C.uint64_t(sampleBound)
 	return p
 }
 

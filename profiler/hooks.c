@@ -17,14 +17,26 @@
 #include "capture.h"
 #include "profiler.h"
 #include "values.h"
+#include "sample.h"
 
 static clr_slot *g_slots;
 static clr_capture_config g_cfg;
 static _Atomic uint32_t g_slot_hw;      // slots ever used: Go scans [0, g_slot_hw)
 static _Atomic uint64_t g_no_slot;      // enters lost because every slot was taken
 static pthread_key_t g_slot_key;
+static int64_t g_rate_interval, g_rate_tolerance;
+static _Atomic int64_t g_rate_tat;
+static _Atomic uint64_t g_unsampled, g_rate_limited;
 static __thread clr_slot *t_slot;
 static __thread int t_no_slot;          // this thread found no slot: do not retry per call
+
+void clr_sampling_init(int64_t interval_ns, int64_t tolerance_ns) {
+    g_rate_interval = interval_ns;
+    g_rate_tolerance = tolerance_ns;
+}
+
+uint64_t clr_unsampled_roots(void) { return atomic_load_explicit(&g_unsampled, memory_order_relaxed); }
+uint64_t clr_rate_limited_roots(void) { return atomic_load_explicit(&g_rate_limited, memory_order_relaxed); }
 
 clr_slot *clr_slots(void) { return g_slots; }
 uint32_t clr_slot_count(void) { return atomic_load_explicit(&g_slot_hw, memory_order_acquire); }
@@ -212,7 +224,22 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
 
     uint16_t flags = 0;
     uint32_t size = REC_HEADER + 8;
+    uint64_t tid[2] = {0, 0};
     if (d == 0) {
+        // A new trace: its id, then the sampling decision on it. An
+        // unsampled trace records nothing; its calls only count depth.
+        tid[0] = rng_next(s);
+        tid[1] = rng_next(s);
+        if ((tid[0] | tid[1]) == 0)
+            tid[1] = 1;
+        if (!clr_sampled((const uint8_t *)tid, fn->sample_bound)) {
+            atomic_fetch_add_explicit(&g_unsampled, 1, memory_order_relaxed);
+            return;
+        }
+        if (g_rate_interval > 0 && !clr_rate_allow(&g_rate_tat, g_rate_interval, g_rate_tolerance, (int64_t)ts)) {
+            atomic_fetch_add_explicit(&g_rate_limited, 1, memory_order_relaxed);
+            return;
+        }
         flags |= RF_ROOT;
         size += 16;
     }
@@ -258,11 +285,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     *(uint32_t *)(q + 4) = (uint32_t)ntargs;
     q += 8;
     if (flags & RF_ROOT) {
-        uint64_t hi = rng_next(s), lo = rng_next(s);
-        if ((hi | lo) == 0)
-            lo = 1;
-        memcpy(q, &hi, 8);
-        memcpy(q + 8, &lo, 8);
+        memcpy(q, tid, 16);
         q += 16;
     }
     if (flags & RF_GENERIC) {

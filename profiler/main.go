@@ -26,6 +26,7 @@ import (
 	"github.com/clrotel/clrotel/config"
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/otelbridge"
+	"github.com/clrotel/clrotel/sampling"
 	"github.com/clrotel/clrotel/values"
 )
 
@@ -134,6 +135,10 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		max_fields: C.uint32_t(cfg.MaxFields), string_len_offset: lenOff, string_buf_offset: bufOff,
 	}
 	out.plan_table_size = 1 << 16
+	if l := sampling.NewLimiter(cfg.Sampling.RateLimit, cfg.Sampling.Burst); l != nil {
+		iv, tol := l.Params()
+		C.clr_sampling_init(C.int64_t(iv), C.int64_t(tol))
+	}
 	var major, minor C.uint16_t
 	if hr := C.clr_runtime_version(&major, &minor); hr == 0 {
 		p.planner.oldReturns = major < 6
@@ -203,7 +208,7 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	if unhandledNotification[name] && frameworkAssembly(asm) {
 		// Hooked as a marker only: its Enter means the process is about to
 		// abort, and the hook waits while Go exports.
-		f.c = newCFn(fid, index, C.FN_SELECTED|C.FN_UNHANDLED)
+		f.c = newCFn(fid, index, C.FN_SELECTED|C.FN_UNHANDLED, 0)
 		p.log.Debugf("hooking %s as the unhandled-exception marker", name)
 		return f
 	}
@@ -221,7 +226,9 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		flags |= C.FN_SHARED_GENERIC
 	}
 	f.method = bridgeMethod(m)
-	f.c = newCFn(fid, index, flags)
+	// A trace rooted here is sampled by the first matching rule, else by
+	// OTEL_TRACES_SAMPLER: decided in the hook from this bound.
+	f.c = newCFn(fid, index, flags, p.cfg.Sampling.RootBound(m.SelectName))
 	p.planner.prepare()
 	if p.cfg.Capture && !p.captureExclude.MatchAny(m.SelectName) {
 		f.plan = p.planner.functionPlan(m)
@@ -300,5 +307,6 @@ func clrotelShutdown() {
 	if err := p.pipe.Shutdown(ctx); err != nil {
 		p.log.Warnf("exit: spans still queued were not exported: %v", err)
 	}
-	p.log.Infof("shut down: %d records drained", p.drain.records.Load())
+	p.log.Infof("shut down: %d records drained; %d traces not sampled, %d rate-limited",
+		p.drain.records.Load(), uint64(C.clr_unsampled_roots()), uint64(C.clr_rate_limited_roots()))
 }

@@ -199,6 +199,14 @@ public static class Program
         if (mode == "recurse") Console.WriteLine("depth " + Acme.Shop.Deep.Recurse(int.Parse(args[1])));
         if (mode == "inline") Console.WriteLine("loop " + Acme.Shop.Tiny.HotLoop(1000));
         if (mode == "tail") Console.WriteLine("tail " + Acme.Shop.Tail.Outer(4));
+        if (mode == "roots")
+        {
+            // N calls with no traced caller (trace only Tiny.Inc): N roots.
+            int n = int.Parse(args[1]), acc = 0;
+            for (int i = 0; i < n; i++) acc = Acme.Shop.Tiny.Inc(acc);
+            Console.WriteLine("roots " + acc);
+            return 0;
+        }
         if (mode == "recurse") return 0;
         return args.Length > 1 ? int.Parse(args[1]) : 0;
     }

@@ -1,0 +1,98 @@
+package e2e
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+const incSpan = "Basic.exe!Acme.Shop.Tiny.Inc(Int32 x)"
+
+func rootsRun(t *testing.T, rt dotnetRuntime, n string, env map[string]string) run {
+	t.Helper()
+	e := map[string]string{"CLROTEL_INCLUDE": "Acme.Shop.Tiny.Inc"}
+	for k, v := range env {
+		e[k] = v
+	}
+	r := runApp(t, rt, "Basic", []string{"roots", n}, runOpts{profiler: true, env: e})
+	if r.ExitCode != 0 || !strings.Contains(r.Stdout, "roots "+n) {
+		t.Fatalf("exit %d stdout %q\n%s", r.ExitCode, r.Stdout, r.Stderr)
+	}
+	return r
+}
+
+func TestSamplerAlwaysOff(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		for _, s := range []string{"always_off", "parentbased_always_off"} {
+			r := runApp(t, rt, "Basic", []string{"all"}, runOpts{profiler: true, env: map[string]string{"OTEL_TRACES_SAMPLER": s}})
+			if r.ExitCode != 0 || len(r.Spans) != 0 {
+				t.Errorf("%s: exit %d, %d spans", s, r.ExitCode, len(r.Spans))
+			}
+		}
+	})
+}
+
+// A 0.25 ratio over 4,000 roots: the count must fall in the binomial 99.9%
+// interval, and every sampled trace id must satisfy the ratio rule (the
+// decision is the trace id's, consistent across services).
+func TestSamplerRatio(t *testing.T) {
+	const n, p = 4000, 0.25
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		r := rootsRun(t, rt, "4000", map[string]string{"OTEL_TRACES_SAMPLER": "traceidratio", "OTEL_TRACES_SAMPLER_ARG": "0.25"})
+		got := len(byName(r.Spans, incSpan))
+		mean, sd := n*p, math.Sqrt(n*p*(1-p))
+		lo, hi := int(mean-3.29*sd), int(mean+3.29*sd)
+		if got < lo || got > hi {
+			t.Fatalf("%d of %d roots sampled at 0.25, want %d..%d", got, n, lo, hi)
+		}
+		for _, s := range r.Spans {
+			// The ratio rule on the id's last 8 bytes: x>>1 < 0.25*2^63, so
+			// x < 2^62: the top two bits of byte 8 are zero.
+			if s.TraceID[16] > '3' {
+				t.Fatalf("trace %s sampled against the ratio rule", s.TraceID)
+			}
+		}
+	})
+}
+
+func TestSamplingRuleNever(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		r := runApp(t, rt, "Basic", []string{"names"}, runOpts{profiler: true, env: map[string]string{
+			"CLROTEL_INCLUDE":        "Acme.Shop.*",
+			"CLROTEL_SAMPLING_RULES": "Acme.Shop.Cart.Put=never, Acme.Shop.*=always",
+		}})
+		for _, s := range r.Spans {
+			if strings.Contains(s.Name, ".Put(") {
+				t.Errorf("never-rule method traced: %s", s.Name)
+			}
+		}
+		if len(byName(r.Spans, "Basic.exe!Acme.Shop.Cart.Add(Acme.Shop.Item item, Int32 quantity)")) != 1 {
+			t.Errorf("Add (always) missing:\n%s", dumpSpans(r.Spans))
+		}
+	})
+}
+
+func TestRateLimit(t *testing.T) {
+	rt := runtimes[0]
+	start := time.Now()
+	r := rootsRun(t, rt, "20000", map[string]string{"CLROTEL_RATE_LIMIT": "50", "CLROTEL_RATE_BURST": "20"})
+	elapsed := time.Since(start).Seconds()
+	got := len(byName(r.Spans, incSpan))
+	if got < 20 || float64(got) > 20+50*(elapsed+0.5) {
+		t.Fatalf("%d traces at 50/s with a burst of 20 over %.1f s", got, elapsed)
+	}
+}
+
+// A bad sampler setting is reported, naming the variable, and the app runs
+// traced on the default sampler.
+func TestBadSamplerSetting(t *testing.T) {
+	rt := runtimes[0]
+	r := runApp(t, rt, "Basic", []string{"names"}, runOpts{profiler: true, env: map[string]string{"OTEL_TRACES_SAMPLER": "sometimes"}})
+	if r.ExitCode != 0 || len(r.Spans) == 0 {
+		t.Fatalf("exit %d, %d spans", r.ExitCode, len(r.Spans))
+	}
+	if !strings.Contains(r.Stderr, `OTEL_TRACES_SAMPLER="sometimes"`) {
+		t.Errorf("stderr does not name the bad setting:\n%s", r.Stderr)
+	}
+}
