@@ -90,7 +90,12 @@ func SplitPatterns(s string) []string {
 // FromEnv applies CLROTEL_* variables to Default(). lookup is os.LookupEnv
 // in production.
 func FromEnv(lookup func(string) (string, bool)) (Config, error) {
-	c := Default()
+	return fromEnv(Default(), lookup)
+}
+
+// fromEnv applies the environment to c: a variable that is set wins over
+// what c holds (from the defaults or a file).
+func fromEnv(c Config, lookup func(string) (string, bool)) (Config, error) {
 	var errs []string
 	str := func(key string, dst *string) {
 		if v, ok := lookup(key); ok {

@@ -71,7 +71,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 			rc = -1
 		}
 	}()
-	cfg, err := config.FromEnv(os.LookupEnv)
+	cfg, err := config.Load(os.LookupEnv, os.ReadFile)
 	log := newLogger(cfg.LogLevel, os.Stderr)
 	if cfg.LogFile != "" {
 		if ferr := log.openFile(cfg.LogFile); ferr != nil {
@@ -79,8 +79,9 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		}
 	}
 	if err != nil {
-		// A bad setting falls back to its default; the app still runs.
-		log.Errorf("%v; using defaults for those settings", err)
+		// A bad setting falls back to its default, a bad file is not used
+		// at all; the app always runs, traced.
+		log.Errorf("%v\n(using defaults for what is wrong; the app runs traced)", err)
 	}
 	p := &profiler{
 		cfg:      cfg,

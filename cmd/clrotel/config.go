@@ -4,16 +4,22 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+
+	"github.com/clrotel/clrotel/config"
 )
 
-// runConfig handles `clrotel config validate FILE`. The configuration file
-// (CLROTEL_CONFIG) is not implemented yet: the profiler reads CLROTEL_*
-// variables only, so validation reports that instead of pretending.
+// runConfig handles `clrotel config validate FILE`.
 func runConfig(args []string, stdout, stderr io.Writer) (int, error) {
 	fs := flag.NewFlagSet("config", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: clrotel config validate FILE\n\nChecks a clrotel configuration file.\n")
+		fmt.Fprintf(stderr, `Usage: clrotel config validate FILE
+
+Checks a clrotel configuration file (the one CLROTEL_CONFIG names): YAML
+syntax, unknown keys, types and values. Each problem is printed as
+FILE:LINE: FIELD: what is wrong. Exits 0 when the file is valid, 1 if not.
+`)
 	}
 	if err := fs.Parse(args); err != nil {
 		return 2, errUsageOr(err)
@@ -22,5 +28,15 @@ func runConfig(args []string, stdout, stderr io.Writer) (int, error) {
 		fs.Usage()
 		return 2, errUsage
 	}
-	return 1, fmt.Errorf("configuration files are not supported yet; configure with CLROTEL_* variables (see README)")
+	path := fs.Arg(1)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return 1, err
+	}
+	if _, err := config.ParseFile(path, data); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1, nil
+	}
+	fmt.Fprintf(stdout, "%s: ok\n", path)
+	return 0, nil
 }

@@ -99,7 +99,8 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{}, 2, "Usage"},
 		{[]string{"env", "--help"}, 0, "Usage: clrotel env"},
 		{[]string{"run", "-h"}, 0, "Usage: clrotel run"},
-		{[]string{"config", "validate", "x.yaml"}, 1, "not supported yet"},
+		{[]string{"config", "validate", "/nonexistent/x.yaml"}, 1, "no such file"},
+		{[]string{"config"}, 2, "Usage: clrotel config validate"},
 	}
 	for _, tt := range tests {
 		var out, errb bytes.Buffer
@@ -143,5 +144,22 @@ func TestRunPrintsReceivedTraces(t *testing.T) {
 	b, err := os.ReadFile(jsonPath)
 	if err != nil || !strings.Contains(string(b), `"name":"Child.Work()"`) {
 		t.Errorf("JSON file: %v %s", err, b)
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.yaml")
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(good, []byte("sampling:\n  sampler: traceidratio\n  ratio: 0.1\n"), 0o644)
+	os.WriteFile(bad, []byte("sampling:\n  ratio: 2\n  sampel: x\n"), 0o644)
+	var out, errb bytes.Buffer
+	if code := dispatch([]string{"config", "validate", good}, &out, &errb); code != 0 || !strings.Contains(out.String(), "ok") {
+		t.Fatalf("good file: exit %d %s %s", code, out.String(), errb.String())
+	}
+	out.Reset()
+	errb.Reset()
+	if code := dispatch([]string{"config", "validate", bad}, &out, &errb); code != 1 || !strings.Contains(errb.String(), bad+":3: unknown key \"sampel\"") {
+		t.Fatalf("bad file: exit %d, stderr %q", code, errb.String())
 	}
 }

@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -94,5 +96,36 @@ func TestBadSamplerSetting(t *testing.T) {
 	}
 	if !strings.Contains(r.Stderr, `OTEL_TRACES_SAMPLER="sometimes"`) {
 		t.Errorf("stderr does not name the bad setting:\n%s", r.Stderr)
+	}
+}
+
+func TestConfigFile(t *testing.T) {
+	rt := runtimes[0]
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.yaml")
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(good, []byte("include: [\"Acme.Shop.*\"]\nsampling:\n  rules:\n    - match: Acme.Shop.Cart.Put\n      sample: never\ncapture:\n  enabled: false\n"), 0o644)
+	os.WriteFile(bad, []byte("sampling:\n  sampler: sometimes\n"), 0o644)
+
+	r := runApp(t, rt, "Basic", []string{"names"}, runOpts{profiler: true, env: map[string]string{"CLROTEL_CONFIG": good}})
+	if len(r.Spans) == 0 {
+		t.Fatalf("no spans:\n%s", r.Stderr)
+	}
+	for _, s := range r.Spans {
+		if strings.HasPrefix(s.Name, "Basic.exe!Program.") || strings.Contains(s.Name, ".Put(") {
+			t.Errorf("span against the file's include and rules: %s", s.Name)
+		}
+		if _, ok := s.Attrs["dotnet.arg.quantity"]; ok {
+			t.Errorf("values captured with capture.enabled false")
+		}
+	}
+
+	// A bad file: the app runs traced on defaults, and says where and why.
+	r = runApp(t, rt, "Basic", []string{"names"}, runOpts{profiler: true, env: map[string]string{"CLROTEL_CONFIG": bad}})
+	if r.ExitCode != 0 || len(byName(r.Spans, "Basic.exe!Program.Main(String[] args)")) != 1 {
+		t.Fatalf("exit %d, %d spans", r.ExitCode, len(r.Spans))
+	}
+	if !strings.Contains(r.Stderr, bad+`:2: sampling.sampler: "sometimes"`) || strings.Count(r.Stderr, "sampling.sampler") != 1 {
+		t.Errorf("stderr:\n%s", r.Stderr)
 	}
 }

@@ -1,0 +1,369 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/clrotel/clrotel/sampling"
+)
+
+// File is the YAML configuration file (CLROTEL_CONFIG). Every key is
+// optional; a key it does not know is an error.
+type File struct {
+	Include  []string     `yaml:"include"`
+	Exclude  []string     `yaml:"exclude"`
+	Capture  fileCapture  `yaml:"capture"`
+	Sampling fileSampling `yaml:"sampling"`
+	Export   fileExport   `yaml:"export"`
+	Limits   fileLimits   `yaml:"limits"`
+	Log      fileLog      `yaml:"log"`
+}
+
+type fileCapture struct {
+	Enabled      *bool    `yaml:"enabled"`
+	Exclude      []string `yaml:"exclude"`
+	MaxString    *uint32  `yaml:"max_string"`
+	MaxElements  *uint32  `yaml:"max_elements"`
+	Depth        *uint32  `yaml:"depth"`
+	MaxFields    *uint32  `yaml:"max_fields"`
+	ValueBytes   *uint32  `yaml:"value_bytes"`
+	MaxAttrBytes *uint32  `yaml:"max_attribute_bytes"`
+	Redact       []string `yaml:"redact"`
+	Statics      []string `yaml:"statics"`
+}
+
+type fileSampling struct {
+	Sampler     *string    `yaml:"sampler"`
+	Ratio       *float64   `yaml:"ratio"`
+	RateLimit   *float64   `yaml:"rate_limit"`
+	Burst       *uint32    `yaml:"burst"`
+	MinDuration *string    `yaml:"min_duration"`
+	Rules       []fileRule `yaml:"rules"`
+}
+
+type fileRule struct {
+	Match  string `yaml:"match"`
+	Sample string `yaml:"sample"` // always, never, or a ratio
+}
+
+type fileExport struct {
+	QueueSize    *uint32 `yaml:"queue_size"`
+	BatchSize    *uint32 `yaml:"batch_size"`
+	Interval     *string `yaml:"interval"`
+	ShutdownWait *string `yaml:"shutdown_wait"`
+}
+
+type fileLimits struct {
+	MaxThreads *uint32 `yaml:"max_threads"`
+	RingKB     *uint32 `yaml:"ring_kb"`
+	MaxDepth   *uint32 `yaml:"max_depth"`
+}
+
+type fileLog struct {
+	Level *string `yaml:"level"`
+	File  *string `yaml:"file"`
+}
+
+// FileError is a problem in a configuration file, with where it is.
+type FileError struct {
+	Path  string
+	Line  int
+	Field string // dotted key, e.g. sampling.ratio
+	Msg   string
+}
+
+func (e *FileError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Path)
+	if e.Line > 0 {
+		b.WriteString(":" + strconv.Itoa(e.Line))
+	}
+	if e.Field != "" {
+		b.WriteString(": " + e.Field)
+	}
+	b.WriteString(": " + e.Msg)
+	return b.String()
+}
+
+// FileErrors lists every problem found in a file.
+type FileErrors []*FileError
+
+func (es FileErrors) Error() string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = e.Error()
+	}
+	return strings.Join(parts, "\n")
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+): (.*)`)
+
+// ParseFile reads a configuration file and checks it: YAML syntax, unknown
+// keys, types, and values. It reports every problem it finds, each with the
+// file, line and field.
+func ParseFile(path string, data []byte) (*File, error) {
+	var f File
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
+		var te *yaml.TypeError
+		if errors.As(err, &te) {
+			var out FileErrors
+			for _, m := range te.Errors {
+				fe := &FileError{Path: path, Msg: m}
+				if sm := yamlLine.FindStringSubmatch(m); sm != nil {
+					fe.Line, _ = strconv.Atoi(sm[1])
+					fe.Msg = friendlyYAML(sm[2])
+				}
+				out = append(out, fe)
+			}
+			return nil, out
+		}
+		fe := &FileError{Path: path, Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+		if sm := yamlLine.FindStringSubmatch(err.Error()); sm != nil {
+			fe.Line, _ = strconv.Atoi(sm[1])
+			fe.Msg = sm[2]
+		}
+		return nil, FileErrors{fe}
+	}
+	var root yaml.Node
+	_ = yaml.Unmarshal(data, &root)
+	if errs := f.validate(path, &root); len(errs) > 0 {
+		return nil, errs
+	}
+	return &f, nil
+}
+
+// friendlyYAML rewords yaml's "field x not found in type config.fileY".
+func friendlyYAML(msg string) string {
+	if strings.HasPrefix(msg, "field ") && strings.Contains(msg, " not found in type ") {
+		name := strings.TrimPrefix(msg[:strings.Index(msg, " not found")], "field ")
+		return fmt.Sprintf("unknown key %q (a typo?)", name)
+	}
+	return msg
+}
+
+// lineOf finds the line of a dotted key in the document, 0 if absent.
+func lineOf(root *yaml.Node, field string) int {
+	n := root
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	line := 0
+	for _, part := range strings.Split(field, ".") {
+		if i, err := strconv.Atoi(part); err == nil && n.Kind == yaml.SequenceNode {
+			if i >= len(n.Content) {
+				return line
+			}
+			n = n.Content[i]
+			line = n.Line
+			continue
+		}
+		if n.Kind != yaml.MappingNode {
+			return line
+		}
+		found := false
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == part {
+				line = n.Content[i].Line
+				n = n.Content[i+1]
+				found = true
+				break
+			}
+		}
+		if !found {
+			return line
+		}
+	}
+	return line
+}
+
+func (f *File) validate(path string, root *yaml.Node) FileErrors {
+	var errs FileErrors
+	bad := func(field, format string, args ...any) {
+		errs = append(errs, &FileError{Path: path, Line: lineOf(root, field), Field: field, Msg: fmt.Sprintf(format, args...)})
+	}
+	rangeU32 := func(field string, v *uint32, min, max uint32) {
+		if v != nil && (*v < min || *v > max) {
+			bad(field, "%d is out of range: want %d to %d", *v, min, max)
+		}
+	}
+	dur := func(field string, v *string) {
+		if v == nil {
+			return
+		}
+		if d, err := time.ParseDuration(*v); err != nil || d < 0 {
+			bad(field, "%q is not a duration: want e.g. 500ms, 2s", *v)
+		}
+	}
+	patterns := func(field string, ps []string) {
+		for i, p := range ps {
+			if strings.TrimSpace(p) == "" {
+				bad(fmt.Sprintf("%s.%d", field, i), "empty pattern: want a glob over Namespace.Type.Method")
+			}
+		}
+	}
+	patterns("include", f.Include)
+	patterns("exclude", f.Exclude)
+	patterns("capture.exclude", f.Capture.Exclude)
+	rangeU32("capture.max_string", f.Capture.MaxString, 0, 1<<20)
+	rangeU32("capture.max_elements", f.Capture.MaxElements, 0, 1<<16)
+	rangeU32("capture.depth", f.Capture.Depth, 0, 16)
+	rangeU32("capture.max_fields", f.Capture.MaxFields, 0, 1024)
+	rangeU32("capture.value_bytes", f.Capture.ValueBytes, 64, 1<<20)
+	rangeU32("capture.max_attribute_bytes", f.Capture.MaxAttrBytes, 256, 1<<24)
+	for i, st := range f.Capture.Statics {
+		if j := strings.LastIndexByte(st, '.'); j <= 0 || j == len(st)-1 {
+			bad(fmt.Sprintf("capture.statics.%d", i), "%q: want Namespace.Type.Field", st)
+		}
+	}
+	if s := f.Sampling.Sampler; s != nil {
+		if _, err := sampling.FromEnv(sampling.Default(), func(k string) (string, bool) {
+			if k == "OTEL_TRACES_SAMPLER" {
+				return *s, true
+			}
+			return "", false
+		}); err != nil {
+			bad("sampling.sampler", "%q: want always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off or parentbased_traceidratio", *s)
+		}
+	}
+	if r := f.Sampling.Ratio; r != nil && (*r < 0 || *r > 1) {
+		bad("sampling.ratio", "%v: want a ratio from 0 to 1", *r)
+	}
+	if r := f.Sampling.RateLimit; r != nil && (*r < 0 || *r > 1e7) {
+		bad("sampling.rate_limit", "%v: want traces per second, 0 (no limit) to 1e7", *r)
+	}
+	rangeU32("sampling.burst", f.Sampling.Burst, 1, 1<<20)
+	dur("sampling.min_duration", f.Sampling.MinDuration)
+	for i, r := range f.Sampling.Rules {
+		if strings.TrimSpace(r.Match) == "" {
+			bad(fmt.Sprintf("sampling.rules.%d.match", i), "missing: want a glob over Namespace.Type.Method")
+		}
+		if _, err := sampling.ParseRule("x=" + r.Sample); err != nil {
+			bad(fmt.Sprintf("sampling.rules.%d.sample", i), "%q: want always, never or a ratio from 0 to 1", r.Sample)
+		}
+	}
+	rangeU32("export.queue_size", f.Export.QueueSize, 1, 1<<24)
+	rangeU32("export.batch_size", f.Export.BatchSize, 1, 1<<20)
+	dur("export.interval", f.Export.Interval)
+	dur("export.shutdown_wait", f.Export.ShutdownWait)
+	rangeU32("limits.max_threads", f.Limits.MaxThreads, 1, 65536)
+	if v := f.Limits.RingKB; v != nil && (*v < 4 || *v > 1<<20 || *v&(*v-1) != 0) {
+		bad("limits.ring_kb", "%d: want a power of two from 4 to 1048576", *v)
+	}
+	rangeU32("limits.max_depth", f.Limits.MaxDepth, 16, 1<<20)
+	if l := f.Log.Level; l != nil {
+		if _, ok := map[string]bool{"error": true, "warn": true, "info": true, "debug": true}[*l]; !ok {
+			bad("log.level", "%q: want error, warn, info or debug", *l)
+		}
+	}
+	return errs
+}
+
+// apply sets what the file sets on c.
+func (f *File) apply(c *Config) {
+	if f.Include != nil {
+		c.Include = f.Include
+	}
+	if f.Exclude != nil {
+		c.Exclude = f.Exclude
+	}
+	setU32 := func(dst *uint32, v *uint32) {
+		if v != nil {
+			*dst = *v
+		}
+	}
+	if f.Capture.Enabled != nil {
+		c.Capture = *f.Capture.Enabled
+	}
+	if f.Capture.Exclude != nil {
+		c.CaptureExclude = f.Capture.Exclude
+	}
+	setU32(&c.MaxString, f.Capture.MaxString)
+	setU32(&c.MaxElements, f.Capture.MaxElements)
+	setU32(&c.ValueDepth, f.Capture.Depth)
+	setU32(&c.MaxFields, f.Capture.MaxFields)
+	setU32(&c.ValueBytes, f.Capture.ValueBytes)
+	if f.Capture.MaxAttrBytes != nil {
+		c.MaxAttrBytes = int(*f.Capture.MaxAttrBytes)
+	}
+	c.Redact = append(c.Redact, f.Capture.Redact...)
+	c.Statics = append(c.Statics, f.Capture.Statics...)
+	s := &c.Sampling
+	if f.Sampling.Sampler != nil {
+		s.Sampler = strings.ToLower(*f.Sampling.Sampler)
+	}
+	if f.Sampling.Ratio != nil {
+		s.Ratio = *f.Sampling.Ratio
+	}
+	if f.Sampling.RateLimit != nil {
+		s.RateLimit = *f.Sampling.RateLimit
+	}
+	if f.Sampling.Burst != nil {
+		s.Burst = int(*f.Sampling.Burst)
+	}
+	if f.Sampling.MinDuration != nil {
+		d, _ := time.ParseDuration(*f.Sampling.MinDuration)
+		s.MinDurationNs = int64(d)
+	}
+	for _, r := range f.Sampling.Rules {
+		rule, _ := sampling.ParseRule(r.Match + "=" + r.Sample)
+		s.Rules = append(s.Rules, rule)
+	}
+	if f.Export.QueueSize != nil {
+		c.ExportQueue = int(*f.Export.QueueSize)
+	}
+	if f.Export.BatchSize != nil {
+		c.ExportBatch = int(*f.Export.BatchSize)
+	}
+	if f.Export.Interval != nil {
+		c.ExportInterval, _ = time.ParseDuration(*f.Export.Interval)
+	}
+	if f.Export.ShutdownWait != nil {
+		c.ShutdownWait, _ = time.ParseDuration(*f.Export.ShutdownWait)
+	}
+	setU32(&c.MaxThreads, f.Limits.MaxThreads)
+	if f.Limits.RingKB != nil {
+		c.RingBytes = *f.Limits.RingKB << 10
+	}
+	setU32(&c.MaxDepth, f.Limits.MaxDepth)
+	if f.Log.Level != nil {
+		c.LogLevel = *f.Log.Level
+	}
+	if f.Log.File != nil {
+		c.LogFile = *f.Log.File
+	}
+}
+
+// Load builds the configuration: defaults, then the file named by
+// CLROTEL_CONFIG (if any), then the environment, which wins. A file with
+// problems is not applied at all (the profiler runs on defaults and the
+// environment); its errors are returned with the rest.
+func Load(lookup func(string) (string, bool), readFile func(string) ([]byte, error)) (Config, error) {
+	base := Default()
+	var fileErr error
+	if path, ok := lookup("CLROTEL_CONFIG"); ok && strings.TrimSpace(path) != "" {
+		if readFile == nil {
+			readFile = os.ReadFile
+		}
+		data, err := readFile(path)
+		if err != nil {
+			fileErr = fmt.Errorf("config file: %w", err)
+		} else if f, err := ParseFile(path, data); err != nil {
+			fileErr = fmt.Errorf("config file %s is not used:\n%w", path, err)
+		} else {
+			f.apply(&base)
+		}
+	}
+	c, envErr := fromEnv(base, lookup)
+	return c, errors.Join(fileErr, envErr)
+}
