@@ -192,6 +192,14 @@ func fromEnv(c Config, lookup func(string) (string, bool)) (Config, error) {
 			c.Sampling.RateLimit = f
 		}
 	}
+	if v, ok := lookup("CLROTEL_MIN_DURATION"); ok && strings.TrimSpace(v) != "" {
+		d, err := time.ParseDuration(strings.TrimSpace(v))
+		if err != nil || d < 0 {
+			errs = append(errs, fmt.Sprintf("CLROTEL_MIN_DURATION=%q: want a duration such as 100us or 1ms", v))
+		} else {
+			c.Sampling.MinDurationNs = int64(d)
+		}
+	}
 	burst := uint32(c.Sampling.Burst)
 	u32("CLROTEL_RATE_BURST", &burst, 1, 1<<20)
 	c.Sampling.Burst = int(burst)

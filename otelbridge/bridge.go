@@ -38,6 +38,9 @@ func (k ExitKind) String() string {
 // goroutine at a time per Thread; different Threads are independent.
 type Bridge struct {
 	tracer trace.Tracer
+	// minDuration: finished non-root spans that returned normally faster
+	// than this are dropped (Pipeline's filter), their parent counting them.
+	minDuration int64
 }
 
 // New returns a Bridge that starts spans with tracer. The tracer's provider
@@ -45,6 +48,9 @@ type Bridge struct {
 func New(tracer trace.Tracer) *Bridge {
 	return &Bridge{tracer: tracer}
 }
+
+// SetMinDuration sets the minimum duration (ns) of the spans kept; 0 keeps all.
+func (b *Bridge) SetMinDuration(ns int64) { b.minDuration = ns }
 
 // Thread is one CLR thread's stack of open spans.
 type Thread struct {
@@ -58,9 +64,11 @@ type Thread struct {
 }
 
 type frame struct {
-	span   trace.Span
-	ctx    context.Context
-	method *Method
+	span    trace.Span
+	ctx     context.Context
+	method  *Method
+	start   int64
+	dropped int64 // children dropped as too short
 }
 
 // NewThread returns the span stack of the OS thread tid.
@@ -90,7 +98,7 @@ func (b *Bridge) Enter(t *Thread, ts int64, m *Method, traceID trace.TraceID, at
 		trace.WithAttributes(t.tid),
 		trace.WithAttributes(attrs...),
 	)
-	t.stack = append(t.stack, frame{span: span, ctx: ctx, method: m})
+	t.stack = append(t.stack, frame{span: span, ctx: ctx, method: m, start: ts})
 }
 
 // Exit ends the thread's innermost open span at unix-nanosecond time ts.
@@ -120,6 +128,13 @@ func (b *Bridge) Exit(t *Thread, ts int64, kind ExitKind, attrs ...attribute.Key
 	}
 	if len(attrs) > 0 {
 		f.span.SetAttributes(attrs...)
+	}
+	if f.dropped > 0 {
+		f.span.SetAttributes(KeyDroppedShort.Int64(f.dropped))
+	}
+	if b.minDuration > 0 && kind == ExitReturn && n > 1 && ts-f.start < b.minDuration {
+		f.span.SetAttributes(keyDrop.Bool(true))
+		t.stack[n-2].dropped += 1 + f.dropped
 	}
 	f.span.End(trace.WithTimestamp(time.Unix(0, ts)))
 	return true

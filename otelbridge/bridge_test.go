@@ -114,3 +114,53 @@ func TestEndpointAddr(t *testing.T) {
 		}
 	}
 }
+
+func TestMinDuration(t *testing.T) {
+	exp := tracetest.NewInMemoryExporter()
+	pipe, err := NewPipeline(context.Background(), ExportOptions{Exporter: exp})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := New(pipe.Tracer)
+	b.SetMinDuration(1000)
+	m := NewMethod(MethodInfo{FunctionName: "A.B.C"})
+	th := NewThread(1)
+	b.Enter(th, 0, m, trace.TraceID{})  // root: kept whatever its length
+	b.Enter(th, 10, m, trace.TraceID{}) // long child: kept
+	b.Enter(th, 20, m, trace.TraceID{}) // short grandchild: dropped
+	b.Exit(th, 30, ExitReturn)
+	b.Exit(th, 5000, ExitReturn)
+	b.Enter(th, 5100, m, trace.TraceID{}) // short child: dropped
+	b.Enter(th, 5110, m, trace.TraceID{}) // its short child: dropped too
+	b.Exit(th, 5120, ExitReturn)
+	b.Exit(th, 5200, ExitReturn)
+	b.Enter(th, 6000, m, trace.TraceID{}) // short but failed: kept
+	b.Exit(th, 6001, ExitUnwind)
+	b.Exit(th, 9000, ExitReturn)
+	// (The in-memory exporter forgets everything on Shutdown: flush instead.)
+	if err := pipe.Provider.ForceFlush(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	spans := exp.GetSpans()
+	if len(spans) != 3 {
+		t.Fatalf("%d spans exported, want 3 (root, long child, failed child)", len(spans))
+	}
+	for _, s := range spans {
+		var dropped int64 = -1
+		for _, kv := range s.Attributes {
+			if kv.Key == KeyDroppedShort {
+				dropped = kv.Value.AsInt64()
+			}
+		}
+		switch s.StartTime.UnixNano() {
+		case 0:
+			if dropped != 2 {
+				t.Errorf("root counts %d dropped, want 2", dropped)
+			}
+		case 10:
+			if dropped != 1 {
+				t.Errorf("long child counts %d dropped, want 1", dropped)
+			}
+		}
+	}
+}

@@ -25,6 +25,11 @@ const (
 	KeyAssembly     = attribute.Key("dotnet.assembly")
 	KeyThreadID     = attribute.Key("thread.id")
 	KeyEndReason    = attribute.Key("clrotel.end_reason")
+	// KeyDroppedShort counts the descendants dropped as shorter than the
+	// minimum duration.
+	KeyDroppedShort = attribute.Key("clrotel.dropped_short_spans")
+	// keyDrop marks a span the pipeline's filter drops.
+	keyDrop = attribute.Key("clrotel.drop")
 )
 
 // MethodInfo is the parts a Method is made of.

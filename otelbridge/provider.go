@@ -90,7 +90,7 @@ func NewPipeline(ctx context.Context, opts ExportOptions) (*Pipeline, error) {
 		// The hooks decide sampling before anything is captured; every span
 		// that reaches the bridge is recorded.
 		sdktrace.WithSampler(sdktrace.AlwaysSample()),
-		sdktrace.WithBatcher(exp, bsp...),
+		sdktrace.WithSpanProcessor(dropFilter{sdktrace.NewBatchSpanProcessor(exp, bsp...)}),
 	)
 	return &Pipeline{
 		Provider: tp,
@@ -178,4 +178,16 @@ func EndpointAddr(getenv func(string) string) string {
 		host = net.JoinHostPort(strings.Trim(host, "[]"), "4317")
 	}
 	return host
+}
+
+// dropFilter keeps the spans the bridge marked as too short from export.
+type dropFilter struct{ sdktrace.SpanProcessor }
+
+func (f dropFilter) OnEnd(s sdktrace.ReadOnlySpan) {
+	for _, kv := range s.Attributes() {
+		if kv.Key == keyDrop {
+			return
+		}
+	}
+	f.SpanProcessor.OnEnd(s)
 }

@@ -113,6 +113,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	}
 	p.pipe = pipe
 	p.bridge = otelbridge.New(pipe.Tracer)
+	p.bridge.SetMinDuration(cfg.Sampling.MinDurationNs)
 	p.drain = newDrainer(p)
 	go p.drain.run()
 	go p.planner.run(p.stop)
