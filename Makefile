@@ -4,6 +4,7 @@
 #   make test    the whole suite (unit, fuzz seeds, end to end in the real runtimes)
 #   make build   build/libclrotel.so and build/clrotel
 #   make deps    install the .NET runtimes and the C# compiler under .deps/ (idempotent)
+#   make backends  build an OpenTelemetry Collector and Jaeger into .deps/backends/
 
 GO      ?= go
 BUILD   := build
@@ -15,7 +16,7 @@ GOSRC   := $(shell find profiler capture naming otelbridge config sampling cmd o
 
 export CGO_ENABLED := 1
 
-.PHONY: all build deps demo test unit e2e vet bench clean
+.PHONY: all build deps backends demo test unit e2e vet bench clean
 
 all: build
 
@@ -33,6 +34,11 @@ $(CLI): $(GOSRC)
 deps:
 	./scripts/deps.sh
 
+# A real OpenTelemetry Collector and Jaeger, built once from the Go module
+# proxy into .deps/backends/ (minutes the first time) for the path tests.
+backends:
+	./scripts/backends.sh
+
 # The example app, compiled with mcs and given a runtimeconfig for the
 # installed runtime.
 SHOP := $(BUILD)/examples/shop/Shop.exe
@@ -48,12 +54,12 @@ vet:
 	$(GO) vet ./...
 
 unit:
-	$(GO) test ./capture/ ./naming/ ./otelbridge/ ./config/ ./otlpsink/ ./cmd/... $(if $(wildcard sampling),./sampling/,)
+	$(GO) test ./capture/ ./naming/ ./otelbridge/ ./config/ ./otlpsink/ ./values/ ./sampling/ ./cmd/... ./profiler/internal/...
 
-e2e: deps build
+e2e: deps backends build
 	CLROTEL_LIB=$(abspath $(LIB)) $(GO) test -count=1 -timeout 30m ./tests/e2e/
 
-test: deps build vet
+test: deps backends build vet
 	CLROTEL_LIB=$(abspath $(LIB)) $(GO) test -count=1 -timeout 60m ./...
 
 clean:
