@@ -62,5 +62,10 @@ e2e: deps backends build
 test: deps backends build vet
 	CLROTEL_LIB=$(abspath $(LIB)) $(GO) test -count=1 -timeout 60m ./...
 
+# The overhead benchmark: prints a table of ratios measured in one run and
+# keeps the raw numbers in bench/results/. Asserts nothing.
+bench: deps build
+	$(GO) run ./bench -dotnet .deps/dotnet $(BENCH_FLAGS)
+
 clean:
 	rm -rf $(BUILD)

@@ -58,7 +58,11 @@ type options struct {
 	tls       *tls.Config
 	exportErr func() error
 	delay     time.Duration
+	countOnly bool
 }
+
+// WithCountOnly keeps only the number of spans received (benchmarks).
+func WithCountOnly() Option { return func(o *options) { o.countOnly = true } }
 
 // WithTLS serves over TLS.
 func WithTLS(c *tls.Config) Option { return func(o *options) { o.tls = c } }
@@ -81,6 +85,7 @@ type Sink struct {
 	spans    []Span
 	raw      []*tracepb.ResourceSpans
 	requests int
+	count    int
 	headers  []metadata.MD
 	last     time.Time
 }
@@ -131,6 +136,21 @@ func (s *Sink) Export(ctx context.Context, req *collectortrace.ExportTraceServic
 			return nil, err
 		}
 	}
+	if s.opts.countOnly {
+		n := 0
+		for _, rs := range req.GetResourceSpans() {
+			for _, ss := range rs.GetScopeSpans() {
+				n += len(ss.GetSpans())
+			}
+		}
+		s.mu.Lock()
+		s.count += n
+		s.requests++
+		close(s.changed)
+		s.changed = make(chan struct{})
+		s.mu.Unlock()
+		return &collectortrace.ExportTraceServiceResponse{}, nil
+	}
 	md, _ := metadata.FromIncomingContext(ctx)
 	var spans []Span
 	for _, rs := range req.GetResourceSpans() {
@@ -143,6 +163,7 @@ func (s *Sink) Export(ctx context.Context, req *collectortrace.ExportTraceServic
 	}
 	s.mu.Lock()
 	s.spans = append(s.spans, spans...)
+	s.count += len(spans)
 	for _, rs := range req.GetResourceSpans() {
 		s.raw = append(s.raw, proto.Clone(rs).(*tracepb.ResourceSpans))
 	}
@@ -239,6 +260,13 @@ func (s *Sink) Spans() []Span {
 	return append([]Span(nil), s.spans...)
 }
 
+// Count is the number of spans received.
+func (s *Sink) Count() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.count
+}
+
 // Requests is the number of Export calls received.
 func (s *Sink) Requests() int {
 	s.mu.Lock()
@@ -257,7 +285,7 @@ func (s *Sink) Headers() []metadata.MD {
 func (s *Sink) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.spans, s.raw, s.requests, s.headers = nil, nil, 0, nil
+	s.spans, s.raw, s.requests, s.headers, s.count = nil, nil, 0, nil, 0
 }
 
 // WaitSpans waits until at least n spans arrived or ctx ends; then it

@@ -1,5 +1,7 @@
-// Bench: many small calls, timed in-process with a Stopwatch around the
-// steady-state loop. Prints one line per workload: "<name> <ns per call>".
+// Bench: the overhead benchmark's workload. Many small calls, timed inside
+// the app with a Stopwatch around the steady-state loop (after a warm-up that
+// JIT-compiles and tiers everything). Prints one line per workload:
+//   <workload> <ns per call>
 using System;
 using System.Diagnostics;
 
@@ -21,20 +23,21 @@ namespace Bench
 
     public static class Program
     {
-        static double Time(string name, int n, Func<int, int> body)
+        static void Time(string name, int n, Func<int, int> body)
         {
-            body(1000); // warm up: JIT, tiering
+            body(20000);
+            System.Threading.Thread.Sleep(200); // let tier-1 compilation land
+            body(20000);
             var sw = Stopwatch.StartNew();
             int acc = body(n);
             sw.Stop();
             double ns = sw.Elapsed.TotalMilliseconds * 1e6 / n;
-            Console.WriteLine(name + " " + ns.ToString("F1") + " " + (acc & 1));
-            return ns;
+            Console.WriteLine(name + " " + ns.ToString("F2") + " " + (acc & 1));
         }
 
         public static int Main(string[] args)
         {
-            int n = args.Length > 0 ? int.Parse(args[0]) : 1000000;
+            int n = args.Length > 0 ? int.Parse(args[0]) : 20000000;
             string s100 = new string('s', 100);
             var p = new Point3();
             Time("two-ints", n, k => { int acc = 0; for (int i = 0; i < k; i++) acc += Work.TwoInts(i, acc); return acc; });

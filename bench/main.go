@@ -1,0 +1,293 @@
+// Command bench is `make bench`: the overhead benchmark. It runs the
+// examples/bench workload under six configurations, interleaved, several
+// times each, and prints one table of ratios measured in this run:
+//
+//	1 no profiler
+//	2 the empty-hook floor (bench/floor: same event mask and slow-path hooks, empty bodies)
+//	3 clrotel, no method selected
+//	4 clrotel, the benchmark's methods selected, sampler always_off
+//	5 clrotel, selected, always_on, values captured, exported to a local OTLP receiver
+//	6 as 5 with traceidratio 0.01
+//
+// It also writes the raw numbers to bench/results/. It asserts nothing.
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/clrotel/clrotel/otlpsink"
+)
+
+const (
+	clrotelCLSID = "{8A4C3E5B-2F61-4D7A-9C0E-5B1D7E3F6A21}"
+	floorCLSID   = "{3C1E0F10-7B2A-4E55-9F21-0D446B0E119A}"
+)
+
+type config struct {
+	id, name string
+	env      func(sink string) []string
+	sink     bool
+}
+
+var workloads = []string{"two-ints", "string-100", "object-3-fields"}
+
+type result struct {
+	ns       map[string]float64 // workload -> ns per call
+	wall     time.Duration
+	rssKB    int64
+	spans    int
+	dropped  int64
+	exportAt time.Duration // from start until the receiver went quiet
+}
+
+func main() {
+	calls := flag.Int("calls", 10_000_000, "calls per workload")
+	reps := flag.Int("reps", 3, "runs per configuration (interleaved)")
+	startups := flag.Int("startups", 15, "hello-world runs per configuration for startup time")
+	dotnet := flag.String("dotnet", ".deps/dotnet", "runtime folder (.deps/dotnet or .deps/dotnet8)")
+	lib := flag.String("lib", "build/libclrotel.so", "clrotel library")
+	out := flag.String("out", "bench/results", "where raw results go")
+	flag.Parse()
+	if err := run(*calls, *reps, *startups, *dotnet, *lib, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(calls, reps, startups int, dotnetDir, lib, outDir string) error {
+	root, _ := os.Getwd()
+	lib, _ = filepath.Abs(lib)
+	host := filepath.Join(root, dotnetDir, "dotnet")
+	vers, _ := filepath.Glob(filepath.Join(root, dotnetDir, "shared", "Microsoft.NETCore.App", "*"))
+	if len(vers) == 0 {
+		return fmt.Errorf("no runtime in %s: run make deps", dotnetDir)
+	}
+	version := filepath.Base(vers[0])
+	work, err := os.MkdirTemp("", "clrotel-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	floor := filepath.Join(work, "libfloor.so")
+	if o, err := exec.Command("gcc", "-std=c11", "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-o", floor, "bench/floor/floor.c").CombinedOutput(); err != nil {
+		return fmt.Errorf("building the floor: %v\n%s", err, o)
+	}
+	rc := fmt.Sprintf(`{"runtimeOptions":{"framework":{"name":"Microsoft.NETCore.App","version":%q},"configProperties":{"System.Globalization.Invariant":true}}}`, version)
+	for _, app := range []struct{ name, src string }{{"Bench", "examples/bench/Bench.cs"}, {"Hello", ""}} {
+		src := app.src
+		if src == "" {
+			src = filepath.Join(work, "Hello.cs")
+			os.WriteFile(src, []byte(`public static class Hello { public static int Main() { System.Console.WriteLine("hello"); return 0; } }`), 0o644)
+		}
+		if o, err := exec.Command("mcs", "-nologo", "-optimize+", "-out:"+filepath.Join(work, app.name+".exe"), src).CombinedOutput(); err != nil {
+			return fmt.Errorf("mcs %s: %v\n%s", src, err, o)
+		}
+		os.WriteFile(filepath.Join(work, app.name+".runtimeconfig.json"), []byte(rc), 0o644)
+	}
+
+	prof := func(extra ...string) func(string) []string {
+		return func(sink string) []string {
+			env := []string{"CORECLR_ENABLE_PROFILING=1", "CORECLR_PROFILER=" + clrotelCLSID, "CORECLR_PROFILER_PATH=" + lib,
+				"CLROTEL_LOG_LEVEL=info", "OTEL_SERVICE_NAME=bench"}
+			if sink != "" {
+				env = append(env, "OTEL_EXPORTER_OTLP_ENDPOINT="+sink)
+			} else {
+				env = append(env, "OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:1")
+			}
+			return append(env, extra...)
+		}
+	}
+	configs := []config{
+		{"1", "no profiler", func(string) []string { return nil }, false},
+		{"2", "empty-hook floor", func(string) []string {
+			return []string{"CORECLR_ENABLE_PROFILING=1", "CORECLR_PROFILER=" + floorCLSID, "CORECLR_PROFILER_PATH=" + floor}
+		}, false},
+		{"3", "clrotel, nothing selected", prof("CLROTEL_INCLUDE=Nothing.Selected"), false},
+		{"4", "clrotel, always_off", prof("CLROTEL_INCLUDE=Bench.Work.*", "OTEL_TRACES_SAMPLER=always_off"), false},
+		{"5", "clrotel, always_on, values, export", prof("CLROTEL_INCLUDE=Bench.Work.*", "OTEL_TRACES_SAMPLER=always_on"), true},
+		{"6", "clrotel, ratio 0.01, values, export", prof("CLROTEL_INCLUDE=Bench.Work.*", "OTEL_TRACES_SAMPLER=traceidratio", "OTEL_TRACES_SAMPLER_ARG=0.01"), true},
+	}
+	base := baseEnv()
+	results := map[string][]result{}
+	var raw bytes.Buffer
+	fmt.Fprintf(&raw, "clrotel benchmark %s, .NET %s, %d calls per workload, %d runs each\n", time.Now().UTC().Format(time.RFC3339), version, calls, reps)
+	for r := 0; r < reps; r++ {
+		for _, c := range configs {
+			res, err := benchRun(host, filepath.Join(work, "Bench.exe"), calls, base, c)
+			if err != nil {
+				return fmt.Errorf("config %s: %w", c.id, err)
+			}
+			results[c.id] = append(results[c.id], res)
+			fmt.Fprintf(&raw, "run %d config %s: %v wall %v rss %d KB spans %d dropped %d\n", r+1, c.id, res.ns, res.wall, res.rssKB, res.spans, res.dropped)
+			fmt.Fprintf(os.Stderr, "bench: run %d/%d, config %s done\n", r+1, reps, c.id)
+		}
+	}
+	startup := map[string]time.Duration{}
+	for _, c := range configs[:4] {
+		var ts []time.Duration
+		for i := 0; i < startups; i++ {
+			start := time.Now()
+			cmd := exec.Command(host, filepath.Join(work, "Hello.exe"))
+			cmd.Env = append(base, c.env("")...)
+			if err := cmd.Run(); err != nil {
+				return fmt.Errorf("hello under config %s: %w", c.id, err)
+			}
+			ts = append(ts, time.Since(start))
+		}
+		startup[c.id] = medianDur(ts)
+		fmt.Fprintf(&raw, "startup config %s: %v\n", c.id, ts)
+	}
+
+	table := formatTable(configs, results, startup, version, calls, reps)
+	fmt.Print(table)
+	raw.WriteString(table)
+	if err := os.MkdirAll(outDir, 0o755); err == nil {
+		name := filepath.Join(outDir, time.Now().UTC().Format("2006-01-02")+"-net"+version+".txt")
+		if err := os.WriteFile(name, raw.Bytes(), 0o644); err == nil {
+			fmt.Fprintf(os.Stderr, "bench: raw results in %s\n", name)
+		}
+	}
+	return nil
+}
+
+var droppedRE = regexp.MustCompile(`\((\d+) in all\)`)
+
+func benchRun(host, exe string, calls int, base []string, c config) (result, error) {
+	res := result{ns: map[string]float64{}}
+	var sink *otlpsink.Sink
+	endpoint := ""
+	if c.sink {
+		var err error
+		if sink, err = otlpsink.Listen("127.0.0.1:0", otlpsink.WithCountOnly()); err != nil {
+			return res, err
+		}
+		defer sink.Close()
+		endpoint = sink.Endpoint()
+	}
+	cmd := exec.Command(host, exe, strconv.Itoa(calls))
+	cmd.Env = append(append([]string{}, base...), c.env(endpoint)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, io.MultiWriter(&stderr)
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		return res, fmt.Errorf("%v\n%s", err, stderr.String())
+	}
+	res.wall = time.Since(start)
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		res.rssKB = ru.Maxrss
+	}
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		f := strings.Fields(line)
+		if len(f) >= 2 {
+			if v, err := strconv.ParseFloat(f[1], 64); err == nil {
+				res.ns[f[0]] = v
+			}
+		}
+	}
+	if m := droppedRE.FindAllStringSubmatch(stderr.String(), -1); len(m) > 0 {
+		res.dropped, _ = strconv.ParseInt(m[len(m)-1][1], 10, 64)
+	}
+	if sink != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		sink.WaitIdle(ctx, 500*time.Millisecond)
+		cancel()
+		res.spans = sink.Count()
+		res.exportAt = time.Since(start)
+	}
+	return res, nil
+}
+
+func baseEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k := kv[:strings.IndexByte(kv, '=')]
+		if strings.HasPrefix(k, "CORECLR_") || strings.HasPrefix(k, "OTEL_") || strings.HasPrefix(k, "CLROTEL_") || strings.HasPrefix(k, "DOTNET_") || strings.HasPrefix(k, "COMPlus_") {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := append([]float64(nil), v...)
+	sort.Float64s(s)
+	return s[len(s)/2]
+}
+
+func medianDur(v []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), v...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
+
+func formatTable(configs []config, results map[string][]result, startup map[string]time.Duration, version string, calls, reps int) string {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "\nclrotel overhead, .NET %s, %s, %d calls per workload, median of %d interleaved runs\n\n", version, time.Now().UTC().Format("2006-01-02"), calls, reps)
+	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "config\t"+strings.Join(workloads, " ns\t")+" ns\tvs 1 (two-ints)\tover floor\tstartup\tpeak RSS\tspans/s\tdropped\t")
+	med := func(id, wl string) float64 {
+		var v []float64
+		for _, r := range results[id] {
+			v = append(v, r.ns[wl])
+		}
+		return median(v)
+	}
+	for _, c := range configs {
+		rs := results[c.id]
+		row := []string{c.id + " " + c.name}
+		for _, wl := range workloads {
+			row = append(row, fmt.Sprintf("%.1f", med(c.id, wl)))
+		}
+		m, m1, m2 := med(c.id, "two-ints"), med("1", "two-ints"), med("2", "two-ints")
+		row = append(row, fmt.Sprintf("%.2fx", m/m1))
+		over := "-"
+		if c.id != "1" && m2-m1 > 0 {
+			over = fmt.Sprintf("%.2fx", (m-m1)/(m2-m1))
+		}
+		row = append(row, over)
+		if d, ok := startup[c.id]; ok {
+			row = append(row, fmt.Sprintf("%.1f ms", float64(d)/1e6))
+		} else {
+			row = append(row, "-")
+		}
+		var rss []float64
+		var spans, dropped []float64
+		var rate []float64
+		for _, r := range rs {
+			rss = append(rss, float64(r.rssKB))
+			spans = append(spans, float64(r.spans))
+			dropped = append(dropped, float64(r.dropped))
+			if r.exportAt > 0 {
+				rate = append(rate, float64(r.spans)/r.exportAt.Seconds())
+			}
+		}
+		row = append(row, fmt.Sprintf("%.0f MB", median(rss)/1024))
+		if c.sink {
+			row = append(row, fmt.Sprintf("%.0f", median(rate)), fmt.Sprintf("%.0f", median(dropped)))
+		} else {
+			row = append(row, "-", "-")
+		}
+		fmt.Fprintln(w, strings.Join(row, "\t")+"\t")
+	}
+	w.Flush()
+	fmt.Fprintf(&b, "\n\"vs 1\": two-ints ns per call over no profiler; \"over floor\": clrotel's added cost per call over the empty-hook floor's (1.00x = the floor).\n")
+	return b.String()
+}
