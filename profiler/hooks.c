@@ -202,7 +202,6 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         clr_abort_wait();
         return;
     }
-    uint64_t ts = now_ns();
     clr_slot *s = slot_get();
     if (s == NULL) {
         atomic_fetch_add_explicit(&g_no_slot, 1, memory_order_relaxed);
@@ -222,6 +221,8 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     if (d > 0 && !s->stack[d - 1].recorded)
         return;
 
+    // The clock is read only for frames that are recorded: an unsampled
+    // trace's calls cost a depth count, nothing more.
     uint16_t flags = 0;
     uint32_t size = REC_HEADER + 8;
     uint64_t tid[2] = {0, 0};
@@ -236,13 +237,14 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
             atomic_fetch_add_explicit(&g_unsampled, 1, memory_order_relaxed);
             return;
         }
-        if (g_rate_interval > 0 && !clr_rate_allow(&g_rate_tat, g_rate_interval, g_rate_tolerance, (int64_t)ts)) {
+        if (g_rate_interval > 0 && !clr_rate_allow(&g_rate_tat, g_rate_interval, g_rate_tolerance, (int64_t)now_ns())) {
             atomic_fetch_add_explicit(&g_rate_limited, 1, memory_order_relaxed);
             return;
         }
         flags |= RF_ROOT;
         size += 16;
     }
+    uint64_t ts = now_ns();
     uint64_t cls = 0, targs[MAX_TYPE_ARGS];
     int ntargs = 0;
     if (fn->flags & FN_SHARED_GENERIC) {
@@ -299,7 +301,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
 
 // Pops the top frame and, if its enter was recorded, writes the exit record
 // into the space reserved for it (with the return value when it fits).
-static void pop_frame(clr_slot *s, uint16_t kind, uint64_t ts, clr_fn *fn, uintptr_t elt) {
+static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
     if (s->depth == 0)
         return;
     uint32_t d = --s->depth;
@@ -308,6 +310,7 @@ static void pop_frame(clr_slot *s, uint16_t kind, uint64_t ts, clr_fn *fn, uintp
     clr_frame *f = &s->stack[d];
     if (!f->recorded)
         return;
+    uint64_t ts = now_ns();
     f->recorded = 0;
     s->open_recorded--;
     uint32_t keep = s->open_recorded * REC_EXIT_SIZE, size = REC_EXIT_SIZE;
@@ -340,7 +343,7 @@ void clr_on_leave(clr_fn *fn, uintptr_t elt) {
         return;
     clr_slot *s = t_slot;
     if (s != NULL)
-        pop_frame(s, REC_LEAVE, now_ns(), fn, elt);
+        pop_frame(s, REC_LEAVE, fn, elt);
 }
 
 void clr_on_tailcall(clr_fn *fn, uintptr_t elt) {
@@ -350,7 +353,7 @@ void clr_on_tailcall(clr_fn *fn, uintptr_t elt) {
         return;
     clr_slot *s = t_slot;
     if (s != NULL)
-        pop_frame(s, REC_TAILCALL, now_ns(), NULL, 0);
+        pop_frame(s, REC_TAILCALL, NULL, 0);
 }
 
 // Exception unwinding: the runtime reports each frame it pops with
@@ -371,7 +374,7 @@ void clr_on_unwind_leave(void) {
         return;
     uint32_t d = s->depth - 1;
     if (d >= g_cfg.stack_cap || s->stack[d].function_id == s->unwinding)
-        pop_frame(s, REC_UNWIND, now_ns(), NULL, 0);
+        pop_frame(s, REC_UNWIND, NULL, 0);
     s->unwinding = 0;
 }
 
