@@ -12,7 +12,7 @@ import (
 type nopExporter struct{}
 
 func (nopExporter) ExportSpans(context.Context, []sdktrace.ReadOnlySpan) error { return nil }
-func (nopExporter) Shutdown(context.Context) error                           { return nil }
+func (nopExporter) Shutdown(context.Context) error                             { return nil }
 
 // BenchmarkEnterExit is the Go side's cost per span, without the network.
 func BenchmarkEnterExit(b *testing.B) {
