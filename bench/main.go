@@ -29,6 +29,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/clrotel/clrotel/internal/procenv"
 	"github.com/clrotel/clrotel/otlpsink"
 )
 
@@ -121,7 +122,7 @@ func run(calls, reps, startups int, dotnetDir, lib, outDir string) error {
 		{"5", "clrotel, always_on, values, export", prof("CLROTEL_INCLUDE=Bench.Work.*", "OTEL_TRACES_SAMPLER=always_on"), true},
 		{"6", "clrotel, ratio 0.01, values, export", prof("CLROTEL_INCLUDE=Bench.Work.*", "OTEL_TRACES_SAMPLER=traceidratio", "OTEL_TRACES_SAMPLER_ARG=0.01"), true},
 	}
-	base := baseEnv()
+	base := procenv.Clean()
 	results := map[string][]result{}
 	var raw bytes.Buffer
 	fmt.Fprintf(&raw, "clrotel benchmark %s, .NET %s, %d calls per workload, %d runs each\n", time.Now().UTC().Format(time.RFC3339), version, calls, reps)
@@ -209,18 +210,6 @@ func benchRun(host, exe string, calls int, base []string, c config) (result, err
 		res.exportAt = time.Since(start)
 	}
 	return res, nil
-}
-
-func baseEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		k := kv[:strings.IndexByte(kv, '=')]
-		if strings.HasPrefix(k, "CORECLR_") || strings.HasPrefix(k, "OTEL_") || strings.HasPrefix(k, "CLROTEL_") || strings.HasPrefix(k, "DOTNET_") || strings.HasPrefix(k, "COMPlus_") {
-			continue
-		}
-		env = append(env, kv)
-	}
-	return env
 }
 
 func median(v []float64) float64 {

@@ -636,19 +636,29 @@ func fieldProps(imp unsafe.Pointer, fd uint32) (name string, sig []byte, attrs u
 	return utf16String(buf, n), C.GoBytes(unsafe.Pointer(s), C.int(sl)), uint32(a), nil
 }
 
-// enumNames reads an enum's literal fields: value -> name.
-func (pl *planner) enumNames(e *classEntry, c naming.Class) {
-	mod, err := pl.p.resolver.ModuleInfo(c.Module)
+// typeFields lists a TypeDef's fields (static ones too) and returns the
+// module's metadata importer with them.
+func (pl *planner) typeFields(mid uint64, td uint32) (unsafe.Pointer, []C.uint32_t, error) {
+	mod, err := pl.p.resolver.ModuleInfo(mid)
 	if err != nil {
-		return
+		return nil, nil, err
 	}
 	imp := mod.Meta.(metadata).imp
 	toks := make([]C.uint32_t, 1024)
 	var n C.uint32_t
-	if C.md_enum_fields(imp, C.uint32_t(c.Token), &toks[0], 1024, &n) != 0 {
+	if hr := C.md_enum_fields(imp, C.uint32_t(td), &toks[0], 1024, &n); hr != 0 {
+		return nil, nil, hrErr("EnumFields", hr)
+	}
+	return imp, toks[:n], nil
+}
+
+// enumNames reads an enum's literal fields: value -> name.
+func (pl *planner) enumNames(e *classEntry, c naming.Class) {
+	imp, toks, err := pl.typeFields(c.Module, c.Token)
+	if err != nil {
 		return
 	}
-	for _, t := range toks[:n] {
+	for _, t := range toks {
 		var v C.uint64_t
 		var attrs C.uint32_t
 		if C.md_field_constant(imp, t, &v, &attrs) != 0 || attrs&0x40 == 0 { // fdLiteral
@@ -801,18 +811,12 @@ func (pl *planner) staticsPlan(m *naming.Method, fp *fnPlan) {
 		pl.p.log.Warnf("statics of %s: not read in shared generic code", typeKey)
 		return
 	}
-	mod, err := pl.p.resolver.ModuleInfo(m.ModuleID)
+	imp, toks, err := pl.typeFields(m.ModuleID, m.OwnerToken)
 	if err != nil {
 		return
 	}
-	imp := mod.Meta.(metadata).imp
-	toks := make([]C.uint32_t, 1024)
-	var n C.uint32_t
-	if C.md_enum_fields(imp, C.uint32_t(m.OwnerToken), &toks[0], 1024, &n) != 0 {
-		return
-	}
 	byName := map[string]uint32{}
-	for _, t := range toks[:n] {
+	for _, t := range toks {
 		if name, _, attrs, err := fieldProps(imp, uint32(t)); err == nil && attrs&0x10 != 0 {
 			byName[name] = uint32(t)
 		}

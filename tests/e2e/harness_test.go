@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clrotel/clrotel/internal/procenv"
 	"github.com/clrotel/clrotel/otlpsink"
 )
 
@@ -214,15 +215,7 @@ func runApp(t *testing.T, rt dotnetRuntime, app string, args []string, o runOpts
 // baseEnv is the environment of a test run: this process's, minus anything
 // that would attach a profiler or redirect export.
 func baseEnv() []string {
-	var env []string
-	for _, kv := range os.Environ() {
-		k := kv[:strings.IndexByte(kv, '=')]
-		if strings.HasPrefix(k, "CORECLR_") || strings.HasPrefix(k, "OTEL_") || strings.HasPrefix(k, "CLROTEL_") || strings.HasPrefix(k, "DOTNET_") || strings.HasPrefix(k, "COMPlus_") {
-			continue
-		}
-		env = append(env, kv)
-	}
-	return append(env, "DOTNET_CLI_TELEMETRY_OPTOUT=1")
+	return append(procenv.Clean(), "DOTNET_CLI_TELEMETRY_OPTOUT=1")
 }
 
 // forEachRuntime runs f as a subtest per installed runtime.
