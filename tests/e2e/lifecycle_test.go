@@ -1,0 +1,101 @@
+package e2e
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"os/exec"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/clrotel/clrotel/otlpsink"
+)
+
+// Environment.Exit in the middle of traced calls: the exit code is the app's,
+// and the calls still open are exported, marked abandoned.
+func TestEnvironmentExitMidCall(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		plain := runApp(t, rt, "Lifecycle", []string{"exit"}, runOpts{})
+		r := runApp(t, rt, "Lifecycle", []string{"exit"}, runOpts{profiler: true})
+		if plain.ExitCode != 7 || r.ExitCode != 7 || r.Stdout != plain.Stdout {
+			t.Fatalf("exit codes %d/%d, stdout %q", plain.ExitCode, r.ExitCode, r.Stdout)
+		}
+		deep := byName(r.Spans, "Lifecycle.exe!Acme.Life.App.Deep(Int32 n)")
+		if len(deep) != 4 || len(byName(r.Spans, "Lifecycle.exe!Acme.Life.App.Main(String[] args)")) != 1 {
+			t.Fatalf("%d Deep spans:\n%s", len(deep), dumpSpans(r.Spans))
+		}
+		for _, s := range r.Spans {
+			if s.Attrs["clrotel.end_reason"] != "abandoned" {
+				t.Errorf("%s: end reason %v", s.Name, s.Attrs["clrotel.end_reason"])
+			}
+		}
+	})
+}
+
+// SIGTERM: the runtime shuts down, the profiler flushes within its bound, and
+// the exit status is what it is without the profiler.
+func TestSIGTERMFlushes(t *testing.T) {
+	rt := runtimes[0]
+	exe := appPath(t, "Lifecycle", rt)
+	term := func(withProfiler bool) (int, []otlpsink.Span) {
+		env := baseEnv()
+		var sink *otlpsink.Sink
+		if withProfiler {
+			var err error
+			if sink, err = otlpsink.Listen("127.0.0.1:0"); err != nil {
+				t.Fatal(err)
+			}
+			defer sink.Close()
+			env = append(env, "CORECLR_ENABLE_PROFILING=1", "CORECLR_PROFILER="+clsid, "CORECLR_PROFILER_PATH="+libPath,
+				"OTEL_EXPORTER_OTLP_ENDPOINT="+sink.Endpoint())
+		}
+		cmd := exec.Command(rt.Host, exe, "wait")
+		cmd.Env = env
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		line, _ := bufio.NewReader(out).ReadString('\n')
+		if !strings.HasPrefix(line, "waiting") {
+			t.Fatalf("app said %q", line)
+		}
+		cmd.Process.Signal(syscall.SIGTERM)
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		var werr error
+		select {
+		case werr = <-done:
+		case <-time.After(15 * time.Second):
+			cmd.Process.Kill()
+			t.Fatal("the app did not end within 15 s of SIGTERM")
+		}
+		code := 0
+		var ee *exec.ExitError
+		if errors.As(werr, &ee) {
+			code = ee.ExitCode()
+			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+				code = 128 + int(ws.Signal())
+			}
+		}
+		var spans []otlpsink.Span
+		if sink != nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			spans = sink.WaitIdle(ctx, 200*time.Millisecond)
+			cancel()
+		}
+		return code, spans
+	}
+	plainCode, _ := term(false)
+	code, spans := term(true)
+	if code != plainCode {
+		t.Errorf("exit status %d with the profiler, %d without", code, plainCode)
+	}
+	if len(byName(spans, "Lifecycle.exe!Acme.Life.App.Wait()")) != 1 {
+		t.Errorf("open spans not flushed on SIGTERM:\n%s", dumpSpans(spans))
+	}
+}
