@@ -1,15 +1,13 @@
-// Package otlpsink is an in-process OTLP/gRPC trace receiver: it stores the
-// spans exported to it and renders them for people (an indented tree) or
-// files (OTLP JSON). The clrotel CLI's run command and the end-to-end tests
-// use it.
-//
-// It must not depend on the profiler or on cgo.
 package otlpsink
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
+	"encoding/base64"
 	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -27,153 +25,209 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
+// closeTimeout bounds how long Close waits for exports in flight before it
+// stops the server hard.
+const closeTimeout = time.Second
+
+// maxRecvMsgSize is the largest export request accepted. gRPC's default of
+// 4 MiB is too small for big batches of spans carrying argument values.
+const maxRecvMsgSize = 64 << 20
+
 // Span is a flat view of one received span.
 type Span struct {
 	TraceID, SpanID, ParentSpanID string // lowercase hex; ParentSpanID is "" for a root
 	Name                          string
-	Kind                          string
+	Kind                          string // "internal", "server", "client", "producer", "consumer" or "unspecified"
 	Start, End                    time.Time
-	Attrs                         map[string]any // string, int64, float64, bool, []any
-	Events                        []Event
-	StatusCode                    string // unset, ok, error
-	StatusMsg                     string
-	Resource                      map[string]any
-	Scope                         string
+
+	// Attrs holds the span's attributes: string, int64, float64, bool, and
+	// []any for arrays (also []byte and map[string]any for the rarely used
+	// bytes and key-value list values).
+	Attrs map[string]any
+
+	Events     []Event
+	StatusCode string // "unset", "ok" or "error"
+	StatusMsg  string
+	Resource   map[string]any // the resource's attributes, valued as Attrs
+	Scope      string         // the instrumentation scope's name
 }
 
-// Event is a span event.
+// Duration returns End - Start.
+func (s Span) Duration() time.Duration { return s.End.Sub(s.Start) }
+
+// Event is one event of a span.
 type Event struct {
 	Name  string
 	Time  time.Time
 	Attrs map[string]any
 }
 
-// Duration is End - Start.
-func (s Span) Duration() time.Duration { return s.End.Sub(s.Start) }
+// An Option configures a Sink.
+type Option func(*config)
 
-// Option configures a Sink.
-type Option func(*options)
-
-type options struct {
+type config struct {
 	tls       *tls.Config
 	exportErr func() error
 	delay     time.Duration
 	countOnly bool
 }
 
-// WithCountOnly keeps only the number of spans received (benchmarks).
-func WithCountOnly() Option { return func(o *options) { o.countOnly = true } }
+// WithTLS serves over TLS with c instead of plain text.
+func WithTLS(c *tls.Config) Option { return func(o *config) { o.tls = c } }
 
-// WithTLS serves over TLS.
-func WithTLS(c *tls.Config) Option { return func(o *options) { o.tls = c } }
+// WithExportError makes every Export call ask f, and fail with its error
+// when that is not nil; the spans of a failed call are not stored. Return a
+// [google.golang.org/grpc/status] error to choose the code an exporter sees
+// (for example codes.Unavailable, which exporters retry).
+func WithExportError(f func() error) Option { return func(o *config) { o.exportErr = f } }
 
-// WithExportError makes Export fail with f's error when f returns non-nil.
-func WithExportError(f func() error) Option { return func(o *options) { o.exportErr = f } }
+// WithDelay makes every Export call wait d before it answers.
+func WithDelay(d time.Duration) Option { return func(o *config) { o.delay = d } }
 
-// WithDelay makes Export answer after d.
-func WithDelay(d time.Duration) Option { return func(o *options) { o.delay = d } }
+// WithCountOnly keeps only the number of spans received, for benchmarks
+// that must not pay for storing them: [Sink.Count] and [Sink.Requests]
+// work, Spans, Headers and ExportJSON have nothing to return, and
+// WaitSpans waits in vain.
+func WithCountOnly() Option { return func(o *config) { o.countOnly = true } }
 
-// Sink is a running receiver. It is safe for concurrent use.
+// Sink is a running OTLP/gRPC trace receiver. It is safe for concurrent use.
 type Sink struct {
-	collectortrace.UnimplementedTraceServiceServer
-	lis  net.Listener
-	srv  *grpc.Server
-	opts options
+	cfg    config
+	lis    net.Listener
+	srv    *grpc.Server
+	served chan error // Serve's result
+
+	closeOnce sync.Once
+	closeErr  error
 
 	mu       sync.Mutex
-	changed  chan struct{} // closed and replaced on every export
+	changed  chan struct{} // closed and replaced when an export starts or ends
 	spans    []Span
 	raw      []*tracepb.ResourceSpans
-	requests int
 	count    int
+	requests int
+	inFlight int
+	last     time.Time // when an export last started or ended
 	headers  []metadata.MD
-	last     time.Time
 }
 
-// Listen starts a receiver on addr ("127.0.0.1:0" picks a free port).
+// Listen starts a receiver on the TCP address addr; "127.0.0.1:0" picks a
+// free port. It serves the OTLP collector TraceService over gRPC, in plain
+// text unless [WithTLS] is given, and accepts gzip-compressed requests.
 func Listen(addr string, opts ...Option) (*Sink, error) {
-	s := &Sink{changed: make(chan struct{})}
+	s := &Sink{changed: make(chan struct{}), served: make(chan error, 1)}
 	for _, o := range opts {
-		o(&s.opts)
+		o(&s.cfg)
 	}
 	lis, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("otlpsink: listen %s: %w", addr, err)
+		return nil, fmt.Errorf("otlpsink: %w", err)
 	}
-	var sopts []grpc.ServerOption
-	if s.opts.tls != nil {
-		sopts = append(sopts, grpc.Creds(credentials.NewTLS(s.opts.tls)))
+	sopts := []grpc.ServerOption{grpc.MaxRecvMsgSize(maxRecvMsgSize)}
+	if s.cfg.tls != nil {
+		sopts = append(sopts, grpc.Creds(credentials.NewTLS(s.cfg.tls)))
 	}
 	s.lis = lis
 	s.srv = grpc.NewServer(sopts...)
-	collectortrace.RegisterTraceServiceServer(s.srv, s)
-	go s.srv.Serve(lis)
+	collectortrace.RegisterTraceServiceServer(s.srv, &traceService{sink: s})
+	go func() { s.served <- s.srv.Serve(lis) }()
 	return s, nil
 }
 
-// Addr is the host:port the receiver listens on.
+// Addr returns the host:port the receiver listens on, e.g. "127.0.0.1:43017".
 func (s *Sink) Addr() string { return s.lis.Addr().String() }
 
-// Endpoint is the receiver's URL for OTEL_EXPORTER_OTLP_ENDPOINT.
+// Endpoint returns the receiver's URL, the form OTEL_EXPORTER_OTLP_ENDPOINT
+// takes: "http://127.0.0.1:43017", or https:// for a TLS receiver.
 func (s *Sink) Endpoint() string {
-	if s.opts.tls != nil {
+	if s.cfg.tls != nil {
 		return "https://" + s.Addr()
 	}
 	return "http://" + s.Addr()
 }
 
-// Export implements the OTLP TraceService.
-func (s *Sink) Export(ctx context.Context, req *collectortrace.ExportTraceServiceRequest) (*collectortrace.ExportTraceServiceResponse, error) {
-	if s.opts.delay > 0 {
-		select {
-		case <-time.After(s.opts.delay):
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
-	if s.opts.exportErr != nil {
-		if err := s.opts.exportErr(); err != nil {
-			return nil, err
-		}
-	}
-	if s.opts.countOnly {
-		n := 0
-		for _, rs := range req.GetResourceSpans() {
-			for _, ss := range rs.GetScopeSpans() {
-				n += len(ss.GetSpans())
-			}
-		}
-		s.mu.Lock()
+// traceService is the gRPC face of a Sink; it keeps Export and the
+// generated server's embedding out of Sink's own methods.
+type traceService struct {
+	collectortrace.UnimplementedTraceServiceServer
+	sink *Sink
+}
+
+func (t *traceService) Export(ctx context.Context, req *collectortrace.ExportTraceServiceRequest) (*collectortrace.ExportTraceServiceResponse, error) {
+	return t.sink.export(ctx, req)
+}
+
+func (s *Sink) export(ctx context.Context, req *collectortrace.ExportTraceServiceRequest) (*collectortrace.ExportTraceServiceResponse, error) {
+	s.mu.Lock()
+	s.requests++
+	s.inFlight++
+	s.touchLocked()
+	s.mu.Unlock()
+
+	n, spans, err := s.accept(ctx, req)
+
+	s.mu.Lock()
+	s.inFlight--
+	if err == nil {
 		s.count += n
-		s.requests++
-		close(s.changed)
-		s.changed = make(chan struct{})
-		s.mu.Unlock()
-		return &collectortrace.ExportTraceServiceResponse{}, nil
+		if !s.cfg.countOnly {
+			md, _ := metadata.FromIncomingContext(ctx)
+			s.spans = append(s.spans, spans...)
+			s.raw = append(s.raw, req.GetResourceSpans()...)
+			s.headers = append(s.headers, md)
+		}
 	}
-	md, _ := metadata.FromIncomingContext(ctx)
+	s.touchLocked()
+	s.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	return &collectortrace.ExportTraceServiceResponse{}, nil
+}
+
+// accept applies the configured delay and fault, and counts and (unless
+// counting only) flattens the spans of req.
+func (s *Sink) accept(ctx context.Context, req *collectortrace.ExportTraceServiceRequest) (int, []Span, error) {
+	if s.cfg.delay > 0 {
+		t := time.NewTimer(s.cfg.delay)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return 0, nil, ctx.Err()
+		}
+	}
+	if s.cfg.exportErr != nil {
+		if err := s.cfg.exportErr(); err != nil {
+			return 0, nil, err
+		}
+	}
+	n := 0
 	var spans []Span
 	for _, rs := range req.GetResourceSpans() {
-		res := attrMap(rs.GetResource().GetAttributes())
+		var res map[string]any
+		if !s.cfg.countOnly {
+			res = attrMap(rs.GetResource().GetAttributes())
+		}
 		for _, ss := range rs.GetScopeSpans() {
+			n += len(ss.GetSpans())
+			if s.cfg.countOnly {
+				continue
+			}
+			scope := ss.GetScope().GetName()
 			for _, sp := range ss.GetSpans() {
-				spans = append(spans, flatten(sp, res, ss.GetScope().GetName()))
+				spans = append(spans, flatten(sp, res, scope))
 			}
 		}
 	}
-	s.mu.Lock()
-	s.spans = append(s.spans, spans...)
-	s.count += len(spans)
-	for _, rs := range req.GetResourceSpans() {
-		s.raw = append(s.raw, proto.Clone(rs).(*tracepb.ResourceSpans))
-	}
-	s.requests++
-	s.headers = append(s.headers, md)
+	return n, spans, nil
+}
+
+// touchLocked records activity and wakes the waiters. s.mu must be held.
+func (s *Sink) touchLocked() {
 	s.last = time.Now()
 	close(s.changed)
 	s.changed = make(chan struct{})
-	s.mu.Unlock()
-	return &collectortrace.ExportTraceServiceResponse{}, nil
 }
 
 func flatten(sp *tracepb.Span, res map[string]any, scope string) Span {
@@ -182,28 +236,28 @@ func flatten(sp *tracepb.Span, res map[string]any, scope string) Span {
 		SpanID:     hex.EncodeToString(sp.GetSpanId()),
 		Name:       sp.GetName(),
 		Kind:       kindName(sp.GetKind()),
-		Start:      time.Unix(0, int64(sp.GetStartTimeUnixNano())),
-		End:        time.Unix(0, int64(sp.GetEndTimeUnixNano())),
+		Start:      unixNano(sp.GetStartTimeUnixNano()),
+		End:        unixNano(sp.GetEndTimeUnixNano()),
 		Attrs:      attrMap(sp.GetAttributes()),
+		StatusCode: statusName(sp.GetStatus().GetCode()),
 		StatusMsg:  sp.GetStatus().GetMessage(),
 		Resource:   res,
 		Scope:      scope,
-		StatusCode: "unset",
 	}
 	if len(sp.GetParentSpanId()) > 0 {
 		out.ParentSpanID = hex.EncodeToString(sp.GetParentSpanId())
 	}
-	switch sp.GetStatus().GetCode() {
-	case tracepb.Status_STATUS_CODE_OK:
-		out.StatusCode = "ok"
-	case tracepb.Status_STATUS_CODE_ERROR:
-		out.StatusCode = "error"
-	}
 	for _, e := range sp.GetEvents() {
-		out.Events = append(out.Events, Event{Name: e.GetName(), Time: time.Unix(0, int64(e.GetTimeUnixNano())), Attrs: attrMap(e.GetAttributes())})
+		out.Events = append(out.Events, Event{
+			Name:  e.GetName(),
+			Time:  unixNano(e.GetTimeUnixNano()),
+			Attrs: attrMap(e.GetAttributes()),
+		})
 	}
 	return out
 }
+
+func unixNano(ns uint64) time.Time { return time.Unix(0, int64(ns)) }
 
 func kindName(k tracepb.Span_SpanKind) string {
 	switch k {
@@ -219,6 +273,16 @@ func kindName(k tracepb.Span_SpanKind) string {
 		return "consumer"
 	}
 	return "unspecified"
+}
+
+func statusName(c tracepb.Status_StatusCode) string {
+	switch c {
+	case tracepb.Status_STATUS_CODE_OK:
+		return "ok"
+	case tracepb.Status_STATUS_CODE_ERROR:
+		return "error"
+	}
+	return "unset"
 }
 
 func attrMap(kvs []*commonpb.KeyValue) map[string]any {
@@ -240,7 +304,7 @@ func anyValue(v *commonpb.AnyValue) any {
 	case *commonpb.AnyValue_BoolValue:
 		return x.BoolValue
 	case *commonpb.AnyValue_ArrayValue:
-		var out []any
+		out := make([]any, 0, len(x.ArrayValue.GetValues()))
 		for _, e := range x.ArrayValue.GetValues() {
 			out = append(out, anyValue(e))
 		}
@@ -253,43 +317,45 @@ func anyValue(v *commonpb.AnyValue) any {
 	return nil
 }
 
-// Spans returns the spans received so far, in arrival order.
+// Spans returns a snapshot of the spans received so far, in arrival order.
 func (s *Sink) Spans() []Span {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Span(nil), s.spans...)
 }
 
-// Count is the number of spans received.
+// Count returns the number of spans received so far.
 func (s *Sink) Count() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.count
 }
 
-// Requests is the number of Export calls received.
+// Requests returns the number of Export calls received, failed ones
+// included.
 func (s *Sink) Requests() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.requests
 }
 
-// Headers returns the gRPC metadata of every export received.
+// Headers returns the gRPC metadata of each export stored, in arrival
+// order.
 func (s *Sink) Headers() []metadata.MD {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]metadata.MD(nil), s.headers...)
 }
 
-// Reset forgets everything received.
+// Reset forgets the spans, requests and headers received so far.
 func (s *Sink) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.spans, s.raw, s.requests, s.headers, s.count = nil, nil, 0, nil, 0
+	s.spans, s.raw, s.headers, s.count, s.requests = nil, nil, nil, 0, 0
 }
 
-// WaitSpans waits until at least n spans arrived or ctx ends; then it
-// returns what it has and ctx's error.
+// WaitSpans waits until at least n spans have arrived and returns them. If
+// ctx ends first it returns the spans it has and ctx's error.
 func (s *Sink) WaitSpans(ctx context.Context, n int) ([]Span, error) {
 	for {
 		s.mu.Lock()
@@ -308,51 +374,176 @@ func (s *Sink) WaitSpans(ctx context.Context, n int) ([]Span, error) {
 	}
 }
 
-// WaitIdle waits until no export arrived for quiet (or ctx ends) and
-// returns the spans received.
+// WaitIdle waits until no export has been received or in progress for
+// quiet, counted from the call at the earliest, and returns the spans
+// received. If ctx ends first it returns the spans it has.
 func (s *Sink) WaitIdle(ctx context.Context, quiet time.Duration) []Span {
-	t := time.NewTimer(quiet)
-	defer t.Stop()
+	since := time.Now()
 	for {
 		s.mu.Lock()
-		ch := s.changed
+		ch, busy, last := s.changed, s.inFlight > 0, s.last
 		s.mu.Unlock()
+		if last.After(since) {
+			since = last
+		}
+		if busy {
+			// An export in progress ends with a change.
+			select {
+			case <-ch:
+				continue
+			case <-ctx.Done():
+				return s.Spans()
+			}
+		}
+		wait := quiet - time.Since(since)
+		if wait <= 0 {
+			return s.Spans()
+		}
+		t := time.NewTimer(wait)
 		select {
 		case <-ch:
-			if !t.Stop() {
-				<-t.C
-			}
-			t.Reset(quiet)
+			t.Stop()
 		case <-t.C:
-			return s.Spans()
 		case <-ctx.Done():
+			t.Stop()
 			return s.Spans()
 		}
 	}
 }
 
-// ExportJSON writes everything received as one OTLP/JSON document (an
-// ExportTraceServiceRequest), the form the OTLP file exporter uses.
+// ExportJSON writes every resource span received as one OTLP/JSON document:
+// an ExportTraceServiceRequest in which spans of the same resource and scope
+// are merged, encoded as the OTLP specification's JSON form (the form the
+// Collector's file exporter writes and its otlpjsonfile receiver reads):
+// protobuf JSON with lowerCamelCase names, enums as numbers, and trace and
+// span ids as hex strings rather than base64.
 func (s *Sink) ExportJSON(w io.Writer) error {
 	s.mu.Lock()
-	req := &collectortrace.ExportTraceServiceRequest{ResourceSpans: s.raw}
-	b, err := protojson.Marshal(req)
+	raw := append([]*tracepb.ResourceSpans(nil), s.raw...)
 	s.mu.Unlock()
-	if err != nil {
-		return fmt.Errorf("otlpsink: %w", err)
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
-}
 
-// Close stops the receiver, waiting at most a second for exports in flight.
-func (s *Sink) Close() error {
-	done := make(chan struct{})
-	go func() { s.srv.GracefulStop(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(time.Second):
-		s.srv.Stop()
+	b, err := marshalOTLPJSON(&collectortrace.ExportTraceServiceRequest{ResourceSpans: mergeResourceSpans(raw)})
+	if err != nil {
+		return fmt.Errorf("otlpsink: encoding OTLP/JSON: %w", err)
+	}
+	if _, err := w.Write(b); err != nil {
+		return fmt.Errorf("otlpsink: writing OTLP/JSON: %w", err)
 	}
 	return nil
+}
+
+// mergeResourceSpans groups spans by resource (and schema URL), then by
+// scope, keeping the order of first arrival. The received messages are not
+// changed.
+func mergeResourceSpans(in []*tracepb.ResourceSpans) []*tracepb.ResourceSpans {
+	det := proto.MarshalOptions{Deterministic: true}
+	key := func(m proto.Message, schema string) string {
+		b, _ := det.Marshal(m) // a message that arrived over the wire marshals
+		return schema + "\x00" + string(b)
+	}
+	var out []*tracepb.ResourceSpans
+	resIdx := map[string]int{}
+	scopeIdx := map[[2]string]int{}
+	for _, rs := range in {
+		rk := key(rs.GetResource(), rs.GetSchemaUrl())
+		ri, ok := resIdx[rk]
+		if !ok {
+			ri = len(out)
+			resIdx[rk] = ri
+			out = append(out, &tracepb.ResourceSpans{Resource: rs.GetResource(), SchemaUrl: rs.GetSchemaUrl()})
+		}
+		merged := out[ri]
+		for _, ss := range rs.GetScopeSpans() {
+			sk := [2]string{rk, key(ss.GetScope(), ss.GetSchemaUrl())}
+			si, ok := scopeIdx[sk]
+			if !ok {
+				si = len(merged.ScopeSpans)
+				scopeIdx[sk] = si
+				merged.ScopeSpans = append(merged.ScopeSpans, &tracepb.ScopeSpans{Scope: ss.GetScope(), SchemaUrl: ss.GetSchemaUrl()})
+			}
+			merged.ScopeSpans[si].Spans = append(merged.ScopeSpans[si].Spans, ss.GetSpans()...)
+		}
+	}
+	return out
+}
+
+// marshalOTLPJSON encodes req as OTLP/JSON, one line ending in a newline.
+// protojson writes bytes fields as base64; OTLP/JSON wants the ids in hex.
+func marshalOTLPJSON(req *collectortrace.ExportTraceServiceRequest) ([]byte, error) {
+	b, err := protojson.MarshalOptions{UseEnumNumbers: true}.Marshal(req)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber() // keep numbers exactly as protojson wrote them
+	var doc map[string]any
+	if err := dec.Decode(&doc); err != nil {
+		return nil, err
+	}
+	for _, rs := range jsonList(doc["resourceSpans"]) {
+		for _, ss := range jsonList(jsonObject(rs)["scopeSpans"]) {
+			for _, sp := range jsonList(jsonObject(ss)["spans"]) {
+				span := jsonObject(sp)
+				if err := hexIDs(span, "traceId", "spanId", "parentSpanId"); err != nil {
+					return nil, err
+				}
+				for _, l := range jsonList(span["links"]) {
+					if err := hexIDs(jsonObject(l), "traceId", "spanId"); err != nil {
+						return nil, err
+					}
+				}
+			}
+		}
+	}
+	var out bytes.Buffer
+	enc := json.NewEncoder(&out)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+func jsonList(v any) []any            { l, _ := v.([]any); return l }
+func jsonObject(v any) map[string]any { m, _ := v.(map[string]any); return m }
+
+// hexIDs rewrites the base64 string fields named in m as hex.
+func hexIDs(m map[string]any, names ...string) error {
+	for _, name := range names {
+		s, ok := m[name].(string)
+		if !ok {
+			continue
+		}
+		b, err := base64.StdEncoding.DecodeString(s)
+		if err != nil {
+			return fmt.Errorf("%s %q: %w", name, s, err)
+		}
+		m[name] = hex.EncodeToString(b)
+	}
+	return nil
+}
+
+// Close stops the receiver. It waits a bounded time for exports in flight,
+// then stops hard. It returns the server's error, if it failed; closing
+// twice is harmless.
+func (s *Sink) Close() error {
+	s.closeOnce.Do(func() {
+		done := make(chan struct{})
+		go func() {
+			s.srv.GracefulStop()
+			close(done)
+		}()
+		t := time.NewTimer(closeTimeout)
+		select {
+		case <-done:
+			t.Stop()
+		case <-t.C:
+			s.srv.Stop()
+			<-done
+		}
+		if err := <-s.served; err != nil && !errors.Is(err, grpc.ErrServerStopped) {
+			s.closeErr = fmt.Errorf("otlpsink: serve: %w", err)
+		}
+	})
+	return s.closeErr
 }

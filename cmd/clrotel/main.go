@@ -1,10 +1,15 @@
 // Command clrotel attaches the clrotel profiler to .NET processes and shows
 // what it traced.
 //
-//	clrotel env [flags]              print the exports that attach the profiler
-//	clrotel run [flags] -- cmd ...   run a command traced, print its traces
-//	clrotel config validate FILE     check a configuration file
-//	clrotel version                  print the version
+// Usage:
+//
+//	clrotel env [flags]                  print the variables that attach the profiler
+//	clrotel run [flags] -- command ...   run a command traced and print its traces
+//	clrotel config validate FILE         check a configuration file
+//	clrotel version                      print the version
+//
+// Every command takes -h or --help. A usage error exits with status 2; run
+// exits with its command's status.
 package main
 
 import (
@@ -16,15 +21,15 @@ import (
 	"runtime"
 )
 
-// version is set by the build (-ldflags -X main.version=...).
+// version is set at build time: go build -ldflags "-X main.version=v1.2.3".
 var version = "dev"
 
-// clsid is the profiler's CLSID; profiler/callbacks.c holds the same value.
-const clsid = "{8A4C3E5B-2F61-4D7A-9C0E-5B1D7E3F6A21}"
+// errUsage reports a command-line mistake, already explained to the user;
+// the command exits with status 2.
+var errUsage = errors.New("usage error")
 
-// errUsage marks a command-line mistake (exit code 2).
-var errUsage = errors.New("usage")
-
+// A command is one clrotel subcommand. run returns the exit status, and an
+// error to print (prefixed with the command's name) if any.
 type command struct {
 	name, summary string
 	run           func(args []string, stdout, stderr io.Writer) (int, error)
@@ -32,7 +37,7 @@ type command struct {
 
 func commands() []command {
 	return []command{
-		{"env", "print the exports that attach the profiler to a process", runEnv},
+		{"env", "print the environment variables that attach the profiler", runEnv},
 		{"run", "run a command with the profiler attached and print its traces", runRun},
 		{"config", "check a configuration file (config validate FILE)", runConfig},
 		{"version", "print the version", runVersion},
@@ -43,21 +48,20 @@ func main() {
 	os.Exit(dispatch(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-func usage(w io.Writer) {
-	fmt.Fprintf(w, "clrotel traces .NET methods into OpenTelemetry.\n\nUsage:\n  clrotel <command> [flags]\n\nCommands:\n")
-	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
-	}
-	fmt.Fprintf(w, "\nRun 'clrotel <command> --help' for a command's flags.\n")
-}
-
+// dispatch runs the command that args name and returns the exit status.
 func dispatch(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		usage(stderr)
 		return 2
 	}
 	switch args[0] {
-	case "-h", "--help", "help":
+	case "-h", "-help", "--help":
+		usage(stdout)
+		return 0
+	case "help":
+		if len(args) > 1 {
+			return dispatch([]string{args[1], "--help"}, stdout, stderr)
+		}
 		usage(stdout)
 		return 0
 	}
@@ -84,22 +88,80 @@ func dispatch(args []string, stdout, stderr io.Writer) int {
 	return 2
 }
 
-func runVersion(args []string, stdout, stderr io.Writer) (int, error) {
-	fs := flag.NewFlagSet("version", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprintf(stderr, "Usage: clrotel version\n\nPrints the version of clrotel.\n") }
-	if err := fs.Parse(args); err != nil {
-		return 2, errUsageOr(err)
+func usage(w io.Writer) {
+	fmt.Fprint(w, `clrotel traces the methods of .NET processes as OpenTelemetry spans.
+
+Usage:
+  clrotel <command> [flags] [arguments]
+
+Commands:
+`)
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-8s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintf(stdout, "clrotel %s (%s, %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-	return 0, nil
+	fmt.Fprint(w, `
+Examples:
+  clrotel run -- dotnet Shop.dll
+  eval "$(clrotel env --endpoint http://127.0.0.1:4317 --service shop)"
+
+Run 'clrotel help <command>' or 'clrotel <command> --help' for more.
+`)
 }
 
-// errUsageOr keeps flag.ErrHelp (exit 0) and turns other parse errors into
-// errUsage (the flag package has already printed them).
+// parseFlags parses args into fs. On -h or --help it prints the command's
+// full help (text, then the flags) to stdout and returns flag.ErrHelp; on a
+// mistake it returns errUsage, the flag package having told stderr.
+func parseFlags(fs *flag.FlagSet, args []string, text string, stdout, stderr io.Writer) error {
+	fs.SetOutput(stderr)
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, flag.ErrHelp):
+		fmt.Fprint(stdout, text)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+		fs.SetOutput(stderr)
+		return flag.ErrHelp
+	}
+	fmt.Fprintf(stderr, "Run 'clrotel %s --help' for usage.\n", fs.Name())
+	return errUsage
+}
+
+// usageError tells stderr what is wrong with a command line, and how to
+// get help; it returns errUsage.
+func usageError(stderr io.Writer, name, format string, args ...any) error {
+	fmt.Fprintf(stderr, "clrotel %s: %s\nRun 'clrotel %s --help' for usage.\n", name, fmt.Sprintf(format, args...), name)
+	return errUsage
+}
+
+// errUsageOr keeps flag.ErrHelp (exit status 0) and turns any other error
+// from fs.Parse into errUsage (the flag package has printed it).
 func errUsageOr(err error) error {
 	if errors.Is(err, flag.ErrHelp) {
 		return err
 	}
 	return errUsage
+}
+
+const versionHelp = `Usage: clrotel version
+
+Prints clrotel's version, the Go version it was built with, and its
+platform:
+
+  $ clrotel version
+  clrotel v1.2.3 (go1.26.0, linux/amd64)
+`
+
+func runVersion(args []string, stdout, stderr io.Writer) (int, error) {
+	fs := flag.NewFlagSet("version", flag.ContinueOnError)
+	if err := parseFlags(fs, args, versionHelp, stdout, stderr); err != nil {
+		return 2, err
+	}
+	if fs.NArg() > 0 {
+		return 2, usageError(stderr, "version", "unexpected argument %q", fs.Arg(0))
+	}
+	fmt.Fprintf(stdout, "clrotel %s (%s, %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return 0, nil
 }

@@ -6,9 +6,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -16,137 +18,262 @@ import (
 	"github.com/clrotel/clrotel/otlpsink"
 )
 
-func runRun(args []string, stdout, stderr io.Writer) (int, error) {
-	var a attachFlags
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	a.register(fs)
-	out := fs.String("out", "", "also save the received spans to this file as OTLP JSON")
-	quiet := fs.Bool("quiet", false, "do not print the trace tree")
-	wait := fs.Duration("wait", 5*time.Second, "how long to wait for the last spans after the command exits")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, `Usage: clrotel run [flags] -- command [args...]
+// quietPeriod is how long the built-in receiver must hear nothing, after
+// the command exited, before its traces are printed.
+const quietPeriod = 300 * time.Millisecond
 
-Runs a command with the profiler attached. Without --endpoint the spans go
-to a receiver inside clrotel, and the traces are printed as a tree when the
-command exits:
+// forwardedSignals are passed on to the command while it runs.
+var forwardedSignals = []os.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP}
 
+// receiverVars are the inherited variables that would send the command's
+// spans away from the built-in receiver, or have it talk TLS to it.
+var receiverVars = []string{
+	"OTEL_TRACES_EXPORTER",
+	"OTEL_EXPORTER_OTLP_INSECURE",
+	"OTEL_EXPORTER_OTLP_TRACES_INSECURE",
+	"OTEL_EXPORTER_OTLP_CERTIFICATE",
+	"OTEL_EXPORTER_OTLP_TRACES_CERTIFICATE",
+	"OTEL_EXPORTER_OTLP_CLIENT_CERTIFICATE",
+	"OTEL_EXPORTER_OTLP_TRACES_CLIENT_CERTIFICATE",
+	"OTEL_EXPORTER_OTLP_CLIENT_KEY",
+	"OTEL_EXPORTER_OTLP_TRACES_CLIENT_KEY",
+}
+
+// methodKeys are the attributes every span of a method carries alike; the
+// printed tree leaves them out (a root shows its thread.id beside it).
+func methodKeys() []string {
+	return []string{"code.function.name", "dotnet.assembly", "dotnet.method.return_type", "dotnet.module", "thread.id"}
+}
+
+const runHelp = `Usage: clrotel run [flags] [--] command [args...]
+
+Runs command with the clrotel profiler attached: the variables that
+'clrotel env' prints are added to the current environment, and standard
+input, output and error are the command's.
+
+Without --endpoint, the command's spans go to an OTLP receiver inside
+clrotel. When the command has exited and the spans stopped coming (at most
+--wait), clrotel prints them to standard error as trees, one per trace,
+with their attributes, events and errors, then a summary line; --out saves
+them as OTLP/JSON too. With --endpoint the spans go there instead, and
+nothing is printed.
+
+clrotel forwards SIGINT, SIGTERM and SIGHUP to the command, and exits with
+its exit status (128+N if signal N ended it). A signal after the command
+exited cuts the wait for spans short.
+
+Examples:
   clrotel run -- dotnet Shop.dll
-  clrotel run --out spans.json -- dotnet Shop.dll
-  clrotel run --endpoint http://collector:4317 --service shop -- dotnet Shop.dll
+  clrotel run --service shop --out spans.json -- dotnet Shop.dll arg1
+  clrotel run --endpoint http://127.0.0.1:4317 --service shop -- dotnet Shop.dll
 
-Exits with the command's exit code.
+Flags (one or two dashes, before the command):
+`
 
-Flags:
-`)
-		fs.PrintDefaults()
+type runFlags struct {
+	attachFlags
+	out      string
+	quiet    bool
+	wait     time.Duration
+	maxSpans int
+}
+
+func (f *runFlags) register(fs *flag.FlagSet) {
+	f.attachFlags.register(fs)
+	fs.StringVar(&f.out, "out", "", "also save the spans received to `file` as OTLP/JSON (not with --endpoint)")
+	fs.BoolVar(&f.quiet, "quiet", false, "do not print the traces")
+	fs.DurationVar(&f.wait, "wait", 5*time.Second, "wait at most `duration` for the last spans after the command exited")
+	fs.IntVar(&f.maxSpans, "max-spans", 1000, "print at most `n` spans (0: all)")
+}
+
+func runRun(args []string, stdout, stderr io.Writer) (int, error) {
+	var f runFlags
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	f.register(fs)
+	if err := parseFlags(fs, args, runHelp, stdout, stderr); err != nil {
+		return 2, err
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2, errUsageOr(err)
+	argv := fs.Args()
+	switch {
+	case len(argv) == 0:
+		return 2, usageError(stderr, "run", "no command given (clrotel run [flags] -- command [args...])")
+	case f.out != "" && f.endpoint != "":
+		return 2, usageError(stderr, "run", "--out saves what the built-in receiver got; it cannot go with --endpoint")
+	case f.wait < 0:
+		return 2, usageError(stderr, "run", "invalid --wait %v: must not be negative", f.wait)
+	case f.maxSpans < 0:
+		return 2, usageError(stderr, "run", "invalid --max-spans %d: must not be negative", f.maxSpans)
 	}
-	cmdArgs := fs.Args()
-	if len(cmdArgs) == 0 {
-		fmt.Fprintf(stderr, "clrotel run: no command given (clrotel run -- command args...)\n")
-		return 2, errUsage
+	if err := f.check(); err != nil {
+		return 2, usageError(stderr, "run", "%v", err)
 	}
-	if err := a.validate(); err != nil {
-		fmt.Fprintf(stderr, "clrotel run: %v\n", err)
-		return 2, errUsage
+	if err := f.resolve(os.Executable); err != nil {
+		return 1, err
 	}
-	if _, err := os.Stat(a.lib); err != nil {
-		return 1, fmt.Errorf("profiler library: %w (build it with `make build`, or pass --lib)", err)
+	if _, err := os.Stat(f.lib); err != nil {
+		return 1, fmt.Errorf("profiler library: %w (build it with 'make build', or pass --lib)", err)
+	}
+	environ := os.Environ()
+	for _, w := range disabledWarnings(environ) {
+		fmt.Fprintf(stderr, "clrotel run: warning: %s\n", w)
 	}
 
+	drop := shadowingNames()
+	var extra []envVar
 	var sink *otlpsink.Sink
-	env := os.Environ()
-	if a.endpoint == "" {
+	if f.endpoint == "" {
 		var err error
-		sink, err = otlpsink.Listen("127.0.0.1:0")
-		if err != nil {
-			return 1, err
+		if sink, err = otlpsink.Listen("127.0.0.1:0"); err != nil {
+			return 1, fmt.Errorf("starting the built-in receiver: %w", err)
 		}
 		defer sink.Close()
-		a.endpoint = sink.Endpoint()
-		// The embedded receiver wins over any endpoint in the environment.
-		env = withoutVars(env, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_INSECURE", "OTEL_TRACES_EXPORTER")
-		env = append(env, "OTEL_EXPORTER_OTLP_INSECURE=true")
+		f.endpoint = sink.Endpoint()
+		extra = append(extra, envVar{name: "OTEL_EXPORTER_OTLP_INSECURE", value: "true"})
+		drop = append(drop, receiverVars...)
 	}
-	for _, kv := range a.vars() {
-		env = append(withoutVars(env, kv[0]), kv[0]+"="+kv[1])
+	env := childEnv(environ, append(f.vars(), extra...), drop)
+
+	// Catch the signals before the command starts, so that none is lost.
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, forwardedSignals...)
+	defer signal.Stop(sigs)
+
+	code, err := runChild(argv, env, stdout, stderr, sigs)
+	if err != nil || sink == nil {
+		return code, err
 	}
 
-	cmd := exec.Command(cmdArgs[0], cmdArgs[1:]...)
-	cmd.Env = env
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
-	if err := cmd.Start(); err != nil {
-		return 127, err
-	}
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	defer signal.Stop(sigs)
+	ctx, cancel := context.WithTimeout(context.Background(), f.wait)
+	defer cancel()
 	go func() {
-		for s := range sigs {
-			_ = cmd.Process.Signal(s)
+		select {
+		case <-sigs:
+			cancel()
+		case <-ctx.Done():
 		}
 	}()
-	code := 0
-	if err := cmd.Wait(); err != nil {
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) {
-			return 1, err
-		}
-		code = ee.ExitCode()
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			code = 128 + int(ws.Signal())
+	spans := sink.WaitIdle(ctx, quietPeriod)
+	if !f.quiet {
+		if err := report(stderr, spans, f.maxSpans); err != nil {
+			return failed(code), err
 		}
 	}
-	if sink == nil {
-		return code, nil
-	}
-
-	ctx, cancel := context.WithTimeout(context.Background(), *wait)
-	defer cancel()
-	spans := sink.WaitIdle(ctx, 300*time.Millisecond)
-	if !*quiet {
-		if err := otlpsink.WriteTree(stderr, spans, otlpsink.TreeOptions{Attrs: true, Hide: otlpsink.MethodKeys, MaxSpans: 2000}); err != nil {
-			return code, err
-		}
-		traces := map[string]bool{}
-		for _, s := range spans {
-			traces[s.TraceID] = true
-		}
-		fmt.Fprintf(stderr, "clrotel: %d spans in %d traces\n", len(spans), len(traces))
-	}
-	if *out != "" {
-		f, err := os.OpenFile(*out, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o644)
-		if err != nil {
-			return code, err
-		}
-		if err := sink.ExportJSON(f); err != nil {
-			f.Close()
-			return code, err
-		}
-		if err := f.Close(); err != nil {
-			return code, err
+	if f.out != "" {
+		if err := writeJSON(f.out, sink); err != nil {
+			return failed(code), err
 		}
 	}
 	return code, nil
 }
 
-// withoutVars drops the named variables from env.
-func withoutVars(env []string, names ...string) []string {
-	out := env[:0:0]
-	for _, kv := range env {
-		keep := true
-		for _, n := range names {
-			if strings.HasPrefix(kv, n+"=") {
-				keep = false
-				break
-			}
-		}
-		if keep {
+// failed returns the exit status for a run whose command exited with code
+// but whose output could not be written: code, unless that says success.
+func failed(code int) int {
+	if code == 0 {
+		return 1
+	}
+	return code
+}
+
+// childEnv returns environ without the variables named in drop or set,
+// followed by the variables in set.
+func childEnv(environ []string, set []envVar, drop []string) []string {
+	names := slices.Clone(drop)
+	for _, v := range set {
+		names = append(names, v.name)
+	}
+	out := make([]string, 0, len(environ)+len(set))
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if !slices.Contains(names, name) {
 			out = append(out, kv)
 		}
 	}
+	for _, v := range set {
+		out = append(out, v.name+"="+v.value)
+	}
 	return out
+}
+
+// runChild runs argv with env, passing it the signals that arrive on sigs,
+// and returns its exit status: its exit code, or 128+N if signal N ended
+// it. A command that cannot start gives 127 if it was not found, else 126,
+// as in a shell.
+func runChild(argv, env []string, stdout, stderr io.Writer, sigs <-chan os.Signal) (int, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
+	// When stdout or stderr is not a file, a process the command left
+	// behind could hold the pipe open; do not wait for it forever.
+	cmd.WaitDelay = 2 * time.Second
+	if err := cmd.Start(); err != nil {
+		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+			return 127, err
+		}
+		return 126, err
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	for {
+		select {
+		case s := <-sigs:
+			_ = cmd.Process.Signal(s) // it may have exited meanwhile
+		case err := <-done:
+			var ee *exec.ExitError
+			if err != nil && !errors.As(err, &ee) && !errors.Is(err, exec.ErrWaitDelay) {
+				return 1, err
+			}
+			return exitStatus(cmd.ProcessState), nil
+		}
+	}
+}
+
+// exitStatus returns a finished process's status as a shell reports it.
+func exitStatus(ps *os.ProcessState) int {
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ps.ExitCode()
+}
+
+// report prints spans as trees, then a summary line.
+func report(w io.Writer, spans []otlpsink.Span, maxSpans int) error {
+	if len(spans) == 0 {
+		_, err := fmt.Fprintln(w, "clrotel: no spans received")
+		return err
+	}
+	opts := otlpsink.TreeOptions{Attrs: true, Hide: methodKeys(), MaxSpans: maxSpans}
+	if err := otlpsink.WriteTree(w, spans, opts); err != nil {
+		return err
+	}
+	traces := map[string]bool{}
+	for _, s := range spans {
+		traces[s.TraceID] = true
+	}
+	_, err := fmt.Fprintf(w, "clrotel: %d %s in %d %s\n",
+		len(spans), plural(len(spans), "span"), len(traces), plural(len(traces), "trace"))
+	return err
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}
+
+// writeJSON saves what sink received to path as OTLP/JSON.
+func writeJSON(path string, sink *otlpsink.Sink) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	if err := sink.ExportJSON(f); err != nil {
+		f.Close()
+		return fmt.Errorf("--out %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	return nil
 }

@@ -1,0 +1,182 @@
+package otlpsink
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// ms is a shorthand for fixture times.
+func ms(f float64) time.Duration { return time.Duration(f * float64(time.Millisecond)) }
+
+// treeFixture is three traces, handed over out of order: t2 (an orphan)
+// arrives first, t0 starts first.
+func treeFixture() []Span {
+	at := func(d time.Duration) time.Time { return base.Add(d) }
+	return []Span{
+		{TraceID: "t2", SpanID: "x", ParentSpanID: "gone", Name: "Worker.Run", Start: at(ms(20)), End: at(ms(20) + 500)},
+		{TraceID: "t1", SpanID: "b", ParentSpanID: "a", Name: "Orders.Save", Start: at(ms(6)), End: at(ms(9)),
+			StatusCode: "error", StatusMsg: "disk full",
+			Events: []Event{{Name: "exception", Attrs: map[string]any{
+				"exception.type": "System.IO.IOException", "exception.message": "disk full", "exception.stacktrace": "at ...",
+			}}}},
+		{TraceID: "t1", SpanID: "a", Name: "Main", Start: base, End: at(ms(12.5)),
+			Attrs: map[string]any{"thread.id": int64(7)}, Resource: map[string]any{"service.name": "shop"}},
+		{TraceID: "t1", SpanID: "c", ParentSpanID: "a", Name: "Orders.Load", Start: at(ms(1)), End: at(ms(2.25)),
+			Attrs: map[string]any{
+				"dotnet.arg.id": int64(42), "dotnet.arg.name": "a\"b\nc", "ratio": 0.5, "ok": true, "tags": []any{"x", int64(1)},
+			}},
+		{TraceID: "t1", SpanID: "d", ParentSpanID: "c", Name: "Cache.Get", Start: at(ms(1.5)), End: at(ms(1.5) + 15*time.Microsecond),
+			Events: []Event{{Name: "miss", Attrs: map[string]any{"size": int64(3), "key": "k1"}}}},
+		{TraceID: "t0", SpanID: "z", Name: "Startup", Start: at(-time.Second), End: at(200 * time.Millisecond)},
+	}
+}
+
+func TestWriteTree(t *testing.T) {
+	tests := []struct {
+		name  string
+		spans []Span
+		opts  TreeOptions
+		want  string
+	}{
+		{
+			name:  "attributes and events",
+			spans: treeFixture(),
+			opts:  TreeOptions{Attrs: true, Hide: []string{"thread.id"}},
+			want: `trace t0  (1 span)
+└─ Startup  1.2s
+trace t1  (4 spans, service shop)
+└─ Main  12.5ms  [thread 7]
+   ├─ Orders.Load  1.25ms
+   │  │  dotnet.arg.id=42
+   │  │  dotnet.arg.name="a\"b\nc"
+   │  │  ok=true
+   │  │  ratio=0.5
+   │  │  tags=["x", 1]
+   │  └─ Cache.Get  15µs
+   │        ! miss key="k1" size=3
+   └─ Orders.Save  3ms
+         ERROR: disk full
+         ! exception: System.IO.IOException: disk full
+trace t2  (1 span)
+└─ Worker.Run  500ns (orphan)
+`,
+		},
+		{
+			name:  "names and errors only",
+			spans: treeFixture(),
+			want: `trace t0  (1 span)
+└─ Startup  1.2s
+trace t1  (4 spans, service shop)
+└─ Main  12.5ms  [thread 7]
+   ├─ Orders.Load  1.25ms
+   │  └─ Cache.Get  15µs
+   └─ Orders.Save  3ms
+         ERROR: disk full
+trace t2  (1 span)
+└─ Worker.Run  500ns (orphan)
+`,
+		},
+		{
+			name:  "max spans",
+			spans: treeFixture(),
+			opts:  TreeOptions{MaxSpans: 3},
+			want: `trace t0  (1 span)
+└─ Startup  1.2s
+trace t1  (4 spans, service shop)
+└─ Main  12.5ms  [thread 7]
+   ├─ Orders.Load  1.25ms
+... 3 more spans
+`,
+		},
+		{
+			name: "orphans beside a root",
+			spans: []Span{
+				{TraceID: "t", SpanID: "r", Name: "Root", Start: base, End: base.Add(ms(4)), Resource: map[string]any{"service.name": "a"}},
+				{TraceID: "t", SpanID: "o", ParentSpanID: "lost", Name: "Orphan", Start: base.Add(ms(1)), End: base.Add(ms(2)), Resource: map[string]any{"service.name": "b"}},
+				{TraceID: "t", SpanID: "k", ParentSpanID: "o", Name: "Kid", Start: base.Add(ms(1.5)), End: base.Add(ms(1.75)), StatusCode: "error"},
+			},
+			want: `trace t  (3 spans, service a, b)
+├─ Root  4ms
+└─ Orphan  1ms (orphan)
+   └─ Kid  250µs
+         ERROR
+`,
+		},
+		{
+			name: "parent cycles and repeated ids",
+			spans: []Span{
+				{TraceID: "c", SpanID: "1", ParentSpanID: "2", Name: "A", Start: base, End: base.Add(ms(1))},
+				{TraceID: "c", SpanID: "2", ParentSpanID: "1", Name: "B", Start: base.Add(ms(1)), End: base.Add(ms(2))},
+				{TraceID: "c", SpanID: "3", ParentSpanID: "3", Name: "Self", Start: base.Add(ms(2)), End: base.Add(ms(3))},
+				{TraceID: "d", SpanID: "r", Name: "R1", Start: base.Add(ms(5)), End: base.Add(ms(6))},
+				{TraceID: "d", SpanID: "r", Name: "R2", Start: base.Add(ms(6)), End: base.Add(ms(7))},
+				{TraceID: "d", SpanID: "k", ParentSpanID: "r", Name: "", Start: base.Add(ms(8)), End: base.Add(ms(9))},
+			},
+			want: `trace c  (3 spans)
+├─ Self  1ms (parent cycle)
+└─ A  1ms (parent cycle)
+   └─ B  1ms
+trace d  (3 spans)
+├─ R1  1ms
+│  └─ (no name)  1ms
+└─ R2  1ms
+`,
+		},
+		{
+			name: "empty",
+			want: "",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			if err := WriteTree(&b, tt.spans, tt.opts); err != nil {
+				t.Fatal(err)
+			}
+			if b.String() != tt.want {
+				t.Errorf("got:\n%s\nwant:\n%s", b.String(), tt.want)
+			}
+		})
+	}
+}
+
+type failingWriter struct{ n int }
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	if w.n--; w.n < 0 {
+		return 0, errors.New("disk full")
+	}
+	return len(p), nil
+}
+
+func TestWriteTreeWriteError(t *testing.T) {
+	if err := WriteTree(&failingWriter{n: 2}, treeFixture(), TreeOptions{Attrs: true}); err == nil || err.Error() != "disk full" {
+		t.Fatalf("WriteTree = %v, want the writer's error", err)
+	}
+}
+
+func TestFormatDuration(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0ns"},
+		{500, "500ns"},
+		{1500, "1.5µs"},
+		{15 * time.Microsecond, "15µs"},
+		{2603 * time.Microsecond, "2.603ms"},
+		{1234567, "1.235ms"},
+		{10 * time.Millisecond, "10ms"},
+		{time.Second - 1, "1s"},
+		{1200 * time.Millisecond, "1.2s"},
+		{90 * time.Second, "1m30s"},
+		{-2 * time.Millisecond, "-2ms"},
+	}
+	for _, tt := range tests {
+		if got := formatDuration(tt.d); got != tt.want {
+			t.Errorf("formatDuration(%d) = %q, want %q", int64(tt.d), got, tt.want)
+		}
+	}
+}
