@@ -20,7 +20,6 @@ enum { REC_HEADER = 16, REC_EXIT_SIZE = 24, MAX_TYPE_ARGS = 8 };
 enum {
     FN_SELECTED = 1,       // hooks are on
     FN_SHARED_GENERIC = 2, // shared (canonical) code: read exact types from frame info
-    FN_UNHANDLED = 4,      // the runtime's unhandled-exception notification: a marker, not a span
 };
 
 // clr_fn is what FunctionIDMapper2 hands the runtime as client ID: the hooks
@@ -54,7 +53,6 @@ typedef struct clr_slot {
     _Atomic uint32_t state;
     uint32_t os_tid;
     _Atomic uint64_t dropped;  // enter records not written (ring full, depth cap)
-    _Atomic uint64_t gen;      // bumped each time a thread takes the slot
     uint8_t *data;             // ring memory, ring_size bytes
     clr_frame *stack;          // shadow stack, stack_cap frames
     uint32_t depth;            // traced frames open (may exceed stack_cap)
@@ -102,7 +100,6 @@ void clr_on_exception_catcher(uintptr_t function_id);
 void clr_set_exception_layout(uint32_t message_offset, uint32_t inner_offset);
 
 void clr_on_search_function_enter(uintptr_t function_id);
-void clr_on_search_function_leave(void);
 void clr_on_search_catcher_found(void);
 void clr_on_search_filter(int enter);
 // The calling thread's exception has been searched past every traced frame

@@ -54,7 +54,6 @@ type function struct {
 	id     uint64
 	c      *C.clr_fn // nil when not selected
 	method *otelbridge.Method
-	named  *naming.Method
 	plan   *fnPlan // values to read; nil when capture is off for it
 
 	mu    sync.Mutex

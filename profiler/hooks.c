@@ -101,7 +101,6 @@ static clr_slot *slot_acquire(void) {
         }
         if ((s->rng[0] | s->rng[1]) == 0)
             s->rng[0] = 1;
-        atomic_fetch_add(&s->gen, 1);
         // Publish the slot to Go only once it is fully set up.
         uint32_t hw = atomic_load(&g_slot_hw);
         while (hw < i + 1 && !atomic_compare_exchange_weak(&g_slot_hw, &hw, i + 1)) {
@@ -196,12 +195,6 @@ static int exact_generic_types(clr_fn *fn, uintptr_t elt, uint64_t *cls, uint64_
 }
 
 void clr_on_enter(clr_fn *fn, uintptr_t elt) {
-    if (__builtin_expect(fn->flags & FN_UNHANDLED, 0)) {
-        // The process is about to die of an unhandled exception: let Go
-        // export what is recorded (bounded wait, see signals.c).
-        clr_abort_wait();
-        return;
-    }
     clr_slot *s = slot_get();
     if (s == NULL) {
         atomic_fetch_add_explicit(&g_no_slot, 1, memory_order_relaxed);
@@ -339,8 +332,6 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
 }
 
 void clr_on_leave(clr_fn *fn, uintptr_t elt) {
-    if (fn->flags & FN_UNHANDLED)
-        return;
     clr_slot *s = t_slot;
     if (s != NULL)
         pop_frame(s, REC_LEAVE, fn, elt);
@@ -348,9 +339,8 @@ void clr_on_leave(clr_fn *fn, uintptr_t elt) {
 
 void clr_on_tailcall(clr_fn *fn, uintptr_t elt) {
     // The Tailcall hook reports the frame that is leaving by a tail call.
+    (void)fn;
     (void)elt;
-    if (fn->flags & FN_UNHANDLED)
-        return;
     clr_slot *s = t_slot;
     if (s != NULL)
         pop_frame(s, REC_TAILCALL, NULL, 0);
@@ -430,8 +420,6 @@ void clr_on_search_function_enter(uintptr_t function_id) {
     if (s != NULL && s->exc_pending && s->search_pos > 0 && s->stack[s->search_pos - 1].function_id == function_id)
         s->search_pos--;
 }
-
-void clr_on_search_function_leave(void) {}
 
 void clr_on_search_catcher_found(void) {
     clr_slot *s = t_slot;

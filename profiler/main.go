@@ -207,13 +207,6 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		p.log.Debugf("%v", err)
 		return f
 	}
-	if unhandledNotification[name] && frameworkAssembly(asm) {
-		// Hooked as a marker only: its Enter means the process is about to
-		// abort, and the hook waits while Go exports.
-		f.c = newCFn(fid, index, C.FN_SELECTED|C.FN_UNHANDLED, 0)
-		p.log.Debugf("hooking %s as the unhandled-exception marker", name)
-		return f
-	}
 	if !p.sel.selected(asm, name) {
 		return f
 	}
@@ -222,7 +215,6 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		p.log.Debugf("%v", err)
 		return f
 	}
-	f.named = m
 	var flags uint32 = C.FN_SELECTED
 	if m.Shared {
 		flags |= C.FN_SHARED_GENERIC
@@ -238,13 +230,6 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	}
 	p.log.Debugf("tracing %s", f.method.SpanName)
 	return f
-}
-
-// unhandledNotification are the managed methods the runtime calls to raise
-// AppDomain.UnhandledException before it aborts the process.
-var unhandledNotification = map[string]bool{
-	"System.AppContext.OnUnhandledException": true, // .NET 5+
-	"System.AppDomain.OnUnhandledException":  true, // .NET Core 3.x
 }
 
 // instantiation names a call of shared generic code by the exact types the

@@ -80,10 +80,11 @@ void clr_signals_install(void) {
 // ---- flush before an unhandled exception ends the process ----------------
 //
 // CoreCLR ends a process with an unhandled exception by abort(): no Shutdown
-// callback comes. Two ways in: the Enter hook of the runtime's managed
-// unhandled-exception notification (System.AppContext.OnUnhandledException,
-// hooked as a marker), and, where the runtime leaves it in place (3.x; .NET 5+
-// restores the original SIGABRT action before aborting), a SIGABRT handler.
+// callback comes. Two ways in: the JIT-time check in Go (the thread's
+// exception found no catcher in any traced frame and the runtime compiles
+// the code that prints it), and, where the runtime leaves it in place (3.x;
+// .NET 5+ restores the original SIGABRT action before aborting), a SIGABRT
+// handler.
 // Either flags the abort and waits, at most CLR_ABORT_WAIT_MS, while Go (on
 // its own threads) drains, ends the open spans and exports; then the process
 // dies as it would have.
