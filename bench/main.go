@@ -8,6 +8,8 @@
 //	4 clrotel, the benchmark's methods selected, sampler always_off
 //	5 clrotel, selected, always_on, values captured, exported to a local OTLP receiver
 //	6 as 5 with traceidratio 0.01
+//	7 as 5 with the calls paced at a fixed rate (default 200,000/s): does
+//	  export keep up without drops?
 //
 // It also writes the raw numbers to bench/results/. It asserts nothing.
 package main
@@ -42,34 +44,39 @@ type config struct {
 	id, name string
 	env      func(sink string) []string
 	sink     bool
+	paced    bool // run the paced workload instead of the timed loops
 }
 
 var workloads = []string{"two-ints", "string-100", "object-3-fields"}
 
 type result struct {
-	ns       map[string]float64 // workload -> ns per call
-	wall     time.Duration
-	rssKB    int64
-	spans    int
-	dropped  int64
-	exportAt time.Duration // from start until the receiver went quiet
+	ns        map[string]float64 // workload -> ns per call
+	wall      time.Duration
+	rssKB     int64
+	spans     int
+	dropped   int64
+	exportFor time.Duration // from the first span received to the last
+	pacedRate float64       // calls per second the paced workload achieved
 }
 
 func main() {
 	calls := flag.Int("calls", 10_000_000, "calls per workload")
 	reps := flag.Int("reps", 3, "runs per configuration (interleaved)")
+	pacedRate := flag.Int("paced-rate", 200_000, "calls per second of the paced workload (config 7)")
+	pacedSecs := flag.Int("paced-seconds", 5, "duration of the paced workload")
 	startups := flag.Int("startups", 15, "hello-world runs per configuration for startup time")
 	dotnet := flag.String("dotnet", ".deps/dotnet", "runtime folder (.deps/dotnet or .deps/dotnet8)")
 	lib := flag.String("lib", "build/libclrotel.so", "clrotel library")
 	out := flag.String("out", "bench/results", "where raw results go")
 	flag.Parse()
-	if err := run(*calls, *reps, *startups, *dotnet, *lib, *out); err != nil {
+	paced := []string{"paced", strconv.Itoa(*pacedRate), strconv.Itoa(*pacedSecs)}
+	if err := run(*calls, *reps, *startups, paced, *dotnet, *lib, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(calls, reps, startups int, dotnetDir, lib, outDir string) error {
+func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir string) error {
 	root, _ := os.Getwd()
 	lib, _ = filepath.Abs(lib)
 	host := filepath.Join(root, dotnetDir, "dotnet")
@@ -113,14 +120,15 @@ func run(calls, reps, startups int, dotnetDir, lib, outDir string) error {
 		}
 	}
 	configs := []config{
-		{"1", "no profiler", func(string) []string { return nil }, false},
+		{"1", "no profiler", func(string) []string { return nil }, false, false},
 		{"2", "empty-hook floor", func(string) []string {
 			return []string{"CORECLR_ENABLE_PROFILING=1", "CORECLR_PROFILER=" + floorCLSID, "CORECLR_PROFILER_PATH=" + floor}
-		}, false},
-		{"3", "clrotel, nothing selected", prof("CLROTEL_INCLUDE=Nothing.Selected"), false},
-		{"4", "clrotel, always_off", prof("CLROTEL_INCLUDE=Bench.Work.*", "OTEL_TRACES_SAMPLER=always_off"), false},
-		{"5", "clrotel, always_on, values, export", prof("CLROTEL_INCLUDE=Bench.Work.*", "OTEL_TRACES_SAMPLER=always_on"), true},
-		{"6", "clrotel, ratio 0.01, values, export", prof("CLROTEL_INCLUDE=Bench.Work.*", "OTEL_TRACES_SAMPLER=traceidratio", "OTEL_TRACES_SAMPLER_ARG=0.01"), true},
+		}, false, false},
+		{"3", "clrotel, nothing selected", prof("CLROTEL_INCLUDE=Nothing.Selected"), false, false},
+		{"4", "clrotel, always_off", prof("CLROTEL_INCLUDE=Bench.Work.*", "OTEL_TRACES_SAMPLER=always_off"), false, false},
+		{"5", "clrotel, always_on, values, export", prof("CLROTEL_INCLUDE=Bench.Work.*", "OTEL_TRACES_SAMPLER=always_on"), true, false},
+		{"6", "clrotel, ratio 0.01, values, export", prof("CLROTEL_INCLUDE=Bench.Work.*", "OTEL_TRACES_SAMPLER=traceidratio", "OTEL_TRACES_SAMPLER_ARG=0.01"), true, false},
+		{"7", "as 5, paced at " + paced[1] + " calls/s", prof("CLROTEL_INCLUDE=Bench.Work.*", "OTEL_TRACES_SAMPLER=always_on"), true, true},
 	}
 	base := procenv.Clean()
 	results := map[string][]result{}
@@ -128,12 +136,16 @@ func run(calls, reps, startups int, dotnetDir, lib, outDir string) error {
 	fmt.Fprintf(&raw, "clrotel benchmark %s, .NET %s, %d calls per workload, %d runs each\n", time.Now().UTC().Format(time.RFC3339), version, calls, reps)
 	for r := 0; r < reps; r++ {
 		for _, c := range configs {
-			res, err := benchRun(host, filepath.Join(work, "Bench.exe"), calls, base, c)
+			args := []string{strconv.Itoa(calls)}
+			if c.paced {
+				args = paced
+			}
+			res, err := benchRun(host, filepath.Join(work, "Bench.exe"), args, base, c)
 			if err != nil {
 				return fmt.Errorf("config %s: %w", c.id, err)
 			}
 			results[c.id] = append(results[c.id], res)
-			fmt.Fprintf(&raw, "run %d config %s: %v wall %v rss %d KB spans %d dropped %d\n", r+1, c.id, res.ns, res.wall, res.rssKB, res.spans, res.dropped)
+			fmt.Fprintf(&raw, "run %d config %s: %v wall %v rss %d KB spans %d in %v dropped %d paced %.0f/s\n", r+1, c.id, res.ns, res.wall, res.rssKB, res.spans, res.exportFor, res.dropped, res.pacedRate)
 			fmt.Fprintf(os.Stderr, "bench: run %d/%d, config %s done\n", r+1, reps, c.id)
 		}
 	}
@@ -165,9 +177,12 @@ func run(calls, reps, startups int, dotnetDir, lib, outDir string) error {
 	return nil
 }
 
-var droppedRE = regexp.MustCompile(`\((\d+) in all\)`)
+var (
+	droppedRE = regexp.MustCompile(`\((\d+) in all\)`)
+	exportRE  = regexp.MustCompile(`\d+ spans exported, (\d+) failed, (\d+) lost at exit`)
+)
 
-func benchRun(host, exe string, calls int, base []string, c config) (result, error) {
+func benchRun(host, exe string, args []string, base []string, c config) (result, error) {
 	res := result{ns: map[string]float64{}}
 	var sink *otlpsink.Sink
 	endpoint := ""
@@ -179,12 +194,40 @@ func benchRun(host, exe string, calls int, base []string, c config) (result, err
 		defer sink.Close()
 		endpoint = sink.Endpoint()
 	}
-	cmd := exec.Command(host, exe, strconv.Itoa(calls))
+	cmd := exec.Command(host, append([]string{exe}, args...)...)
 	cmd.Env = append(append([]string{}, base...), c.env(endpoint)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, io.MultiWriter(&stderr)
+	// The export window: from the first span received to the last, watched
+	// while the app runs and until the receiver goes quiet.
+	var first, last time.Time
+	watched := make(chan struct{})
+	stopWatch := make(chan struct{})
+	go func() {
+		defer close(watched)
+		if sink == nil {
+			return
+		}
+		seen := 0
+		t := time.NewTicker(10 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stopWatch:
+				return
+			case now := <-t.C:
+				if n := sink.Count(); n != seen {
+					if seen == 0 {
+						first = now
+					}
+					seen, last = n, now
+				}
+			}
+		}
+	}()
 	start := time.Now()
 	if err := cmd.Run(); err != nil {
+		close(stopWatch)
 		return res, fmt.Errorf("%v\n%s", err, stderr.String())
 	}
 	res.wall = time.Since(start)
@@ -202,12 +245,27 @@ func benchRun(host, exe string, calls int, base []string, c config) (result, err
 	if m := droppedRE.FindAllStringSubmatch(stderr.String(), -1); len(m) > 0 {
 		res.dropped, _ = strconv.ParseInt(m[len(m)-1][1], 10, 64)
 	}
+	// Spans the exporter could not deliver count as dropped too.
+	if m := exportRE.FindStringSubmatch(stderr.String()); m != nil {
+		failed, _ := strconv.ParseInt(m[1], 10, 64)
+		lost, _ := strconv.ParseInt(m[2], 10, 64)
+		res.dropped += failed + lost
+	}
 	if sink != nil {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		sink.WaitIdle(ctx, 500*time.Millisecond)
 		cancel()
+	}
+	close(stopWatch)
+	<-watched
+	if sink != nil {
 		res.spans = sink.Count()
-		res.exportAt = time.Since(start)
+		res.exportFor = last.Sub(first)
+	}
+	if r, ok := res.ns["paced-rate"]; ok {
+		res.pacedRate = r
+		delete(res.ns, "paced-rate")
+		delete(res.ns, "paced-calls")
 	}
 	return res, nil
 }
@@ -219,6 +277,14 @@ func median(v []float64) float64 {
 	s := append([]float64(nil), v...)
 	sort.Float64s(s)
 	return s[len(s)/2]
+}
+
+func medianOf(rs []result, f func(result) float64) float64 {
+	var v []float64
+	for _, r := range rs {
+		v = append(v, f(r))
+	}
+	return median(v)
 }
 
 func medianDur(v []time.Duration) time.Duration {
@@ -242,6 +308,18 @@ func formatTable(configs []config, results map[string][]result, startup map[stri
 	for _, c := range configs {
 		rs := results[c.id]
 		row := []string{c.id + " " + c.name}
+		if c.paced {
+			// No timed loops: the row is about export.
+			row = append(row, make([]string, len(workloads)+3)...)
+			for i := range row[1:] {
+				row[i+1] = "-"
+			}
+			row = append(row, fmt.Sprintf("%.0f MB", medianOf(rs, func(r result) float64 { return float64(r.rssKB) })/1024),
+				fmt.Sprintf("%.0f", medianOf(rs, func(r result) float64 { return float64(r.spans) / r.exportFor.Seconds() })),
+				fmt.Sprintf("%.0f", medianOf(rs, func(r result) float64 { return float64(r.dropped) })))
+			fmt.Fprintln(w, strings.Join(row, "\t")+"\t")
+			continue
+		}
 		for _, wl := range workloads {
 			row = append(row, fmt.Sprintf("%.1f", med(c.id, wl)))
 		}
@@ -264,8 +342,8 @@ func formatTable(configs []config, results map[string][]result, startup map[stri
 			rss = append(rss, float64(r.rssKB))
 			spans = append(spans, float64(r.spans))
 			dropped = append(dropped, float64(r.dropped))
-			if r.exportAt > 0 {
-				rate = append(rate, float64(r.spans)/r.exportAt.Seconds())
+			if r.exportFor > 0 {
+				rate = append(rate, float64(r.spans)/r.exportFor.Seconds())
 			}
 		}
 		row = append(row, fmt.Sprintf("%.0f MB", median(rss)/1024))
@@ -277,6 +355,6 @@ func formatTable(configs []config, results map[string][]result, startup map[stri
 		fmt.Fprintln(w, strings.Join(row, "\t")+"\t")
 	}
 	w.Flush()
-	fmt.Fprintf(&b, "\n\"vs 1\": two-ints ns per call over no profiler; \"over floor\": clrotel's added cost per call over the empty-hook floor's (1.00x = the floor).\n")
+	fmt.Fprintf(&b, "\n\"vs 1\": two-ints ns per call over no profiler; \"over floor\": clrotel's added cost per call over the empty-hook floor's (1.00x = the floor);\n\"spans/s\": spans received over the export window (first to last received); \"dropped\": calls not recorded plus spans not delivered.\n")
 	return b.String()
 }

@@ -203,6 +203,14 @@ func fromEnv(c Config, lookup func(string) (string, bool)) (Config, error) {
 	burst := uint32(c.Sampling.Burst)
 	u32("CLROTEL_RATE_BURST", &burst, 1, 1<<20)
 	c.Sampling.Burst = int(burst)
+	// The batch span processor's standard variables tune clrotel's batching.
+	queue, batch := uint32(c.ExportQueue), uint32(c.ExportBatch)
+	u32("OTEL_BSP_MAX_QUEUE_SIZE", &queue, 1, 1<<24)
+	u32("OTEL_BSP_MAX_EXPORT_BATCH_SIZE", &batch, 1, 1<<20)
+	c.ExportQueue, c.ExportBatch = int(queue), int(batch)
+	delayMS := uint32(c.ExportInterval / time.Millisecond)
+	u32("OTEL_BSP_SCHEDULE_DELAY", &delayMS, 1, 3_600_000)
+	c.ExportInterval = time.Duration(delayMS) * time.Millisecond
 	if len(errs) > 0 {
 		return c, fmt.Errorf("config: %s", strings.Join(errs, "; "))
 	}

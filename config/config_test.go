@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func env(kv ...string) func(string) (string, bool) {
@@ -31,6 +32,11 @@ func TestFromEnv(t *testing.T) {
 		{"threads out of range", []string{"CLROTEL_MAX_THREADS", "0"}, nil, "CLROTEL_MAX_THREADS"},
 		{"threads garbage", []string{"CLROTEL_MAX_THREADS", "lots"}, nil, "whole number"},
 		{"log level", []string{"CLROTEL_LOG_LEVEL", "loud"}, nil, "CLROTEL_LOG_LEVEL"},
+		{"batch span processor variables", []string{"OTEL_BSP_MAX_QUEUE_SIZE", "100", "OTEL_BSP_MAX_EXPORT_BATCH_SIZE", "10", "OTEL_BSP_SCHEDULE_DELAY", "250"},
+			func(c Config) bool {
+				return c.ExportQueue == 100 && c.ExportBatch == 10 && c.ExportInterval == 250*time.Millisecond
+			}, ""},
+		{"schedule delay garbage", []string{"OTEL_BSP_SCHEDULE_DELAY", "5s"}, nil, "OTEL_BSP_SCHEDULE_DELAY"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

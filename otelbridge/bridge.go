@@ -1,13 +1,14 @@
 package otelbridge
 
 import (
-	"context"
+	"encoding/binary"
 	"fmt"
-	"time"
+	"math/rand/v2"
+	"sync/atomic"
 
 	"go.opentelemetry.io/otel/attribute"
-	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/trace"
+	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // ExitKind says how a traced frame ended.
@@ -34,46 +35,64 @@ func (k ExitKind) String() string {
 	return fmt.Sprintf("ExitKind(%d)", int(k))
 }
 
-// Bridge builds spans from call records. Its methods must be called from one
-// goroutine at a time per Thread; different Threads are independent.
+// Bridge builds spans from call records and hands each finished span, once
+// encoded, to its Pipeline. Its methods must be called from one goroutine
+// at a time per Thread; different Threads are independent.
 type Bridge struct {
-	tracer trace.Tracer
+	out *Pipeline
 	// minDuration: finished non-root spans that returned normally faster
-	// than this are dropped (Pipeline's filter), their parent counting them.
+	// than this are not exported, their parent counting them.
 	minDuration int64
+	// droppedCalls is the capture's count of calls not recorded so far; root
+	// spans carry it once it is non-zero.
+	droppedCalls atomic.Uint64
 }
 
-// New returns a Bridge that starts spans with tracer. The tracer's provider
-// must use IDGenerator (so root spans get the trace ids the hooks chose).
-func New(tracer trace.Tracer) *Bridge {
-	return &Bridge{tracer: tracer}
+// New returns a Bridge whose spans go to out.
+func New(out *Pipeline) *Bridge {
+	return &Bridge{out: out}
 }
 
 // SetMinDuration sets the minimum duration (ns) of the spans kept; 0 keeps all.
 func (b *Bridge) SetMinDuration(ns int64) { b.minDuration = ns }
 
+// SetDroppedCalls records how many calls the capture dropped so far (full
+// buffers, no thread slot); root spans started from now on report it.
+func (b *Bridge) SetDroppedCalls(n uint64) { b.droppedCalls.Store(n) }
+
 // Thread is one CLR thread's stack of open spans.
 type Thread struct {
-	tid   attribute.KeyValue
-	stack []frame
+	tidAttr []byte // the encoded thread.id attribute
+	stack   []frame
 
 	// The exception in flight: set when thrown, cleared when caught.
 	exc      *Exception
 	excAttrs []attribute.KeyValue
-	excSpan  trace.Span // the span that got the throw's event
+	excSpan  trace.SpanID // the span that got the throw's event
 }
 
 type frame struct {
-	span    trace.Span
-	ctx     context.Context
 	method  *Method
 	start   int64
-	dropped int64 // children dropped as too short
+	traceID trace.TraceID
+	spanID  trace.SpanID
+	parent  trace.SpanID
+	attrs   []attribute.KeyValue // the call's own (argument values)
+	events  []event
+	dropped int64 // children not exported as too short
+	// droppedCalls: on a root, the capture's drop count when it started.
+	droppedCalls uint64
+}
+
+type event struct {
+	name  string
+	time  int64
+	attrs []attribute.KeyValue
 }
 
 // NewThread returns the span stack of the OS thread tid.
 func NewThread(tid int64) *Thread {
-	return &Thread{tid: KeyThreadID.Int64(tid)}
+	return &Thread{tidAttr: appendKeyValue(nil, fSpanAttrs, KeyThreadID.Int64(tid))}
 }
 
 // Depth is the number of open spans.
@@ -83,61 +102,62 @@ func (t *Thread) Depth() int { return len(t.stack) }
 // the thread's innermost open span. A call with no open span on its thread
 // starts a trace with traceID (if valid; else a random one).
 //
-// attrs are the call's own attributes (argument values).
+// attrs are the call's own attributes (argument values); the bridge keeps
+// the slice until the span ends.
 func (b *Bridge) Enter(t *Thread, ts int64, m *Method, traceID trace.TraceID, attrs ...attribute.KeyValue) {
-	ctx := context.Background()
+	f := frame{method: m, start: ts, spanID: newSpanID(), attrs: attrs}
 	if n := len(t.stack); n > 0 {
-		ctx = t.stack[n-1].ctx
-	} else if traceID.IsValid() {
-		ctx = withTraceID(ctx, traceID)
+		f.traceID, f.parent = t.stack[n-1].traceID, t.stack[n-1].spanID
+	} else {
+		f.traceID = traceID
+		if !f.traceID.IsValid() {
+			f.traceID = newTraceID()
+		}
+		f.droppedCalls = b.droppedCalls.Load()
 	}
-	ctx, span := b.tracer.Start(ctx, m.SpanName,
-		trace.WithTimestamp(time.Unix(0, ts)),
-		trace.WithSpanKind(trace.SpanKindInternal),
-		trace.WithAttributes(m.Attrs...),
-		trace.WithAttributes(t.tid),
-		trace.WithAttributes(attrs...),
-	)
-	t.stack = append(t.stack, frame{span: span, ctx: ctx, method: m, start: ts})
+	t.stack = append(t.stack, f)
 }
 
 // Exit ends the thread's innermost open span at unix-nanosecond time ts.
 // It reports false when no span is open (a record stream out of step).
-// attrs are added before the span ends (the return value).
+// attrs are added to the span (the return value).
 func (b *Bridge) Exit(t *Thread, ts int64, kind ExitKind, attrs ...attribute.KeyValue) bool {
 	n := len(t.stack)
 	if n == 0 {
 		return false
 	}
-	f := t.stack[n-1]
-	t.stack[n-1] = frame{}
-	t.stack = t.stack[:n-1]
+	f := &t.stack[n-1]
+	e := ending{end: ts, attrs: attrs}
 	switch kind {
 	case ExitUnwind:
+		e.failed, e.status = true, "exception"
 		if t.exc != nil {
-			f.span.SetStatus(codes.Error, t.exc.Description())
-			if f.span != t.excSpan {
-				f.span.AddEvent(EventException, trace.WithTimestamp(time.Unix(0, ts)), trace.WithAttributes(t.excAttrs...))
+			e.status = t.exc.Description()
+			if f.spanID != t.excSpan {
+				f.events = append(f.events, event{EventException, ts, t.excAttrs})
 			}
-		} else {
-			f.span.SetStatus(codes.Error, "exception")
 		}
-		f.span.SetAttributes(KeyEndReason.String(kind.String()))
+		e.reason = kind.String()
 	case ExitTailcall, ExitAbandon:
-		f.span.SetAttributes(KeyEndReason.String(kind.String()))
-	}
-	if len(attrs) > 0 {
-		f.span.SetAttributes(attrs...)
-	}
-	if f.dropped > 0 {
-		f.span.SetAttributes(KeyDroppedShort.Int64(f.dropped))
+		e.reason = kind.String()
 	}
 	if b.minDuration > 0 && kind == ExitReturn && n > 1 && ts-f.start < b.minDuration {
-		f.span.SetAttributes(keyDrop.Bool(true))
 		t.stack[n-2].dropped += 1 + f.dropped
+	} else {
+		b.out.add(t, f, &e)
 	}
-	f.span.End(trace.WithTimestamp(time.Unix(0, ts)))
+	t.stack[n-1] = frame{}
+	t.stack = t.stack[:n-1]
 	return true
+}
+
+// ending is how a span ends: what Exit adds to its frame.
+type ending struct {
+	end    int64
+	attrs  []attribute.KeyValue
+	reason string // clrotel.end_reason, "" for a plain return
+	failed bool
+	status string // the error status description
 }
 
 // Abandon ends every open span of t at ts, innermost first: the thread or the
@@ -155,14 +175,80 @@ func (b *Bridge) AbandonUnhandled(t *Thread, ts int64) {
 		b.Abandon(t, ts)
 		return
 	}
-	for len(t.stack) > 0 {
-		f := t.stack[len(t.stack)-1]
-		f.span.SetStatus(codes.Error, "unhandled "+t.exc.Description())
-		if f.span != t.excSpan {
-			f.span.AddEvent(EventException, trace.WithTimestamp(time.Unix(0, ts)), trace.WithAttributes(t.excAttrs...))
+	for n := len(t.stack); n > 0; n = len(t.stack) {
+		f := &t.stack[n-1]
+		if f.spanID != t.excSpan {
+			f.events = append(f.events, event{EventException, ts, t.excAttrs})
 		}
-		f.span.SetAttributes(KeyEndReason.String("unhandled_exception"))
-		t.stack = t.stack[:len(t.stack)-1]
-		f.span.End(trace.WithTimestamp(time.Unix(0, ts)))
+		b.out.add(t, f, &ending{end: ts, reason: "unhandled_exception", failed: true, status: "unhandled " + t.exc.Description()})
+		t.stack[n-1] = frame{}
+		t.stack = t.stack[:n-1]
 	}
+}
+
+// appendSpan writes the finished span f of t as a Span message in field.
+func appendSpan(b []byte, field protowire.Number, t *Thread, f *frame, e *ending) []byte {
+	b, start := beginMsg(b, field)
+	b = appendBytes(b, fSpanTraceID, f.traceID[:])
+	b = appendBytes(b, fSpanSpanID, f.spanID[:])
+	if f.parent.IsValid() {
+		b = appendBytes(b, fSpanParentID, f.parent[:])
+	}
+	b = append(b, f.method.encoded()...) // name and the method's attributes
+	b = appendVarint(b, fSpanKind, spanKindInternal)
+	b = appendFixed64(b, fSpanStart, uint64(f.start))
+	b = appendFixed64(b, fSpanEnd, uint64(e.end))
+	b = append(b, t.tidAttr...)
+	b = appendKeyValues(b, fSpanAttrs, f.attrs)
+	b = appendKeyValues(b, fSpanAttrs, e.attrs)
+	if e.reason != "" {
+		b = appendKeyValue(b, fSpanAttrs, KeyEndReason.String(e.reason))
+	}
+	if f.dropped > 0 {
+		b = appendKeyValue(b, fSpanAttrs, KeyDroppedShort.Int64(f.dropped))
+	}
+	if f.droppedCalls > 0 {
+		b = appendKeyValue(b, fSpanAttrs, KeyDroppedCalls.Int64(int64(f.droppedCalls)))
+	}
+	for i := range f.events {
+		ev := &f.events[i]
+		var es int
+		b, es = beginMsg(b, fSpanEvents)
+		b = appendFixed64(b, fEventTime, uint64(ev.time))
+		b = appendString(b, fEventName, ev.name)
+		b = appendKeyValues(b, fEventAttrs, ev.attrs)
+		b = endMsg(b, es)
+	}
+	if e.failed {
+		var ss int
+		b, ss = beginMsg(b, fSpanStatus)
+		if e.status != "" {
+			b = appendString(b, fStatusMessage, e.status)
+		}
+		b = appendVarint(b, fStatusCode, statusCodeError)
+		b = endMsg(b, ss)
+	}
+	b = protowire.AppendTag(b, fSpanFlags, protowire.Fixed32Type)
+	b = protowire.AppendFixed32(b, spanFlags)
+	return endMsg(b, start)
+}
+
+// newTraceID returns a random valid trace id (for roots whose hook chose
+// none: spans abandoned or built by tests).
+func newTraceID() trace.TraceID {
+	var id trace.TraceID
+	for !id.IsValid() {
+		binary.NativeEndian.PutUint64(id[:8], rand.Uint64())
+		binary.NativeEndian.PutUint64(id[8:], rand.Uint64())
+	}
+	return id
+}
+
+// newSpanID returns a random non-zero span id.
+func newSpanID() trace.SpanID {
+	var id trace.SpanID
+	for !id.IsValid() {
+		binary.NativeEndian.PutUint64(id[:], rand.Uint64())
+	}
+	return id
 }

@@ -3,9 +3,20 @@
 //
 // It owns the per-thread stacks of open spans (a call nests under the
 // caller's span on the same thread; a call with no traced caller starts a
-// trace), the span contract (names, attributes, statuses), and the
-// OpenTelemetry SDK pipeline: resource, ID generation, batching and the
-// OTLP/gRPC exporter configured from the standard OTEL_* variables.
+// trace), the span contract (names, attributes, statuses, events), and the
+// export pipeline: each finished span is encoded once, straight into OTLP
+// protobuf, batched, and uploaded by the OTLP/gRPC client of
+// go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc, which
+// reads the standard OTEL_EXPORTER_OTLP_* variables and retries with
+// backoff. The resource comes from the SDK's resource package
+// (OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES). The SDK's span and batch
+// processor are not used: building an SDK span per call cost about 4.6 µs
+// and 19 allocations, and capped export near 40,000 spans/s.
+//
+// Memory is bounded: at most MaxQueueSize spans wait for export, in batches
+// of at most MaxBatchSize spans and MaxBatchBytes bytes; when the queue is
+// full the caller waits, so the back-pressure reaches the capture rings,
+// where the C hooks drop and count calls instead of waiting.
 //
 // It must not call the .NET runtime, use cgo, or run on CLR threads: it runs
 // on the profiler's own goroutines, fed in record order per thread.

@@ -2,7 +2,6 @@ package otelbridge
 
 import (
 	"strings"
-	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
@@ -78,9 +77,9 @@ func (b *Bridge) Throw(t *Thread, ts int64, e Exception) {
 	}
 	t.exc = &e
 	t.excAttrs = e.attrs(sb.String())
-	top := t.stack[len(t.stack)-1].span
-	top.AddEvent(EventException, trace.WithTimestamp(time.Unix(0, ts)), trace.WithAttributes(t.excAttrs...))
-	t.excSpan = top
+	top := &t.stack[len(t.stack)-1]
+	top.events = append(top.events, event{EventException, ts, t.excAttrs})
+	t.excSpan = top.spanID
 }
 
 // Catch records that t's innermost open span caught the exception in
@@ -96,6 +95,7 @@ func (b *Bridge) Catch(t *Thread, ts int64) {
 			attrs = append(attrs, attribute.String("exception.message", t.exc.Message))
 		}
 	}
-	t.stack[len(t.stack)-1].span.AddEvent(EventExceptionCaught, trace.WithTimestamp(time.Unix(0, ts)), trace.WithAttributes(attrs...))
-	t.exc, t.excAttrs, t.excSpan = nil, nil, nil
+	top := &t.stack[len(t.stack)-1]
+	top.events = append(top.events, event{EventExceptionCaught, ts, attrs})
+	t.exc, t.excAttrs, t.excSpan = nil, nil, trace.SpanID{}
 }

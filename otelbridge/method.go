@@ -15,6 +15,18 @@ type Method struct {
 	// Frame is the method as a stack-trace line shows it:
 	// Namespace.Type.Method(ParamType name, ...).
 	Frame string
+
+	enc []byte // SpanName and Attrs as Span fields, written once
+}
+
+// encoded returns the span name and the method's attributes as encoded
+// Span fields.
+func (m *Method) encoded() []byte {
+	if m.enc == nil {
+		b := appendString(nil, fSpanName, m.SpanName)
+		m.enc = appendKeyValues(b, fSpanAttrs, m.Attrs)
+	}
+	return m.enc
 }
 
 // Attribute keys of the span contract, beyond the semantic conventions.
@@ -28,8 +40,9 @@ const (
 	// KeyDroppedShort counts the descendants dropped as shorter than the
 	// minimum duration.
 	KeyDroppedShort = attribute.Key("clrotel.dropped_short_spans")
-	// keyDrop marks a span the pipeline's filter drops.
-	keyDrop = attribute.Key("clrotel.drop")
+	// KeyDroppedCalls, on root spans: calls the capture could not record
+	// so far in the process (full buffers, no thread slot).
+	KeyDroppedCalls = attribute.Key("clrotel.dropped_calls")
 )
 
 // MethodInfo is the parts a Method is made of.
@@ -57,5 +70,7 @@ func NewMethod(mi MethodInfo) *Method {
 	if mi.Assembly != "" {
 		attrs = append(attrs, KeyAssembly.String(mi.Assembly))
 	}
-	return &Method{SpanName: name, Attrs: attrs, Frame: mi.FunctionName + "(" + mi.Params + ")"}
+	m := &Method{SpanName: name, Attrs: attrs, Frame: mi.FunctionName + "(" + mi.Params + ")"}
+	m.encoded()
+	return m
 }

@@ -127,9 +127,16 @@ func Listen(addr string, opts ...Option) (*Sink, error) {
 	if s.cfg.tls != nil {
 		sopts = append(sopts, grpc.Creds(credentials.NewTLS(s.cfg.tls)))
 	}
+	if s.cfg.countOnly {
+		sopts = append(sopts, grpc.ForceServerCodec(rawCodec{}))
+	}
 	s.lis = lis
 	s.srv = grpc.NewServer(sopts...)
-	collectortrace.RegisterTraceServiceServer(s.srv, &traceService{sink: s})
+	if s.cfg.countOnly {
+		s.srv.RegisterService(&countService, s)
+	} else {
+		collectortrace.RegisterTraceServiceServer(s.srv, &traceService{sink: s})
+	}
 	go func() { s.served <- s.srv.Serve(lis) }()
 	return s, nil
 }
@@ -158,69 +165,81 @@ func (t *traceService) Export(ctx context.Context, req *collectortrace.ExportTra
 }
 
 func (s *Sink) export(ctx context.Context, req *collectortrace.ExportTraceServiceRequest) (*collectortrace.ExportTraceServiceResponse, error) {
+	if err := s.handle(ctx, func() (received, error) { return s.accept(req), nil }); err != nil {
+		return nil, err
+	}
+	return &collectortrace.ExportTraceServiceResponse{}, nil
+}
+
+// received is what one Export call brought.
+type received struct {
+	n     int // spans
+	spans []Span
+	raw   []*tracepb.ResourceSpans
+}
+
+// handle runs one Export call: the configured delay and fault, then read,
+// which counts (and unless counting only, flattens) the request's spans.
+func (s *Sink) handle(ctx context.Context, read func() (received, error)) error {
 	s.mu.Lock()
 	s.requests++
 	s.inFlight++
 	s.touchLocked()
 	s.mu.Unlock()
 
-	n, spans, err := s.accept(ctx, req)
+	var got received
+	err := s.fault(ctx)
+	if err == nil {
+		got, err = read()
+	}
 
 	s.mu.Lock()
 	s.inFlight--
 	if err == nil {
-		s.count += n
+		s.count += got.n
 		if !s.cfg.countOnly {
 			md, _ := metadata.FromIncomingContext(ctx)
-			s.spans = append(s.spans, spans...)
-			s.raw = append(s.raw, req.GetResourceSpans()...)
+			s.spans = append(s.spans, got.spans...)
+			s.raw = append(s.raw, got.raw...)
 			s.headers = append(s.headers, md)
 		}
 	}
 	s.touchLocked()
 	s.mu.Unlock()
-	if err != nil {
-		return nil, err
-	}
-	return &collectortrace.ExportTraceServiceResponse{}, nil
+	return err
 }
 
-// accept applies the configured delay and fault, and counts and (unless
-// counting only) flattens the spans of req.
-func (s *Sink) accept(ctx context.Context, req *collectortrace.ExportTraceServiceRequest) (int, []Span, error) {
+// fault applies the configured delay and export error.
+func (s *Sink) fault(ctx context.Context) error {
 	if s.cfg.delay > 0 {
 		t := time.NewTimer(s.cfg.delay)
 		select {
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
-			return 0, nil, ctx.Err()
+			return ctx.Err()
 		}
 	}
 	if s.cfg.exportErr != nil {
-		if err := s.cfg.exportErr(); err != nil {
-			return 0, nil, err
-		}
+		return s.cfg.exportErr()
 	}
-	n := 0
-	var spans []Span
+	return nil
+}
+
+// accept counts and flattens the spans of req.
+func (s *Sink) accept(req *collectortrace.ExportTraceServiceRequest) received {
+	got := received{raw: req.GetResourceSpans()}
 	for _, rs := range req.GetResourceSpans() {
-		var res map[string]any
-		if !s.cfg.countOnly {
-			res = attrMap(rs.GetResource().GetAttributes())
-		}
+		res := attrMap(rs.GetResource().GetAttributes())
 		for _, ss := range rs.GetScopeSpans() {
-			n += len(ss.GetSpans())
-			if s.cfg.countOnly {
-				continue
-			}
+			got.n += len(ss.GetSpans())
 			scope := ss.GetScope().GetName()
 			for _, sp := range ss.GetSpans() {
-				spans = append(spans, flatten(sp, res, scope))
+				got.spans = append(got.spans, flatten(sp, res, scope))
 			}
 		}
 	}
-	return n, spans, nil
+	return got
 }
 
 // touchLocked records activity and wakes the waiters. s.mu must be held.

@@ -52,6 +52,7 @@ func (d *drainer) run() {
 		} else if idle < 8*time.Millisecond {
 			idle *= 2
 		}
+		d.p.bridge.SetDroppedCalls(dropped())
 		d.reportDrops(false)
 		if C.clr_abort_requested() != 0 {
 			d.p.flushBeforeAbort()

@@ -106,13 +106,14 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		MaxBatchSize:  cfg.ExportBatch,
 		BatchTimeout:  cfg.ExportInterval,
 		ResourceAttrs: []attribute.KeyValue{attribute.String("process.runtime.name", ".NET"), attribute.String("telemetry.distro.name", "clrotel"), attribute.String("telemetry.distro.version", version)},
+		OnError:       func(err error) { log.Warnf("export: %v", err) },
 	})
 	if err != nil {
 		log.Errorf("%v; the app runs without tracing", err)
 		return -1
 	}
 	p.pipe = pipe
-	p.bridge = otelbridge.New(pipe.Tracer)
+	p.bridge = otelbridge.New(pipe)
 	p.bridge.SetMinDuration(cfg.Sampling.MinDurationNs)
 	p.drain = newDrainer(p)
 	go p.drain.run()
@@ -264,7 +265,7 @@ func (p *profiler) flushBeforeAbort() {
 	p.drain.abandonUnhandled()
 	ctx, cancel := context.WithTimeout(context.Background(), 2500*time.Millisecond)
 	defer cancel()
-	if err := p.pipe.Provider.ForceFlush(ctx); err != nil {
+	if err := p.pipe.ForceFlush(ctx); err != nil {
 		p.log.Warnf("abort: flushing spans: %v", err)
 	}
 	p.log.Infof("process aborting: %d records drained and flushed", p.drain.records.Load())
@@ -294,6 +295,7 @@ func clrotelShutdown() {
 	if err := p.pipe.Shutdown(ctx); err != nil {
 		p.log.Warnf("exit: spans still queued were not exported: %v", err)
 	}
-	p.log.Infof("shut down: %d records drained; %d traces not sampled, %d rate-limited",
-		p.drain.records.Load(), uint64(C.clr_unsampled_roots()), uint64(C.clr_rate_limited_roots()))
+	st := p.pipe.Stats()
+	p.log.Infof("shut down: %d records drained; %d spans exported, %d failed, %d lost at exit; %d calls dropped; %d traces not sampled, %d rate-limited",
+		p.drain.records.Load(), st.Exported, st.Failed, st.Lost, dropped(), uint64(C.clr_unsampled_roots()), uint64(C.clr_rate_limited_roots()))
 }

@@ -35,8 +35,32 @@ namespace Bench
             Console.WriteLine(name + " " + ns.ToString("F2") + " " + (acc & 1));
         }
 
+        // Paced: two-ints calls at rate per second for seconds, in 1 ms
+        // slices, spinning between them (what an exporter must keep up with).
+        static void Paced(int rate, int seconds)
+        {
+            int perMs = rate / 1000, acc = 0;
+            long total = (long)rate * seconds, done = 0;
+            var sw = Stopwatch.StartNew();
+            while (done < total)
+            {
+                for (int i = 0; i < perMs; i++) acc += Work.TwoInts(i, acc);
+                done += perMs;
+                long due = done * 1000 / rate; // ms at which this slice is due
+                while (sw.ElapsedMilliseconds < due) { }
+            }
+            sw.Stop();
+            Console.WriteLine("paced-calls " + done + " " + (acc & 1));
+            Console.WriteLine("paced-rate " + (done / sw.Elapsed.TotalSeconds).ToString("F0") + " " + (acc & 1));
+        }
+
         public static int Main(string[] args)
         {
+            if (args.Length == 3 && args[0] == "paced")
+            {
+                Paced(int.Parse(args[1]), int.Parse(args[2]));
+                return 0;
+            }
             int n = args.Length > 0 ? int.Parse(args[0]) : 20000000;
             string s100 = new string('s', 100);
             var p = new Point3();

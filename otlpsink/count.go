@@ -1,0 +1,118 @@
+package otlpsink
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// A count-only sink does not decode requests: it walks their wire format
+// and counts the spans, so a benchmark's receiver costs little next to the
+// exporter it measures. Malformed requests are still refused.
+
+// rawMessage is a request or response kept as its wire bytes.
+type rawMessage struct{ b []byte }
+
+// rawCodec passes messages through as bytes. It names itself "proto" so
+// clients sending application/grpc+proto reach it.
+type rawCodec struct{}
+
+func (rawCodec) Name() string { return "proto" }
+
+func (rawCodec) Marshal(v any) ([]byte, error) {
+	m, ok := v.(*rawMessage)
+	if !ok {
+		return nil, fmt.Errorf("otlpsink: cannot marshal %T", v)
+	}
+	return m.b, nil
+}
+
+func (rawCodec) Unmarshal(data []byte, v any) error {
+	m, ok := v.(*rawMessage)
+	if !ok {
+		return fmt.Errorf("otlpsink: cannot unmarshal into %T", v)
+	}
+	m.b = data
+	return nil
+}
+
+// countService is the TraceService of a count-only sink.
+var countService = grpc.ServiceDesc{
+	ServiceName: "opentelemetry.proto.collector.trace.v1.TraceService",
+	HandlerType: (*any)(nil),
+	Methods: []grpc.MethodDesc{{
+		MethodName: "Export",
+		Handler: func(srv any, ctx context.Context, dec func(any) error, _ grpc.UnaryServerInterceptor) (any, error) {
+			var req rawMessage
+			if err := dec(&req); err != nil {
+				return nil, err
+			}
+			s := srv.(*Sink)
+			if err := s.handle(ctx, func() (received, error) {
+				n, err := countSpans(req.b)
+				if err != nil {
+					return received{}, status.Error(codes.InvalidArgument, err.Error())
+				}
+				return received{n: n}, nil
+			}); err != nil {
+				return nil, err
+			}
+			return &rawMessage{}, nil // an empty ExportTraceServiceResponse
+		},
+	}},
+	Metadata: "opentelemetry/proto/collector/trace/v1/trace_service.proto",
+}
+
+// Field numbers on the path ExportTraceServiceRequest.resource_spans ->
+// ResourceSpans.scope_spans -> ScopeSpans.spans.
+const (
+	fieldResourceSpans = 1
+	fieldScopeSpans    = 2
+	fieldSpans         = 2
+)
+
+var errMalformed = errors.New("otlpsink: malformed ExportTraceServiceRequest")
+
+// countSpans counts the spans of an encoded ExportTraceServiceRequest.
+func countSpans(req []byte) (int, error) {
+	n := 0
+	err := eachField(req, fieldResourceSpans, func(rs []byte) error {
+		return eachField(rs, fieldScopeSpans, func(ss []byte) error {
+			return eachField(ss, fieldSpans, func([]byte) error { n++; return nil })
+		})
+	})
+	return n, err
+}
+
+// eachField calls f with the body of every length-delimited field num of
+// the message b, checking that all of b is well-formed.
+func eachField(b []byte, num protowire.Number, f func([]byte) error) error {
+	for len(b) > 0 {
+		n, typ, tl := protowire.ConsumeTag(b)
+		if tl < 0 {
+			return errMalformed
+		}
+		if n == num && typ == protowire.BytesType {
+			v, vl := protowire.ConsumeBytes(b[tl:])
+			if vl < 0 {
+				return errMalformed
+			}
+			if err := f(v); err != nil {
+				return err
+			}
+			b = b[tl+vl:]
+			continue
+		}
+		vl := protowire.ConsumeFieldValue(n, typ, b[tl:])
+		if vl < 0 {
+			return errMalformed
+		}
+		b = b[tl+vl:]
+	}
+	return nil
+}
