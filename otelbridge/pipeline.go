@@ -405,8 +405,9 @@ func (p *Pipeline) Shutdown(ctx context.Context) error {
 	if serr := p.client.Stop(stopCtx); err == nil && serr != nil && !errors.Is(serr, context.Canceled) {
 		err = serr
 	}
-	if unreachable.Load() {
-		return fmt.Errorf("%w (%s)", ErrUnreachable, p.endpoint)
+	if err != nil && unreachable.Load() {
+		// Spans were waiting: say why they were given up.
+		return fmt.Errorf("%w (%s): %d spans not exported", ErrUnreachable, p.endpoint, p.lost.Load())
 	}
 	return err
 }

@@ -52,7 +52,11 @@ typedef struct clr_slot {
     char pad1[56];
     _Atomic uint32_t state;
     uint32_t os_tid;
-    _Atomic uint64_t dropped;  // enter records not written (ring full, depth cap)
+    // Counters written by the owner thread only (a plain load and store, no
+    // locked instruction) and read by Go.
+    _Atomic uint64_t dropped;      // enter records not written (ring full, depth cap)
+    _Atomic uint64_t unsampled;    // roots the sampler said no to
+    _Atomic uint64_t rate_limited; // roots the rate limit refused
     uint8_t *data;             // ring memory, ring_size bytes
     clr_frame *stack;          // shadow stack, stack_cap frames
     uint32_t depth;            // traced frames open (may exceed stack_cap)

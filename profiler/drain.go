@@ -194,7 +194,7 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 // the hooks met without a plan are queued for the planner.
 func (d *drainer) values(slots []values.Slot, stream []byte) []attribute.KeyValue {
 	dec := values.NewDecoder(stream)
-	var vals []values.Value
+	vals := make([]values.Value, 0, len(slots))
 	for i := 0; i < len(slots) && dec.More(); i++ {
 		v, err := dec.Next()
 		if err != nil {

@@ -5,6 +5,7 @@
 // counted. The only syscalls are the ones a thread makes once, the first
 // time it runs a traced method (slot memory, random seed, thread id).
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -26,17 +27,33 @@ static _Atomic uint64_t g_no_slot;      // enters lost because every slot was ta
 static pthread_key_t g_slot_key;
 static int64_t g_rate_interval, g_rate_tolerance;
 static _Atomic int64_t g_rate_tat;
-static _Atomic uint64_t g_unsampled, g_rate_limited;
-static __thread clr_slot *t_slot;
-static __thread int t_no_slot;          // this thread found no slot: do not retry per call
+// initial-exec: the hooks read these on every call, and the default model
+// for a shared library calls __tls_get_addr each time. The library is
+// dlopen-ed, so this takes a few bytes of the static TLS surplus glibc keeps
+// for such libraries (the Go runtime takes some too).
+static __thread clr_slot *t_slot __attribute__((tls_model("initial-exec")));
+static __thread int t_no_slot __attribute__((tls_model("initial-exec")));         // this thread found no slot: do not retry per call
 
 void clr_sampling_init(int64_t interval_ns, int64_t tolerance_ns) {
     g_rate_interval = interval_ns;
     g_rate_tolerance = tolerance_ns;
 }
 
-uint64_t clr_unsampled_roots(void) { return atomic_load_explicit(&g_unsampled, memory_order_relaxed); }
-uint64_t clr_rate_limited_roots(void) { return atomic_load_explicit(&g_rate_limited, memory_order_relaxed); }
+// Adds one to a counter only its slot's owner thread writes.
+static inline void bump(_Atomic uint64_t *c) {
+    atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1, memory_order_relaxed);
+}
+
+// Sums a per-slot counter (slots keep their counts when reused).
+static uint64_t sum_slots(size_t offset) {
+    uint64_t n = 0, hw = atomic_load(&g_slot_hw);
+    for (uint32_t i = 0; g_slots != NULL && i < hw; i++)
+        n += atomic_load_explicit((_Atomic uint64_t *)((char *)&g_slots[i] + offset), memory_order_relaxed);
+    return n;
+}
+
+uint64_t clr_unsampled_roots(void) { return sum_slots(offsetof(clr_slot, unsampled)); }
+uint64_t clr_rate_limited_roots(void) { return sum_slots(offsetof(clr_slot, rate_limited)); }
 
 clr_slot *clr_slots(void) { return g_slots; }
 uint32_t clr_slot_count(void) { return atomic_load_explicit(&g_slot_hw, memory_order_acquire); }
@@ -202,7 +219,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     }
     uint32_t d = s->depth++;
     if (d >= g_cfg.stack_cap) {
-        atomic_fetch_add_explicit(&s->dropped, 1, memory_order_relaxed);
+        bump(&s->dropped);
         return;
     }
     clr_frame *f = &s->stack[d];
@@ -227,11 +244,11 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         if ((tid[0] | tid[1]) == 0)
             tid[1] = 1;
         if (!clr_sampled((const uint8_t *)tid, fn->sample_bound)) {
-            atomic_fetch_add_explicit(&g_unsampled, 1, memory_order_relaxed);
+            bump(&s->unsampled);
             return;
         }
         if (g_rate_interval > 0 && !clr_rate_allow(&g_rate_tat, g_rate_interval, g_rate_tolerance, (int64_t)now_ns())) {
-            atomic_fetch_add_explicit(&g_rate_limited, 1, memory_order_relaxed);
+            bump(&s->rate_limited);
             return;
         }
         flags |= RF_ROOT;
@@ -265,7 +282,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         p = ring_reserve(s, size, (s->open_recorded + 2) * REC_EXIT_SIZE);
     }
     if (p == NULL) {
-        atomic_fetch_add_explicit(&s->dropped, 1, memory_order_relaxed);
+        bump(&s->dropped);
         return;
     }
     if (budget > 0) {
@@ -322,7 +339,7 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
         p = ring_reserve(s, REC_EXIT_SIZE, keep);
     if (p == NULL) {
         // Cannot happen while the reservation holds; count it if it does.
-        atomic_fetch_add_explicit(&s->dropped, 1, memory_order_relaxed);
+        bump(&s->dropped);
         return;
     }
     put_header(p, size, kind, flags, ts);
@@ -402,7 +419,7 @@ void clr_on_exception_thrown(uintptr_t obj) {
     uint32_t fixed = REC_HEADER + 8;
     uint8_t *p = ring_reserve(s, fixed + budget, (s->open_recorded + 1) * REC_EXIT_SIZE);
     if (p == NULL) {
-        atomic_fetch_add_explicit(&s->dropped, 1, memory_order_relaxed);
+        bump(&s->dropped);
         return;
     }
     uint32_t n = clr_capture_exception(obj, atomic_load(&g_exc_msg_off), atomic_load(&g_exc_inner_off), p + fixed, budget);
@@ -454,7 +471,7 @@ void clr_on_exception_catcher(uintptr_t function_id) {
         return;
     uint8_t *p = ring_reserve(s, REC_EXIT_SIZE, (s->open_recorded + 1) * REC_EXIT_SIZE);
     if (p == NULL) {
-        atomic_fetch_add_explicit(&s->dropped, 1, memory_order_relaxed);
+        bump(&s->dropped);
         return;
     }
     put_header(p, REC_EXIT_SIZE, REC_CATCH, 0, ts);

@@ -77,7 +77,7 @@ type attrBuilder struct {
 }
 
 func (b *attrBuilder) add(kv attribute.KeyValue) bool {
-	n := len(kv.Key) + len(kv.Value.Emit())
+	n := len(kv.Key) + valueBytes(kv.Value)
 	if b.limit > 0 && b.bytes+n > b.limit {
 		b.dropped = true
 		return false
@@ -87,11 +87,35 @@ func (b *attrBuilder) add(kv attribute.KeyValue) bool {
 	return true
 }
 
+// valueBytes is what v counts against the byte limit: a string's bytes, a
+// number's or bool's text (as Emit would write it, without formatting it).
+func valueBytes(v attribute.Value) int {
+	switch v.Type() {
+	case attribute.STRING:
+		return len(v.AsString())
+	case attribute.BOOL:
+		if v.AsBool() {
+			return 4
+		}
+		return 5
+	case attribute.INT64:
+		n, x := 1, v.AsInt64()
+		if x < 0 {
+			n++
+		}
+		for x /= 10; x != 0; x /= 10 {
+			n++
+		}
+		return n
+	}
+	return len(v.Emit())
+}
+
 // Attrs renders values into attributes, one slot per value (values beyond
 // the slots are ignored). It reports the attributes and whether the byte
 // limit cut any.
 func (r *Renderer) Attrs(slots []Slot, vals []Value) ([]attribute.KeyValue, bool) {
-	b := &attrBuilder{limit: r.Limits.MaxAttrBytes}
+	b := &attrBuilder{limit: r.Limits.MaxAttrBytes, out: make([]attribute.KeyValue, 0, len(vals)+1)}
 	for i, v := range vals {
 		if i >= len(slots) {
 			break
