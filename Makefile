@@ -16,7 +16,7 @@ GOSRC   := $(shell find profiler capture naming otelbridge config sampling cmd o
 
 export CGO_ENABLED := 1
 
-.PHONY: all build deps backends demo test unit e2e vet bench clean
+.PHONY: all build deps backends demo test unit e2e vet fuzz bench clean
 
 all: build
 
@@ -61,6 +61,19 @@ e2e: deps backends build
 
 test: deps backends build vet
 	CLROTEL_LIB=$(abspath $(LIB)) $(GO) test -count=1 -timeout 60m ./...
+	$(MAKE) fuzz
+
+# Each fuzz target for a bounded time, from its committed seeds (go test
+# runs the seeds alone as part of the suite).
+FUZZTIME ?= 10s
+FUZZ_TARGETS := naming:FuzzParseMethodSig naming:FuzzParseTypeSpec naming:FuzzMatch \
+	values:FuzzDecode config:FuzzParseFile config:FuzzSamplingRule config:FuzzFromEnv
+fuzz:
+	@mkdir -p $(BUILD); set -e; for t in $(FUZZ_TARGETS); do \
+		echo "fuzz $$t for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$${t#*:}$$" -fuzztime $(FUZZTIME) ./$${t%%:*}/ >$(BUILD)/fuzz.log 2>&1 || \
+		{ cat $(BUILD)/fuzz.log; echo "fuzz $$t failed (the input is saved under ./$${t%%:*}/testdata/fuzz)"; exit 1; }; \
+	done
 
 # The overhead benchmark: prints a table of ratios measured in one run and
 # keeps the raw numbers in bench/results/. Asserts nothing.

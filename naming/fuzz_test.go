@@ -2,6 +2,7 @@ package naming
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -72,6 +73,23 @@ func FuzzParseTypeSpec(f *testing.F) {
 			for _, a := range args {
 				_ = FormatType(a, selfNamer{blob}, fuzzGenerics)
 			}
+		}
+	})
+}
+
+// FuzzMatch: any pattern against any name answers without panicking, and
+// a pattern without metacharacters matches exactly itself.
+func FuzzMatch(f *testing.F) {
+	f.Add("Acme.*", "Acme.Shop.Cart.Add")
+	f.Add("*.Get?", "A.GetX")
+	f.Add("**?*", "é")
+	f.Fuzz(func(t *testing.T, pattern, name string) {
+		got := Match(pattern, name)
+		if !strings.ContainsAny(pattern, "*?") && got != (pattern == name) {
+			t.Fatalf("Match(%q, %q) = %v", pattern, name, got)
+		}
+		if !Match("*", name) {
+			t.Fatalf(`"*" does not match %q`, name)
 		}
 	})
 }
