@@ -46,8 +46,10 @@ func (r *Ring) Drain(fn func(Record)) (int, error) {
 	for tail < head {
 		off := tail & r.mask
 		room := uint64(len(r.data)) - off
-		if room < HeaderSize && room > 0 {
-			// The producer never leaves less than a header at the end without a pad.
+		if room < 8 {
+			// Records are multiples of 8 bytes, so at least a pad header
+			// (size and kind: 8 bytes) always fits before the end; a pad
+			// may be exactly that, with no room for a record header.
 			atomic.StoreUint64(r.tail, head)
 			return n, fmt.Errorf("capture: ring corrupt: %d bytes before the end at position %d", room, tail)
 		}

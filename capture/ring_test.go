@@ -10,6 +10,7 @@ import (
 type testWriter struct {
 	head, tail uint64
 	data       []byte
+	pads       map[uint64]int // pad sizes written, counted
 }
 
 func (w *testWriter) put(kind Kind, flags uint16, ts int64, payload []byte) bool {
@@ -22,6 +23,10 @@ func (w *testWriter) put(kind Kind, flags uint16, ts int64, payload []byte) bool
 		}
 		binary.LittleEndian.PutUint32(w.data[off:], uint32(n-off))
 		binary.LittleEndian.PutUint16(w.data[off+4:], uint16(KindPad))
+		if w.pads == nil {
+			w.pads = map[uint64]int{}
+		}
+		w.pads[n-off]++
 		w.head += n - off
 		off = 0
 	}
@@ -78,6 +83,40 @@ func TestRingDrainWrapsWithPad(t *testing.T) {
 	}
 	if len(got) != 150 {
 		t.Fatalf("got %d records, want 150", len(got))
+	}
+}
+
+// Records of mixed sizes leave every multiple of 8 before the end of the
+// ring, down to an 8-byte pad (a pad header with no room for a record
+// header): the reader must take all of them as padding.
+func TestRingDrainSmallPads(t *testing.T) {
+	w := &testWriter{data: make([]byte, 256)}
+	r, err := NewRing(&w.head, &w.tail, w.data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	next, want := uint32(0), uint32(0)
+	for round := 0; round < 200; round++ {
+		for i := 0; i < 2; i++ {
+			payload := make([]byte, 8+8*int(next%3)) // records of 24, 32, 40 bytes
+			binary.LittleEndian.PutUint32(payload, next)
+			if !w.put(KindLeave, 0, int64(next), payload) {
+				t.Fatalf("round %d: ring full", round)
+			}
+			next++
+		}
+		if _, err := r.Drain(func(rec Record) {
+			x, err := DecodeExit(rec)
+			if err != nil || x.Func != want {
+				t.Fatalf("record %d: %+v, %v", want, x, err)
+			}
+			want++
+		}); err != nil {
+			t.Fatalf("after %d records (pads written %v): %v", want, w.pads, err)
+		}
+	}
+	if want != next || w.pads[8] == 0 {
+		t.Fatalf("drained %d of %d; pads written %v (want some of 8 bytes)", want, next, w.pads)
 	}
 }
 

@@ -23,6 +23,9 @@ type memClient struct {
 	fail     error         // returned by every upload
 	block    chan struct{} // uploads wait until it is closed
 	stopped  bool
+	// hook, when set, answers the n-th upload (from 1) instead.
+	hook  func(ctx context.Context, n int) error
+	calls int
 }
 
 func (c *memClient) Start(context.Context) error { return nil }
@@ -34,6 +37,13 @@ func (c *memClient) Stop(context.Context) error {
 }
 
 func (c *memClient) UploadTraces(ctx context.Context, rs []*tracepb.ResourceSpans) error {
+	if c.hook != nil {
+		c.mu.Lock()
+		c.calls++
+		n := c.calls
+		c.mu.Unlock()
+		return c.hook(ctx, n)
+	}
 	if c.block != nil {
 		select {
 		case <-c.block:
@@ -490,6 +500,70 @@ func TestShutdownBoundedWithStuckCollector(t *testing.T) {
 	}
 	if !c.stopped {
 		t.Error("client not stopped")
+	}
+}
+
+// After a failed upload, the exit flush does not wait out its deadline on a
+// collector that does not answer.
+func TestShutdownGivesUpEarlyOnFailingCollector(t *testing.T) {
+	c := &memClient{hook: func(ctx context.Context, n int) error {
+		if n == 1 {
+			return errors.New("unavailable")
+		}
+		<-ctx.Done() // hung
+		return ctx.Err()
+	}}
+	b, pipe, _ := newTestBridge(t, ExportOptions{Client: c, MaxBatchSize: 1, Uploaders: 1})
+	m := NewMethod(MethodInfo{FunctionName: "A.B.C"})
+	th := NewThread(1)
+	b.Enter(th, 1, m, trace.TraceID{})
+	b.Exit(th, 2, ExitReturn)
+	for deadline := time.Now().Add(5 * time.Second); pipe.Stats().Failed == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("first upload never failed")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	for i := 0; i < 3; i++ {
+		b.Enter(th, 1, m, trace.TraceID{})
+		b.Exit(th, 2, ExitReturn)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	start := time.Now()
+	err := pipe.Shutdown(ctx)
+	if took := time.Since(start); !errors.Is(err, ErrStalled) || took > 3*StalledWait {
+		t.Fatalf("shutdown after %v: %v; want ErrStalled within about %v", took, err, StalledWait)
+	}
+	if s := pipe.Stats(); s.Exported != 0 || s.Failed+s.Lost != 4 {
+		t.Errorf("stats %+v: want the 4 spans failed or lost", s)
+	}
+}
+
+// A healthy collector gets the whole deadline: a slow answer is waited for.
+func TestShutdownWaitsForAnsweringCollector(t *testing.T) {
+	c := &memClient{hook: func(ctx context.Context, n int) error {
+		select {
+		case <-time.After(300 * time.Millisecond):
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}}
+	b, pipe, _ := newTestBridge(t, ExportOptions{Client: c, MaxBatchSize: 1, Uploaders: 1})
+	m := NewMethod(MethodInfo{FunctionName: "A.B.C"})
+	th := NewThread(1)
+	for i := 0; i < 4; i++ {
+		b.Enter(th, 1, m, trace.TraceID{})
+		b.Exit(th, 2, ExitReturn)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := pipe.Shutdown(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if s := pipe.Stats(); s.Exported != 4 {
+		t.Errorf("stats %+v: want all 4 exported", s)
 	}
 }
 

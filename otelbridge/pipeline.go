@@ -91,6 +91,12 @@ type Pipeline struct {
 	failed   atomic.Uint64 // spans whose upload failed
 	lost     atomic.Uint64 // spans never uploaded (shutdown)
 
+	// Collector health, for the exit flush: when the last upload ended
+	// well or badly (unix ns), and when each uploader's current upload
+	// began (0 when idle).
+	lastOK, lastFail atomic.Int64
+	inflight         []atomic.Int64
+
 	errMu     sync.Mutex
 	errLast   time.Time
 	errSpans  uint64
@@ -152,9 +158,10 @@ func NewPipeline(ctx context.Context, opts ExportOptions) (*Pipeline, error) {
 	p.queue = make(chan *batch, queued)
 	p.free = make(chan *batch, queued+uploaders+1)
 	p.ctx, p.cancel = context.WithCancel(context.Background())
-	for range uploaders {
+	p.inflight = make([]atomic.Int64, uploaders)
+	for i := range uploaders {
 		p.wg.Add(1)
-		go p.upload()
+		go p.upload(&p.inflight[i])
 	}
 	p.wg.Add(1)
 	go p.tick()
@@ -252,17 +259,40 @@ func (p *Pipeline) tick() {
 	}
 }
 
-// upload sends queued batches until shutdown.
-func (p *Pipeline) upload() {
+// upload sends queued batches until shutdown, noting in began when the
+// upload in flight started.
+func (p *Pipeline) upload(began *atomic.Int64) {
 	defer p.wg.Done()
 	for {
 		select {
 		case <-p.quit:
 			return
 		case b := <-p.queue:
+			began.Store(time.Now().UnixNano())
 			p.send(b)
+			began.Store(0)
 		}
 	}
+}
+
+// stallAfter: an upload unanswered this long, with nothing accepted since
+// it began, means the collector is not answering.
+const stallAfter = 2 * time.Second
+
+// stalled reports whether the collector looks unable to take spans now:
+// the last upload failed, or one has been waiting for an answer longer
+// than stallAfter while none succeeded.
+func (p *Pipeline) stalled(now time.Time) bool {
+	ok := p.lastOK.Load()
+	if p.lastFail.Load() > ok {
+		return true
+	}
+	for i := range p.inflight {
+		if began := p.inflight[i].Load(); began != 0 && now.UnixNano()-began > int64(stallAfter) && ok < began {
+			return true
+		}
+	}
+	return false
 }
 
 func (p *Pipeline) send(b *batch) {
@@ -285,9 +315,11 @@ func (p *Pipeline) send(b *batch) {
 	rs := &tracepb.ResourceSpans{}
 	rs.ProtoReflect().SetUnknown(protoreflect.RawFields(b.buf[start:]))
 	if err := p.client.UploadTraces(p.ctx, []*tracepb.ResourceSpans{rs}); err != nil {
+		p.lastFail.Store(time.Now().UnixNano())
 		p.failed.Add(uint64(b.spans))
 		p.reportError(b.spans, err)
 	} else {
+		p.lastOK.Store(time.Now().UnixNano())
 		p.exported.Add(uint64(b.spans))
 	}
 	select {
@@ -371,13 +403,30 @@ func newResource(ctx context.Context, opts ExportOptions) (*resource.Resource, e
 // endpoint, so queued spans were given up at once instead of retried.
 var ErrUnreachable = errors.New("otelbridge: collector unreachable at exit")
 
+// StalledWait bounds the exit flush when the collector is not answering
+// (see stalled): the spans would most likely be lost anyway, and the
+// exiting app should not wait the whole deadline for that.
+const StalledWait = 500 * time.Millisecond
+
+// ErrStalled is returned by Shutdown when it gave up early because the
+// collector was not answering.
+var ErrStalled = errors.New("otelbridge: collector not answering at exit")
+
 // Shutdown flushes what is queued and stops the client, waiting at most
 // until ctx ends; what is still queued then is lost (and counted). When
 // nothing listens at the endpoint (no collector, a wrong port) it gives up
-// at once: retrying until the deadline would only hold the exiting app up.
+// at once, and when the collector is not answering (failing or hung) it
+// waits at most StalledWait: retrying until the deadline would only hold
+// the exiting app up.
 func (p *Pipeline) Shutdown(ctx context.Context) error {
 	if !p.closed.CompareAndSwap(false, true) {
 		return nil
+	}
+	stalled := p.stalled(time.Now())
+	if stalled {
+		var cancelStalled context.CancelFunc
+		ctx, cancelStalled = context.WithTimeout(ctx, StalledWait)
+		defer cancelStalled()
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -405,9 +454,12 @@ func (p *Pipeline) Shutdown(ctx context.Context) error {
 	if serr := p.client.Stop(stopCtx); err == nil && serr != nil && !errors.Is(serr, context.Canceled) {
 		err = serr
 	}
-	if err != nil && unreachable.Load() {
+	switch {
+	case err != nil && unreachable.Load():
 		// Spans were waiting: say why they were given up.
 		return fmt.Errorf("%w (%s): %d spans not exported", ErrUnreachable, p.endpoint, p.lost.Load())
+	case err != nil && stalled:
+		return fmt.Errorf("%w: %d spans not exported", ErrStalled, p.lost.Load())
 	}
 	return err
 }
