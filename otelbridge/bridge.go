@@ -64,6 +64,9 @@ func (b *Bridge) SetDroppedCalls(n uint64) { b.droppedCalls.Store(n) }
 type Thread struct {
 	tidAttr []byte // the encoded thread.id attribute
 	stack   []frame
+	// attrs holds the open frames' own attributes, encoded at Enter, in
+	// stack order: a frame's are attrs[f.attrsAt:] up to the next frame's.
+	attrs []byte
 
 	// The exception in flight: set when thrown, cleared when caught.
 	exc      *Exception
@@ -77,7 +80,7 @@ type frame struct {
 	traceID trace.TraceID
 	spanID  trace.SpanID
 	parent  trace.SpanID
-	attrs   []attribute.KeyValue // the call's own (argument values)
+	attrsAt int // where its encoded attributes start in Thread.attrs
 	events  []event
 	dropped int64 // children not exported as too short
 	// droppedCalls: on a root, the capture's drop count when it started.
@@ -102,10 +105,11 @@ func (t *Thread) Depth() int { return len(t.stack) }
 // the thread's innermost open span. A call with no open span on its thread
 // starts a trace with traceID (if valid; else a random one).
 //
-// attrs are the call's own attributes (argument values); the bridge keeps
-// the slice until the span ends.
+// attrs are the call's own attributes (argument values); they are encoded
+// at once, so the caller may reuse the slice.
 func (b *Bridge) Enter(t *Thread, ts int64, m *Method, traceID trace.TraceID, attrs ...attribute.KeyValue) {
-	f := frame{method: m, start: ts, spanID: newSpanID(), attrs: attrs}
+	f := frame{method: m, start: ts, spanID: newSpanID(), attrsAt: len(t.attrs)}
+	t.attrs = appendKeyValues(t.attrs, fSpanAttrs, attrs)
 	if n := len(t.stack); n > 0 {
 		f.traceID, f.parent = t.stack[n-1].traceID, t.stack[n-1].spanID
 	} else {
@@ -120,7 +124,8 @@ func (b *Bridge) Enter(t *Thread, ts int64, m *Method, traceID trace.TraceID, at
 
 // Exit ends the thread's innermost open span at unix-nanosecond time ts.
 // It reports false when no span is open (a record stream out of step).
-// attrs are added to the span (the return value).
+// attrs are added to the span (the return value); the caller may reuse the
+// slice once Exit returns.
 func (b *Bridge) Exit(t *Thread, ts int64, kind ExitKind, attrs ...attribute.KeyValue) bool {
 	n := len(t.stack)
 	if n == 0 {
@@ -146,9 +151,16 @@ func (b *Bridge) Exit(t *Thread, ts int64, kind ExitKind, attrs ...attribute.Key
 	} else {
 		b.out.add(t, f, &e)
 	}
+	t.pop()
+	return true
+}
+
+// pop removes the innermost frame and its encoded attributes.
+func (t *Thread) pop() {
+	n := len(t.stack)
+	t.attrs = t.attrs[:t.stack[n-1].attrsAt]
 	t.stack[n-1] = frame{}
 	t.stack = t.stack[:n-1]
-	return true
 }
 
 // ending is how a span ends: what Exit adds to its frame.
@@ -181,12 +193,12 @@ func (b *Bridge) AbandonUnhandled(t *Thread, ts int64) {
 			f.events = append(f.events, event{EventException, ts, t.excAttrs})
 		}
 		b.out.add(t, f, &ending{end: ts, reason: "unhandled_exception", failed: true, status: "unhandled " + t.exc.Description()})
-		t.stack[n-1] = frame{}
-		t.stack = t.stack[:n-1]
+		t.pop()
 	}
 }
 
-// appendSpan writes the finished span f of t as a Span message in field.
+// appendSpan writes the finished span f, t's innermost frame, as a Span
+// message in field.
 func appendSpan(b []byte, field protowire.Number, t *Thread, f *frame, e *ending) []byte {
 	b, start := beginMsg(b, field)
 	b = appendBytes(b, fSpanTraceID, f.traceID[:])
@@ -199,7 +211,7 @@ func appendSpan(b []byte, field protowire.Number, t *Thread, f *frame, e *ending
 	b = appendFixed64(b, fSpanStart, uint64(f.start))
 	b = appendFixed64(b, fSpanEnd, uint64(e.end))
 	b = append(b, t.tidAttr...)
-	b = appendKeyValues(b, fSpanAttrs, f.attrs)
+	b = append(b, t.attrs[f.attrsAt:]...) // f is the innermost frame
 	b = appendKeyValues(b, fSpanAttrs, e.attrs)
 	if e.reason != "" {
 		b = appendKeyValue(b, fSpanAttrs, KeyEndReason.String(e.reason))

@@ -31,6 +31,11 @@ type drainer struct {
 	records  atomic.Uint64
 	lastDrop uint64
 	lastLog  time.Time
+
+	// Scratch for one record's values and attributes: the bridge encodes
+	// attributes when it is handed them, so both are reused.
+	vals  []values.Value
+	attrs []attribute.KeyValue
 }
 
 type threadState struct {
@@ -194,7 +199,8 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 // the hooks met without a plan are queued for the planner.
 func (d *drainer) values(slots []values.Slot, stream []byte) []attribute.KeyValue {
 	dec := values.NewDecoder(stream)
-	vals := make([]values.Value, 0, len(slots))
+	vals := d.vals[:0]
+	defer func() { clear(vals); d.vals = vals[:0] }()
 	for i := 0; i < len(slots) && dec.More(); i++ {
 		v, err := dec.Next()
 		if err != nil {
@@ -211,10 +217,11 @@ func (d *drainer) values(slots []values.Slot, stream []byte) []attribute.KeyValu
 			break
 		}
 	}
-	attrs, cut := d.p.render.Attrs(slots, vals)
+	attrs, cut := d.p.render.AppendAttrs(d.attrs[:0], slots, vals)
 	if cut {
 		attrs = append(attrs, attribute.Bool("dotnet.values.truncated", true))
 	}
+	d.attrs = attrs
 	return attrs
 }
 

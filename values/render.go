@@ -115,12 +115,18 @@ func valueBytes(v attribute.Value) int {
 // the slots are ignored). It reports the attributes and whether the byte
 // limit cut any.
 func (r *Renderer) Attrs(slots []Slot, vals []Value) ([]attribute.KeyValue, bool) {
-	b := &attrBuilder{limit: r.Limits.MaxAttrBytes, out: make([]attribute.KeyValue, 0, len(vals)+1)}
+	return r.AppendAttrs(make([]attribute.KeyValue, 0, len(vals)+1), slots, vals)
+}
+
+// AppendAttrs is Attrs appending to dst (which the byte limit does not
+// count), for callers that reuse a buffer.
+func (r *Renderer) AppendAttrs(dst []attribute.KeyValue, slots []Slot, vals []Value) ([]attribute.KeyValue, bool) {
+	b := attrBuilder{limit: r.Limits.MaxAttrBytes, out: dst}
 	for i, v := range vals {
 		if i >= len(slots) {
 			break
 		}
-		r.top(b, slots[i], v)
+		r.top(&b, slots[i], v)
 	}
 	return b.out, b.dropped
 }
