@@ -78,14 +78,16 @@ type Pipeline struct {
 	mu  sync.Mutex
 	cur *batch // spans being added; nil when empty
 
-	queue   chan *batch
-	free    chan *batch
-	pending atomic.Int64 // batches queued or uploading
-	ctx     context.Context
-	cancel  context.CancelFunc // ends uploads in flight (shutdown)
-	quit    chan struct{}      // closed at shutdown: stop waiting on the queue
-	wg      sync.WaitGroup
-	closed  atomic.Bool
+	queue      chan *batch
+	free       chan *batch
+	pending    atomic.Int64 // batches queued or uploading
+	ctx        context.Context
+	cancel     context.CancelFunc // ends uploads in flight (shutdown)
+	quit       chan struct{}      // closed at shutdown: stop waiting on the queue
+	noWait     chan struct{}      // closed by StopWaiting
+	noWaitOnce sync.Once
+	wg         sync.WaitGroup
+	closed     atomic.Bool
 
 	exported atomic.Uint64
 	failed   atomic.Uint64 // spans whose upload failed
@@ -144,6 +146,7 @@ func NewPipeline(ctx context.Context, opts ExportOptions) (*Pipeline, error) {
 		onError:  opts.OnError,
 		errEvery: opts.ErrorInterval,
 		quit:     make(chan struct{}),
+		noWait:   make(chan struct{}),
 		endpoint: endpoint,
 	}
 	if p.timeout <= 0 {
@@ -205,13 +208,16 @@ func (p *Pipeline) newBatch() *batch {
 	return &batch{buf: make([]byte, p.reserve, p.reserve+64<<10), started: time.Now()}
 }
 
-// enqueue hands b to the uploaders, waiting for room unless ctx ends or the
-// pipeline shuts down (then b's spans are counted as lost).
+// enqueue hands b to the uploaders, waiting for room unless ctx ends, the
+// pipeline shuts down or StopWaiting was called (then b's spans are counted
+// as lost).
 func (p *Pipeline) enqueue(ctx context.Context, b *batch) {
 	p.pending.Add(1)
 	select {
 	case <-p.quit:
 		p.drop(b)
+		return
+	case p.queue <- b:
 		return
 	default:
 	}
@@ -221,8 +227,23 @@ func (p *Pipeline) enqueue(ctx context.Context, b *batch) {
 		p.drop(b)
 	case <-p.quit:
 		p.drop(b)
+	case <-p.noWait:
+		p.drop(b)
 	}
 }
+
+// StopWaiting makes adding spans never wait for room in the queue again:
+// a full queue loses (and counts) the batch instead. The exit path calls it
+// when the collector is not answering, or has waited long enough, so that
+// every record still gets drained and accounted for.
+func (p *Pipeline) StopWaiting() {
+	p.noWaitOnce.Do(func() { close(p.noWait) })
+}
+
+// Stalled reports whether the collector looks unable to take spans now: the
+// last upload failed, or one has waited longer than 2 s for an answer while
+// none succeeded.
+func (p *Pipeline) Stalled() bool { return p.stalled(time.Now()) }
 
 func (p *Pipeline) drop(b *batch) {
 	p.lost.Add(uint64(b.spans))

@@ -77,6 +77,11 @@ func (d *drainer) run() {
 // export queue with the collector gone).
 func (d *drainer) finish(wait time.Duration) bool {
 	close(d.stop)
+	return d.wait(wait)
+}
+
+// wait waits at most wait for the loop to end, after finish.
+func (d *drainer) wait(wait time.Duration) bool {
 	select {
 	case <-d.done:
 		return true

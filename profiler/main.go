@@ -284,9 +284,20 @@ func clrotelShutdown() {
 	}()
 	close(p.stop)
 	deadline := time.Now().Add(p.cfg.ShutdownWait)
-	if !p.drain.finish(p.cfg.ShutdownWait / 2) {
-		p.log.Warnf("shutdown: the exporter is not keeping up; spans still queued may be lost")
-	} else {
+	// Every record still in the rings is drained and ends up exported or
+	// counted. Against a collector that is not answering, the drainer does
+	// not wait for room in the export queue at all; otherwise it waits at
+	// most half the budget.
+	if p.pipe.Stalled() {
+		p.pipe.StopWaiting()
+	}
+	done := p.drain.finish(p.cfg.ShutdownWait / 2)
+	if !done {
+		p.log.Warnf("shutdown: the collector is not keeping up; spans that do not fit in the export queue are lost")
+		p.pipe.StopWaiting()
+		done = p.drain.wait(time.Second)
+	}
+	if done {
 		p.drain.abandonAll()
 	}
 	p.drain.reportDrops(true)

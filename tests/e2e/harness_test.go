@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -138,6 +139,8 @@ type run struct {
 	Stdout, Stderr string
 	ExitCode       int
 	Spans          []otlpsink.Span
+	Wall           time.Duration // from start to exit
+	MaxRSSKB       int64         // peak resident set size
 }
 
 type runOpts struct {
@@ -189,8 +192,14 @@ func runApp(t *testing.T, rt dotnetRuntime, app string, args []string, o runOpts
 	cmd.Env = env
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
 	err := cmd.Run()
-	r := run{Stdout: stdout.String(), Stderr: stderr.String()}
+	r := run{Stdout: stdout.String(), Stderr: stderr.String(), Wall: time.Since(start)}
+	if cmd.ProcessState != nil {
+		if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+			r.MaxRSSKB = ru.Maxrss
+		}
+	}
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
