@@ -16,7 +16,7 @@ GOSRC   := $(shell find profiler capture naming otelbridge config sampling cmd o
 
 export CGO_ENABLED := 1
 
-.PHONY: all build deps backends demo test unit e2e vet fuzz bench clean
+.PHONY: all build deps backends demo test unit e2e vet fuzz soak bench clean
 
 all: build
 
@@ -62,6 +62,12 @@ e2e: deps backends build
 test: deps backends build vet
 	CLROTEL_LIB=$(abspath $(LIB)) $(GO) test -count=1 -timeout 60m ./...
 	$(MAKE) fuzz
+	$(MAKE) soak
+
+# Ten minutes of traced steady load: flat RSS, no growing table, every call
+# accounted for (tests/e2e/soak_test.go).
+soak: deps build
+	CLROTEL_SOAK=1 CLROTEL_LIB=$(abspath $(LIB)) $(GO) test -count=1 -timeout 30m -run '^TestSoak$$' -v ./tests/e2e/
 
 # Each fuzz target for a bounded time, from its committed seeds (go test
 # runs the seeds alone as part of the suite).

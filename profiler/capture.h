@@ -35,10 +35,18 @@ typedef struct clr_fn {
     uint64_t sample_bound;          // traces rooted here: sampling.RootBound
 } clr_fn;
 
+// What became of a traced frame's enter.
+enum {
+    FRAME_SKIPPED = 0,  // not recorded: its trace was not sampled
+    FRAME_RECORDED = 1, // an enter record was written: its exit must be too
+    FRAME_DROPPED = 2,  // not recorded for lack of room: it and every call
+                        // under it count as dropped
+};
+
 typedef struct clr_frame {
     uintptr_t function_id;
     uint32_t fn_index;
-    uint32_t recorded; // an enter record was written: its exit must be too
+    uint32_t recorded; // a FRAME_* state
 } clr_frame;
 
 enum { SLOT_FREE = 0, SLOT_LIVE = 1, SLOT_DEAD = 2 };

@@ -28,9 +28,10 @@ type drainer struct {
 	stop    chan struct{}
 	done    chan struct{}
 
-	records  atomic.Uint64
-	lastDrop uint64
-	lastLog  time.Time
+	records   atomic.Uint64
+	lastDrop  uint64
+	lastLog   time.Time
+	lastStats time.Time
 
 	// Scratch for one record's values and attributes: the bridge encodes
 	// attributes when it is handed them, so both are reused.
@@ -43,8 +44,11 @@ type threadState struct {
 	th   *otelbridge.Thread
 }
 
+// statsEvery is how often the table sizes are logged (info level).
+const statsEvery = 10 * time.Second
+
 func newDrainer(p *profiler) *drainer {
-	return &drainer{p: p, stop: make(chan struct{}), done: make(chan struct{}), lastLog: time.Now()}
+	return &drainer{p: p, stop: make(chan struct{}), done: make(chan struct{}), lastLog: time.Now(), lastStats: time.Now()}
 }
 
 func (d *drainer) run() {
@@ -59,6 +63,10 @@ func (d *drainer) run() {
 		}
 		d.p.bridge.SetDroppedCalls(dropped())
 		d.reportDrops(false)
+		if time.Since(d.lastStats) >= statsEvery {
+			d.lastStats = time.Now()
+			d.p.log.Infof("%v", d.stats())
+		}
 		if C.clr_abort_requested() != 0 {
 			d.p.flushBeforeAbort()
 			return

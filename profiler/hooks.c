@@ -225,11 +225,17 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     clr_frame *f = &s->stack[d];
     f->function_id = fn->function_id;
     f->fn_index = fn->index;
-    f->recorded = 0;
+    f->recorded = FRAME_SKIPPED;
     // A frame is recorded only under a recorded parent, so a dropped enter
-    // drops its whole subtree and nesting stays exact.
-    if (d > 0 && !s->stack[d - 1].recorded)
+    // drops its whole subtree (each call of it counted) and nesting stays
+    // exact.
+    if (d > 0 && s->stack[d - 1].recorded != FRAME_RECORDED) {
+        if (s->stack[d - 1].recorded == FRAME_DROPPED) {
+            f->recorded = FRAME_DROPPED;
+            bump(&s->dropped);
+        }
         return;
+    }
 
     // The clock is read only for frames that are recorded: an unsampled
     // trace's calls cost a depth count, nothing more.
@@ -282,6 +288,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         p = ring_reserve(s, size, (s->open_recorded + 2) * REC_EXIT_SIZE);
     }
     if (p == NULL) {
+        f->recorded = FRAME_DROPPED;
         bump(&s->dropped);
         return;
     }
@@ -305,7 +312,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         memcpy(q + 8, targs, 8 * (size_t)ntargs);
     }
     ring_commit(s, size);
-    f->recorded = 1;
+    f->recorded = FRAME_RECORDED;
     s->open_recorded++;
 }
 
@@ -318,10 +325,10 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
     if (d >= g_cfg.stack_cap)
         return;
     clr_frame *f = &s->stack[d];
-    if (!f->recorded)
+    if (f->recorded != FRAME_RECORDED)
         return;
     uint64_t ts = now_ns();
-    f->recorded = 0;
+    f->recorded = FRAME_SKIPPED;
     s->open_recorded--;
     uint32_t keep = s->open_recorded * REC_EXIT_SIZE, size = REC_EXIT_SIZE;
     uint8_t *p = NULL;
@@ -399,7 +406,7 @@ static clr_frame *top_recorded(clr_slot *s) {
     if (s == NULL || s->depth == 0 || s->depth > g_cfg.stack_cap)
         return NULL;
     clr_frame *f = &s->stack[s->depth - 1];
-    return f->recorded ? f : NULL;
+    return f->recorded == FRAME_RECORDED ? f : NULL;
 }
 
 // ExceptionThrown: runs on the throwing thread. The record goes to the

@@ -299,6 +299,7 @@ func clrotelShutdown() {
 	}
 	if done {
 		p.drain.abandonAll()
+		p.log.Infof("%v", p.drain.stats())
 	}
 	p.drain.reportDrops(true)
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)

@@ -104,6 +104,19 @@ func TestFaultCollector(t *testing.T) {
 		resumeSinks int    // spans must reach this many distinct sinks
 	}{
 		{
+			// The baseline: nothing exported is lost for an app that exits
+			// normally; spans received == traced calls.
+			name: "healthy",
+			start: func(t *testing.T, addr string) (func() []*otlpsink.Sink, func()) {
+				s, err := otlpsink.Listen(addr, otlpsink.WithCountOnly())
+				if err != nil {
+					t.Fatal(err)
+				}
+				return func() []*otlpsink.Sink { return []*otlpsink.Sink{s} }, func() { s.Close() }
+			},
+			wantSpans: true, wantAll: true,
+		},
+		{
 			name: "absent at start, then started",
 			start: func(t *testing.T, addr string) (func() []*otlpsink.Sink, func()) {
 				var mu sync.Mutex

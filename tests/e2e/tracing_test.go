@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"net"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -231,16 +232,26 @@ func TestIncludeExclude(t *testing.T) {
 }
 
 func TestDeepRecursionStaysNested(t *testing.T) {
-	const depth = 5000
+	const depth = 10000
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
-		r := runApp(t, rt, "Basic", []string{"recurse", "5000"}, runOpts{profiler: true})
-		if !strings.Contains(r.Stdout, "depth 5000") {
-			t.Fatalf("stdout %q\n%s", r.Stdout, r.Stderr)
+		plain := runApp(t, rt, "Basic", []string{"recurse", "10000"}, runOpts{})
+		r := runApp(t, rt, "Basic", []string{"recurse", "10000"}, runOpts{profiler: true})
+		if !strings.Contains(r.Stdout, "depth 10000") || r.Stdout != plain.Stdout || r.ExitCode != plain.ExitCode {
+			t.Fatalf("stdout %q exit %d, untraced %q exit %d\n%s", r.Stdout, r.ExitCode, plain.Stdout, plain.ExitCode, r.Stderr)
 		}
+		// A burst this deep can outrun the default ring (the hooks write
+		// 10,000 enters in well under a millisecond, each reserving room
+		// for its exit): the deepest calls may be dropped, whole, and are
+		// counted; what is kept nests exactly.
 		rec := byName(r.Spans, "Basic.exe!Acme.Shop.Deep.Recurse(Int32 n)")
-		if len(rec) != depth+1 {
-			t.Fatalf("%d Recurse spans, want %d", len(rec), depth+1)
+		dropped := 0
+		if m := droppedTotalRE.FindAllStringSubmatch(r.Stderr, -1); len(m) > 0 {
+			dropped, _ = strconv.Atoi(m[len(m)-1][1])
 		}
+		if len(rec)+dropped != depth+1 || len(rec) < depth/2 {
+			t.Fatalf("%d Recurse spans and %d dropped, want %d in all (most kept)", len(rec), dropped, depth+1)
+		}
+		t.Logf("%d levels kept, %d dropped", len(rec), dropped)
 		// Follow the chain from the innermost call up: every Recurse span's
 		// parent is another Recurse span, depth+1 levels, inside each other.
 		all := byID(r.Spans)
@@ -265,8 +276,8 @@ func TestDeepRecursionStaysNested(t *testing.T) {
 			}
 			n++
 		}
-		if n != depth+1 {
-			t.Fatalf("chain of %d, want %d", n, depth+1)
+		if n != len(rec) {
+			t.Fatalf("chain of %d, want all %d kept levels", n, len(rec))
 		}
 	})
 }

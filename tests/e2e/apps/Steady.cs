@@ -13,6 +13,9 @@ namespace Acme.Load
         // and a return value.
         public static int Step(int i, int salt) { return (i ^ salt) & 0xff; }
 
+        // Recurses until the stack overflows.
+        public static int Overflow(int n) { return Overflow(n + 1) + 1; }
+
         // A traced call with a traced child, for nesting under churn.
         public static int Pair(int i) { return Step(i, 7) + 1; }
     }
@@ -71,8 +74,13 @@ namespace Acme.Load
                 case "churn":
                     calls = Churn(double.Parse(args[1]), int.Parse(args[2]), int.Parse(args[3]));
                     break;
+                case "overflow":
+                    Console.WriteLine("overflowing");
+                    Console.Out.Flush();
+                    Work.Overflow(0);
+                    break;
                 default:
-                    Console.Error.WriteLine("usage: Steady steady <seconds> <calls/s> | churn <seconds> <threads> <calls each>");
+                    Console.Error.WriteLine("usage: Steady steady <seconds> <calls/s> | churn <seconds> <threads> <calls each> | overflow");
                     return 2;
             }
             Console.WriteLine("calls " + calls);

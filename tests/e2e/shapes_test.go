@@ -1,0 +1,107 @@
+package e2e
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clrotel/clrotel/otlpsink"
+)
+
+// A stack overflow in traced user code ends the process the way it does
+// without the profiler: same exit status, same runtime message, no hang.
+func TestStackOverflowAsWithoutProfiler(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		plain := runApp(t, rt, "Steady", []string{"overflow"}, runOpts{})
+		traced := runApp(t, rt, "Steady", []string{"overflow"}, runOpts{profiler: true, env: map[string]string{
+			"CLROTEL_INCLUDE": "Acme.Load.Work.*",
+		}})
+		t.Logf("untraced: exit %d, stderr %.200q", plain.ExitCode, plain.Stderr)
+		t.Logf("traced:   exit %d, stderr %.200q", traced.ExitCode, traced.Stderr)
+		if plain.ExitCode == 0 || !strings.Contains(plain.Stderr, "Stack overflow") {
+			t.Fatalf("the untraced run did not overflow: exit %d\n%s", plain.ExitCode, plain.Stderr)
+		}
+		if traced.ExitCode != plain.ExitCode || !strings.Contains(traced.Stderr, "Stack overflow") || traced.Stdout != plain.Stdout {
+			t.Errorf("traced run: exit %d, stdout %q; untraced: exit %d, stdout %q\n%s", traced.ExitCode, traced.Stdout, plain.ExitCode, plain.Stdout, traced.Stderr)
+		}
+	})
+}
+
+// statsRE reads the profiler's table sizes (info level, every 10 s and at
+// exit).
+var statsRE = regexp.MustCompile(`tables: (\d+) slots in use \(high water (\d+)\), (\d+) thread states, (\d+) functions, (\d+) classes, Go heap (\d+) MB`)
+
+type tables struct{ slotsLive, slotsHigh, threads, functions, classes, heapMB int }
+
+func readTables(stderr string) []tables {
+	var out []tables
+	for _, m := range statsRE.FindAllStringSubmatch(stderr, -1) {
+		n := func(i int) int { v, _ := strconv.Atoi(m[i]); return v }
+		out = append(out, tables{n(1), n(2), n(3), n(4), n(5), n(6)})
+	}
+	return out
+}
+
+// 64 threads created and ending continuously for 60 s, each making traced
+// calls: per-thread state is released as threads end (the slot table's
+// high water stays near the threads alive at once, not the thousands
+// created), every call is accounted for, and the app runs as without the
+// profiler. One runtime: the slot logic is the profiler's own.
+func TestThreadChurn(t *testing.T) {
+	rt := runtimes[0]
+	const threads = 64
+	// Few calls per thread: the test is about thread turnover, at a span
+	// rate the exporter keeps up with (a drainer held up by export releases
+	// dead threads late; the table then fills to CLROTEL_MAX_THREADS at
+	// most, and further threads count their calls as dropped).
+	args := []string{"churn", "60", strconv.Itoa(threads), "20"}
+	sink, err := otlpsink.Listen("127.0.0.1:0", otlpsink.WithCountOnly())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sink.Close()
+	r := runApp(t, rt, "Steady", args, runOpts{profilerNoSink: true, timeout: 3 * time.Minute, env: map[string]string{
+		"OTEL_EXPORTER_OTLP_ENDPOINT": sink.Endpoint(),
+		"CLROTEL_INCLUDE":             "Acme.Load.Work.*",
+		"CLROTEL_LOG_LEVEL":           "info",
+	}})
+	if r.ExitCode != 0 {
+		t.Fatalf("exit %d\n%s", r.ExitCode, r.Stderr)
+	}
+	var started int
+	if _, err := fmt.Sscanf(r.Stdout[strings.Index(r.Stdout, "threads "):], "threads %d", &started); err != nil {
+		t.Fatalf("stdout %q: %v", r.Stdout, err)
+	}
+	calls := steadyCalls(t, r.Stdout)
+	tabs := readTables(r.Stderr)
+	if len(tabs) < 5 {
+		t.Fatalf("%d table reports in a 60 s run, want one every 10 s and one at exit\n%s", len(tabs), r.Stderr)
+	}
+	last := tabs[len(tabs)-1]
+	t.Logf("%d threads started, %d calls; tables over time: %v", started, calls, tabs)
+	if started < 10*threads {
+		t.Fatalf("only %d threads started: the churn did not happen", started)
+	}
+	// Slots are taken by threads that make traced calls and given back
+	// once a dead thread's records are drained: the high water follows
+	// the threads alive at once (plus the few dead ones not yet drained).
+	if last.slotsHigh > 2*threads {
+		t.Errorf("slot high water %d after %d threads: per-thread state is not released", last.slotsHigh, started)
+	}
+	if last.slotsLive > 2 || last.threads > 2 {
+		t.Errorf("at exit %d slots in use and %d thread states: dead threads' state kept", last.slotsLive, last.threads)
+	}
+	for _, tb := range tabs[1:] {
+		if tb.functions != tabs[0].functions || tb.classes > tabs[0].classes+4 {
+			t.Errorf("tables grew: %+v then %+v", tabs[0], tb)
+		}
+	}
+	time.Sleep(300 * time.Millisecond)
+	a := readAccount(t, r.Stderr)
+	if got := a.exported + a.failed + a.lost + a.dropped; got != calls || a.exported != sink.Count() {
+		t.Errorf("%d calls; profiler %+v; received %d", calls, a, sink.Count())
+	}
+}
