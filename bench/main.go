@@ -64,7 +64,7 @@ func main() {
 	reps := flag.Int("reps", 3, "runs per configuration (interleaved)")
 	pacedRate := flag.Int("paced-rate", 200_000, "calls per second of the paced workload (config 7)")
 	pacedSecs := flag.Int("paced-seconds", 5, "duration of the paced workload")
-	startups := flag.Int("startups", 15, "hello-world runs per configuration for startup time")
+	startups := flag.Int("startups", 21, "hello-world runs per configuration for startup time")
 	dotnet := flag.String("dotnet", ".deps/dotnet", "runtime folder (.deps/dotnet or .deps/dotnet8)")
 	lib := flag.String("lib", "build/libclrotel.so", "clrotel library")
 	out := flag.String("out", "bench/results", "where raw results go")
@@ -149,20 +149,24 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 			fmt.Fprintf(os.Stderr, "bench: run %d/%d, config %s done\n", r+1, reps, c.id)
 		}
 	}
+	// Startup: hello world, the four configurations interleaved so that
+	// drift in the machine's speed touches them alike.
 	startup := map[string]time.Duration{}
-	for _, c := range configs[:4] {
-		var ts []time.Duration
-		for i := 0; i < startups; i++ {
+	times := map[string][]time.Duration{}
+	for i := 0; i < startups; i++ {
+		for _, c := range configs[:4] {
 			start := time.Now()
 			cmd := exec.Command(host, filepath.Join(work, "Hello.exe"))
 			cmd.Env = append(base, c.env("")...)
 			if err := cmd.Run(); err != nil {
 				return fmt.Errorf("hello under config %s: %w", c.id, err)
 			}
-			ts = append(ts, time.Since(start))
+			times[c.id] = append(times[c.id], time.Since(start))
 		}
-		startup[c.id] = medianDur(ts)
-		fmt.Fprintf(&raw, "startup config %s: %v\n", c.id, ts)
+	}
+	for _, c := range configs[:4] {
+		startup[c.id] = medianDur(times[c.id])
+		fmt.Fprintf(&raw, "startup config %s: %v\n", c.id, times[c.id])
 	}
 
 	table := formatTable(configs, results, startup, version, calls, reps)

@@ -90,7 +90,9 @@ void clr_slot_release(clr_slot *s) {
 }
 
 // Takes a free slot for the calling thread. Lock-free: one CAS per slot tried.
-static clr_slot *slot_acquire(void) {
+// Kept out of line (and cold): it runs once per thread, not per call, and
+// the hot-path check (profiler/internal/hotpath) tells its calls apart.
+__attribute__((noinline, cold)) static clr_slot *slot_acquire(void) {
     if (t_no_slot || g_slots == NULL)
         return NULL;
     for (uint32_t i = 0; i < g_cfg.max_threads; i++) {
@@ -187,7 +189,8 @@ static inline void put_header(uint8_t *p, uint32_t size, uint16_t kind, uint16_t
 
 // Reads the exact ClassID and method type arguments of a shared-generic
 // frame. Returns the number of type arguments, or -1.
-static int exact_generic_types(clr_fn *fn, uintptr_t elt, uint64_t *cls, uint64_t *args) {
+// Out of line so the hot-path check sees its profiling-API calls by name.
+__attribute__((noinline)) static int exact_generic_types(clr_fn *fn, uintptr_t elt, uint64_t *cls, uint64_t *args) {
     ProfInfoVtbl *v = clr_info_vtbl();
     void *info = clr_info();
     COR_PRF_FRAME_INFO frame = 0;
