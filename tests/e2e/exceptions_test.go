@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -210,6 +212,53 @@ func TestExceptionStress(t *testing.T) {
 			if s.StatusCode == "error" || len(events(s, "exception.caught")) != 1 {
 				t.Fatalf("Catch span: status %s events %d", s.StatusCode, len(s.Events))
 			}
+		}
+	})
+}
+
+// Exceptions thrown at 10,000/s for 3 s: the app keeps its pace and output,
+// every Throw span carries its exception and fails, every Catch span
+// records the catch, and every call is exported or counted as dropped.
+func TestExceptionRate(t *testing.T) {
+	const perSecond, seconds = 10000, 3
+	args := []string{"rate", strconv.Itoa(perSecond), strconv.Itoa(seconds)}
+	rateRE := regexp.MustCompile(`rate (\d+)`)
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		plain := runApp(t, rt, "Exceptions", args, runOpts{})
+		r := runApp(t, rt, "Exceptions", args, runOpts{profiler: true, env: map[string]string{
+			"CLROTEL_INCLUDE": "Acme.Errors.Stress.*", "CLROTEL_LOG_LEVEL": "info",
+		}})
+		if r.ExitCode != 0 || r.Stdout != plain.Stdout {
+			t.Fatalf("exit %d stdout %q, untraced %q\n%s", r.ExitCode, r.Stdout, plain.Stdout, r.Stderr)
+		}
+		rate := func(s string) int {
+			m := rateRE.FindStringSubmatch(s)
+			if m == nil {
+				t.Fatalf("no rate in %q", s)
+			}
+			v, _ := strconv.Atoi(m[1])
+			return v
+		}
+		traced, untraced := rate(r.Stderr), rate(plain.Stderr)
+		t.Logf("exceptions per second: traced %d, untraced %d; wall %v vs %v", traced, untraced, r.Wall, plain.Wall)
+		if traced < untraced*9/10 {
+			t.Errorf("the traced app fell behind: %d/s against %d/s untraced", traced, untraced)
+		}
+		throws := byName(r.Spans, "Exceptions.exe!Acme.Errors.Stress.Throw(Int32 i)")
+		catches := byName(r.Spans, "Exceptions.exe!Acme.Errors.Stress.Catch(Int32 i)")
+		for _, s := range throws {
+			if s.StatusCode != "error" || len(events(s, "exception")) != 1 {
+				t.Fatalf("Throw span: status %s, %d events", s.StatusCode, len(s.Events))
+			}
+		}
+		for _, s := range catches {
+			if s.StatusCode == "error" || len(events(s, "exception.caught")) != 1 {
+				t.Fatalf("Catch span: status %s, %d events", s.StatusCode, len(s.Events))
+			}
+		}
+		a := readAccount(t, r.Stderr)
+		if calls := 2 * perSecond * seconds; a.exported+a.dropped+a.failed+a.lost != calls || a.exported != len(r.Spans) {
+			t.Errorf("%d calls; profiler %+v; received %d", calls, a, len(r.Spans))
 		}
 	})
 }

@@ -105,3 +105,37 @@ func TestThreadChurn(t *testing.T) {
 		t.Errorf("%d calls; profiler %+v; received %d", calls, a, sink.Count())
 	}
 }
+
+// 100 million traced calls in a loop, far beyond what any exporter takes:
+// the app finishes with its own output, memory stays bounded, and every
+// call is exported or counted as dropped.
+func TestHundredMillionCalls(t *testing.T) {
+	rt := runtimes[0]
+	const n = 100_000_000
+	args := []string{"roots", strconv.Itoa(n)}
+	env := map[string]string{"CLROTEL_INCLUDE": "Acme.Shop.Tiny.Inc", "CLROTEL_LOG_LEVEL": "info"}
+	plain := runApp(t, rt, "Basic", args, runOpts{timeout: 5 * time.Minute})
+	sink, err := otlpsink.Listen("127.0.0.1:0", otlpsink.WithCountOnly())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sink.Close()
+	env["OTEL_EXPORTER_OTLP_ENDPOINT"] = sink.Endpoint()
+	r := runApp(t, rt, "Basic", args, runOpts{profilerNoSink: true, env: env, timeout: 5 * time.Minute})
+	if r.ExitCode != plain.ExitCode || r.Stdout != plain.Stdout {
+		t.Fatalf("exit %d stdout %q, untraced exit %d stdout %q\n%s", r.ExitCode, r.Stdout, plain.ExitCode, plain.Stdout, r.Stderr)
+	}
+	time.Sleep(300 * time.Millisecond)
+	a := readAccount(t, r.Stderr)
+	t.Logf("%d calls: received %d, profiler %+v; wall %v (untraced %v); peak RSS %d MB (untraced %d MB)",
+		n, sink.Count(), a, r.Wall.Round(time.Millisecond), plain.Wall.Round(time.Millisecond), r.MaxRSSKB>>10, plain.MaxRSSKB>>10)
+	if a.exported+a.failed+a.lost+a.dropped != n || a.exported != sink.Count() {
+		t.Errorf("not every call accounted for")
+	}
+	if r.MaxRSSKB > plain.MaxRSSKB+150<<10 {
+		t.Errorf("peak RSS %d KB against %d KB untraced", r.MaxRSSKB, plain.MaxRSSKB)
+	}
+	if !strings.Contains(r.Stderr, "calls not traced") {
+		t.Errorf("the drops were not logged")
+	}
+}

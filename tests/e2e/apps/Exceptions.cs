@@ -195,6 +195,23 @@ public static class Program
             Console.WriteLine("before");
             Acme.Errors.Unhandled.Outer();
         }
+        if (mode == "rate")
+        {
+            // Exceptions thrown and caught at perSecond for seconds, paced
+            // in 1 ms slices; the achieved rate goes to stderr.
+            int perSecond = int.Parse(args[1]);
+            double seconds = double.Parse(args[2]);
+            long total = (long)(perSecond * seconds), done = 0, caught = 0;
+            var sw = System.Diagnostics.Stopwatch.StartNew();
+            while (done < total)
+            {
+                long due = (long)(sw.Elapsed.TotalSeconds * perSecond);
+                while (done < due && done < total) caught += Acme.Errors.Stress.Catch((int)done++);
+                Thread.Sleep(1);
+            }
+            Console.WriteLine("caught " + caught);
+            Console.Error.WriteLine("rate " + (long)(done / sw.Elapsed.TotalSeconds));
+        }
         if (mode == "stress")
         {
             int threads = 4, each = int.Parse(args[1]);
