@@ -460,7 +460,28 @@ func (p *Pipeline) Shutdown(ctx context.Context) error {
 			}
 		}()
 	}
+	// The collector may stop answering during the flush (or never have
+	// answered: a refused TLS handshake is retried, not reported): give up
+	// once it looks stalled.
+	var gaveUp atomic.Bool
+	go func() {
+		t := time.NewTicker(50 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case now := <-t.C:
+				if p.stalled(now) {
+					gaveUp.Store(true)
+					cancel()
+					return
+				}
+			}
+		}
+	}()
 	err := p.ForceFlush(ctx)
+	cancel()
 	p.cancel() // ends uploads still retrying
 	close(p.quit)
 	p.wg.Wait()
@@ -479,7 +500,7 @@ func (p *Pipeline) Shutdown(ctx context.Context) error {
 	case err != nil && unreachable.Load():
 		// Spans were waiting: say why they were given up.
 		return fmt.Errorf("%w (%s): %d spans not exported", ErrUnreachable, p.endpoint, p.lost.Load())
-	case err != nil && stalled:
+	case err != nil && (stalled || gaveUp.Load()):
 		return fmt.Errorf("%w: %d spans not exported", ErrStalled, p.lost.Load())
 	}
 	return err
