@@ -1,0 +1,77 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+// Values built to hurt value capture: a 100 MB string, an array of
+// 2^31-57 structs, a 10,000-long chain, a cycle, and objects rewritten by
+// another thread while traced methods read them. The app runs as without
+// the profiler, in bounded time, and what is exported stays within the
+// documented bounds.
+func TestHostileValues(t *testing.T) {
+	const maxString, maxAttrBytes = 256, 16384
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		plain := runApp(t, rt, "Hostile", nil, runOpts{timeout: 3 * time.Minute})
+		if plain.ExitCode != 0 {
+			t.Fatalf("untraced: exit %d\n%s", plain.ExitCode, plain.Stderr)
+		}
+		r := runApp(t, rt, "Hostile", nil, runOpts{profiler: true, timeout: 3 * time.Minute, env: map[string]string{
+			"CLROTEL_INCLUDE": "Acme.Hostile.Take.*", "CLROTEL_LOG_LEVEL": "info",
+		}})
+		if r.ExitCode != 0 || r.Stdout != plain.Stdout {
+			t.Fatalf("exit %d stdout %q, untraced %q\n%s", r.ExitCode, r.Stdout, plain.Stdout, r.Stderr)
+		}
+		t.Logf("wall %v (untraced %v), peak RSS %d MB (untraced %d MB), %d spans",
+			r.Wall.Round(time.Millisecond), plain.Wall.Round(time.Millisecond), r.MaxRSSKB>>10, plain.MaxRSSKB>>10, len(r.Spans))
+		if r.Wall > 3*plain.Wall+5*time.Second {
+			t.Errorf("traced run took %v against %v", r.Wall, plain.Wall)
+		}
+		want := map[string]int{"Str": 50, "Structs": 50, "Chain": 100, "Held": 200000}
+		got := map[string]int{}
+		for _, s := range r.Spans {
+			for m := range want {
+				if strings.Contains(s.Name, "Take."+m+"(") {
+					got[m]++
+				}
+			}
+			total := 0
+			for k, v := range s.Attrs {
+				if !strings.HasPrefix(k, "dotnet.arg.") && k != "dotnet.return" {
+					continue
+				}
+				str := fmt.Sprint(v)
+				total += len(k) + len(str)
+				if sv, ok := v.(string); ok && utf8.RuneCountInString(sv) > maxAttrBytes {
+					t.Fatalf("%s: attribute %s has %d characters", s.Name, k, utf8.RuneCountInString(sv))
+				}
+			}
+			if total > 2*maxAttrBytes {
+				t.Fatalf("%s: %d bytes of value attributes", s.Name, total)
+			}
+		}
+		a := readAccount(t, r.Stderr)
+		if got["Str"]+got["Structs"]+got["Chain"]+got["Held"]+a.dropped != 200200 {
+			t.Errorf("spans %v plus %d dropped: calls lost", got, a.dropped)
+		}
+		for _, s := range byName(r.Spans, "Hostile.exe!Acme.Hostile.Take.Str(String s)") {
+			v, _ := s.Attrs["dotnet.arg.s"].(string)
+			if n := utf8.RuneCountInString(v); n > maxString+8 || s.Attrs["dotnet.arg.s.length"] != int64(50_000_000) {
+				t.Fatalf("100 MB string exported as %d characters, length attribute %v", n, s.Attrs["dotnet.arg.s.length"])
+			}
+		}
+		for _, s := range byName(r.Spans, "Hostile.exe!Acme.Hostile.Take.Structs(Acme.Hostile.Tiny[] a)") {
+			// Either its length, or (before the planner has read the
+			// element type's layout, which the first calls can outrun) the
+			// marker of a value not expanded.
+			l, v := s.Attrs["dotnet.arg.a.length"], fmt.Sprint(s.Attrs["dotnet.arg.a"])
+			if l != int64(0x7FFFFFC7) && l != int64(1<<30) && !strings.HasSuffix(v, "{…}") {
+				t.Fatalf("huge array exported as %q, length %v", v, l)
+			}
+		}
+	})
+}
