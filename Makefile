@@ -1,7 +1,7 @@
 # clrotel: a CoreCLR profiler that turns managed calls into OpenTelemetry spans.
 #
 #   make demo    install what is missing, build, trace the example app, print its traces
-#   make test    the whole suite (unit, fuzz seeds, end to end in the real runtimes)
+#   make test    the whole suite (unit, end to end in the real runtimes, fuzzing, the soak)
 #   make build   build/libclrotel.so and build/clrotel
 #   make deps    install the .NET runtimes and the C# compiler under .deps/ (idempotent)
 #   make backends  build an OpenTelemetry Collector and Jaeger into .deps/backends/
