@@ -56,12 +56,57 @@ static ULONG cb_release(void *self) { (void)self; return 1; }
 // stand in for every callback the profiler does not implement.
 static HRESULT cb_ok(void) { return S_OK; }
 
-static UINT_PTR function_mapper(FunctionID fid, void *client_data, BOOL *hook) {
-    (void)client_data;
+// Verdicts already given, by FunctionID, so that the JIT's many inlining
+// questions about functions already decided do not each cross into Go: a
+// lock-free open-addressing table, written once per function (CAS on the
+// key), never erased. A full table only means more calls into Go.
+#define VERDICTS 16384 // power of two
+static struct {
+    _Atomic uintptr_t fid;
+    _Atomic uintptr_t fn; // the clr_fn, or 1 for "not selected"
+} g_verdicts[VERDICTS];
+
+static void verdict_put(FunctionID fid, clr_fn *fn) {
+    uintptr_t v = fn != NULL && (fn->flags & FN_SELECTED) ? (uintptr_t)fn : 1;
+    for (uintptr_t i = 0, h = (fid >> 4) * 0x9E3779B97F4A7C15ull; i < 64; i++) {
+        size_t k = (size_t)(h + i) & (VERDICTS - 1);
+        uintptr_t seen = 0;
+        if (atomic_compare_exchange_strong(&g_verdicts[k].fid, &seen, fid) || seen == fid) {
+            atomic_store_explicit(&g_verdicts[k].fn, v, memory_order_release);
+            return;
+        }
+    }
+}
+
+// Returns the verdict on fid, or 0 when none is known yet.
+static uintptr_t verdict_get(FunctionID fid) {
+    for (uintptr_t i = 0, h = (fid >> 4) * 0x9E3779B97F4A7C15ull; i < 64; i++) {
+        size_t k = (size_t)(h + i) & (VERDICTS - 1);
+        uintptr_t seen = atomic_load_explicit(&g_verdicts[k].fid, memory_order_acquire);
+        if (seen == fid)
+            return atomic_load_explicit(&g_verdicts[k].fn, memory_order_acquire);
+        if (seen == 0)
+            return 0;
+    }
+    return 0;
+}
+
+// Asks Go (once per function) whether fid is traced.
+static clr_fn *map_function(FunctionID fid) {
+    uintptr_t v = verdict_get(fid);
+    if (v != 0)
+        return v == 1 ? NULL : (clr_fn *)v;
     sigset_t saved;
     CLR_BLOCK_ACTIVATION(saved);
     clr_fn *fn = clrotelMapFunction(fid);
     CLR_RESTORE_ACTIVATION(saved);
+    verdict_put(fid, fn);
+    return fn;
+}
+
+static UINT_PTR function_mapper(FunctionID fid, void *client_data, BOOL *hook) {
+    (void)client_data;
+    clr_fn *fn = map_function(fid);
     if (fn == NULL || !(fn->flags & FN_SELECTED)) {
         *hook = 0;
         return fid;
@@ -136,10 +181,7 @@ static HRESULT cb_shutdown(void *self) {
 static HRESULT cb_jit_inlining(void *self, FunctionID caller, FunctionID callee, BOOL *should_inline) {
     (void)self;
     (void)caller;
-    sigset_t saved;
-    CLR_BLOCK_ACTIVATION(saved);
-    clr_fn *fn = clrotelMapFunction(callee);
-    CLR_RESTORE_ACTIVATION(saved);
+    clr_fn *fn = map_function(callee);
     if (fn != NULL && (fn->flags & FN_SELECTED))
         *should_inline = 0;
     return S_OK;
