@@ -67,6 +67,7 @@ typedef struct clr_slot {
     _Atomic uint64_t rate_limited; // roots the rate limit refused
     uint8_t *data;             // ring memory, ring_size bytes
     clr_frame *stack;          // shadow stack, stack_cap frames
+    void *alt_stack;           // the owner thread's alternate signal stack
     uint32_t depth;            // traced frames open (may exceed stack_cap)
     uint32_t open_recorded;    // frames whose exit record is reserved
     uintptr_t unwinding;       // FunctionID given by ExceptionUnwindFunctionEnter

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/syscall.h>
@@ -62,8 +63,37 @@ uint64_t clr_dropped_no_slot(void) { return atomic_load_explicit(&g_no_slot, mem
 
 // Thread exit: glibc runs key destructors on every exiting pthread, CLR
 // threads included. The slot is handed to Go, which drains and frees it.
+// Signal handlers of the runtime (its GC-suspension activation handler
+// above all) run on the thread's alternate signal stack, and .NET 8 sizes
+// that stack tightly (12 KB on the main thread). A traced thread gets a
+// larger one of its slot's: with the hooks on the thread, that handler was
+// seen to overflow the runtime's (tests/e2e TestHostileValues). The stack
+// belongs to the slot and is never unmapped; the thread's exit takes it off.
+#define ALT_STACK_SIZE (128 * 1024)
+
+static void use_slot_alt_stack(clr_slot *s) {
+    stack_t cur;
+    if (sigaltstack(NULL, &cur) != 0 || (!(cur.ss_flags & SS_DISABLE) && cur.ss_size >= ALT_STACK_SIZE))
+        return;
+    if (cur.ss_flags & SS_ONSTACK)
+        return; // running on it now (cannot happen in a hook; be safe)
+    if (s->alt_stack == NULL) {
+        void *m = mmap(NULL, ALT_STACK_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED)
+            return;
+        s->alt_stack = m;
+    }
+    stack_t ss = {.ss_sp = s->alt_stack, .ss_size = ALT_STACK_SIZE, .ss_flags = 0};
+    sigaltstack(&ss, NULL);
+}
+
 static void slot_thread_exit(void *p) {
     clr_slot *s = p;
+    stack_t cur;
+    if (s->alt_stack != NULL && sigaltstack(NULL, &cur) == 0 && cur.ss_sp == s->alt_stack && !(cur.ss_flags & SS_ONSTACK)) {
+        stack_t off = {.ss_flags = SS_DISABLE};
+        sigaltstack(&off, NULL);
+    }
     atomic_store_explicit(&s->state, SLOT_DEAD, memory_order_release);
 }
 
@@ -124,6 +154,7 @@ __attribute__((noinline, cold)) static clr_slot *slot_acquire(void) {
         uint32_t hw = atomic_load(&g_slot_hw);
         while (hw < i + 1 && !atomic_compare_exchange_weak(&g_slot_hw, &hw, i + 1)) {
         }
+        use_slot_alt_stack(s);
         pthread_setspecific(g_slot_key, s);
         t_slot = s;
         return s;

@@ -83,13 +83,20 @@ func hungCollector(t *testing.T, addr string) func() {
 // runtime, so one runtime suffices.
 func TestFaultCollector(t *testing.T) {
 	rt := runtimes[0]
-	const seconds, rate = "6", "10000"
-	args := []string{"steady", seconds, rate}
-	plain := runApp(t, rt, "Steady", args, runOpts{})
-	if plain.ExitCode != 0 {
-		t.Fatalf("untraced run: exit %d\n%s", plain.ExitCode, plain.Stderr)
+	// Untraced baselines by run length (seconds at 10,000 calls/s).
+	baselines := map[int]run{}
+	baseline := func(t *testing.T, seconds int) (run, []string) {
+		args := []string{"steady", strconv.Itoa(seconds), "10000"}
+		if b, ok := baselines[seconds]; ok {
+			return b, args
+		}
+		b := runApp(t, rt, "Steady", args, runOpts{})
+		if b.ExitCode != 0 {
+			t.Fatalf("untraced run: exit %d\n%s", b.ExitCode, b.Stderr)
+		}
+		baselines[seconds] = b
+		return b, args
 	}
-	calls := steadyCalls(t, plain.Stdout)
 
 	unavailable := func() error { return status.Error(codes.Unavailable, "try later") }
 	invalid := func() error { return status.Error(codes.InvalidArgument, "no") }
@@ -102,6 +109,9 @@ func TestFaultCollector(t *testing.T) {
 		wantAll     bool   // every call must arrive
 		wantInLog   string // a line the log must hold ("" for none)
 		resumeSinks int    // spans must reach this many distinct sinks
+		// seconds the app runs (default 6). Resuming after an outage can
+		// take the exporter's first retry interval (5 s, jittered ±50%).
+		seconds int
 	}{
 		{
 			// The baseline: nothing exported is lost for an app that exits
@@ -142,7 +152,7 @@ func TestFaultCollector(t *testing.T) {
 						}
 					}
 			},
-			wantSpans: true, resumeSinks: 1,
+			wantSpans: true, resumeSinks: 1, seconds: 12,
 		},
 		{
 			name: "killed mid-run, then back",
@@ -175,7 +185,7 @@ func TestFaultCollector(t *testing.T) {
 						}
 					}
 			},
-			wantSpans: true, resumeSinks: 2,
+			wantSpans: true, resumeSinks: 2, seconds: 12,
 		},
 		{
 			name: "accepts connections, never answers",
@@ -220,6 +230,12 @@ func TestFaultCollector(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			seconds := tt.seconds
+			if seconds == 0 {
+				seconds = 6
+			}
+			plain, args := baseline(t, seconds)
+			calls := steadyCalls(t, plain.Stdout)
 			addr := freePort(t)
 			sinks, stop := tt.start(t, addr)
 			defer stop()
