@@ -85,6 +85,7 @@ typedef struct clr_capture_config {
     uint32_t ring_size;  // power of two
     uint32_t stack_cap;  // frames per thread
     uint32_t value_bytes; // value stream bytes per record (0: no values)
+    uint32_t alt_stack;   // alternate signal stack for traced threads, bytes (0: keep the runtime's)
 } clr_capture_config;
 
 // Set up before the hooks are installed (from Initialize).

@@ -65,25 +65,27 @@ uint64_t clr_dropped_no_slot(void) { return atomic_load_explicit(&g_no_slot, mem
 // threads included. The slot is handed to Go, which drains and frees it.
 // Signal handlers of the runtime (its GC-suspension activation handler
 // above all) run on the thread's alternate signal stack, and .NET 8 sizes
-// that stack tightly (12 KB on the main thread). A traced thread gets a
-// larger one of its slot's: with the hooks on the thread, that handler was
-// seen to overflow the runtime's (tests/e2e TestHostileValues). The stack
-// belongs to the slot and is never unmapped; the thread's exit takes it off.
-#define ALT_STACK_SIZE (128 * 1024)
-
+// that stack tightly (12 KB on the main thread): with the hooks on a
+// thread, that handler was seen to overflow it (tests/e2e
+// TestHostileValues). There (g_cfg.alt_stack != 0) a traced thread gets a
+// larger one of its slot's, never unmapped; the thread's exit takes it off
+// and the runtime frees its own as usual. Not on .NET Core 3.1, whose
+// runtime frees whatever stack is installed at thread exit (so its own
+// would leak) and which never showed the overflow.
 static void use_slot_alt_stack(clr_slot *s) {
+    size_t size = g_cfg.alt_stack;
     stack_t cur;
-    if (sigaltstack(NULL, &cur) != 0 || (!(cur.ss_flags & SS_DISABLE) && cur.ss_size >= ALT_STACK_SIZE))
+    if (size == 0 || sigaltstack(NULL, &cur) != 0 || (!(cur.ss_flags & SS_DISABLE) && cur.ss_size >= size))
         return;
     if (cur.ss_flags & SS_ONSTACK)
         return; // running on it now (cannot happen in a hook; be safe)
     if (s->alt_stack == NULL) {
-        void *m = mmap(NULL, ALT_STACK_SIZE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         if (m == MAP_FAILED)
             return;
         s->alt_stack = m;
     }
-    stack_t ss = {.ss_sp = s->alt_stack, .ss_size = ALT_STACK_SIZE, .ss_flags = 0};
+    stack_t ss = {.ss_sp = s->alt_stack, .ss_size = size, .ss_flags = 0};
     sigaltstack(&ss, NULL);
 }
 

@@ -145,6 +145,10 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	var major, minor C.uint16_t
 	if hr := C.clr_runtime_version(&major, &minor); hr == 0 {
 		p.planner.oldReturns = major < 6
+		if major >= 5 {
+			// See use_slot_alt_stack in hooks.c.
+			out.capture.alt_stack = 128 << 10
+		}
 		log.Infof("runtime %d.%d", major, minor)
 	} else {
 		p.planner.oldReturns = true
