@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"bufio"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -161,38 +160,31 @@ func TestTLSAndHeaders(t *testing.T) {
 	}
 }
 
-// listeners returns the socket inodes in LISTEN state in /proc/<pid>/net
-// tables (TCP, TCP6) and the process's own socket inodes.
+// listeners returns the inodes of the sockets that accept from the network
+// in /proc/<pid>/net (TCP and TCP6 in LISTEN state, every bound UDP and
+// UDP6 socket) and the process's own socket inodes.
 func listeners(t *testing.T, pid int) (listening map[string]bool, own map[string]bool) {
 	t.Helper()
 	listening, own = map[string]bool{}, map[string]bool{}
-	for _, table := range []string{"tcp", "tcp6"} {
-		f, err := os.Open(fmt.Sprintf("/proc/%d/net/%s", pid, table))
+	for _, table := range []struct {
+		name    string
+		listens func(state string) bool
+	}{
+		{"tcp", func(st string) bool { return st == "0A" }}, // TCP_LISTEN
+		{"tcp6", func(st string) bool { return st == "0A" }},
+		{"udp", func(string) bool { return true }},
+		{"udp6", func(string) bool { return true }},
+	} {
+		data, err := os.ReadFile(fmt.Sprintf("/proc/%d/net/%s", pid, table.name))
 		if err != nil {
 			continue
 		}
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			fields := strings.Fields(sc.Text())
-			if len(fields) > 9 && fields[3] == "0A" { // TCP_LISTEN
+		for i, line := range strings.Split(string(data), "\n") {
+			fields := strings.Fields(line)
+			if i > 0 && len(fields) > 9 && table.listens(fields[3]) {
 				listening[fields[9]] = true
 			}
 		}
-		f.Close()
-	}
-	for _, table := range []string{"udp", "udp6"} {
-		f, err := os.Open(fmt.Sprintf("/proc/%d/net/%s", pid, table))
-		if err != nil {
-			continue
-		}
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			fields := strings.Fields(sc.Text())
-			if len(fields) > 9 && fields[1] != "local_address" { // a bound UDP socket receives
-				listening[fields[9]] = true
-			}
-		}
-		f.Close()
 	}
 	fds, _ := os.ReadDir(fmt.Sprintf("/proc/%d/fd", pid))
 	for _, fd := range fds {
