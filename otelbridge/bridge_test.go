@@ -3,6 +3,7 @@ package otelbridge
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -463,6 +464,15 @@ func TestExportFailuresAreCountedAndReported(t *testing.T) {
 	}
 	if !errors.Is(reports[0], c.fail) {
 		t.Errorf("report %v does not wrap the upload error", reports[0])
+	}
+	// What failed after the first report is reported at shutdown.
+	mu.Unlock()
+	if err := pipe.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	if len(reports) != 2 || !strings.Contains(reports[1].Error(), "7 spans in 2 requests") {
+		t.Errorf("reports after shutdown: %v; want a second one for the 7 spans of 2 later requests", reports)
 	}
 }
 

@@ -369,6 +369,24 @@ func (p *Pipeline) reportError(spans int, err error) {
 	}
 }
 
+// flushErrors passes on the failures not reported yet (at shutdown: the
+// interval would otherwise swallow them).
+func (p *Pipeline) flushErrors() {
+	if p.onError == nil {
+		return
+	}
+	p.errMu.Lock()
+	var report error
+	if p.errCount > 0 {
+		report = fmt.Errorf("%d spans in %d requests not exported: %w", p.errSpans, p.errCount, p.errRecent)
+		p.errLast, p.errSpans, p.errCount = time.Now(), 0, 0
+	}
+	p.errMu.Unlock()
+	if report != nil {
+		p.onError(report)
+	}
+}
+
 // Stats counts spans by outcome.
 type Stats struct {
 	Exported uint64 // accepted by the collector
@@ -485,6 +503,7 @@ func (p *Pipeline) Shutdown(ctx context.Context) error {
 	p.cancel() // ends uploads still retrying
 	close(p.quit)
 	p.wg.Wait()
+	p.flushErrors()
 	for len(p.queue) > 0 {
 		p.drop(<-p.queue)
 	}
