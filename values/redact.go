@@ -33,18 +33,33 @@ func normalize(s string) string {
 
 // Sensitive reports whether name contains a sensitive fragment. Short
 // fragments ("pin", "pwd", "ssn", "cvv") must match the whole name, so that
-// "Shipping" or "Spinner" are not taken for a PIN.
+// "Shipping" or "Spinner" are not taken for a PIN; a field's "m_" or "_"
+// prefix and an accessor's "get_" or "set_" do not count. Names compilers
+// give hoisted variables are judged by the variable's name:
+// <Password>k__BackingField, <apiKey>5__2, <>3__password (a parameter's
+// copy in an iterator or async state machine).
 func (r *Redactor) Sensitive(name string) bool {
 	if r == nil || name == "" {
 		return false
 	}
-	n := normalize(name)
-	// Compiler-generated backing fields: <Password>k__BackingField.
+	n := strings.ToLower(name)
 	if i := strings.IndexByte(n, '>'); i > 0 && n[0] == '<' {
-		n = n[1:i]
+		if i > 1 {
+			// <Name>k__BackingField, <name>5__2, <name>__0
+			return r.matches(n[1:i])
+		}
+		// <>3__name: a digit, two underscores, the name.
+		n = strings.TrimLeft(n[i+1:], "0123456789")
 	}
-	n = strings.TrimPrefix(n, "m_")
-	n = strings.TrimPrefix(n, "_")
+	return r.matches(n)
+}
+
+// matches reports whether the lowercase name n contains a fragment.
+func (r *Redactor) matches(n string) bool {
+	for _, p := range []string{"get_", "set_", "m_"} {
+		n = strings.TrimPrefix(n, p)
+	}
+	n = normalize(n)
 	for _, f := range r.fragments {
 		if len(f) <= 3 {
 			if n == f {

@@ -174,6 +174,9 @@ func TestRedactor(t *testing.T) {
 		"<Password>k__BackingField": true, "api_key": true, "ApiKey": true, "GetApiKey": true,
 		"authorizationHeader": true, "ConnectionString": true, "clientSecret": true, "accessToken": true,
 		"pin": true, "Pin": true, "IBAN": true,
+		"m_pin": true, "m_Pwd": true, "_ssn": true, "get_Pin": true, "set_Cvv": true,
+		"<>3__password": true, "<>3__pin": true, "<apiKey>5__2": true, "<token>__0": true,
+		"<>4__this": false, "<i>5__1": false, "<Name>k__BackingField": false, "mpin": false, "getpin": false,
 		"shipping": false, "spinner": false, "name": false, "price": false, "": false, "opinion": false,
 	} {
 		if got := r.Sensitive(name); got != want {
