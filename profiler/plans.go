@@ -37,6 +37,12 @@ type planner struct {
 
 	knownDone bool
 	statics   map[string][]string // type -> static field names to record
+	// jitThread is true while a traced method's plan is built, on the CLR
+	// thread that JIT-compiles it (FunctionIDMapper2). Only there may a
+	// type token be turned into a class when that could load the type:
+	// loading a type from the planner's own thread (not a runtime thread)
+	// crashed the runtime (a Task's TaskScheduler field, .NET 8).
+	jitThread bool
 	// oldReturns: before .NET 6 the runtime reports a struct returned in
 	// registers (SysV, up to 16 bytes) wrongly: the second register is not
 	// saved and floating-point halves are not where it points. Such returns
@@ -224,7 +230,8 @@ func (pl *planner) typeSlot(t naming.Type, mid uint64, typeArgs, methodArgs []ui
 	case naming.ElemClass:
 		// Plan the declared class now, so that the first call already reads
 		// it; objects of other (derived) classes get plans when first met.
-		if depth < maxProactiveDepth {
+		// Only at JIT time: the declared class may not be loaded yet.
+		if pl.jitThread && depth < maxProactiveDepth {
 			if cid, err := pl.resolveToken(mid, t.Token); err == nil {
 				_, _ = pl.entry(cid, depth+1)
 			}
@@ -730,6 +737,8 @@ type fnPlan struct {
 func (pl *planner) functionPlan(m *naming.Method) *fnPlan {
 	pl.mu.Lock()
 	defer pl.mu.Unlock()
+	pl.jitThread = true
+	defer func() { pl.jitThread = false }()
 	sig := m.Sig
 	n := len(sig.Params)
 	size := unsafe.Sizeof(C.clr_fn_plan{}) + uintptr(n)*unsafe.Sizeof(C.clr_value_plan{})
@@ -775,7 +784,7 @@ func (pl *planner) functionPlan(m *naming.Method) *fnPlan {
 		}
 		args[i].kind = C.uint8_t(s.kind)
 		args[i].cls = s.cls
-		if pl.redact.Sensitive(name) {
+		if pl.redact.Sensitive(name) || setterValue(m, i) && pl.redact.Sensitive(m.Name) {
 			args[i].redact = 1
 		}
 		fp.enter = append(fp.enter, values.Slot{Key: "dotnet.arg." + name, Enum: s.enum})
@@ -798,6 +807,13 @@ func (pl *planner) functionPlan(m *naming.Method) *fnPlan {
 		}
 	}
 	return fp
+}
+
+// setterValue reports whether argument i of m is a property setter's value
+// (set_ApiToken(String value)), judged by the property's name. Indexers
+// (set_Item(key, value)) end with it too.
+func setterValue(m *naming.Method, i int) bool {
+	return strings.HasPrefix(m.Name, "set_") && i == len(m.Sig.Params)-1
 }
 
 // staticsPlan adds the configured static fields of m's type to its plan.

@@ -59,6 +59,7 @@ namespace Acme.Values
     public class Calls
     {
         public string Label = "calls";
+        public string ApiToken { get; set; }
 
         public static long Ints(int a, long b, short c, sbyte d) { return a + b + c + d; }
         public static ulong Unsigned(ulong big, uint u, ushort s, byte b) { return big; }
@@ -118,6 +119,7 @@ public static class Program
         Acme.Values.Calls.MakePoint(5, 6);
         Acme.Values.Calls.Paint(Acme.Values.Color.Red);
         new Acme.Values.Calls().Instance(3);
+        new Acme.Values.Calls().ApiToken = "sk-live-setter";
         Acme.Values.Calls.Maybe(5, null);
         Acme.Values.Calls.Pairs(new System.Collections.Generic.KeyValuePair<string, int>("k", 3));
         Acme.Values.Settings.Use(1);

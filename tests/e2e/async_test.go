@@ -1,0 +1,47 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+// Async methods, iterators and lambdas, traced with their values: the
+// state machines and the task types they reach (Task<T>, its scheduler,
+// the builders) are planned without loading any type from the planner's
+// thread. The app runs as without the profiler, and secrets handed to an
+// async method stay redacted in the state machine's copy of them.
+func TestAsyncMethods(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		plain := runApp(t, rt, "Async", []string{"30"}, runOpts{})
+		for i := 0; i < 3; i++ {
+			r := runApp(t, rt, "Async", []string{"30"}, runOpts{profiler: true})
+			if r.ExitCode != 0 || r.Stdout != plain.Stdout || plain.ExitCode != 0 {
+				t.Fatalf("run %d: exit %d/%d, stdout %q, want %q\n%s", i, r.ExitCode, plain.ExitCode, r.Stdout, plain.Stdout, r.Stderr)
+			}
+			fetch := byName(r.Spans, "Async.exe!Acme.Async.Work.Fetch(Int32 id, String apiKey)")
+			if len(fetch) != 2*30+8 {
+				t.Fatalf("run %d: %d Fetch spans, want %d", i, len(fetch), 2*30+8)
+			}
+			var moveNext, chainRet int
+			for _, s := range r.Spans {
+				if strings.Contains(s.Name, "<Fetch>") && strings.Contains(s.Name, ".MoveNext(") {
+					moveNext++
+				}
+				if strings.HasSuffix(s.Name, "Work.Chain(Acme.Async.Order order)") {
+					if v, _ := s.Attrs["dotnet.return"].(string); strings.Contains(v, "Task") && strings.Contains(v, "<String") {
+						chainRet++
+					}
+				}
+				for k, v := range s.Attrs {
+					if str, ok := v.(string); ok && strings.Contains(str, "sk-live") {
+						t.Errorf("secret exported in %s %s=%q", s.Name, k, str)
+					}
+				}
+			}
+			if moveNext < len(fetch) || chainRet == 0 {
+				t.Errorf("run %d: %d Fetch state-machine steps for %d calls, %d Chain returns read as tasks\n%s",
+					i, moveNext, len(fetch), chainRet, dumpSpans(r.Spans[:min(len(r.Spans), 40)]))
+			}
+		}
+	})
+}
