@@ -31,13 +31,27 @@ int clr_function_info(uintptr_t fid, clr_function_desc *out) {
     return 0;
 }
 
+// The calls that take a ClassID run guarded (CLR_GUARDED, profiler.h): the
+// ClassIDs come from the hooks, which read them off objects.
+__attribute__((noinline)) static HRESULT is_array_class(uintptr_t cid, CorElementType *elem, ClassID *base, ULONG *rank) {
+    HRESULT hr;
+    CLR_GUARDED(hr, INFO->IsArrayClass(SELF, cid, elem, base, rank));
+    return hr;
+}
+
+__attribute__((noinline)) static HRESULT class_id_info(uintptr_t cid, ModuleID *mod, mdTypeDef *td, ClassID *parent, ULONG32 *n, ClassID *args) {
+    HRESULT hr;
+    CLR_GUARDED(hr, INFO->GetClassIDInfo2(SELF, cid, mod, td, parent, CLR_MAX_TYPE_ARGS, n, args));
+    return hr;
+}
+
 int clr_class_info(uintptr_t cid, clr_class_desc *out) {
     memset(out, 0, sizeof *out);
     CorElementType elem = 0;
     ClassID base = 0;
     ULONG rank = 0;
     // Arrays have no TypeDef: report their element and rank instead.
-    if (INFO->IsArrayClass(SELF, cid, &elem, &base, &rank) == S_OK) {
+    if (is_array_class(cid, &elem, &base, &rank) == S_OK) {
         out->is_array = 1;
         out->elem_type = (uint32_t)elem;
         out->elem_class = base;
@@ -48,9 +62,13 @@ int clr_class_info(uintptr_t cid, clr_class_desc *out) {
     mdTypeDef td = 0;
     ClassID parent = 0;
     ULONG32 n = 0;
-    HRESULT hr = INFO->GetClassIDInfo2(SELF, cid, &mod, &td, &parent, CLR_MAX_TYPE_ARGS, &n, out->type_args);
+    HRESULT hr = class_id_info(cid, &mod, &td, &parent, &n, out->type_args);
     if (hr < 0)
         return hr;
+    // A class outside every module the runtime reported loading is what a
+    // garbage type pointer looks like: nothing more is asked about it.
+    if (!clr_module_known(mod))
+        return CLR_E_GUARD_FAULT;
     out->module_id = mod;
     out->token = td;
     out->parent = parent;
@@ -192,7 +210,8 @@ int clr_class_layout(uintptr_t cid, uint32_t *tokens, uint32_t *offsets, uint32_
     enum { MAX = 512 };
     COR_FIELD_OFFSET f[MAX];
     ULONG n = 0, sz = 0;
-    HRESULT hr = INFO->GetClassLayout(SELF, cid, f, cap < MAX ? cap : MAX, &n, &sz);
+    HRESULT hr;
+    CLR_GUARDED(hr, INFO->GetClassLayout(SELF, cid, f, cap < MAX ? cap : MAX, &n, &sz));
     if (hr < 0)
         return hr;
     if (n > cap)
@@ -208,7 +227,8 @@ int clr_class_layout(uintptr_t cid, uint32_t *tokens, uint32_t *offsets, uint32_
 
 int clr_box_offset(uintptr_t cid, uint32_t *offset) {
     ULONG32 off = 0;
-    HRESULT hr = INFO->GetBoxClassLayout(SELF, cid, &off);
+    HRESULT hr;
+    CLR_GUARDED(hr, INFO->GetBoxClassLayout(SELF, cid, &off));
     *offset = off;
     return hr < 0 ? hr : 0;
 }
@@ -308,6 +328,14 @@ void clr_module_unloaded(uintptr_t mid) {
         uintptr_t want = mid;
         atomic_compare_exchange_strong(&g_modules[i], &want, 0);
     }
+}
+
+int clr_module_known(uintptr_t mid) {
+    uint32_t n = atomic_load(&g_nmodules);
+    for (uint32_t i = 0; mid != 0 && i < n && i < MAX_MODULES; i++)
+        if (atomic_load_explicit(&g_modules[i], memory_order_relaxed) == mid)
+            return 1;
+    return 0;
 }
 
 uint32_t clr_modules(uintptr_t *out, uint32_t cap) {

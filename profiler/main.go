@@ -306,6 +306,9 @@ func clrotelShutdown() {
 		p.log.Infof("%v", p.drain.stats())
 	}
 	p.drain.reportDrops(true)
+	if n := uint64(C.clr_guard_faults()); n > 0 {
+		p.log.Warnf("%d runtime calls about objects faulted and were abandoned; those values show as <unreadable> (references that point at no object, such as ones forged by unsafe code)", n)
+	}
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	if err := p.pipe.Shutdown(ctx); err != nil {

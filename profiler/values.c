@@ -183,6 +183,44 @@ static void write_string(writer *w, uintptr_t obj) {
     w->p += (uintptr_t)n * 2;
 }
 
+// ---- profiling-API calls on what the object graph says ------------------
+//
+// Each runs guarded (CLR_GUARDED, profiler.h): a forged reference can hand
+// the runtime a garbage type pointer.
+
+__attribute__((noinline)) static HRESULT class_from_object(uintptr_t obj, ClassID *cls) {
+    HRESULT hr;
+    CLR_GUARDED(hr, clr_info_vtbl()->GetClassFromObject(clr_info(), obj, cls));
+    return hr;
+}
+
+__attribute__((noinline)) static HRESULT array_object_info(uintptr_t obj, ULONG32 rank, ULONG32 *dims, int *lbounds, BYTE **data) {
+    HRESULT hr;
+    CLR_GUARDED(hr, clr_info_vtbl()->GetArrayObjectInfo(clr_info(), obj, rank, dims, lbounds, data));
+    return hr;
+}
+
+__attribute__((noinline)) static HRESULT is_array_class(ClassID cls, CorElementType *et, ClassID *ec, ULONG *rank) {
+    HRESULT hr;
+    CLR_GUARDED(hr, clr_info_vtbl()->IsArrayClass(clr_info(), cls, et, ec, rank));
+    return hr;
+}
+
+__attribute__((noinline)) static HRESULT class_module(ClassID cls, ModuleID *mod) {
+    HRESULT hr;
+    mdTypeDef td;
+    CLR_GUARDED(hr, clr_info_vtbl()->GetClassIDInfo(clr_info(), cls, mod, &td));
+    return hr;
+}
+
+// A class met without a plan is handed to Go only when the runtime places
+// it in a module it reported loading: what a garbage type pointer yields
+// stops here.
+static int class_plausible(ClassID cls) {
+    ModuleID mod = 0;
+    return class_module(cls, &mod) >= 0 && mod != 0 && clr_module_known(mod);
+}
+
 static void write_array(writer *w, const clr_class_plan *p, uintptr_t obj) {
     enum { MAX_RANK = 32 };
     ULONG32 rank = p->rank ? p->rank : 1;
@@ -197,7 +235,7 @@ static void write_array(writer *w, const clr_class_plan *p, uintptr_t obj) {
     ULONG32 dims[MAX_RANK];
     int lbounds[MAX_RANK];
     BYTE *data = NULL;
-    if (clr_info_vtbl()->GetArrayObjectInfo(clr_info(), obj, rank, dims, lbounds, &data) < 0 || data == NULL) {
+    if (array_object_info(obj, rank, dims, lbounds, &data) < 0 || data == NULL) {
         tag(w, VT_UNREADABLE);
         return;
     }
@@ -251,7 +289,7 @@ static int implicit_array_plan(ClassID cls, clr_class_plan *out) {
     CorElementType et = 0;
     ClassID ec = 0;
     ULONG rank = 0;
-    if (clr_info_vtbl()->IsArrayClass(clr_info(), cls, &et, &ec, &rank) != S_OK)
+    if (is_array_class(cls, &et, &ec, &rank) != S_OK)
         return 0;
     memset(out, 0, sizeof *out);
     out->class_id = cls;
@@ -296,16 +334,25 @@ static void write_object(writer *w, uintptr_t obj) {
         tag(w, VT_UNREADABLE);
         return;
     }
-    ClassID cls = 0;
-    if (clr_info_vtbl()->GetClassFromObject(clr_info(), obj, &cls) < 0 || cls == 0) {
-        tag(w, VT_UNREADABLE);
-        return;
+    // An object's type pointer is its ClassID, except for arrays on some
+    // runtimes: a type pointer with a plan needs no runtime call.
+    ClassID cls = mt;
+    const clr_class_plan *p = clr_plan_lookup(mt);
+    if (p == NULL) {
+        if (class_from_object(obj, &cls) < 0 || cls == 0) {
+            tag(w, VT_UNREADABLE);
+            return;
+        }
+        p = clr_plan_lookup(cls);
     }
-    const clr_class_plan *p = clr_plan_lookup(cls);
     clr_class_plan implicit;
     if (p == NULL && implicit_array_plan(cls, &implicit))
         p = &implicit;
     if (p == NULL) {
+        if (!class_plausible(cls)) {
+            tag(w, VT_UNREADABLE);
+            return;
+        }
         tag_u64(w, VT_NOPLAN, cls);
         return;
     }

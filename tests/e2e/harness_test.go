@@ -112,7 +112,7 @@ func appPath(t *testing.T, name string, rt dotnetRuntime) string {
 		t.Fatal(err)
 	}
 	exe := filepath.Join(dir, name+".exe")
-	args := []string{"-nologo", "-optimize+", "-out:" + exe}
+	args := []string{"-nologo", "-optimize+", "-unsafe", "-out:" + exe}
 	for _, lib := range appLibraries[name] {
 		out := filepath.Join(dir, lib+".dll")
 		src := filepath.Join(repoRoot, "tests", "e2e", "apps", lib+".cs")

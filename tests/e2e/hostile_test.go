@@ -75,3 +75,45 @@ func TestHostileValues(t *testing.T) {
 		}
 	})
 }
+
+// References forged by unsafe code to point at readable memory that holds
+// no object (random bytes, a type pointer to itself, into the middle of a
+// string, misaligned), passed as arguments, held in fields and array
+// elements, and returned. The runtime faults when asked about them; the
+// profiler abandons those calls, shows the values as unreadable, and the
+// app runs as without it.
+func TestForgedReferences(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		plain := runApp(t, rt, "Torn", []string{"40"}, runOpts{})
+		if plain.ExitCode != 0 || !strings.HasPrefix(plain.Stdout, "done ") {
+			t.Fatalf("untraced: exit %d, stdout %q\n%s", plain.ExitCode, plain.Stdout, plain.Stderr)
+		}
+		for i := 0; i < 2; i++ {
+			r := runApp(t, rt, "Torn", []string{"40"}, runOpts{profiler: true, env: map[string]string{"CLROTEL_LOG_LEVEL": "info"}})
+			if r.ExitCode != 0 || r.Stdout != plain.Stdout {
+				t.Fatalf("run %d: exit %d, stdout %q, untraced %q\n%s", i, r.ExitCode, r.Stdout, plain.Stdout, r.Stderr)
+			}
+			// 40 rounds of 7 forged references, plus 3 warm-up probes.
+			takes := byName(r.Spans, "Torn.exe!Acme.Torn.Sink.Take(Object o)")
+			unreadable := 0
+			for _, s := range takes {
+				if s.Attrs["dotnet.arg.o"] == "<unreadable>" {
+					unreadable++
+				}
+			}
+			held := 0
+			for _, s := range byName(r.Spans, "Torn.exe!Acme.Torn.Sink.TakeHolder(Acme.Torn.Holder h)") {
+				if s.Attrs["dotnet.arg.h"] == `Acme.Torn.Holder{Name="holder", Ref=<unreadable>}` {
+					held++
+				}
+			}
+			if len(takes) != 40*7+3 || unreadable < 40*5 || held < 40*5 {
+				t.Errorf("run %d: %d Take spans (want %d), %d read as unreadable, %d holders with an unreadable field",
+					i, len(takes), 40*7+3, unreadable, held)
+			}
+			if !strings.Contains(r.Stderr, "runtime calls about objects faulted and were abandoned") {
+				t.Errorf("run %d: no guarded fault reported:\n%s", i, r.Stderr)
+			}
+		}
+	})
+}

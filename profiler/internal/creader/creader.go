@@ -4,6 +4,7 @@ package creader
 #cgo CFLAGS: -O2 -Wall -Wno-unused-function -Wno-prio-ctor-dtor
 #include <stdlib.h>
 #include "fake.h"
+#include "profiler.h"
 */
 import "C"
 
@@ -104,3 +105,9 @@ func Capture(kinds []uint8, slots []uint64, budget int) []byte {
 
 // UnmappedPage is the address of a page that faults when read.
 func UnmappedPage() uint64 { return uint64(uintptr(C.fake_unmapped_page())) }
+
+// GuardFaults counts the faults inside guarded profiling-API calls.
+func GuardFaults() uint64 { return uint64(C.clr_guard_faults()) }
+
+// FakeModule is the one module the fake runtime reported loading.
+const FakeModule = C.FAKE_MODULE

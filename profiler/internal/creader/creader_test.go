@@ -146,6 +146,42 @@ func TestReader(t *testing.T) {
 			}
 		}
 	})
+	t.Run("forged type pointers fault inside the runtime, recovered", func(t *testing.T) {
+		bad := UnmappedPage()
+		// The object's type pointer is readable, but the runtime follows
+		// it to an unmapped page: the guarded call is abandoned.
+		mt := m.Alloc(64)
+		binary.LittleEndian.PutUint64(mt, bad)
+		forged := m.Alloc(24)
+		binary.LittleEndian.PutUint64(forged, Addr(mt))
+		// Readable type pointers without a plan: one in a loaded module
+		// goes to Go to be planned, one outside every module does not.
+		known, junk := m.Alloc(64), m.Alloc(64)
+		binary.LittleEndian.PutUint64(known[8:], FakeModule)
+		binary.LittleEndian.PutUint64(junk[8:], 0x41414141)
+		objKnown, objJunk := m.Alloc(24), m.Alloc(24)
+		binary.LittleEndian.PutUint64(objKnown, Addr(known))
+		binary.LittleEndian.PutUint64(objJunk, Addr(junk))
+		n := node(&m, Addr(forged), 9)
+		before := GuardFaults()
+		vals := decodeAll(t, Capture([]uint8{ref, ref, ref, ref}, []uint64{Addr(forged), Addr(n), Addr(objKnown), Addr(objJunk)}, 4096))
+		if got := GuardFaults() - before; got != 2 {
+			t.Errorf("%d guarded faults, want 2", got)
+		}
+		if len(vals) != 4 || vals[0].Shape != values.Unreadable || vals[1].Fields[0].Shape != values.Unreadable || vals[1].Fields[1].Int() != 9 {
+			t.Fatalf("%+v", vals)
+		}
+		if vals[2].Shape != values.NoPlan || vals[2].Class != Addr(known) {
+			t.Errorf("class in a loaded module: %+v, want no plan yet", vals[2])
+		}
+		if vals[3].Shape != values.Unreadable {
+			t.Errorf("class outside every module: %v, want unreadable", vals[3].Shape)
+		}
+		// The thread's signal mask survived: the guard is reusable.
+		if v := decodeAll(t, Capture([]uint8{ref}, []uint64{Addr(forged)}, 4096)); v[0].Shape != values.Unreadable || GuardFaults()-before != 3 {
+			t.Fatalf("second fault: %+v", v)
+		}
+	})
 	t.Run("redacted field is not read", func(t *testing.T) {
 		b := m.Alloc(24)
 		binary.LittleEndian.PutUint64(b, clsSecret)

@@ -23,11 +23,29 @@ static fake_args g_args;
 void *clr_info(void) { return &g_self; }
 ProfInfoVtbl *clr_info_vtbl(void) { return &g_vtbl; }
 
+// Like the runtime, it follows the type pointer: a class block whose first
+// word is not zero names a further block ("the class's class data") that
+// is read. A forged object whose type pointer leads to an unmapped page
+// faults here, inside the profiling API.
 static HRESULT f_class_from_object(void *self, ObjectID obj, ClassID *cls) {
     (void)self;
-    *cls = *(ClassID *)obj;
+    ClassID c = *(ClassID *)obj;
+    uintptr_t data = *(volatile uintptr_t *)c;
+    if (data != 0)
+        (void)*(volatile uintptr_t *)data;
+    *cls = c;
     return S_OK;
 }
+
+// Classes name their module in their block's second word.
+static HRESULT f_class_id_info(void *self, ClassID cls, ModuleID *mod, mdTypeDef *td) {
+    (void)self;
+    *mod = *(volatile uintptr_t *)(cls + 8);
+    *td = 0x02000002;
+    return S_OK;
+}
+
+int clr_module_known(uintptr_t mid) { return mid == FAKE_MODULE; }
 
 static HRESULT f_is_array(void *self, ClassID cls, CorElementType *et, ClassID *ec, ULONG *rank) {
     (void)self; (void)cls; (void)et; (void)ec; (void)rank;
@@ -80,6 +98,7 @@ __attribute__((constructor(100))) static void install_fake_runtime(void) {
 void fake_init(const clr_value_limits *lim) {
     g_vtbl.GetClassFromObject = f_class_from_object;
     g_vtbl.IsArrayClass = f_is_array;
+    g_vtbl.GetClassIDInfo = f_class_id_info;
     g_vtbl.GetArrayObjectInfo = f_array_info;
     g_vtbl.GetFunctionEnter3Info = f_enter3;
     clr_values_init(lim, 1024);

@@ -3,6 +3,9 @@
 #include <stdint.h>
 #include "values.h"
 
+// The one module the fake runtime reported loading.
+#define FAKE_MODULE 0x4d4f44u
+
 typedef struct fake_args {
     uint32_t n;
     uint64_t slots[8];
