@@ -42,6 +42,9 @@ type drainer struct {
 type threadState struct {
 	ring *capture.Ring
 	th   *otelbridge.Thread
+	// argBytes[i] is what the arguments of the open span at depth i+1 took
+	// of the span's attribute byte limit; its return value gets the rest.
+	argBytes []int32
 }
 
 // statsEvery is how often the table sizes are logged (info level).
@@ -179,16 +182,26 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 			tid = trace.TraceID(e.TraceID)
 		}
 		var attrs []attribute.KeyValue
+		used := 0
 		if e.Values != nil && f.plan != nil {
-			attrs = d.values(f.plan.enter, e.Values)
+			attrs, used = d.values(f.plan.enter, e.Values, d.p.render.Limits.MaxAttrBytes)
 		}
 		b.Enter(ts.th, r.Time, m, tid, attrs...)
+		depth := ts.th.Depth()
+		ts.argBytes = append(ts.argBytes[:min(len(ts.argBytes), depth-1)], int32(used))
+		for len(ts.argBytes) < depth { // out of step: the bridge has more frames
+			ts.argBytes = append([]int32{0}, ts.argBytes...)
+		}
 	case capture.KindLeave:
 		var attrs []attribute.KeyValue
 		if r.Flags&capture.FlagValues != 0 {
 			if x, err := capture.DecodeExit(r); err == nil {
 				if f := d.p.funcs.at(x.Func); f != nil && f.plan != nil {
-					attrs = d.values(f.plan.ret, x.Values)
+					budget := d.p.render.Limits.MaxAttrBytes
+					if depth := ts.th.Depth(); depth > 0 && depth <= len(ts.argBytes) {
+						budget -= int(ts.argBytes[depth-1])
+					}
+					attrs, _ = d.values(f.plan.ret, x.Values, budget)
 				}
 			}
 		}
@@ -208,9 +221,10 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 	}
 }
 
-// values decodes a record's value stream and renders it for slots. Classes
-// the hooks met without a plan are queued for the planner.
-func (d *drainer) values(slots []values.Slot, stream []byte) []attribute.KeyValue {
+// values decodes a record's value stream and renders it for slots, within
+// budget bytes of attributes, and reports the bytes used. Classes the hooks
+// met without a plan are queued for the planner.
+func (d *drainer) values(slots []values.Slot, stream []byte, budget int) ([]attribute.KeyValue, int) {
 	dec := values.NewDecoder(stream)
 	vals := d.vals[:0]
 	defer func() { clear(vals); d.vals = vals[:0] }()
@@ -230,12 +244,12 @@ func (d *drainer) values(slots []values.Slot, stream []byte) []attribute.KeyValu
 			break
 		}
 	}
-	attrs, cut := d.p.render.AppendAttrs(d.attrs[:0], slots, vals)
+	attrs, cut, used := d.p.render.AppendAttrsWithin(d.attrs[:0], slots, vals, budget)
 	if cut {
 		attrs = append(attrs, attribute.Bool("dotnet.values.truncated", true))
 	}
 	d.attrs = attrs
-	return attrs
+	return attrs, used
 }
 
 // exception decodes an exception record: class, message, inner class and

@@ -36,6 +36,9 @@ type planner struct {
 	queued   map[uint64]bool
 
 	knownDone bool
+	// messages: exception messages are read (not with CLROTEL_CAPTURE=off,
+	// which reads no value at all: a message can hold a secret too).
+	messages bool
 	statics   map[string][]string // type -> static field names to record
 	// jitThread is true while a traced method's plan is built, on the CLR
 	// thread that JIT-compiles it (FunctionIDMapper2). Only there may a
@@ -690,7 +693,9 @@ func (pl *planner) prepare() {
 		return
 	}
 	pl.knownDone = true
-	pl.exceptionLayout()
+	if pl.messages {
+		pl.exceptionLayout()
+	}
 	pl.wellKnownClasses()
 }
 

@@ -214,11 +214,23 @@ __attribute__((noinline)) static HRESULT class_module(ClassID cls, ModuleID *mod
 }
 
 // A class met without a plan is handed to Go only when the runtime places
-// it in a module it reported loading: what a garbage type pointer yields
-// stops here.
+// it (an array: its innermost element class) in a module it reported
+// loading: what a garbage type pointer yields stops here.
 static int class_plausible(ClassID cls) {
-    ModuleID mod = 0;
-    return class_module(cls, &mod) >= 0 && mod != 0 && clr_module_known(mod);
+    for (int depth = 0; depth < 8; depth++) {
+        CorElementType et = 0;
+        ClassID ec = 0;
+        ULONG rank = 0;
+        if (is_array_class(cls, &et, &ec, &rank) == S_OK) {
+            if (ec == 0)
+                return 1; // an array of primitives
+            cls = ec;
+            continue;
+        }
+        ModuleID mod = 0;
+        return class_module(cls, &mod) >= 0 && mod != 0 && clr_module_known(mod);
+    }
+    return 0;
 }
 
 static void write_array(writer *w, const clr_class_plan *p, uintptr_t obj) {

@@ -121,14 +121,25 @@ func (r *Renderer) Attrs(slots []Slot, vals []Value) ([]attribute.KeyValue, bool
 // AppendAttrs is Attrs appending to dst (which the byte limit does not
 // count), for callers that reuse a buffer.
 func (r *Renderer) AppendAttrs(dst []attribute.KeyValue, slots []Slot, vals []Value) ([]attribute.KeyValue, bool) {
-	b := attrBuilder{limit: r.Limits.MaxAttrBytes, out: dst}
+	out, cut, _ := r.AppendAttrsWithin(dst, slots, vals, r.Limits.MaxAttrBytes)
+	return out, cut
+}
+
+// AppendAttrsWithin is AppendAttrs with what is left of a span's byte
+// limit (its arguments took the rest before its return value is rendered).
+// It also reports the bytes it used. With no limit set, budget is ignored.
+func (r *Renderer) AppendAttrsWithin(dst []attribute.KeyValue, slots []Slot, vals []Value, budget int) ([]attribute.KeyValue, bool, int) {
+	b := attrBuilder{out: dst}
+	if r.Limits.MaxAttrBytes > 0 {
+		b.limit = max(budget, 1)
+	}
 	for i, v := range vals {
 		if i >= len(slots) {
 			break
 		}
 		r.top(&b, slots[i], v)
 	}
-	return b.out, b.dropped
+	return b.out, b.dropped, b.bytes
 }
 
 // unwrapNullable turns a System.Nullable<T> struct into null or its value.

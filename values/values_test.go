@@ -149,6 +149,24 @@ func TestAttrByteLimit(t *testing.T) {
 	if !cut || len(attrs) != 3 {
 		t.Fatalf("%d attributes, cut %v", len(attrs), cut)
 	}
+	// The limit is per span: what the arguments used is not there for the
+	// return value.
+	tests := []struct {
+		budget, wantAttrs int
+		wantCut           bool
+	}{
+		{700, 3, true},
+		{700 - 3*202, 0, true},
+		{0, 0, true},
+		{-50, 0, true},
+		{10 * 202, 10, false},
+	}
+	for _, tt := range tests {
+		attrs, cut, used := r.AppendAttrsWithin(nil, slots, vals, tt.budget)
+		if len(attrs) != tt.wantAttrs || cut != tt.wantCut || used != 202*len(attrs) {
+			t.Errorf("budget %d: %d attributes (%d bytes), cut %v; want %d, cut %v", tt.budget, len(attrs), used, cut, tt.wantAttrs, tt.wantCut)
+		}
+	}
 }
 
 func TestDecodeErrors(t *testing.T) {

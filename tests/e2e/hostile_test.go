@@ -50,7 +50,7 @@ func TestHostileValues(t *testing.T) {
 					t.Fatalf("%s: attribute %s has %d characters", s.Name, k, utf8.RuneCountInString(sv))
 				}
 			}
-			if total > 2*maxAttrBytes {
+			if total > maxAttrBytes {
 				t.Fatalf("%s: %d bytes of value attributes", s.Name, total)
 			}
 		}

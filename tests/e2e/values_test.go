@@ -128,17 +128,38 @@ func TestValues(t *testing.T) {
 	})
 }
 
+// CLROTEL_CAPTURE=off reads no value: no argument, return or `this`, and
+// no exception message (only the exception's type and stack).
 func TestCaptureOff(t *testing.T) {
-	r := runApp(t, runtimes[0], "Values", nil, runOpts{profiler: true, env: map[string]string{"CLROTEL_CAPTURE": "off"}})
-	if len(r.Spans) == 0 {
-		t.Fatal("no spans")
+	var spans []otlpsink.Span
+	for _, app := range []string{"Values", "Exceptions"} {
+		r := runApp(t, runtimes[0], app, nil, runOpts{profiler: true, env: map[string]string{"CLROTEL_CAPTURE": "off"}})
+		if r.ExitCode != 0 || len(r.Spans) == 0 {
+			t.Fatalf("%s: exit %d, %d spans\n%s", app, r.ExitCode, len(r.Spans), r.Stderr)
+		}
+		spans = append(spans, r.Spans...)
 	}
-	for _, s := range r.Spans {
+	var types int
+	for _, s := range spans {
 		for k := range s.Attrs {
 			if strings.HasPrefix(k, "dotnet.arg.") || strings.HasPrefix(k, "dotnet.return") || strings.HasPrefix(k, "dotnet.this") {
 				t.Fatalf("%s has %s with capture off", s.Name, k)
 			}
 		}
+		for _, e := range s.Events {
+			if _, ok := e.Attrs["exception.type"]; ok {
+				types++
+			}
+			if m, ok := e.Attrs["exception.message"]; ok {
+				t.Fatalf("%s: event %s has exception.message %q with capture off", s.Name, e.Name, m)
+			}
+		}
+		if strings.Contains(s.StatusMsg, ":") {
+			t.Errorf("%s: status %q carries a message with capture off", s.Name, s.StatusMsg)
+		}
+	}
+	if types == 0 {
+		t.Error("no exception events at all")
 	}
 }
 
