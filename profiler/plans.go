@@ -39,7 +39,7 @@ type planner struct {
 	// messages: exception messages are read (not with CLROTEL_CAPTURE=off,
 	// which reads no value at all: a message can hold a secret too).
 	messages bool
-	statics   map[string][]string // type -> static field names to record
+	statics  map[string][]string // type -> static field names to record
 	// jitThread is true while a traced method's plan is built, on the CLR
 	// thread that JIT-compiles it (FunctionIDMapper2). Only there may a
 	// type token be turned into a class when that could load the type:
