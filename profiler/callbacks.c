@@ -5,6 +5,8 @@
 // the once-per-function JIT-time calls (FunctionIDMapper2, JITInlining), each
 // time with the runtime's activation signal blocked.
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "profiler.h"
 #include "clrinfo.h"
@@ -150,8 +152,9 @@ static HRESULT cb_initialize(void *self, void *unk) {
     if (rc != 0)
         return E_FAIL; // Go logged why; the runtime releases the profiler
 
-    if (clr_capture_init(&r.capture) != 0)
+    if (clr_capture_init(&r.capture) != 0 || clr_alt_stack_init(r.capture.alt_stack) != 0)
         return E_FAIL;
+    clr_thread_alt_stack(); // the thread that starts the runtime: the app's main thread
     clr_values_init(&r.values, r.plan_table_size);
     HRESULT hr = g_info_vtbl->SetEventMask2 != NULL && g_info_version >= 5
                      ? g_info_vtbl->SetEventMask2(g_info, r.event_mask, r.event_mask_high)
@@ -200,6 +203,24 @@ static HRESULT cb_module_unload_finished(void *self, ModuleID mid, HRESULT statu
     (void)self;
     (void)status;
     clr_module_unloaded(mid);
+    return S_OK;
+}
+
+// ThreadCreated comes on the new thread itself (checked: only then is the
+// alternate stack installed, as sigaltstack is per thread).
+static HRESULT cb_thread_created(void *self, ThreadID tid) {
+    (void)self;
+    ThreadID cur = 0;
+    if (g_info_vtbl->GetCurrentThreadID(g_info, &cur) >= 0 && cur == tid)
+        clr_thread_alt_stack();
+    return S_OK;
+}
+
+static HRESULT cb_thread_assigned(void *self, ThreadID tid, DWORD os_tid) {
+    (void)self;
+    (void)tid;
+    if (os_tid == (DWORD)syscall(SYS_gettid))
+        clr_thread_alt_stack();
     return S_OK;
 }
 
@@ -271,6 +292,8 @@ static void build_vtable(void) {
     g_cb_vtbl[CB_ExceptionSearchFilterLeave] = (void *)cb_search_filter_leave;
     g_cb_vtbl[CB_ExceptionCatcherEnter] = (void *)cb_exception_catcher_enter;
     g_cb_vtbl[CB_ModuleLoadFinished] = (void *)cb_module_load_finished;
+    g_cb_vtbl[CB_ThreadCreated] = (void *)cb_thread_created;
+    g_cb_vtbl[CB_ThreadAssignedToOSThread] = (void *)cb_thread_assigned;
     g_cb_vtbl[CB_ModuleUnloadFinished] = (void *)cb_module_unload_finished;
     g_cb_vtbl[CB_ExceptionUnwindFunctionLeave] = (void *)cb_unwind_function_leave;
 }

@@ -67,7 +67,6 @@ typedef struct clr_slot {
     _Atomic uint64_t rate_limited; // roots the rate limit refused
     uint8_t *data;             // ring memory, ring_size bytes
     clr_frame *stack;          // shadow stack, stack_cap frames
-    void *alt_stack;           // the owner thread's alternate signal stack
     uint32_t depth;            // traced frames open (may exceed stack_cap)
     uint32_t open_recorded;    // frames whose exit record is reserved
     uintptr_t unwinding;       // FunctionID given by ExceptionUnwindFunctionEnter
@@ -85,7 +84,7 @@ typedef struct clr_capture_config {
     uint32_t ring_size;  // power of two
     uint32_t stack_cap;  // frames per thread
     uint32_t value_bytes; // value stream bytes per record (0: no values)
-    uint32_t alt_stack;   // alternate signal stack for traced threads, bytes (0: keep the runtime's)
+    uint32_t alt_stack;   // alternate signal stack for managed threads, bytes (0: keep the runtime's)
 } clr_capture_config;
 
 // Set up before the hooks are installed (from Initialize).

@@ -63,39 +63,8 @@ uint64_t clr_dropped_no_slot(void) { return atomic_load_explicit(&g_no_slot, mem
 
 // Thread exit: glibc runs key destructors on every exiting pthread, CLR
 // threads included. The slot is handed to Go, which drains and frees it.
-// Signal handlers of the runtime (its GC-suspension activation handler
-// above all) run on the thread's alternate signal stack, and .NET 8 sizes
-// that stack tightly (12 KB on the main thread): with the hooks on a
-// thread, that handler was seen to overflow it (tests/e2e
-// TestHostileValues). There (g_cfg.alt_stack != 0) a traced thread gets a
-// larger one of its slot's, never unmapped; the thread's exit takes it off
-// and the runtime frees its own as usual. Not on .NET Core 3.1, whose
-// runtime frees whatever stack is installed at thread exit (so its own
-// would leak) and which never showed the overflow.
-static void use_slot_alt_stack(clr_slot *s) {
-    size_t size = g_cfg.alt_stack;
-    stack_t cur;
-    if (size == 0 || sigaltstack(NULL, &cur) != 0 || (!(cur.ss_flags & SS_DISABLE) && cur.ss_size >= size))
-        return;
-    if (cur.ss_flags & SS_ONSTACK)
-        return; // running on it now (cannot happen in a hook; be safe)
-    if (s->alt_stack == NULL) {
-        void *m = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (m == MAP_FAILED)
-            return;
-        s->alt_stack = m;
-    }
-    stack_t ss = {.ss_sp = s->alt_stack, .ss_size = size, .ss_flags = 0};
-    sigaltstack(&ss, NULL);
-}
-
 static void slot_thread_exit(void *p) {
     clr_slot *s = p;
-    stack_t cur;
-    if (s->alt_stack != NULL && sigaltstack(NULL, &cur) == 0 && cur.ss_sp == s->alt_stack && !(cur.ss_flags & SS_ONSTACK)) {
-        stack_t off = {.ss_flags = SS_DISABLE};
-        sigaltstack(&off, NULL);
-    }
     atomic_store_explicit(&s->state, SLOT_DEAD, memory_order_release);
 }
 
@@ -156,7 +125,7 @@ __attribute__((noinline, cold)) static clr_slot *slot_acquire(void) {
         uint32_t hw = atomic_load(&g_slot_hw);
         while (hw < i + 1 && !atomic_compare_exchange_weak(&g_slot_hw, &hw, i + 1)) {
         }
-        use_slot_alt_stack(s);
+        clr_thread_alt_stack(); // a thread the runtime did not announce (signals.c)
         pthread_setspecific(g_slot_key, s);
         t_slot = s;
         return s;

@@ -147,8 +147,10 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	if hr := C.clr_runtime_version(&major, &minor); hr == 0 {
 		p.planner.oldReturns = major < 6
 		if major >= 5 {
-			// See use_slot_alt_stack in hooks.c.
+			// See clr_thread_alt_stack in signals.c: every managed thread
+			// gets it (ThreadCreated).
 			out.capture.alt_stack = 128 << 10
+			out.event_mask |= C.COR_PRF_MONITOR_THREADS
 		}
 		log.Infof("runtime %d.%d", major, minor)
 	} else {

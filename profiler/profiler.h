@@ -60,6 +60,11 @@ extern __thread volatile int clr_guard_armed __attribute__((tls_model("initial-e
     } while (0)
 uint64_t clr_guard_faults(void);
 
+// A larger alternate signal stack for the calling thread (signals.c);
+// clr_alt_stack_init(0) leaves the runtime's alone.
+int clr_alt_stack_init(size_t size);
+void clr_thread_alt_stack(void);
+
 // Whether the runtime reported loading module mid (clrinfo.c).
 int clr_module_known(uintptr_t mid);
 

@@ -155,3 +155,94 @@ void clr_abort_hook_install(void) {
     sigemptyset(&sa.sa_mask);
     sigaction(SIGABRT, &sa, &g_prev_abrt);
 }
+
+// ---- a larger alternate signal stack for every managed thread (.NET 5+) ---
+//
+// .NET 8 sizes each thread's alternate signal stack at 12 KB, and its
+// GC-suspension handler was seen to overflow it: on traced threads, and on
+// the main thread of a GC-heavy app with clrotel attached and nothing
+// traced (a core showed ~9 KB of handler frames under a ~3 KB kernel
+// signal frame). So every thread the runtime tells us about (the main
+// thread at Initialize, the others at ThreadCreated, on the new thread
+// itself; any thread at its first traced call) gets 128 KB, from a pool so
+// that thread churn reuses them.
+//
+// At thread exit the runtime's own stack must be freed, and only by one of
+// us. .NET 5+ frees it in its TLS destructor, which runs before ours (its
+// key is older), and only if it is still the one installed; otherwise it
+// just takes ours off. So our destructor: if ours is still installed, put
+// the runtime's back (it frees it later); if the runtime took ours off,
+// free the runtime's, which it no longer tracks. Either way ours goes back
+// to the pool. Not on .NET Core 3.1, which frees whatever stack is
+// installed (size 0 there).
+#include <sys/mman.h>
+
+enum { ALT_POOL = 256 };
+static size_t g_alt_size;
+static pthread_key_t g_alt_key;
+static _Atomic(void *) g_alt_pool[ALT_POOL];
+static __thread void *t_alt __attribute__((tls_model("initial-exec")));
+static __thread stack_t t_alt_prev __attribute__((tls_model("initial-exec"))); // the runtime's
+
+static void alt_put(void *m) {
+    for (int i = 0; i < ALT_POOL; i++) {
+        void *want = NULL;
+        if (atomic_compare_exchange_strong(&g_alt_pool[i], &want, m))
+            return;
+    }
+    munmap(m, g_alt_size);
+}
+
+static void alt_thread_exit(void *m) {
+    stack_t cur;
+    if (sigaltstack(NULL, &cur) != 0)
+        return;
+    if (cur.ss_flags & SS_ONSTACK)
+        return; // in a handler on it (cannot happen in a TLS destructor): keep both
+    stack_t prev = t_alt_prev;
+    if (!(cur.ss_flags & SS_DISABLE) && cur.ss_sp == m) {
+        if (!(prev.ss_flags & SS_DISABLE) && prev.ss_sp != NULL) {
+            sigaltstack(&prev, NULL); // the runtime finds its own and frees it
+        } else {
+            stack_t off = {.ss_flags = SS_DISABLE, .ss_size = MINSIGSTKSZ};
+            sigaltstack(&off, NULL);
+        }
+    } else if ((cur.ss_flags & SS_DISABLE) && !(prev.ss_flags & SS_DISABLE) && prev.ss_sp != NULL) {
+        munmap(prev.ss_sp, prev.ss_size); // the runtime let go of it
+    }
+    t_alt = NULL;
+    alt_put(m);
+}
+
+int clr_alt_stack_init(size_t size) {
+    if (size == 0)
+        return 0;
+    if (pthread_key_create(&g_alt_key, alt_thread_exit) != 0)
+        return -1;
+    g_alt_size = size;
+    return 0;
+}
+
+void clr_thread_alt_stack(void) {
+    stack_t cur;
+    if (g_alt_size == 0 || t_alt != NULL || sigaltstack(NULL, &cur) != 0 || (cur.ss_flags & SS_ONSTACK))
+        return;
+    if (!(cur.ss_flags & SS_DISABLE) && cur.ss_size >= g_alt_size)
+        return;
+    void *m = NULL;
+    for (int i = 0; i < ALT_POOL && m == NULL; i++)
+        m = atomic_exchange(&g_alt_pool[i], NULL);
+    if (m == NULL) {
+        m = mmap(NULL, g_alt_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (m == MAP_FAILED)
+            return;
+    }
+    stack_t ss = {.ss_sp = m, .ss_size = g_alt_size, .ss_flags = 0};
+    if (sigaltstack(&ss, NULL) != 0) {
+        alt_put(m);
+        return;
+    }
+    t_alt_prev = cur;
+    t_alt = m;
+    pthread_setspecific(g_alt_key, m);
+}
