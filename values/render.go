@@ -67,6 +67,34 @@ const (
 type Renderer struct {
 	Classes Classes
 	Limits  Limits
+	// Redact, when set, hides the value of a key-value entry (a
+	// Dictionary's entries, a KeyValuePair) whose key is a string it deems
+	// sensitive: {"password": "hunter2"} renders as key="password",
+	// value=***. Names of fields and arguments are redacted before capture
+	// (values.c never reads them); entries are known only by their key's
+	// text, so theirs are hidden here, before anything is exported.
+	Redact *Redactor
+}
+
+// hiddenEntryValue reports the index of the field of v to hide: the value
+// of a key-value entry whose string key is sensitive, else -1.
+func (r *Renderer) hiddenEntryValue(ci ClassInfo, v Value) int {
+	if r.Redact == nil || len(v.Fields) < 2 || len(ci.Fields) < len(v.Fields) {
+		return -1
+	}
+	key, val := -1, -1
+	for i := range v.Fields {
+		switch strings.ToLower(ci.Fields[i].Name) {
+		case "key", "_key", "m_key":
+			key = i
+		case "value", "_value", "m_value", "val":
+			val = i
+		}
+	}
+	if key < 0 || val < 0 || v.Fields[key].Shape != String || !r.Redact.Sensitive(decodeUTF16(v.Fields[key].Str)) {
+		return -1
+	}
+	return val
 }
 
 type attrBuilder struct {
@@ -210,6 +238,7 @@ func (r *Renderer) subAttrs(b *attrBuilder, prefix string, v Value) {
 		return
 	}
 	ci, _ := r.info(v.Class)
+	hide := r.hiddenEntryValue(ci, v)
 	n := 0
 	for i, f := range v.Fields {
 		if n >= r.Limits.MaxSubAttrs {
@@ -217,6 +246,11 @@ func (r *Renderer) subAttrs(b *attrBuilder, prefix string, v Value) {
 		}
 		name := fieldName(ci, i)
 		key := attribute.Key(prefix + "." + name)
+		if i == hide {
+			b.add(key.String(TextRedacted))
+			n++
+			continue
+		}
 		switch f.Shape {
 		case Prim:
 			if i < len(ci.Fields) && ci.Fields[i].Enum != nil {
@@ -275,6 +309,7 @@ func (r *Renderer) text(sb *strings.Builder, v Value, enum *Enum) {
 		ci, ok := r.info(v.Class)
 		sb.WriteString(className(ci, ok))
 		sb.WriteByte('{')
+		hide := r.hiddenEntryValue(ci, v)
 		for i, f := range v.Fields {
 			if i > 0 {
 				sb.WriteString(", ")
@@ -285,6 +320,10 @@ func (r *Renderer) text(sb *strings.Builder, v Value, enum *Enum) {
 			}
 			sb.WriteString(fieldName(ci, i))
 			sb.WriteByte('=')
+			if i == hide {
+				sb.WriteString(TextRedacted)
+				continue
+			}
 			var fe *Enum
 			if i < len(ci.Fields) {
 				fe = ci.Fields[i].Enum

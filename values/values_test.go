@@ -47,6 +47,9 @@ var classes = fakeClasses{
 	12: {Name: "Int32[]", Elem: "Int32"},
 	13: {Name: "Int32", Primitive: true, Fields: []Field{{Name: "m_value"}}},
 	14: {Name: "Geometry.Point", Fields: []Field{{Name: "X"}, {Name: "Y"}}},
+	15: {Name: "KeyValuePair<String, String>", Fields: []Field{{Name: "key"}, {Name: "value"}}},
+	16: {Name: "Dictionary<String, String>.Entry", Fields: []Field{{Name: "hashCode"}, {Name: "next"}, {Name: "key"}, {Name: "value"}}},
+	17: {Name: "Entry[]", Elem: "Entry"},
 }
 
 func render(t *testing.T, slots []Slot, stream []byte) map[string]any {
@@ -60,7 +63,7 @@ func render(t *testing.T, slots []Slot, stream []byte) map[string]any {
 		}
 		vals = append(vals, v)
 	}
-	r := &Renderer{Classes: classes, Limits: DefaultLimits}
+	r := &Renderer{Classes: classes, Limits: DefaultLimits, Redact: NewRedactor(DefaultSensitive)}
 	attrs, _ := r.Attrs(slots, vals)
 	m := map[string]any{}
 	for _, kv := range attrs {
@@ -109,6 +112,14 @@ func TestRender(t *testing.T) {
 			map[string]any{"p": "Geometry.Point{X=3, Y=4}", "p.X": int64(3), "p.Y": int64(4)}},
 		{"redacted, unreadable, pointer, skipped", s("r", "u", "p", "k"), (&enc{}).u8(tagRedacted).u8(tagUnreadable).u8(tagPtr).u64(0xbeef).u8(tagSkip),
 			map[string]any{"r": "***", "u": "<unreadable>", "p": "0xbeef"}},
+		{"entry with a sensitive key", s("kv"), (&enc{}).u8(tagStruct).u64(15).u16(2).str("Password", 9).str("hunter2", 9),
+			map[string]any{"kv": `KeyValuePair<String, String>{key="Password", value=***}`, "kv.key": "Password", "kv.value": "***"}},
+		{"entry with a plain key", s("kv"), (&enc{}).u8(tagStruct).u64(15).u16(2).str("region", 9).str("eu", 9),
+			map[string]any{"kv": `KeyValuePair<String, String>{key="region", value="eu"}`, "kv.key": "region", "kv.value": "eu"}},
+		{"dictionary entries", s("e"), (&enc{}).u8(tagArray).u64(17).u8(1).u32(2).u32(2).
+			u8(tagStruct).u64(16).u16(4).prim(KindI4, 1).prim(KindI4, 0xffffffff).str("api_key", 9).str("sk-live", 9).
+			u8(tagStruct).u64(16).u16(4).prim(KindI4, 2).prim(KindI4, 0xffffffff).str("user", 9).str("ada", 9),
+			map[string]any{"e": `Entry[2]{Dictionary<String, String>.Entry{hashCode=1, next=-1, key="api_key", value=***}, Dictionary<String, String>.Entry{hashCode=2, next=-1, key="user", value="ada"}}`, "e.length": int64(2)}},
 		{"truncated stream", s("a", "b"), (&enc{}).obj(10, 3).str("pen", 9).u8(tagTrunc),
 			map[string]any{"a": `Acme.Item{Name="pen", …}`, "a.Name": "pen"}},
 	}

@@ -117,6 +117,26 @@ func TestValues(t *testing.T) {
 		} else if pair["dotnet.return"] != "Acme.Values.Pair{A=10, B=20}" {
 			t.Errorf("MakePair return %v", pair["dotnet.return"])
 		}
+		// A dictionary entry or a KeyValuePair with a sensitive key shows
+		// its key, not its value.
+		if kv := byName(r.Spans, "Values.exe!Acme.Values.Calls.Settings(System.Collections.Generic.Dictionary<String, String> settings, System.Collections.Generic.KeyValuePair<String, String> one)"); len(kv) != 3 {
+			t.Errorf("%d Settings spans, want 3", len(kv))
+		} else {
+			latest := kv[0]
+			for _, s := range kv {
+				if s.Start.After(latest.Start) {
+					latest = s
+				}
+			}
+			last := latest.Attrs
+			d, _ := last["dotnet.arg.settings"].(string)
+			if !strings.Contains(d, `key="password", value=***`) || !strings.Contains(d, `key="user", value="ada"`) {
+				t.Errorf("dictionary rendered as %q", d)
+			}
+			if last["dotnet.arg.one.value"] != "***" || last["dotnet.arg.one.key"] != "api_key" {
+				t.Errorf("pair rendered as %v / %v", last["dotnet.arg.one.key"], last["dotnet.arg.one.value"])
+			}
+		}
 		// No secret reaches the exporter, wherever it was.
 		for _, s := range r.Spans {
 			for k, v := range s.Attrs {

@@ -84,6 +84,7 @@ namespace Acme.Values
         public int Instance(int x) { return x + Label.Length; }
         public static int Maybe(int? some, int? none) { return some ?? 0; }
         public static int Pairs(System.Collections.Generic.KeyValuePair<string, int> kv) { return kv.Value; }
+        public static int Settings(System.Collections.Generic.Dictionary<string, string> settings, System.Collections.Generic.KeyValuePair<string, string> one) { return settings.Count; }
     }
 }
 
@@ -122,6 +123,12 @@ public static class Program
         new Acme.Values.Calls().ApiToken = "sk-live-setter";
         Acme.Values.Calls.Maybe(5, null);
         Acme.Values.Calls.Pairs(new System.Collections.Generic.KeyValuePair<string, int>("k", 3));
+        var settings = new System.Collections.Generic.Dictionary<string, string> { { "user", "ada" }, { "password", "hunter2-dict" } };
+        for (int i = 0; i < 3; i++) // the last call finds the layouts of the dictionary and its entries planned
+        {
+            Acme.Values.Calls.Settings(settings, new System.Collections.Generic.KeyValuePair<string, string>("api_key", "sk-live-pair"));
+            System.Threading.Thread.Sleep(200);
+        }
         Acme.Values.Settings.Use(1);
         Acme.Values.Settings.Use(2);
         Console.WriteLine("done " + r + " " + o + " " + rs);
