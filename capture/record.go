@@ -44,6 +44,9 @@ const (
 	FlagRoot    uint16 = 1 << 0 // first traced frame on the thread: carries a trace id
 	FlagGeneric uint16 = 1 << 1 // carries the exact ClassID and method type arguments
 	FlagValues  uint16 = 1 << 2 // carries captured values after the fixed part
+	// FlagValuesDropped: values were to be recorded (enter or exit record)
+	// but the ring had no room for them.
+	FlagValuesDropped uint16 = 1 << 3
 )
 
 // HeaderSize is the size of the part every record starts with:

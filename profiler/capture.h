@@ -13,7 +13,9 @@ enum {
     REC_PAD = 1, REC_ENTER = 2, REC_LEAVE = 3, REC_TAILCALL = 4,
     REC_UNWIND = 5, REC_EXCEPTION = 6, REC_CATCH = 7,
 };
-enum { RF_ROOT = 1, RF_GENERIC = 2, RF_VALUES = 4 };
+// RF_VALUES_DROPPED: the method's values were to be recorded, but the ring
+// had no room for them; the call is recorded without.
+enum { RF_ROOT = 1, RF_GENERIC = 2, RF_VALUES = 4, RF_VALUES_DROPPED = 8 };
 enum { REC_HEADER = 16, REC_EXIT_SIZE = 24, MAX_TYPE_ARGS = 8 };
 
 // Per-function flags, decided by Go once per function at JIT time.

@@ -30,6 +30,9 @@ type drainer struct {
 
 	records   atomic.Uint64
 	lastDrop  uint64
+	// valuesDropped counts records whose values the ring had no room for
+	// (the calls are traced, marked dotnet.values.dropped).
+	valuesDropped, lastValuesDropped uint64
 	lastLog   time.Time
 	lastStats time.Time
 
@@ -186,6 +189,7 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 		if e.Values != nil && f.plan != nil {
 			attrs, used = d.values(f.plan.enter, e.Values, d.p.render.Limits.MaxAttrBytes)
 		}
+		attrs = d.markDropped(r, attrs)
 		b.Enter(ts.th, r.Time, m, tid, attrs...)
 		depth := ts.th.Depth()
 		ts.argBytes = append(ts.argBytes[:min(len(ts.argBytes), depth-1)], int32(used))
@@ -205,6 +209,7 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 				}
 			}
 		}
+		attrs = d.markDropped(r, attrs)
 		b.Exit(ts.th, r.Time, otelbridge.ExitReturn, attrs...)
 	case capture.KindException:
 		x, err := capture.DecodeExit(r)
@@ -219,6 +224,15 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 	case capture.KindUnwind:
 		b.Exit(ts.th, r.Time, otelbridge.ExitUnwind)
 	}
+}
+
+// markDropped marks a record whose values did not fit in the ring.
+func (d *drainer) markDropped(r capture.Record, attrs []attribute.KeyValue) []attribute.KeyValue {
+	if r.Flags&capture.FlagValuesDropped == 0 {
+		return attrs
+	}
+	d.valuesDropped++
+	return append(attrs, attribute.Bool("dotnet.values.dropped", true))
 }
 
 // values decodes a record's value stream and renders it for slots, within
@@ -309,6 +323,11 @@ func (d *drainer) reportDrops(force bool) {
 	if total > d.lastDrop {
 		d.p.log.Warnf("%d calls not traced since the last report (%d in all): capture buffers full or thread slots exhausted", total-d.lastDrop, total)
 		d.lastDrop = total
+	}
+	if d.valuesDropped > d.lastValuesDropped {
+		d.p.log.Warnf("%d calls traced without their values since the last report, %d so far: capture buffers too full for them (spans marked dotnet.values.dropped)",
+			d.valuesDropped-d.lastValuesDropped, d.valuesDropped)
+		d.lastValuesDropped = d.valuesDropped
 	}
 }
 

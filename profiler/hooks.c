@@ -287,9 +287,10 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     // for the pad an exit record may need at the end of the ring.
     uint8_t *p = ring_reserve(s, size, (s->open_recorded + 2) * REC_EXIT_SIZE);
     if (p == NULL && budget > 0) {
-        // Too full for values: record the call without them.
+        // Too full for values: record the call without them, and say so.
         size = fixed;
         budget = 0;
+        flags |= RF_VALUES_DROPPED;
         p = ring_reserve(s, size, (s->open_recorded + 2) * REC_EXIT_SIZE);
     }
     if (p == NULL) {
@@ -345,6 +346,8 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
             size += (n + 7) & ~7u;
             if (n > 0)
                 flags |= RF_VALUES;
+        } else if (fn->plan->capture_ret) {
+            flags |= RF_VALUES_DROPPED;
         }
     }
     if (p == NULL)

@@ -40,6 +40,19 @@ func TestDropsAreCountedLoggedAndOnSpans(t *testing.T) {
 		if marked == 0 {
 			t.Errorf("no root span carries clrotel.dropped_calls")
 		}
+		// A call recorded when the ring had room for it but not for its
+		// values says so; every other span has its argument.
+		valuesDropped := 0
+		for _, s := range r.Spans {
+			_, hasArg := s.Attrs["dotnet.arg.x"]
+			switch {
+			case s.Attrs["dotnet.values.dropped"] == true:
+				valuesDropped++
+			case !hasArg:
+				t.Fatalf("span without its argument and not marked: %v", s.Attrs)
+			}
+		}
+		t.Logf("%d spans marked dotnet.values.dropped", valuesDropped)
 		t.Logf("%d calls: %d spans received, %d dropped, %d spans marked", n, len(r.Spans), dropped, marked)
 	})
 }
