@@ -28,13 +28,14 @@ type drainer struct {
 	stop    chan struct{}
 	done    chan struct{}
 
-	records  atomic.Uint64
-	lastDrop uint64
+	records   atomic.Uint64
+	lastDrop  uint64
+	lastLog   time.Time
+	lastStats time.Time
+
 	// valuesDropped counts records whose values the ring had no room for
 	// (the calls are traced, marked dotnet.values.dropped).
 	valuesDropped, lastValuesDropped uint64
-	lastLog                          time.Time
-	lastStats                        time.Time
 
 	// Scratch for one record's values and attributes: the bridge encodes
 	// attributes when it is handed them, so both are reused.
