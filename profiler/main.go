@@ -83,6 +83,9 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		// at all; the app always runs, traced.
 		log.Errorf("%v\n(using defaults for what is wrong; the app runs traced)", err)
 	}
+	for _, w := range config.ExportWarnings(os.LookupEnv) {
+		log.Warnf("%s", w)
+	}
 	p := &profiler{
 		cfg:      cfg,
 		log:      log,

@@ -92,6 +92,7 @@ func TestTLSAndHeaders(t *testing.T) {
 		env       map[string]string
 		wantSpans bool
 		headers   map[string]string
+		wantLog   string
 	}{
 		{name: "server TLS, trusted CA", tls: &tls.Config{Certificates: []tls.Certificate{ca.server}}, scheme: "https",
 			env: map[string]string{"OTEL_EXPORTER_OTLP_CERTIFICATE": ca.caFile}, wantSpans: true},
@@ -112,6 +113,10 @@ func TestTLSAndHeaders(t *testing.T) {
 		{name: "https endpoint, plain-text receiver", scheme: "https",
 			env: map[string]string{"OTEL_EXPORTER_OTLP_CERTIFICATE": ca.caFile}},
 		{name: "http endpoint: plain text asked for", scheme: "http", wantSpans: true},
+		// The exporter lets OTEL_EXPORTER_OTLP_INSECURE=true override an
+		// https endpoint: asked for, so done, but said out loud.
+		{name: "https endpoint, insecure asked for", scheme: "https",
+			env: map[string]string{"OTEL_EXPORTER_OTLP_INSECURE": "true"}, wantSpans: true, wantLog: "without TLS, in plain text"},
 		{name: "http endpoint, TLS receiver", tls: &tls.Config{Certificates: []tls.Certificate{ca.server}}, scheme: "http"},
 	}
 	for _, tt := range tests {
@@ -148,6 +153,9 @@ func TestTLSAndHeaders(t *testing.T) {
 			}
 			if !tt.wantSpans && !strings.Contains(r.Stderr, "not exported") {
 				t.Errorf("the failed export is not reported:\n%s", r.Stderr)
+			}
+			if !strings.Contains(r.Stderr, tt.wantLog) {
+				t.Errorf("log does not say %q:\n%s", tt.wantLog, r.Stderr)
 			}
 			for k, want := range tt.headers {
 				for _, md := range sink.Headers() {
