@@ -195,6 +195,8 @@ func TestFaultCollector(t *testing.T) {
 			wantInLog: "not exported",
 		},
 		{
+			// Each export takes 300 ms, so the app ends while a batch is
+			// in flight: the exit flush waits for it and sends the rest.
 			name: "answers slowly",
 			start: func(t *testing.T, addr string) (func() []*otlpsink.Sink, func()) {
 				s, err := otlpsink.Listen(addr, otlpsink.WithCountOnly(), otlpsink.WithDelay(300*time.Millisecond))
