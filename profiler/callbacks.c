@@ -93,15 +93,26 @@ static uintptr_t verdict_get(FunctionID fid) {
     return 0;
 }
 
+// Set while this thread is in Go deciding on a function. Building a traced
+// method's value plan may load a type, and a type load can run managed code
+// (an assembly resolver) that is JIT-compiled on the same thread: that
+// nested question is answered "not traced" here instead of entering Go
+// again, where it would wait on the planner lock its own thread holds.
+static __thread int t_mapping __attribute__((tls_model("initial-exec")));
+
 // Asks Go (once per function) whether fid is traced.
 static clr_fn *map_function(FunctionID fid) {
     uintptr_t v = verdict_get(fid);
     if (v != 0)
         return v == 1 ? NULL : (clr_fn *)v;
+    if (t_mapping)
+        return NULL;
+    t_mapping = 1;
     sigset_t saved;
     CLR_BLOCK_ACTIVATION(saved);
     clr_fn *fn = clrotelMapFunction(fid);
     CLR_RESTORE_ACTIVATION(saved);
+    t_mapping = 0;
     verdict_put(fid, fn);
     return fn;
 }

@@ -88,9 +88,10 @@ func findRuntimes() []dotnetRuntime {
 	return out
 }
 
-// appLibraries lists the library assemblies (tests/e2e/apps/<lib>.cs) an
-// app references.
-var appLibraries = map[string][]string{"Values": {"Geometry"}}
+// appLibraries lists the library assemblies an app references, as paths
+// relative to the app's directory: "dir/Lib" is tests/e2e/apps/Lib.cs
+// compiled to dir/Lib.dll, where the runtime does not look for it.
+var appLibraries = map[string][]string{"Values": {"Geometry"}, "Resolve": {"plugins/ResolvePlugin"}}
 
 var (
 	compileMu sync.Mutex
@@ -115,7 +116,10 @@ func appPath(t *testing.T, name string, rt dotnetRuntime) string {
 	args := []string{"-nologo", "-optimize+", "-unsafe", "-out:" + exe}
 	for _, lib := range appLibraries[name] {
 		out := filepath.Join(dir, lib+".dll")
-		src := filepath.Join(repoRoot, "tests", "e2e", "apps", lib+".cs")
+		src := filepath.Join(repoRoot, "tests", "e2e", "apps", filepath.Base(lib)+".cs")
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if o, err := exec.Command("mcs", "-nologo", "-optimize+", "-target:library", "-out:"+out, src).CombinedOutput(); err != nil {
 			t.Fatalf("mcs %s: %v\n%s", src, err, o)
 		}
