@@ -32,13 +32,8 @@ int clr_function_info(uintptr_t fid, clr_function_desc *out) {
 }
 
 // The calls that take a ClassID run guarded (CLR_GUARDED, profiler.h): the
-// ClassIDs come from the hooks, which read them off objects.
-__attribute__((noinline)) static HRESULT is_array_class(uintptr_t cid, CorElementType *elem, ClassID *base, ULONG *rank) {
-    HRESULT hr;
-    CLR_GUARDED(hr, INFO->IsArrayClass(SELF, cid, elem, base, rank));
-    return hr;
-}
-
+// ClassIDs come from the hooks, which read them off objects. IsArrayClass's
+// guarded form is the value writer's (values.c).
 __attribute__((noinline)) static HRESULT class_id_info(uintptr_t cid, ModuleID *mod, mdTypeDef *td, ClassID *parent, ULONG32 *n, ClassID *args) {
     HRESULT hr;
     CLR_GUARDED(hr, INFO->GetClassIDInfo2(SELF, cid, mod, td, parent, CLR_MAX_TYPE_ARGS, n, args));
@@ -51,7 +46,7 @@ int clr_class_info(uintptr_t cid, clr_class_desc *out) {
     ClassID base = 0;
     ULONG rank = 0;
     // Arrays have no TypeDef: report their element and rank instead.
-    if (is_array_class(cid, &elem, &base, &rank) == S_OK) {
+    if (clr_is_array_class(cid, &elem, &base, &rank) == S_OK) {
         out->is_array = 1;
         out->elem_type = (uint32_t)elem;
         out->elem_class = base;

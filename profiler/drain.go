@@ -193,10 +193,11 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 		attrs = d.markDropped(r, attrs)
 		b.Enter(ts.th, r.Time, m, tid, attrs...)
 		depth := ts.th.Depth()
-		ts.argBytes = append(ts.argBytes[:min(len(ts.argBytes), depth-1)], int32(used))
-		for len(ts.argBytes) < depth { // out of step: the bridge has more frames
-			ts.argBytes = append([]int32{0}, ts.argBytes...)
+		outer := ts.argBytes[:min(len(ts.argBytes), depth-1)]
+		for len(outer) < depth-1 { // out of step: the bridge has more frames
+			outer = append(outer, 0)
 		}
+		ts.argBytes = append(outer, int32(used))
 	case capture.KindLeave:
 		var attrs []attribute.KeyValue
 		if r.Flags&capture.FlagValues != 0 {

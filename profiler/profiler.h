@@ -60,6 +60,10 @@ extern __thread volatile int clr_guard_armed __attribute__((tls_model("initial-e
     } while (0)
 uint64_t clr_guard_faults(void);
 
+// IsArrayClass, guarded (values.c): the value writer and the planner ask it
+// about classes read off objects.
+HRESULT clr_is_array_class(ClassID cls, CorElementType *et, ClassID *ec, ULONG *rank);
+
 // A larger alternate signal stack for the calling thread (signals.c);
 // clr_alt_stack_init(0) leaves the runtime's alone.
 int clr_alt_stack_init(size_t size);

@@ -200,7 +200,7 @@ __attribute__((noinline)) static HRESULT array_object_info(uintptr_t obj, ULONG3
     return hr;
 }
 
-__attribute__((noinline)) static HRESULT is_array_class(ClassID cls, CorElementType *et, ClassID *ec, ULONG *rank) {
+__attribute__((noinline)) HRESULT clr_is_array_class(ClassID cls, CorElementType *et, ClassID *ec, ULONG *rank) {
     HRESULT hr;
     CLR_GUARDED(hr, clr_info_vtbl()->IsArrayClass(clr_info(), cls, et, ec, rank));
     return hr;
@@ -221,7 +221,7 @@ static int class_plausible(ClassID cls) {
         CorElementType et = 0;
         ClassID ec = 0;
         ULONG rank = 0;
-        if (is_array_class(cls, &et, &ec, &rank) == S_OK) {
+        if (clr_is_array_class(cls, &et, &ec, &rank) == S_OK) {
             if (ec == 0)
                 return 1; // an array of primitives
             cls = ec;
@@ -301,7 +301,7 @@ static int implicit_array_plan(ClassID cls, clr_class_plan *out) {
     CorElementType et = 0;
     ClassID ec = 0;
     ULONG rank = 0;
-    if (is_array_class(cls, &et, &ec, &rank) != S_OK)
+    if (clr_is_array_class(cls, &et, &ec, &rank) != S_OK)
         return 0;
     memset(out, 0, sizeof *out);
     out->class_id = cls;

@@ -44,10 +44,10 @@ var apiCallers = map[string]bool{
 	"write_static":        true,
 	"write_statics":       true,
 	// The guarded calls on what the object graph names (CLR_GUARDED).
-	"class_from_object": true,
-	"array_object_info": true,
-	"is_array_class":    true,
-	"class_module":      true,
+	"class_from_object":  true,
+	"array_object_info":  true,
+	"clr_is_array_class": true,
+	"class_module":       true,
 }
 
 // forbidden are what the hot path must never reach.
