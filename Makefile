@@ -64,6 +64,13 @@ test: deps backends build vet
 	$(MAKE) fuzz
 	$(MAKE) soak
 
+# Third-party IL programs (mcs.exe, Cecil, NUnit 2.6, ilasm, pythonnet)
+# untraced and traced on every runtime (tests/e2e/realprograms_test.go);
+# `make test` runs them too.
+.PHONY: realprograms
+realprograms: deps build
+	CLROTEL_LIB=$(abspath $(LIB)) $(GO) test -count=1 -timeout 20m -run '^TestRealPrograms$$' -v ./tests/e2e/
+
 # Ten minutes of traced steady load: flat RSS, no growing table, every call
 # accounted for (tests/e2e/soak_test.go).
 soak: deps build

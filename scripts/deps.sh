@@ -65,4 +65,8 @@ if ! command -v mcs >/dev/null; then
   apt-get install -y -qq --no-install-recommends mono-mcs >/dev/null
 fi
 command -v mcs >/dev/null || { log "mcs still missing"; exit 1; }
+
+# The third-party IL programs of the real-program suite (mcs.exe, Cecil,
+# NUnit 2.6, ilasm/ikdasm, pythonnet) under .deps/realprograms/.
+./scripts/deps-realprograms.sh
 log "ok"
