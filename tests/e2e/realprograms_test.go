@@ -339,7 +339,10 @@ func tail(s string, n int) string {
 	return "…" + s[len(s)-n:]
 }
 
-var faultedRE = regexp.MustCompile(`(\d+) runtime calls about objects faulted`)
+var (
+	faultedRE = regexp.MustCompile(`(\d+) runtime calls about objects faulted`)
+	recordsRE = regexp.MustCompile(`(\d+) records drained; `)
+)
 
 // TestRealPrograms runs the suite: see the comment at the top of the file.
 func TestRealPrograms(t *testing.T) {
@@ -398,6 +401,11 @@ func checkRealRun(t *testing.T, p realProgram, rt dotnetRuntime, d *realDir, mod
 		p.name, rt.Name, mode, r.ExitCode, r.Wall.Round(time.Millisecond), plain.Wall.Round(time.Millisecond), r.Received, a)
 	if a.exported != r.Received {
 		t.Errorf("the profiler says %d spans exported, the receiver got %d", a.exported, r.Received)
+	}
+	if m := recordsRE.FindStringSubmatch(r.Stderr); m == nil {
+		t.Errorf("the exit line gives no count of records drained")
+	} else if n, _ := strconv.Atoi(m[1]); n < a.exported {
+		t.Errorf("%d records drained cannot make %d spans (each span starts with an enter record)", n, a.exported)
 	}
 	if a.failed != 0 || a.lost != 0 {
 		t.Errorf("with a working receiver and a normal exit nothing may fail or be lost: %+v", a)
