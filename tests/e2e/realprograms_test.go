@@ -110,6 +110,7 @@ func realSetup(t *testing.T, rt dotnetRuntime) *realDir {
 		{"-out:NUnitRun.exe", "-r:nunit.framework.dll", src("NUnitRun.cs")},
 		{"-target:library", "-out:CalcTests.dll", "-r:nunit.framework.dll", src("CalcTests.cs")},
 		{"-target:library", "-out:PyLib.dll", src("PyLib.cs")},
+		{"-out:ZipTrip.exe", "-nowarn:618", "-r:ICSharpCode.SharpZipLib.dll", src("ZipTrip.cs")},
 		{"-out:Shop.exe", filepath.Join(repoRoot, "examples", "shop", "Shop.cs")},
 	} {
 		cmd := exec.Command("mcs", append([]string{"-nologo", "-optimize+"}, c...)...)
@@ -192,6 +193,8 @@ func realPrograms() []realProgram {
 		// NUnit 2.6's framework running a test assembly (two tests fail on
 		// purpose: exit code 2).
 		{name: "nunit", cmd: hostRun("$DIR/NUnitRun.exe", "$DIR/CalcTests.dll"), wantExit: 2},
+		// SharpZipLib 0.84: zip, unzip with CRCs, gzip, bzip2.
+		{name: "sharpziplib", cmd: hostRun("$DIR/ZipTrip.exe")},
 		// Mono's IL disassembler (IKVM.Reflection) over the shop example
 		// (a relative path: it reads an argument starting with / as an option).
 		{name: "ikdasm", cmd: hostRun("$DIR/ikdasm.exe", "Shop.exe")},
