@@ -65,9 +65,8 @@ test: deps backends build vet
 	$(MAKE) soak
 
 # Third-party IL programs (mcs.exe, Cecil, NUnit 2.6, SharpZipLib, ikdasm,
-# ilasm, pythonnet)
-# untraced and traced on every runtime (tests/e2e/realprograms_test.go);
-# `make test` runs them too.
+# ilasm, pythonnet) untraced and traced on every runtime
+# (tests/e2e/realprograms_test.go); `make test` runs them too.
 .PHONY: realprograms
 realprograms: deps build
 	CLROTEL_LIB=$(abspath $(LIB)) $(GO) test -count=1 -timeout 20m -run '^TestRealPrograms$$' -v ./tests/e2e/
