@@ -162,15 +162,21 @@ func mcsProgram(name, src string) realProgram {
 				filepath.Join(repoRoot, filepath.FromSlash(src))}}
 		},
 		product: func(t *testing.T, rt dotnetRuntime, d *realDir, tag string) string {
-			exe := out(d, tag)
-			if _, err := os.Stat(exe); err != nil {
-				return "no assembly: " + err.Error()
-			}
-			writeRuntimeConfig(t, rt, strings.TrimSuffix(exe, ".exe"))
-			r := runProgram(t, []string{rt.Host, exe}, d.dir, nil, false)
-			return fmt.Sprintf("exit %d\n%s", r.ExitCode, r.Stdout)
+			return runProduct(t, rt, d, out(d, tag))
 		},
 	}
+}
+
+// runProduct runs an assembly a program wrote, untraced on rt, and says
+// how it exited and what it printed.
+func runProduct(t *testing.T, rt dotnetRuntime, d *realDir, exe string) string {
+	t.Helper()
+	if _, err := os.Stat(exe); err != nil {
+		return "no assembly: " + err.Error()
+	}
+	writeRuntimeConfig(t, rt, strings.TrimSuffix(exe, ".exe"))
+	r := runProgram(t, []string{rt.Host, exe}, d.dir, nil, false)
+	return fmt.Sprintf("exit %d\n%s", r.ExitCode, r.Stdout)
 }
 
 // realPrograms lists the suite.
@@ -212,13 +218,7 @@ func realPrograms() []realProgram {
 				return realCmd{argv: []string{rt.Host, filepath.Join(d.dir, "ilasm.exe"), "/output:Sums.exe", "Sums.il"}, dir: dir}
 			},
 			product: func(t *testing.T, rt dotnetRuntime, d *realDir, tag string) string {
-				exe := filepath.Join(d.dir, "ilasm-"+tag, "Sums.exe")
-				if _, err := os.Stat(exe); err != nil {
-					return "no assembly: " + err.Error()
-				}
-				writeRuntimeConfig(t, rt, strings.TrimSuffix(exe, ".exe"))
-				r := runProgram(t, []string{rt.Host, exe}, d.dir, nil, false)
-				return fmt.Sprintf("exit %d\n%s", r.ExitCode, r.Stdout)
+				return runProduct(t, rt, d, filepath.Join(d.dir, "ilasm-"+tag, "Sums.exe"))
 			},
 		},
 		// pythonnet: CPython hosts CoreCLR and never calls its Shutdown;
