@@ -64,8 +64,8 @@ test: deps backends build vet
 	$(MAKE) fuzz
 	$(MAKE) soak
 
-# Third-party IL programs (mcs.exe, Cecil, NUnit 2.6, SharpZipLib, ikdasm,
-# ilasm, pythonnet) untraced and traced on every runtime
+# Third-party IL programs (mcs.exe, Cecil, dnlib, NRefactory, NUnit 2.6,
+# SharpZipLib, ikdasm, ilasm, pythonnet) untraced and traced on every runtime
 # (tests/e2e/realprograms_test.go); `make test` runs them too.
 .PHONY: realprograms
 realprograms: deps build

@@ -111,6 +111,8 @@ func realSetup(t *testing.T, rt dotnetRuntime) *realDir {
 		{"-target:library", "-out:CalcTests.dll", "-r:nunit.framework.dll", src("CalcTests.cs")},
 		{"-target:library", "-out:PyLib.dll", src("PyLib.cs")},
 		{"-out:ZipTrip.exe", "-nowarn:618", "-r:ICSharpCode.SharpZipLib.dll", src("ZipTrip.cs")},
+		{"-out:DnRead.exe", "-r:dnlib.dll", src("DnRead.cs")},
+		{"-out:CsParse.exe", "-r:ICSharpCode.NRefactory.dll", "-r:ICSharpCode.NRefactory.CSharp.dll", src("CsParse.cs")},
 		{"-out:Shop.exe", filepath.Join(repoRoot, "examples", "shop", "Shop.cs")},
 	} {
 		cmd := exec.Command("mcs", append([]string{"-nologo", "-optimize+"}, c...)...)
@@ -199,6 +201,12 @@ func realPrograms() []realProgram {
 		// NUnit 2.6's framework running a test assembly (two tests fail on
 		// purpose: exit code 2).
 		{name: "nunit", cmd: hostRun("$DIR/NUnitRun.exe", "$DIR/CalcTests.dll"), wantExit: 2},
+		// dnlib 2.1 reading Mono.Cecil.dll, walking every body, writing it back.
+		{name: "dnlib", cmd: hostRun("$DIR/DnRead.exe", "$DIR/Mono.Cecil.dll")},
+		// NRefactory 5's C# parser over the shop example and Big.cs (C# 6
+		// exception filters are syntax errors to it: it says so).
+		{name: "nrefactory", cmd: hostRun("$DIR/CsParse.exe", filepath.Join(repoRoot, "examples", "shop", "Shop.cs"),
+			filepath.Join(repoRoot, "tests", "e2e", "apps", "real", "Big.cs"))},
 		// SharpZipLib 0.84: zip, unzip with CRCs, gzip, bzip2.
 		{name: "sharpziplib", cmd: hostRun("$DIR/ZipTrip.exe")},
 		// Mono's IL disassembler (IKVM.Reflection) over the shop example
