@@ -448,3 +448,22 @@ func firstLine(s string) string {
 	}
 	return s
 }
+
+// Big.cs is exactly what genbig.py writes, and long enough.
+func TestBigCsIsGenerated(t *testing.T) {
+	dir := filepath.Join(repoRoot, "tests", "e2e", "apps", "real")
+	out, err := exec.Command("python3", filepath.Join(dir, "genbig.py")).Output()
+	if err != nil {
+		t.Skipf("python3 genbig.py: %v", err)
+	}
+	committed, err := os.ReadFile(filepath.Join(dir, "Big.cs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(out, committed) {
+		t.Errorf("Big.cs differs from what genbig.py writes: run `python3 genbig.py > Big.cs` in %s", dir)
+	}
+	if n := bytes.Count(committed, []byte("\n")); n < 2000 {
+		t.Errorf("Big.cs has %d lines, want at least 2,000", n)
+	}
+}
