@@ -339,6 +339,8 @@ func runProgram(t *testing.T, argv []string, dir string, env map[string]string, 
 		wcancel()
 		r.Received = sink.Count()
 	}
+	mu.Lock() // a straggling span may still be checked
+	defer mu.Unlock()
 	return r
 }
 
