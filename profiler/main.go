@@ -51,6 +51,9 @@ type profiler struct {
 	render         *values.Renderer
 	captureExclude naming.Patterns
 	stop           chan struct{}
+
+	samp    *samplingState
+	cfgPath string // CLROTEL_CONFIG, watched for changes
 }
 
 var prof *profiler
@@ -142,9 +145,18 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		max_fields: C.uint32_t(cfg.MaxFields), string_len_offset: lenOff, string_buf_offset: bufOff,
 	}
 	out.plan_table_size = 1 << 16
-	if l := sampling.NewLimiter(cfg.Sampling.RateLimit, cfg.Sampling.Burst); l != nil {
-		iv, tol := l.Params()
-		C.clr_sampling_init(C.int64_t(iv), C.int64_t(tol))
+	// The first sampling block, before any hook runs; then the remote
+	// strategy and the configuration file's changes as they come.
+	if C.clr_strategy_init() == 0 {
+		log.Infof("membarrier(2) unavailable: root decisions fence for strategy updates")
+	}
+	p.samp = &samplingState{log: log, funcs: p.funcs, service: p.pipe.ServiceName()}
+	p.samp.publish(func() bool { p.samp.cfg = cfg.Sampling; return true })
+	p.samp.startRemote(cfg.Sampling)
+	if path, ok := os.LookupEnv("CLROTEL_CONFIG"); ok && strings.TrimSpace(path) != "" {
+		p.cfgPath = path
+		w := config.NewWatcher(path, cfg, os.LookupEnv, os.ReadFile)
+		go p.watchConfig(w)
 	}
 	var major, minor C.uint16_t
 	if hr := C.clr_runtime_version(&major, &minor); hr == 0 {
@@ -232,8 +244,10 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	}
 	f.method = bridgeMethod(m)
 	// A trace rooted here is sampled by the first matching rule, else by
-	// OTEL_TRACES_SAMPLER: decided in the hook from this bound.
-	f.c = newCFn(fid, index, flags, p.cfg.Sampling.RootBound(m.SelectName))
+	// the sampler (a remote strategy's entry for it): decided in the hook
+	// from this setting until the next strategy block covers the function.
+	f.names = sampling.MethodNames{Select: m.SelectName, Span: f.method.SpanName, Function: m.FunctionName}
+	f.c = newCFn(fid, index, flags, p.samp.setting(f.names))
 	p.planner.prepare()
 	if p.cfg.Capture && !p.captureExclude.MatchAny(m.SelectName) {
 		f.plan = p.planner.functionPlan(m)

@@ -36,7 +36,10 @@ func TestFromEnv(t *testing.T) {
 		{[]string{"OTEL_TRACES_SAMPLER", "traceidratio", "OTEL_TRACES_SAMPLER_ARG", "0"}, TraceIDRatio, 0, ""},
 		{[]string{"OTEL_TRACES_SAMPLER", "traceidratio", "OTEL_TRACES_SAMPLER_ARG", "1.5"}, "", 0, "ratio from 0 to 1"},
 		{[]string{"OTEL_TRACES_SAMPLER", "traceidratio", "OTEL_TRACES_SAMPLER_ARG", "half"}, "", 0, "ratio from 0 to 1"},
-		{[]string{"OTEL_TRACES_SAMPLER", "jaeger_remote"}, "", 0, "want always_on"},
+		{[]string{"OTEL_TRACES_SAMPLER", "jaeger_probably"}, "", 0, "want always_on"},
+		{[]string{"OTEL_TRACES_SAMPLER", "jaeger_remote"}, JaegerRemote, Bound(DefaultInitialSampleRate), ""},
+		{[]string{"OTEL_TRACES_SAMPLER", "parentbased_jaeger_remote", "OTEL_TRACES_SAMPLER_ARG", "endpoint=http://j:5778,initialSamplingRate=0.5"}, ParentBasedJaegerRemote, 1 << 62, ""},
+		{[]string{"OTEL_TRACES_SAMPLER", "jaeger_remote", "OTEL_TRACES_SAMPLER_ARG", "pollingIntervalMs=abc"}, "", 0, "pollingIntervalMs"},
 	}
 	for _, tt := range tests {
 		c, err := FromEnv(Default(), env(tt.env...))
