@@ -418,6 +418,7 @@ func (p *Pipeline) ForceFlush(ctx context.Context) error {
 	}
 	return nil
 }
+
 // ServiceName is the resource's service.name: whom the spans are from.
 func (p *Pipeline) ServiceName() string { return p.service }
 
