@@ -145,6 +145,7 @@ func (s *samplingState) startRemote(cfg sampling.Config) {
 		Service:  s.service,
 		Interval: cfg.Remote.PollingInterval,
 		Log:      s.log.Infof,
+		Warn:     s.log.Warnf,
 		Publish: func(st sampling.Strategy) {
 			s.publish(func() bool {
 				if ctx.Err() != nil {

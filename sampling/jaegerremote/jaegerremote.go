@@ -181,7 +181,8 @@ type Poller struct {
 	Service  string
 	Interval time.Duration
 	Publish  func(sampling.Strategy)
-	Log      func(format string, args ...any)
+	Log      func(format string, args ...any) // new strategies, recovery
+	Warn     func(format string, args ...any) // failures (nil: Log)
 
 	last     *sampling.Strategy
 	state    string // "" before the first answer, "ok", or a failure's kind
@@ -223,7 +224,11 @@ func (p *Poller) Poll(ctx context.Context) error {
 			if p.last == nil {
 				what = "sampling at the initial rate until it answers"
 			}
-			p.logf("jaeger_remote: strategy for %s: %v; %s", p.Service, err, what)
+			warn := p.Warn
+			if warn == nil {
+				warn = p.logf
+			}
+			warn("jaeger_remote: strategy for %s: %v; %s", p.Service, err, what)
 			p.state = k
 		}
 		return err
