@@ -173,3 +173,37 @@ func TestLimiter(t *testing.T) {
 		t.Fatalf("steady state allowed %d in 10 s, want about 100", allowed)
 	}
 }
+
+func TestSetting(t *testing.T) {
+	m := MethodNames{Select: "Acme.Shop.Cart.Add", Span: "Shop.dll!Acme.Shop.Cart.Add(Int32 n)", Function: "Acme.Shop.Cart.Add"}
+	remote := Default()
+	remote.Sampler, remote.Remote.InitialRate = JaegerRemote, 0.5
+	ruled := remote
+	ruled.Rules = []Rule{{Pattern: "Acme.Shop.Cart.*", Action: Always}}
+	perOp := func(ops map[string]float64) *Strategy {
+		return &Strategy{Probability: 0.25, LowerBound: 1, Operations: ops}
+	}
+	tests := []struct {
+		name string
+		c    Config
+		st   *Strategy
+		want MethodSetting
+	}{
+		{"not remote ignores a strategy", Config{Sampler: TraceIDRatio, Ratio: 0.5}, &Strategy{Probability: 0}, MethodSetting{Bound: 1 << 62}},
+		{"initial rate", remote, nil, MethodSetting{Bound: 1 << 62}},
+		{"probabilistic", remote, &Strategy{Probability: 0.25}, MethodSetting{Bound: 1 << 61}},
+		{"rate limiting", remote, &Strategy{MaxTracesPerSecond: 3}, MethodSetting{Bound: AlwaysBound}},
+		{"per-operation default", remote, perOp(map[string]float64{"Other": 0}), MethodSetting{Bound: 1 << 61, LowerBound: 1}},
+		{"per-operation by span name", remote, perOp(map[string]float64{m.Span: 0, m.Function: 1}), MethodSetting{Bound: 0, LowerBound: 1}},
+		{"per-operation by function name", remote, perOp(map[string]float64{m.Function: 0.5}), MethodSetting{Bound: 1 << 62, LowerBound: 1}},
+		{"a rule wins", ruled, perOp(map[string]float64{m.Span: 0}), MethodSetting{Bound: AlwaysBound}},
+	}
+	for _, tt := range tests {
+		if got := tt.c.Setting(m, tt.st); got != tt.want {
+			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+	if r, b := remote.StrategyLimit(&Strategy{MaxTracesPerSecond: 0.5}); r != 0.5 || b != 1 {
+		t.Errorf("limit %v burst %v", r, b)
+	}
+}
