@@ -307,6 +307,7 @@ func clrotelShutdown() {
 		}
 	}()
 	close(p.stop)
+	p.samp.stopRemote()
 	deadline := time.Now().Add(p.cfg.ShutdownWait)
 	// Every record still in the rings is drained and ends up exported or
 	// counted. Against a collector that is not answering, the drainer does

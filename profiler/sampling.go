@@ -36,6 +36,7 @@ type samplingState struct {
 
 	// The remote poller, when the sampler is jaeger_remote.
 	service    string
+	pollMu     sync.Mutex
 	pollCancel context.CancelFunc
 	pollRemote sampling.Remote
 }
@@ -115,21 +116,26 @@ func (s *samplingState) reclaim(old *C.clr_strategy) {
 	C.clr_strategy_free(old)
 }
 
-// current returns the configuration in force.
-func (s *samplingState) current() (sampling.Config, *sampling.Strategy) {
-	var cfg sampling.Config
-	var st *sampling.Strategy
-	s.funcs.locked(func([]*function) { cfg, st = s.cfg, s.strategy })
-	return cfg, st
+// stopRemote stops the jaeger_remote poller, if one runs.
+func (s *samplingState) stopRemote() {
+	s.pollMu.Lock()
+	defer s.pollMu.Unlock()
+	s.stopRemoteLocked()
+}
+
+func (s *samplingState) stopRemoteLocked() {
+	if s.pollCancel != nil {
+		s.pollCancel()
+		s.pollCancel = nil
+	}
 }
 
 // startRemote starts, restarts or stops the jaeger_remote poller for cfg.
 func (s *samplingState) startRemote(cfg sampling.Config) {
+	s.pollMu.Lock()
+	defer s.pollMu.Unlock()
 	if !cfg.IsRemote() {
-		if s.pollCancel != nil {
-			s.pollCancel()
-			s.pollCancel = nil
-		}
+		s.stopRemoteLocked()
 		return
 	}
 	if s.pollCancel != nil && s.pollRemote.Endpoint == cfg.Remote.Endpoint && s.pollRemote.PollingInterval == cfg.Remote.PollingInterval {
