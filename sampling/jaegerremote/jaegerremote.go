@@ -240,10 +240,11 @@ func (p *Poller) Poll(ctx context.Context) error {
 	p.state = "ok"
 	if p.last == nil || !p.last.Equal(s) {
 		p.last = &s
-		p.logf("jaeger_remote: strategy for %s: %s", p.Service, strings.TrimSpace(Describe(s)))
 		if p.Publish != nil {
 			p.Publish(s)
 		}
+		// Said once in force, so a reader of the log can rely on it.
+		p.logf("jaeger_remote: strategy for %s: %s", p.Service, strings.TrimSpace(Describe(s)))
 	}
 	return nil
 }

@@ -20,6 +20,9 @@ import (
 const (
 	alphaSpan = "Remote.exe!Acme.Remote.Work.Alpha(Int32 phase, Int32 i)"
 	betaSpan  = "Remote.exe!Acme.Remote.Work.Beta(Int32 phase, Int32 i)"
+	markSpan  = "Remote.exe!Acme.Remote.Work.Mark(Int32 phase)"
+	// markRule keeps every Mark call, whatever else samples.
+	markRule = "    - {match: Acme.Remote.Work.Mark, sample: always}\n"
 )
 
 // liveApp is tests/e2e/apps/Remote.cs running traced, driven a phase at a
@@ -139,9 +142,20 @@ func (a *liveApp) burst(phase, n int) (alpha, beta int) {
 	if a.sink == nil {
 		return 0, 0
 	}
+	// The phase's Mark span comes after its other spans (one thread, one
+	// ring, drained in order); a quiet moment after it catches a batch
+	// uploaded out of order.
+	waitFor(a.t, fmt.Sprintf("phase %d's Mark span", phase), func() bool {
+		for _, s := range a.sink.Spans() {
+			if s.Name == markSpan && s.Attrs["dotnet.arg.phase"] == int64(phase) {
+				return true
+			}
+		}
+		return false
+	})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	for _, s := range a.sink.WaitIdle(ctx, 500*time.Millisecond) {
+	for _, s := range a.sink.WaitIdle(ctx, 300*time.Millisecond) {
 		if s.Attrs["dotnet.arg.phase"] != int64(phase) {
 			continue
 		}
@@ -311,6 +325,7 @@ func TestJaegerRemoteLive(t *testing.T) {
 			"OTEL_SERVICE_NAME":       service,
 			"OTEL_TRACES_SAMPLER":     "parentbased_jaeger_remote",
 			"OTEL_TRACES_SAMPLER_ARG": "endpoint=" + endpoint + ",pollingIntervalMs=200,initialSamplingRate=0",
+			"CLROTEL_SAMPLING_RULES":  "Acme.Remote.Work.Mark=always",
 		})
 		const n = 2000
 		a.waitLog("jaeger_remote: strategy for "+service+": probabilistic: probability 1", 1)
@@ -363,13 +378,13 @@ func TestJaegerRemoteLive(t *testing.T) {
 func TestConfigReloadLive(t *testing.T) {
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
 		cfg := filepath.Join(t.TempDir(), "clrotel.yaml")
-		writeAtomically(t, cfg, "sampling:\n  sampler: always_on\n")
+		writeAtomically(t, cfg, "sampling:\n  sampler: always_on\n  rules:\n"+markRule)
 		a := startLive(t, rt, true, map[string]string{"CLROTEL_CONFIG": cfg})
 		if al, be := a.burst(1, 200); al != 200 || be != 200 {
 			t.Fatalf("always_on: %d Alpha and %d Beta of 200 each", al, be)
 		}
 
-		writeAtomically(t, cfg, "capture:\n  max_string: 64\nsampling:\n  sampler: traceidratio\n  ratio: 0.5\n  rules:\n    - {match: Acme.Remote.Work.Beta, sample: never}\n")
+		writeAtomically(t, cfg, "capture:\n  max_string: 64\nsampling:\n  sampler: traceidratio\n  ratio: 0.5\n  rules:\n"+markRule+"    - {match: Acme.Remote.Work.Beta, sample: never}\n")
 		a.waitLog("reloaded", 1)
 		if !strings.Contains(a.log(), "capture changed; it applies at the next start") {
 			t.Errorf("the capture change was not reported as not live")
@@ -395,7 +410,7 @@ func TestConfigReloadLive(t *testing.T) {
 		}
 
 		// Fixed: applies again.
-		writeAtomically(t, cfg, "sampling:\n  sampler: always_off\n")
+		writeAtomically(t, cfg, "sampling:\n  sampler: always_off\n  rules:\n"+markRule)
 		a.waitLog("reloaded", 2)
 		if al, be := a.burst(5, 200); al != 0 || be != 0 {
 			t.Errorf("always_off: %d Alpha and %d Beta", al, be)

@@ -1,6 +1,8 @@
 // Remote: a long-running app for the live sampling tests. It reads commands
 // from stdin, one a line, so a test decides when each phase runs:
-//   burst <phase> <n>   n root calls of Work.Alpha and n of Work.Beta
+//   burst <phase> <n>   n root calls of Work.Alpha and n of Work.Beta, then
+//                       one of Work.Mark (the tests always sample it: when
+//                       its span arrives, the phase's spans have been sent)
 //   quit                exit 0
 // Its output depends on its input only.
 using System;
@@ -11,6 +13,7 @@ namespace Acme.Remote
     {
         public static int Alpha(int phase, int i) { return (phase * 31 + i) & 0xff; }
         public static int Beta(int phase, int i) { return (phase * 17 ^ i) & 0xff; }
+        public static int Mark(int phase) { return phase; }
     }
 
     public static class Program
@@ -27,6 +30,7 @@ namespace Acme.Remote
                 long acc = 0;
                 for (int i = 0; i < n; i++) acc += Work.Alpha(phase, i);
                 for (int i = 0; i < n; i++) acc += Work.Beta(phase, i);
+                acc += Work.Mark(phase);
                 Console.WriteLine("burst " + phase + " " + n + " " + acc);
             }
             Console.WriteLine("bye");
