@@ -8,7 +8,6 @@ import "C"
 import (
 	"context"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/clrotel/clrotel/config"
@@ -31,8 +30,7 @@ type samplingState struct {
 	strategy *sampling.Strategy
 	gen      uint64
 
-	pubMu  sync.Mutex // one publish (and its reclaim) at a time
-	leaked atomic.Uint64
+	pubMu sync.Mutex // one publish (and its reclaim) at a time
 
 	// The remote poller, when the sampler is jaeger_remote.
 	service    string
@@ -59,15 +57,16 @@ func (s *samplingState) publish(update func() bool) {
 	defer s.pubMu.Unlock()
 	var old *C.clr_strategy
 	s.funcs.locked(func(list []*function) {
-		if !update() {
-			return
-		}
-		s.gen++
 		blk := C.clr_strategy_alloc(C.uint32_t(len(list)))
 		if blk == nil {
 			s.log.Errorf("sampling: out of memory for a strategy block; the previous settings stay in force")
 			return
 		}
+		if !update() {
+			C.clr_strategy_free(blk)
+			return
+		}
+		s.gen++
 		for i, f := range list {
 			m := s.cfg.Setting(f.names, s.strategy)
 			iv, tol := sampling.LimiterParams(m.LowerBound, max(m.LowerBound, 1))
@@ -102,8 +101,7 @@ func (s *samplingState) reclaim(old *C.clr_strategy) {
 	deadline := time.Now().Add(10 * time.Second)
 	for len(busy) > 0 {
 		if time.Now().After(deadline) {
-			s.log.Warnf("sampling: a thread has been deciding for 10 s; the replaced strategy block stays allocated")
-			s.leaked.Add(1)
+			s.log.Warnf("sampling: a thread has been deciding for 10 s; the replaced strategy block (%d bytes) stays allocated", 64+32*int(old.n))
 			return
 		}
 		time.Sleep(time.Millisecond)
