@@ -312,7 +312,8 @@ func strategiesJSON(service string, p float64, silenced ...string) string {
 }
 
 // Live strategies from a real Jaeger v2: 1.0, then 0.1, then a per-operation
-// entry that silences Beta; then Jaeger stops and the last strategy stays.
+// entry that silences Beta by span name, then one that silences Alpha by
+// code.function.name; then Jaeger stops and the last strategy stays.
 // The app's output is the same as without the profiler.
 func TestJaegerRemoteLive(t *testing.T) {
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
@@ -347,23 +348,31 @@ func TestJaegerRemoteLive(t *testing.T) {
 			t.Errorf("Beta silenced by its operation entry: %d spans", be)
 		}
 
+		// An entry may name a method by its code.function.name instead.
+		writeAtomically(t, strategies, strategiesJSON(service, 0.1, "Acme.Remote.Work.Alpha"))
+		a.waitLog("  Acme.Remote.Work.Alpha: probability 0", 1)
+		al, be = a.burst(4, n)
+		inInterval(t, "Beta at 0.1 beside a silenced Alpha", be, n, 0.1)
+		if al != 0 {
+			t.Errorf("Alpha silenced by its code.function.name: %d spans", al)
+		}
+
 		// Jaeger goes away: one warning, and the last strategy stays.
 		stopJaeger()
 		a.waitLog("keeping the last strategy", 1)
-		al, be = a.burst(4, n)
-		inInterval(t, "Alpha with Jaeger down", al, n, 0.1)
-		if be != 0 {
-			t.Errorf("Beta with Jaeger down: %d spans", be)
+		al, be = a.burst(5, n)
+		inInterval(t, "Beta with Jaeger down", be, n, 0.1)
+		if al != 0 {
+			t.Errorf("Alpha with Jaeger down: %d spans", al)
 		}
-		a.burst(5, 10) // more polls fail meanwhile
+		a.burst(6, 10) // more polls fail meanwhile
 		if c := strings.Count(a.log(), "keeping the last strategy"); c != 1 {
 			t.Errorf("the failure was logged %d times, want once", c)
 		}
 		got := a.quit()
 
 		plain := startLive(t, rt, false, nil)
-		for i, b := range [][2]int{{1, 300}, {2, n}, {3, n}, {4, n}, {5, 10}} {
-			_ = i
+		for _, b := range [][2]int{{1, 300}, {2, n}, {3, n}, {4, n}, {5, n}, {6, 10}} {
 			plain.burst(b[0], b[1])
 		}
 		if want := plain.quit(); got != want {
