@@ -28,9 +28,9 @@ func TestWatcher(t *testing.T) {
 		t.Fatalf("unchanged file: %+v, %v", r, err)
 	}
 
-	// A good edit: sampling applies, with the environment still winning; a
-	// capture change is reported, not applied.
-	files["c.yaml"] = "capture:\n  max_string: 8\nsampling:\n  sampler: traceidratio\n  ratio: 0.5\n  rate_limit: 9\n  rules:\n    - {match: A.*, sample: never}\n"
+	// A good edit: sampling applies, with the environment still winning;
+	// selection and capture changes are reported, not applied.
+	files["c.yaml"] = "include: [A.*]\ncapture:\n  max_string: 8\nsampling:\n  sampler: traceidratio\n  ratio: 0.5\n  rate_limit: 9\n  rules:\n    - {match: A.*, sample: never}\n"
 	r, err := w.Check()
 	if err != nil || r == nil {
 		t.Fatalf("good edit: %+v, %v", r, err)
@@ -39,7 +39,7 @@ func TestWatcher(t *testing.T) {
 	if s.Sampler != sampling.TraceIDRatio || s.Ratio != 0.5 || s.RateLimit != 50 || len(s.Rules) != 1 {
 		t.Errorf("sampling after reload: %+v", s)
 	}
-	if r.Config.MaxString != running.MaxString || !reflect.DeepEqual(r.NotLive, []string{"capture"}) {
+	if r.Config.MaxString != running.MaxString || !reflect.DeepEqual(r.NotLive, []string{"include", "capture"}) || r.Config.Include != nil {
 		t.Errorf("max_string %d, not live %v", r.Config.MaxString, r.NotLive)
 	}
 
