@@ -217,19 +217,14 @@ static int64_t clock_ns(void) { return (int64_t)now_ns(); }
 // free a replaced block). No block yet (not possible once Initialize has
 // published one): sampled.
 static inline int decide_root(clr_slot *s, clr_fn *fn, const uint8_t *tid) {
-    uint64_t seq = atomic_load_explicit(&s->decision_seq, memory_order_relaxed);
-    atomic_store_explicit(&s->decision_seq, seq + 1, memory_order_relaxed);
-    if (clr_strategy_reader_fence)
-        atomic_thread_fence(memory_order_seq_cst);
-    else
-        atomic_signal_fence(memory_order_seq_cst);
-    clr_strategy *st = atomic_load_explicit(&clr_strategy_ptr, memory_order_acquire);
+    uint64_t seq;
+    clr_strategy *st = clr_strategy_enter(&s->decision_seq, &clr_strategy_ptr, clr_strategy_reader_fence, &seq);
     int verdict = CLR_KEPT;
     if (st != NULL) {
         clr_method_sampling *m = fn->index < st->n ? &st->methods[fn->index] : &fn->sampling;
         verdict = clr_decide(st, m, &g_rate_tat, tid, clock_ns);
     }
-    atomic_store_explicit(&s->decision_seq, seq + 2, memory_order_release);
+    clr_strategy_exit(&s->decision_seq, seq);
     return verdict;
 }
 

@@ -62,6 +62,26 @@ typedef struct clr_strategy {
 
 enum { CLR_KEPT = 0, CLR_NOT_SAMPLED = 1, CLR_RATE_LIMITED = 2 };
 
+// The reader's side of strategy.c's reclamation protocol: seq (the thread's
+// own count) is odd from before the block pointer is loaded until the
+// decision is done with it. fence: membarrier(2) is unavailable, so the
+// reader orders its store before its load itself. Returns the block in
+// force (NULL before the first); *saved goes to clr_strategy_exit.
+static inline clr_strategy *clr_strategy_enter(_Atomic uint64_t *seq, _Atomic(clr_strategy *) *ptr, int fence, uint64_t *saved) {
+    uint64_t s = atomic_load_explicit(seq, memory_order_relaxed);
+    atomic_store_explicit(seq, s + 1, memory_order_relaxed);
+    if (fence)
+        atomic_thread_fence(memory_order_seq_cst);
+    else
+        atomic_signal_fence(memory_order_seq_cst); // the publisher's membarrier fences for us
+    *saved = s;
+    return atomic_load_explicit(ptr, memory_order_acquire);
+}
+
+static inline void clr_strategy_exit(_Atomic uint64_t *seq, uint64_t saved) {
+    atomic_store_explicit(seq, saved + 2, memory_order_release);
+}
+
 // The decision on a root call, in sampling.Plan.Decide's order: the bound,
 // the method's guaranteed rate (a token is taken even when the bound said
 // yes), the strategy's rate limit, the configured one. clock is called at

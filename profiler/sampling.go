@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/clrotel/clrotel/config"
+	"github.com/clrotel/clrotel/profiler/internal/quiesce"
 	"github.com/clrotel/clrotel/sampling"
 	"github.com/clrotel/clrotel/sampling/jaegerremote"
 )
@@ -91,25 +92,10 @@ func (s *samplingState) publish(update func() bool) {
 // counted.
 func (s *samplingState) reclaim(old *C.clr_strategy) {
 	C.clr_strategy_barrier()
-	n := uint32(C.clr_slot_count())
-	busy := map[uint32]uint64{}
-	for i := uint32(0); i < n; i++ {
-		if seq := uint64(C.clr_slot_decision_seq(C.uint32_t(i))); seq&1 == 1 {
-			busy[i] = seq
-		}
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for len(busy) > 0 {
-		if time.Now().After(deadline) {
-			s.log.Warnf("sampling: a thread has been deciding for 10 s; the replaced strategy block (%d bytes) stays allocated", 64+32*int(old.n))
-			return
-		}
-		time.Sleep(time.Millisecond)
-		for i, seq := range busy {
-			if uint64(C.clr_slot_decision_seq(C.uint32_t(i))) != seq {
-				delete(busy, i)
-			}
-		}
+	seq := func(i uint32) uint64 { return uint64(C.clr_slot_decision_seq(C.uint32_t(i))) }
+	if !quiesce.Wait(uint32(C.clr_slot_count()), seq, time.Millisecond, 10*time.Second) {
+		s.log.Warnf("sampling: a thread has been deciding for 10 s; the replaced strategy block (%d bytes) stays allocated", 64+32*int(old.n))
+		return
 	}
 	C.clr_strategy_free(old)
 }
