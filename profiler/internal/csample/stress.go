@@ -31,11 +31,18 @@ func StressReclaim(readers, n int, unsafe_ bool) (Publishes, error) {
 	}
 	seq := func(i uint32) uint64 { return uint64(C.clr_slot_decision_seq(C.uint32_t(i))) }
 	var retired []*C.clr_strategy
-	// The control goes on past n (up to 5 s) until a reader catches a
-	// retired block, so that a starved reader on a loaded machine does not
-	// make it pass for nothing.
-	deadline := time.Now().Add(5 * time.Second)
-	for i := 0; i < n || (unsafe_ && C.stress_violations() == 0 && time.Now().Before(deadline)); i++ {
+	// On a loaded machine the readers may not have run yet: publishing goes
+	// on past n (up to 10 s) until they have decided often enough and, for
+	// the control, until one caught a retired block, so that a starved
+	// reader does not make either run pass for nothing.
+	deadline := time.Now().Add(10 * time.Second)
+	enough := func() bool {
+		if C.stress_decisions() < 20000 {
+			return false
+		}
+		return !unsafe_ || C.stress_violations() > 0
+	}
+	for i := 0; i < n || (!enough() && time.Now().Before(deadline)); i++ {
 		blk := C.clr_strategy_alloc(4)
 		C.clr_strategy_set_limits(blk, C.uint64_t(i+1), 0, 0, 0, 0)
 		old := C.clr_strategy_publish(blk)
