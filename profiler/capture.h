@@ -102,6 +102,7 @@ int clr_capture_init(const clr_capture_config *cfg);
 // previous one is returned), and frees the previous one after
 // clr_strategy_barrier once no thread is deciding with it.
 int clr_strategy_init(void);
+int clr_strategy_init_mode(int use_membarrier);
 clr_strategy *clr_strategy_alloc(uint32_t n);
 clr_strategy *clr_strategy_publish(clr_strategy *next);
 void clr_strategy_barrier(void);

@@ -25,9 +25,12 @@ static int g_membarrier;
 static long membarrier(int cmd) { return syscall(__NR_membarrier, cmd, 0, 0); }
 
 // Called from Initialize, before the hooks run: a process with
-// membarrier(2) frees readers from fencing.
-int clr_strategy_init(void) {
-    long q = membarrier(MEMBARRIER_CMD_QUERY);
+// membarrier(2) frees readers from fencing. use_membarrier 0 takes the
+// fallback (readers fence) whatever the kernel offers (tests).
+int clr_strategy_init_mode(int use_membarrier) {
+    g_membarrier = 0;
+    clr_strategy_reader_fence = 1;
+    long q = use_membarrier ? membarrier(MEMBARRIER_CMD_QUERY) : 0;
     if (q > 0 && (q & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
         membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) == 0) {
         g_membarrier = 1;
@@ -35,6 +38,8 @@ int clr_strategy_init(void) {
     }
     return g_membarrier;
 }
+
+int clr_strategy_init(void) { return clr_strategy_init_mode(1); }
 
 clr_strategy *clr_strategy_alloc(uint32_t n) {
     clr_strategy *st = calloc(1, sizeof(clr_strategy) + (size_t)n * sizeof(clr_method_sampling));

@@ -24,8 +24,13 @@ type Publishes struct {
 // at the end) as the profiler does: after clr_strategy_barrier and
 // quiesce.Wait, or at once when unsafe is set (a control: the readers must
 // then catch retired blocks in use).
-func StressReclaim(readers, n int, unsafe_ bool) (Publishes, error) {
-	C.clr_strategy_init()
+// Without membarrier, strategy.c's fallback (the readers fence).
+func StressReclaim(readers, n int, membarrier, unsafe_ bool) (Publishes, error) {
+	mb := C.int(0)
+	if membarrier {
+		mb = 1
+	}
+	C.clr_strategy_init_mode(mb)
 	if C.stress_start(C.int(readers)) != 0 {
 		return Publishes{}, errStart
 	}
