@@ -46,7 +46,8 @@ type realProgram struct {
 	// env is added to the traced runs (selection), on top of the defaults.
 	env map[string]string
 	// calls, when set, reads from the untraced stdout how many traced calls
-	// a run makes: the receiver must get exactly that many spans.
+	// a run makes: each must arrive as a span or folded into one, or be
+	// counted as dropped.
 	calls func(stdout string) (int, bool)
 }
 
@@ -231,7 +232,7 @@ func realPrograms() []realProgram {
 		},
 		// pythonnet: CPython hosts CoreCLR and never calls its Shutdown;
 		// every call of PyLib must still arrive (as a span, or folded into
-		// one).
+		// one) unless counted as dropped.
 		{
 			name: "pythonnet",
 			cmd: func(t *testing.T, rt dotnetRuntime, d *realDir, tag string) realCmd {
@@ -438,8 +439,10 @@ func checkRealRun(t *testing.T, p realProgram, rt dotnetRuntime, d *realDir, mod
 		if !ok {
 			t.Fatalf("no call count in the untraced output %q", plain.Stdout)
 		}
-		if r.Received+r.Folded != calls || a.dropped != 0 {
-			t.Errorf("%d calls made, %d spans received and %d calls folded into them (%d dropped): calls were lost", calls, r.Received, r.Folded, a.dropped)
+		// Drops (a full capture buffer on a busy machine) are counted, not
+		// lost; what the exit flush misses is in none of the three.
+		if r.Received+r.Folded+a.dropped != calls {
+			t.Errorf("%d calls made; %d spans received, %d calls folded into them, %d dropped: calls were lost", calls, r.Received, r.Folded, a.dropped)
 		}
 	}
 	if m := faultedRE.FindStringSubmatch(r.Stderr); m != nil {
