@@ -225,7 +225,14 @@ __attribute__((noinline)) static int exact_generic_types(clr_fn *fn, uintptr_t e
     // anyway since some runtimes reject a null one.
     struct { COR_PRF_FUNCTION_ARGUMENT_INFO info; COR_PRF_FUNCTION_ARGUMENT_RANGE more[63]; } buf;
     ULONG cb = sizeof buf;
-    if (v->GetFunctionEnter3Info(info, fn->function_id, (COR_PRF_ELT_INFO)elt, &frame, &cb, &buf.info) < 0 || frame == 0)
+    uint8_t fp[ELT_FP_SAVE_SIZE]; // see clr_elt_repair (values.h)
+    uint8_t *save = clr_elt_repair_on && elt != 0 ? clr_elt_fp_save(elt) : NULL;
+    if (save != NULL)
+        memcpy(fp, save, ELT_FP_SAVE_SIZE);
+    HRESULT hr = v->GetFunctionEnter3Info(info, fn->function_id, (COR_PRF_ELT_INFO)elt, &frame, &cb, &buf.info);
+    if (save != NULL)
+        memcpy(save, fp, ELT_FP_SAVE_SIZE);
+    if (hr < 0 || frame == 0)
         return -1;
     ClassID c = 0, ta[MAX_TYPE_ARGS];
     ModuleID m;

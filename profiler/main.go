@@ -171,6 +171,9 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	var major, minor C.uint16_t
 	if hr := C.clr_runtime_version(&major, &minor); hr == 0 {
 		p.planner.oldReturns = major < 6
+		if major < 5 {
+			C.clr_elt_repair(1)
+		}
 		if major >= 5 {
 			// See clr_thread_alt_stack in signals.c: every managed thread
 			// gets it (ThreadCreated).

@@ -16,6 +16,9 @@
 
 static clr_value_limits g_lim;
 
+int clr_elt_repair_on;
+void clr_elt_repair(int on) { clr_elt_repair_on = on; }
+
 // ---- the ClassID -> plan table: open addressing, Go writes, C reads ------
 
 typedef struct {
@@ -577,6 +580,9 @@ static void write_exact_this(writer *w, uintptr_t fid, COR_PRF_FRAME_INFO frame,
     write_struct(w, box->elem, v, VT_STRUCT);
 }
 
+static uint32_t capture_args(const clr_fn_plan *plan, uintptr_t fid, COR_PRF_FRAME_INFO frame,
+                             const COR_PRF_FUNCTION_ARGUMENT_INFO *info, uint8_t *buf, uint32_t len);
+
 uint32_t clr_capture_enter(const clr_fn_plan *plan, uintptr_t fid, uintptr_t elt, uint8_t *buf, uint32_t len) {
     // Room for `this` and 63 arguments; the runtime is told the real size
     // and refuses (no values for the call) rather than overrun it.
@@ -587,14 +593,31 @@ uint32_t clr_capture_enter(const clr_fn_plan *plan, uintptr_t fid, uintptr_t elt
     } ai;
     ULONG cb = sizeof ai;
     COR_PRF_FRAME_INFO frame = 0;
-    if (len < 2 || clr_info_vtbl()->GetFunctionEnter3Info(clr_info(), fid, (COR_PRF_ELT_INFO)elt, &frame, &cb, &ai.info) < 0)
+    if (len < 2)
         return 0;
+    uint8_t fp[ELT_FP_SAVE_SIZE];
+    uint8_t *save = clr_elt_repair_on && elt != 0 ? clr_elt_fp_save(elt) : NULL;
+    if (save != NULL)
+        memcpy(fp, save, ELT_FP_SAVE_SIZE);
+    uint32_t n = 0;
+    if (clr_info_vtbl()->GetFunctionEnter3Info(clr_info(), fid, (COR_PRF_ELT_INFO)elt, &frame, &cb, &ai.info) >= 0)
+        n = capture_args(plan, fid, frame, &ai.info, buf, len);
+    if (save != NULL)
+        memcpy(save, fp, ELT_FP_SAVE_SIZE); // after the struct copies were read
+    return n;
+}
+
+// Writes `this`, the arguments and the statics of a call whose argument
+// ranges the runtime gave.
+static uint32_t capture_args(const clr_fn_plan *plan, uintptr_t fid, COR_PRF_FRAME_INFO frame,
+                             const COR_PRF_FUNCTION_ARGUMENT_INFO *info, uint8_t *buf, uint32_t len) {
+    enum { MAX_RANGES = 64 };
     writer w;
     writer_init(&w, buf, len, fid, frame);
-    uint32_t r = 0, nr = ai.info.numRanges;
+    uint32_t r = 0, nr = info->numRanges;
     // The runtime declares ranges[1] and fills as many as it reported, into
-    // the room `more` gives after it: index through a pointer.
-    const COR_PRF_FUNCTION_ARGUMENT_RANGE *ranges = ai.info.ranges;
+    // the room the caller gave after it: index through a pointer.
+    const COR_PRF_FUNCTION_ARGUMENT_RANGE *ranges = info->ranges;
     if (plan->has_this) {
         if (r < nr && plan->this_exact)
             write_exact_this(&w, fid, frame, ranges[r].startAddress);
