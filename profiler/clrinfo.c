@@ -279,8 +279,8 @@ int md_field_constant(void *imp, uint32_t fd, uint64_t *value, uint32_t *attrs) 
     DWORD a = 0, ctype = 0;
     PCCOR_SIGNATURE s = NULL;
     UVCP_CONSTANT v = NULL;
-    WCHAR name[1];
-    HRESULT hr = MD(imp)->GetFieldProps(imp, fd, &td, name, 0, &n, &a, &s, &sl, &ctype, &v, &cv);
+    // No name buffer: some runtimes write a terminator into a 0-length one.
+    HRESULT hr = MD(imp)->GetFieldProps(imp, fd, &td, NULL, 0, &n, &a, &s, &sl, &ctype, &v, &cv);
     if (hr < 0)
         return hr;
     *attrs = a;

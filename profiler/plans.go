@@ -18,6 +18,7 @@ import (
 
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/values"
+	"github.com/clrotel/clrotel/values/typerender"
 )
 
 // planner builds the read plans the C hooks follow: one per traced function
@@ -220,6 +221,13 @@ func (pl *planner) typeSlot(t naming.Type, mid uint64, typeArgs, methodArgs []ui
 	switch t.Kind {
 	case naming.ElemGenericInst:
 		if t.Elem != nil && t.Elem.Kind == naming.ElemClass {
+			// A generic class (List<Item>): planned now like other declared
+			// classes, so that the first call already reads it.
+			if pl.jitThread && depth < maxProactiveDepth {
+				if cid, err := pl.classOfType(t, mid, typeArgs, methodArgs, depth); err == nil {
+					_, _ = pl.entry(cid, depth+1)
+				}
+			}
 			return slot{kind: values.KindRef}
 		}
 		// A generic value type (Nullable<Int32>, KeyValuePair<K, V>): its
@@ -608,6 +616,7 @@ func (pl *planner) layoutPlan(e *classEntry, cid uint64, c naming.Class, depth i
 		}
 		e.info.Fields[i] = values.Field{Name: displayFieldName(r.name), Enum: r.slot.enum}
 	}
+	boundCollections(e.info.Name, rows, fields)
 	if !e.valueType {
 		e.obj = plan
 		return nil
@@ -623,6 +632,31 @@ func (pl *planner) layoutPlan(e *classEntry, cid uint64, c naming.Class, depth i
 		e.obj = box
 	}
 	return nil
+}
+
+// boundCollections marks the array fields a collection uses only up to a
+// count field (typerender.Bounds decides which, by field name): the hooks
+// copy no element past the count.
+func boundCollections(class string, rows []fieldRow, fields []C.clr_value_plan) {
+	names := make([]string, len(rows))
+	for i, r := range rows {
+		names[i] = r.name
+	}
+	for _, b := range typerender.Bounds(class, names) {
+		arr, cnt := -1, -1
+		for i, r := range rows {
+			switch {
+			case r.name == b.Array && r.slot.kind == values.KindRef:
+				arr = i
+			case r.name == b.Count && r.slot.kind == values.KindI4:
+				cnt = i
+			}
+		}
+		if arr >= 0 && cnt >= 0 {
+			fields[arr].bounded = 1
+			fields[arr].bound_offset = C.uint32_t(rows[cnt].offset)
+		}
+	}
 }
 
 // displayFieldName shows an auto-property's backing field by the property's

@@ -91,6 +91,7 @@ typedef struct {
     uint8_t *p, *end; // end keeps one byte back for VT_TRUNC
     int full;
     uint32_t depth;
+    int64_t bound; // elements the next array may show (-1: all), set by a bounded field
     int nseen;
     uintptr_t seen[MAX_SEEN];
 } writer;
@@ -154,8 +155,16 @@ static void write_struct(writer *w, const clr_class_plan *p, uintptr_t addr, uin
     put(w, &cls, 8);
     put(w, &n, 2);
     w->depth++;
-    for (uint16_t i = 0; i < n && !w->full; i++)
-        write_value(w, &p->fields[i], addr + p->fields[i].offset);
+    for (uint16_t i = 0; i < n && !w->full; i++) {
+        const clr_value_plan *f = &p->fields[i];
+        // A collection's array used up to a count field (List<T>._items up
+        // to _size): the array shows only that many elements.
+        int32_t count;
+        if (f->bounded && clr_safe_copy(&count, (void *)(addr + f->bound_offset), 4) == 0)
+            w->bound = count < 0 ? 0 : count;
+        write_value(w, f, addr + f->offset);
+        w->bound = -1;
+    }
     w->depth--;
 }
 
@@ -233,14 +242,16 @@ static int class_plausible(ClassID cls) {
     return 0;
 }
 
-static void write_array(writer *w, const clr_class_plan *p, uintptr_t obj) {
+static void write_array(writer *w, const clr_class_plan *p, uintptr_t obj, int64_t bound) {
     enum { MAX_RANK = 32 };
     ULONG32 rank = p->rank ? p->rank : 1;
     if (rank > MAX_RANK) {
         tag(w, VT_UNREADABLE);
         return;
     }
-    if (w->depth >= g_lim.max_depth) {
+    // A collection's own array is read even at the depth limit: what it
+    // holds then stops there (VT_DEPTH), but its count and primitives show.
+    if (w->depth >= g_lim.max_depth && bound < 0) {
         tag_u64(w, VT_DEPTH, p->class_id);
         return;
     }
@@ -254,7 +265,11 @@ static void write_array(writer *w, const clr_class_plan *p, uintptr_t obj) {
     uint64_t total = 1;
     for (ULONG32 i = 0; i < rank; i++)
         total *= dims[i];
-    uint32_t n = total < g_lim.max_elems ? (uint32_t)total : g_lim.max_elems;
+    // Characters are bounded like a string's (a StringBuilder's chunks).
+    uint32_t lim = p->elem_kind == VK_CHAR ? g_lim.max_chars : g_lim.max_elems;
+    uint32_t n = total < lim ? (uint32_t)total : lim;
+    if (bound >= 0 && (uint64_t)bound < n)
+        n = (uint32_t)bound;
     if (!room(w, 1 + 8 + 1 + 4 * rank + 4))
         return;
     *w->p++ = VT_ARRAY;
@@ -265,10 +280,13 @@ static void write_array(writer *w, const clr_class_plan *p, uintptr_t obj) {
     put(w, dims, 4 * rank);
     put(w, &n, 4);
     clr_value_plan ep = {.kind = p->elem_kind, .cls = p->elem};
-    w->depth++;
+    // A collection's own array (bounded) is not a level of nesting the
+    // user sees: List<Item>'s items are as deep as the list's fields.
+    uint32_t step = bound >= 0 ? 0 : 1;
+    w->depth += step;
     for (uint32_t i = 0; i < n && !w->full; i++)
         write_value(w, &ep, (uintptr_t)data + (uintptr_t)i * p->elem_size);
-    w->depth--;
+    w->depth -= step;
 }
 
 static uint8_t kind_of_elem(CorElementType t) {
@@ -326,6 +344,8 @@ static int implicit_array_plan(ClassID cls, clr_class_plan *out) {
 }
 
 static void write_object(writer *w, uintptr_t obj) {
+    int64_t bound = w->bound; // for this object only, not what it holds
+    w->bound = -1;
     if (obj == 0) {
         tag(w, VT_NULL);
         return;
@@ -375,7 +395,7 @@ static void write_object(writer *w, uintptr_t obj) {
     case SHAPE_ARRAY:
         if (w->nseen < MAX_SEEN)
             w->seen[w->nseen++] = obj;
-        write_array(w, p, obj);
+        write_array(w, p, obj, bound);
         return;
     case SHAPE_BOXED:
         if (room(w, 9)) {
@@ -481,6 +501,7 @@ static void writer_init(writer *w, uint8_t *buf, uint32_t len) {
     w->end = buf + len - 1;
     w->full = 0;
     w->depth = 0;
+    w->bound = -1;
     w->nseen = 0;
 }
 

@@ -44,8 +44,9 @@ typedef struct clr_value_plan {
     uint8_t kind;
     uint8_t redact;
     uint8_t elem_kind; // VK_BYREF: the pointee's kind
-    uint8_t pad;
+    uint8_t bounded;   // fields: an array used only up to the Int32 at bound_offset
     uint32_t offset;   // fields: offset from the object (or struct) start
+    uint32_t bound_offset; // bounded fields: where the count is, from the same start
     const struct clr_class_plan *cls; // VK_STRUCT, or VK_BYREF to a struct
 } clr_value_plan;
 
