@@ -215,6 +215,9 @@ func (pl *planner) slotOf(cid uint64, depth int) slot {
 // typeSlot says how a value of signature type t, in module mid, is read.
 // typeArgs and methodArgs are the runtime ClassIDs for VAR and MVAR.
 func (pl *planner) typeSlot(t naming.Type, mid uint64, typeArgs, methodArgs []uint64, depth int) slot {
+	if t.Kind == naming.ElemSZArray && t.Elem != nil && depth < maxProactiveDepth {
+		pl.planArrayElem(*t.Elem, mid, typeArgs, methodArgs, depth)
+	}
 	if k := elemKind(t.Kind); k != values.KindSkip && t.Kind != naming.ElemClass {
 		return slot{kind: k}
 	}
@@ -270,6 +273,32 @@ func (pl *planner) typeSlot(t naming.Type, mid uint64, typeArgs, methodArgs []ui
 		return pl.slotOf(args[t.Index], depth+1)
 	}
 	return slot{}
+}
+
+// planArrayElem plans the value type an array field or parameter holds
+// (List<KeyValuePair<K, V>>._items, Dictionary's Entry[]), so that the
+// hooks can read such an array the first time they meet it.
+func (pl *planner) planArrayElem(e naming.Type, mid uint64, typeArgs, methodArgs []uint64, depth int) {
+	switch e.Kind {
+	case naming.ElemVar, naming.ElemMVar:
+		args := typeArgs
+		if e.Kind == naming.ElemMVar {
+			args = methodArgs
+		}
+		if int(e.Index) < len(args) {
+			_, _ = pl.entry(args[e.Index], depth+1)
+		}
+	case naming.ElemGenericInst, naming.ElemValueType:
+		if !pl.jitThread { // resolving may load the type: only on the JIT thread
+			return
+		}
+		if e.Kind == naming.ElemGenericInst && (e.Elem == nil || e.Elem.Kind != naming.ElemValueType) {
+			return
+		}
+		if cid, err := pl.classOfType(e, mid, typeArgs, methodArgs, depth); err == nil {
+			_, _ = pl.entry(cid, depth+1)
+		}
+	}
 }
 
 // classOfType finds the runtime ClassID of a signature type (for type
