@@ -156,3 +156,29 @@ func TestTypeRenderingsPANOff(t *testing.T) {
 		}
 	})
 }
+
+// TestShopDemo: the example app's spans carry no card number anywhere, and
+// a service's `this` shows its own state, its dictionaries as their count.
+func TestShopDemo(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		r := runApp(t, rt, "Shop", nil, runOpts{profiler: true})
+		if r.ExitCode != 0 || !strings.Contains(r.Stdout, "declined: card declined for Bob") {
+			t.Fatalf("exit %d, stdout %q\n%s", r.ExitCode, r.Stdout, r.Stderr)
+		}
+		noCardNumbers(t, r.Spans)
+		for _, s := range r.Spans {
+			for k, v := range s.Attrs {
+				if text := fmt.Sprint(v); strings.Contains(text, "_buckets") || strings.Contains(text, "_entries") || strings.Contains(text, "_comparer") {
+					t.Errorf("framework internals in %s %s=%q", s.Name, k, text)
+				}
+			}
+		}
+		want := `Acme.Shop.OrderService{catalog=Acme.Shop.Catalog{items=[3]}, inventory=Acme.Shop.Inventory{stock=[3]}, payments=Acme.Shop.PaymentGateway{}}`
+		if got := latest(t, r.Spans, "OrderService.PlaceOrder(")["dotnet.this"]; got != want {
+			t.Errorf("PlaceOrder this = %v, want %s", got, want)
+		}
+		if got, _ := latest(t, r.Spans, "Pricing.Total(")["dotnet.arg.lines"].(string); !strings.HasPrefix(got, `[[Acme.Shop.Item{Sku="PAD"`) {
+			t.Errorf("Total lines = %q", got)
+		}
+	})
+}
