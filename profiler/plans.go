@@ -788,6 +788,8 @@ func (pl *planner) enumNames(e *classEntry, c naming.Class) {
 	if err != nil {
 		return
 	}
+	flags := utf16.Encode([]rune("System.FlagsAttribute\x00"))
+	e.info.Enum.Flags = C.md_has_attribute(imp, C.uint32_t(c.Token), (*C.uint16_t)(&flags[0])) != 0
 	for _, t := range toks {
 		var v C.uint64_t
 		var attrs C.uint32_t

@@ -2,6 +2,7 @@ package values
 
 import (
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -13,6 +14,7 @@ import (
 type Enum struct {
 	Name   string
 	Values map[uint64]string // by the value's bits, zero-extended
+	Flags  bool              // [Flags]: a value may combine named values
 }
 
 // Field is what rendering knows of a field, in plan order.
@@ -555,7 +557,44 @@ func enumText(e *Enum, v Value) string {
 	if name, ok := e.Values[v.Bits]; ok {
 		return name
 	}
+	if e.Flags {
+		if text, ok := flagsText(e, v.Bits); ok {
+			return text
+		}
+	}
 	return strconv.FormatInt(v.Int(), 10)
+}
+
+// flagsText names a [Flags] enum value as .NET does: the named values it
+// is made of, largest first taken, listed from the smallest ("Read,
+// Write"); false when some bits have no name.
+func flagsText(e *Enum, bits uint64) (string, bool) {
+	if bits == 0 {
+		return "", false
+	}
+	vals := make([]uint64, 0, len(e.Values))
+	for v := range e.Values {
+		if v != 0 {
+			vals = append(vals, v)
+		}
+	}
+	sort.Slice(vals, func(i, j int) bool { return vals[i] > vals[j] })
+	rest := bits
+	var used []uint64
+	for _, v := range vals {
+		if rest&v == v {
+			used = append(used, v)
+			rest &^= v
+		}
+	}
+	if rest != 0 {
+		return "", false
+	}
+	names := make([]string, len(used))
+	for i, v := range used {
+		names[len(used)-1-i] = e.Values[v]
+	}
+	return strings.Join(names, ", "), true
 }
 
 // primAttr is a primitive as a typed attribute: int64 for integers (UInt64

@@ -51,7 +51,7 @@ func noCardNumbers(t *testing.T, spans []otlpsink.Span) {
 func TestTypeRenderings(t *testing.T) {
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
 		r := runApp(t, rt, "Types", nil, runOpts{profiler: true})
-		if r.ExitCode != 0 || !strings.Contains(r.Stdout, "types 255 42") {
+		if r.ExitCode != 0 || !strings.Contains(r.Stdout, "types 299 42") {
 			t.Fatalf("exit %d, stdout %q\n%s", r.ExitCode, r.Stdout, r.Stderr)
 		}
 		tests := []struct {
@@ -113,6 +113,9 @@ func TestTypeRenderings(t *testing.T) {
 			{"Calls.Payments(", "dotnet.arg.customer", `Acme.Types.Customer{Name="Ada", Reference=***, CardNumber=***}`},
 			{"Calls.Payments(", "dotnet.arg.customer.Reference.redacted", "pan"},
 			{"Calls.Payments(", "dotnet.arg.notes", `[***, "ok"]`},
+			{"Calls.Flags(", "dotnet.arg.both", "Read, Write"},
+			{"Calls.Flags(", "dotnet.arg.one", "Execute"},
+			{"Calls.Flags(", "dotnet.arg.odd", "8"},
 			// `this`: a service's own fields; its collections as their count.
 			{"Service.Count(", "dotnet.this", `Acme.Types.Service{stock=[40], log=[1], gate=Object{…}, Name="svc"}`},
 			{"Service.Count(", "dotnet.this.stock", "[40]"},
@@ -134,6 +137,26 @@ func TestTypeRenderings(t *testing.T) {
 		}
 		if got := latest(t, r.Spans, "Door.Open(")["code.function.name"]; got != nil && !strings.Contains(fmt.Sprint(got), "Cage<Acme.Types.Cat>.Door.Open") {
 			t.Errorf("code.function.name = %v", got)
+		}
+		dates := latest(t, r.Spans, "Calls.Dates(")
+		if rt.Name == "net3.1" {
+			if dates["dotnet.arg.day.null"] != true {
+				t.Errorf("3.1 has no DateOnly: day = %v", dates["dotnet.arg.day"])
+			}
+		} else if dates["dotnet.arg.day"] != "2026-11-23" || dates["dotnet.arg.time"] != "09:30:15.0000000" {
+			t.Errorf("DateOnly %v, TimeOnly %v", dates["dotnet.arg.day"], dates["dotnet.arg.time"])
+		}
+		// An exception message holding a card number is hidden too.
+		hidden := false
+		for _, s := range r.Spans {
+			for _, e := range s.Events {
+				if strings.Contains(s.Name, "Calls.Decline(") && e.Attrs["exception.message"] == values.TextRedacted {
+					hidden = true
+				}
+			}
+		}
+		if !hidden {
+			t.Error("Decline's exception message not hidden")
 		}
 		noCardNumbers(t, r.Spans)
 	})

@@ -11,6 +11,8 @@ namespace Acme.Types
 {
     public class Cat { public string Name = "Tom"; }
 
+    [Flags] public enum Access { None = 0, Read = 1, Write = 2, Execute = 4 }
+
     public class Cage<T>
     {
         public class Door
@@ -57,6 +59,13 @@ namespace Acme.Types
             Exception error, Encoding enc, Type type, Task<int> done) { return 8; }
         public static int Payments(string note, string plain, Customer customer, List<string> notes) { return 9; }
         public static int Nested(Cage<Cat>.Door door) { return door.Open(41); }
+        public static int Flags(Access both, Access one, Access odd) { return 10; }
+        // DateOnly and TimeOnly exist from .NET 6: made by name, null before.
+        public static int Dates(object day, object time) { return 11; }
+        public static void Decline(string who)
+        {
+            throw new InvalidOperationException("card 4111 1111 1111 1111 declined for " + who);
+        }
     }
 
     public static class Program
@@ -111,6 +120,12 @@ namespace Acme.Types
                     new List<string> { "5500000000000004", "ok" });
                 sum += Calls.Nested(new Cage<Cat>.Door());
                 sum += new Service().Count(round);
+                sum += Calls.Flags(Access.Read | Access.Write, Access.Execute, (Access)8);
+                var dateOnly = Type.GetType("System.DateOnly");
+                var timeOnly = Type.GetType("System.TimeOnly");
+                sum += Calls.Dates(dateOnly == null ? null : Activator.CreateInstance(dateOnly, 2026, 11, 23),
+                    timeOnly == null ? null : Activator.CreateInstance(timeOnly, 9, 30, 15));
+                try { Calls.Decline("Ada"); } catch (InvalidOperationException) { sum++; }
                 Thread.Sleep(300); // plans of classes first met in this round are built
             }
             Console.WriteLine("types " + sum + " " + forced);
