@@ -330,7 +330,7 @@ func (r *Renderer) top(b *attrBuilder, s Slot, v Value) {
 		return
 	}
 	var sb strings.Builder
-	r.text(&sb, v, nil, topAt(s.Key))
+	r.plainText(&sb, v, nil, topAt(s.Key))
 	b.add(key.String(sb.String()))
 	r.subAttrs(b, s.Key, v, topAt(s.Key))
 }
@@ -424,6 +424,11 @@ func (r *Renderer) text(sb *strings.Builder, v Value, enum *Enum, a at) {
 			return
 		}
 	}
+	r.plainText(sb, v, enum, a)
+}
+
+// plainText is text without asking r.Types (already asked for v).
+func (r *Renderer) plainText(sb *strings.Builder, v Value, enum *Enum, a at) {
 	switch v.Shape {
 	case Null:
 		sb.WriteString("null")
