@@ -689,7 +689,10 @@ func boundCollections(class string, rows []fieldRow, fields []C.clr_value_plan) 
 			}
 		}
 		if arr >= 0 && cnt >= 0 {
-			fields[arr].bounded = 1
+			fields[arr].bounded = C.BOUND_COLLECTION
+			if b.Text {
+				fields[arr].bounded = C.BOUND_TEXT
+			}
 			fields[arr].bound_offset = C.uint32_t(rows[cnt].offset)
 		}
 	}

@@ -92,6 +92,9 @@ typedef struct {
     int full;
     uint32_t depth;
     int64_t bound; // elements the next array may show (-1: all), set by a bounded field
+    // From this depth on, collections show only their count (package values
+    // renders them as [n]): their elements are not copied. Lower for `this`.
+    uint32_t compact_depth;
     int nseen;
     uintptr_t seen[MAX_SEEN];
     // The call being read: what VK_TYPEARG asks the runtime about.
@@ -164,7 +167,7 @@ static void write_struct(writer *w, const clr_class_plan *p, uintptr_t addr, uin
         // to _size): the array shows only that many elements.
         int32_t count;
         if (f->bounded && clr_safe_copy(&count, (void *)(addr + f->bound_offset), 4) == 0)
-            w->bound = count < 0 ? 0 : count;
+            w->bound = count < 0 || (f->bounded == BOUND_COLLECTION && w->depth >= w->compact_depth) ? 0 : count;
         write_value(w, f, addr + f->offset);
         w->bound = -1;
     }
@@ -563,6 +566,7 @@ static void writer_init(writer *w, uint8_t *buf, uint32_t len, uintptr_t fid, CO
     w->full = 0;
     w->depth = 0;
     w->bound = -1;
+    w->compact_depth = COMPACT_DEPTH;
     w->nseen = 0;
 }
 
@@ -617,12 +621,14 @@ uint32_t clr_capture_enter(const clr_fn_plan *plan, uintptr_t fid, uintptr_t elt
     // the room `more` gives after it: index through a pointer.
     const COR_PRF_FUNCTION_ARGUMENT_RANGE *ranges = ai.info.ranges;
     if (plan->has_this) {
+        w.compact_depth = COMPACT_DEPTH_THIS;
         if (r < nr && plan->this_exact)
             write_exact_this(&w, fid, frame, ranges[r].startAddress);
         else if (r < nr)
             write_value(&w, &plan->this_plan, ranges[r].startAddress);
         else
             tag(&w, VT_SKIP);
+        w.compact_depth = COMPACT_DEPTH;
         r++;
     }
     for (uint32_t i = 0; i < plan->nargs && !w.full; i++, r++) {

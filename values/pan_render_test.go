@@ -1,6 +1,10 @@
 package values
 
-import "testing"
+import (
+	"testing"
+
+	"go.opentelemetry.io/otel/attribute"
+)
 
 // TestRenderPAN: a string holding a card number is hidden wherever it is
 // (a value, a field, an element), and shown as is with RedactPAN off.
@@ -64,4 +68,24 @@ func decodeAll(t *testing.T, stream []byte) []Value {
 		vals = append(vals, v)
 	}
 	return vals
+}
+
+// BenchmarkRenderString100 is the drainer's work for the bench's
+// string-100 row: one 100-character argument.
+func BenchmarkRenderString100(b *testing.B) {
+	for _, on := range []bool{false, true} {
+		b.Run(map[bool]string{false: "pan-off", true: "pan-on"}[on], func(b *testing.B) {
+			vals := []Value{{Shape: String, Str: make([]uint16, 100), StrLen: 100}}
+			for i := range vals[0].Str {
+				vals[0].Str[i] = 's'
+			}
+			r := &Renderer{Classes: classes, Limits: DefaultLimits, RedactPAN: on}
+			slots := []Slot{{Key: "dotnet.arg.s"}}
+			buf := make([]attribute.KeyValue, 0, 8)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				buf, _ = r.AppendAttrs(buf[:0], slots, vals)
+			}
+		})
+	}
 }

@@ -13,6 +13,10 @@ import (
 // it (List<T>'s unused capacity, a Dictionary's never-used entries).
 type Bound struct {
 	Array, Count string
+	// Text marks characters (a StringBuilder chunk): always copied, where
+	// a collection's elements nested deep (or in `this`) are not, as they
+	// render as the count there.
+	Text bool
 }
 
 // bounds lists, per class (generic classes without their arguments), the
@@ -20,11 +24,11 @@ type Bound struct {
 // used. They differ between runtimes: HashSet<T> kept _slots up to
 // _lastIndex on .NET Core 3.1 and keeps _entries up to _count since .NET 5.
 var bounds = map[string][]Bound{
-	"System.Collections.Generic.List":       {{"_items", "_size"}},
-	"System.Collections.Generic.Dictionary": {{"_entries", "_count"}},
-	"System.Collections.Generic.HashSet":    {{"_entries", "_count"}, {"_slots", "_lastIndex"}},
-	"System.Collections.Generic.Stack":      {{"_array", "_size"}},
-	"System.Text.StringBuilder":             {{"m_ChunkChars", "m_ChunkLength"}},
+	"System.Collections.Generic.List":       {{"_items", "_size", false}},
+	"System.Collections.Generic.Dictionary": {{"_entries", "_count", false}},
+	"System.Collections.Generic.HashSet":    {{"_entries", "_count", false}, {"_slots", "_lastIndex", false}},
+	"System.Collections.Generic.Stack":      {{"_array", "_size", false}},
+	"System.Text.StringBuilder":             {{"m_ChunkChars", "m_ChunkLength", true}},
 }
 
 // Bounds returns the bounded array fields of class (its full name, as
