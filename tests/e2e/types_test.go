@@ -135,8 +135,19 @@ func TestTypeRenderings(t *testing.T) {
 				t.Errorf("no span %q in:\n%s", want, strings.Join(spanNames(r.Spans), "\n"))
 			}
 		}
-		if got := latest(t, r.Spans, "Door.Open(")["code.function.name"]; got != nil && !strings.Contains(fmt.Sprint(got), "Cage<Acme.Types.Cat>.Door.Open") {
+		if got := latest(t, r.Spans, "Door.Open(")["code.function.name"]; got != "Acme.Types.Cage<Acme.Types.Cat>.Door.Open" {
 			t.Errorf("code.function.name = %v", got)
+		}
+		stack := ""
+		for _, s := range r.Spans {
+			for _, e := range s.Events {
+				if st, ok := e.Attrs["exception.stacktrace"].(string); ok && strings.Contains(s.Name, "Door.Open(") {
+					stack = st
+				}
+			}
+		}
+		if !strings.Contains(stack, "at Acme.Types.Cage<Acme.Types.Cat>.Door.Open(Int32 code)") {
+			t.Errorf("Door.Open's exception stack:\n%s", stack)
 		}
 		dates := latest(t, r.Spans, "Calls.Dates(")
 		if rt.Name == "net3.1" {

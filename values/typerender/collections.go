@@ -319,3 +319,20 @@ func renderArraySegment(f fields, c values.Context) (values.Rendering, bool) {
 	}
 	return l.render(c, "[", "]", c.Text), true
 }
+
+// renderImmutableArray: ImmutableArray<T> as the elements of the array it
+// wraps; a default (uninitialized) one as "default".
+func renderImmutableArray(f fields, c values.Context) (values.Rendering, bool) {
+	a, ok := f.get("array")
+	if !ok {
+		return values.Rendering{}, false
+	}
+	if a.Shape == values.Null {
+		return values.Rendering{Text: "default"}, true
+	}
+	if a.Shape != values.Array || len(a.Dims) != 1 {
+		return values.Rendering{}, false
+	}
+	e, cut := elems(a)
+	return list{elems: e, count: int64(a.Dims[0]), more: cut}.render(c, "[", "]", c.Text), true
+}

@@ -45,11 +45,12 @@ func init() {
 		"System.Collections.Generic.KeyValuePair":           renderKeyValuePair,
 		"System.Collections.ObjectModel.ReadOnlyCollection": renderReadOnlyCollection,
 		"System.ArraySegment":                               renderArraySegment,
-		"System.Tuple":                                      renderTuple,
-		"System.ValueTuple":                                 renderTuple,
-		"System.Lazy":                                       renderLazy,
-		"System.Threading.Tasks.Task":                       renderTask,
-		"System.Threading.Tasks.ValueTask":                  renderValueTask,
+		"System.Collections.Immutable.ImmutableArray":       renderImmutableArray,
+		"System.Tuple":                     renderTuple,
+		"System.ValueTuple":                renderTuple,
+		"System.Lazy":                      renderLazy,
+		"System.Threading.Tasks.Task":      renderTask,
+		"System.Threading.Tasks.ValueTask": renderValueTask,
 	}
 }
 

@@ -98,6 +98,11 @@ func TestScalars(t *testing.T) {
 		{"dictionary sensitive", class("System.Collections.Generic.Dictionary<String, Int32>", "_entries", "_count", "_freeCount"),
 			obj(arr(3, entry(-1, "password", 1)), i4(1), i4(0)), `{"password": ***}`},
 		{"tuple", class("System.ValueTuple<Int32, String>", "Item1", "Item2"), obj(i4(1), str("a")), `(1, "a")`},
+		{"immutable array", class("System.Collections.Immutable.ImmutableArray<Int32>", "array"), obj(arr(2, i4(4), i4(5))), "[4, 5]"},
+		{"queue wraps", class("System.Collections.Generic.Queue<Int32>", "_array", "_head", "_tail", "_size"),
+			obj(arr(4, i4(3), i4(0), i4(1), i4(2)), i4(2), i4(1), i4(3)), "[1, 2, 3]"},
+		{"stack cut", class("System.Collections.Generic.Stack<Int32>", "_array", "_size"),
+			obj(arr(8, i4(1), i4(2)), i4(5)), "[…, 2, 1](5)"},
 	}
 	for _, tt := range tests {
 		got, ok := New().Render(tt.ci, tt.v, ctx)

@@ -17,7 +17,11 @@ namespace Acme.Types
     {
         public class Door
         {
-            public int Open(int code) { return code + 1; }
+            public int Open(int code)
+            {
+                if (code < 0) throw new ArgumentOutOfRangeException("code");
+                return code + 1;
+            }
         }
     }
 
@@ -58,7 +62,11 @@ namespace Acme.Types
             CancellationToken live, CancellationToken canceled, Lazy<int> made, Lazy<int> notMade,
             Exception error, Encoding enc, Type type, Task<int> done) { return 8; }
         public static int Payments(string note, string plain, Customer customer, List<string> notes) { return 9; }
-        public static int Nested(Cage<Cat>.Door door) { return door.Open(41); }
+        public static int Nested(Cage<Cat>.Door door)
+        {
+            try { door.Open(-1); } catch (ArgumentOutOfRangeException) { }
+            return door.Open(41);
+        }
         public static int Flags(Access both, Access one, Access odd) { return 10; }
         // DateOnly and TimeOnly exist from .NET 6: made by name, null before.
         public static int Dates(object day, object time) { return 11; }
