@@ -878,19 +878,23 @@ func (pl *planner) functionPlan(m *naming.Method) *fnPlan {
 	if sig.HasThis && !sig.ExplicitThis {
 		cp.has_this = 1
 		s := slot{kind: values.KindRef}
-		switch {
-		case m.ClassID != 0:
-			if e, err := pl.entry(m.ClassID, 0); err == nil && e.valueType {
-				// `this` of a value type's method is a managed pointer to it.
+		// `this` of a value type's method is a managed pointer to it, never
+		// an object reference: whether the owner is a struct is read from
+		// metadata, so that no failure below can make it one.
+		if pl.ownerIsValueType(m) {
+			s = slot{} // not read, unless planned below
+			if m.ClassID == 0 {
+				// Shared code of a generic struct: the exact type is known
+				// only from the frame.
+				s = slot{kind: values.KindByRef}
+				cp.this_exact = 1
+			} else if e, err := pl.entry(m.ClassID, 0); err == nil && e.valueType {
 				inner := pl.slotOf(m.ClassID, 0)
 				s = slot{kind: values.KindByRef, cls: inner.cls}
 				cp.this_plan.elem_kind = C.uint8_t(inner.kind)
 			}
-		case pl.ownerIsValueType(m):
-			// Shared code of a generic struct: `this` is a managed pointer
-			// into a struct whose exact type only the frame knows.
-			s = slot{kind: values.KindByRef}
-			cp.this_exact = 1
+		} else if m.ClassID != 0 {
+			_, _ = pl.entry(m.ClassID, 0) // planned now, so the first call reads it
 		}
 		cp.this_plan.kind = C.uint8_t(s.kind)
 		cp.this_plan.cls = s.cls
