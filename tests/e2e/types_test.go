@@ -51,7 +51,7 @@ func noCardNumbers(t *testing.T, spans []otlpsink.Span) {
 func TestTypeRenderings(t *testing.T) {
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
 		r := runApp(t, rt, "Types", nil, runOpts{profiler: true})
-		if r.ExitCode != 0 || !strings.Contains(r.Stdout, "types 299 42") {
+		if r.ExitCode != 0 || !strings.Contains(r.Stdout, "types 323 42") {
 			t.Fatalf("exit %d, stdout %q\n%s", r.ExitCode, r.Stdout, r.Stderr)
 		}
 		tests := []struct {
@@ -116,6 +116,9 @@ func TestTypeRenderings(t *testing.T) {
 			{"Calls.Flags(", "dotnet.arg.both", "Read, Write"},
 			{"Calls.Flags(", "dotnet.arg.one", "Execute"},
 			{"Calls.Flags(", "dotnet.arg.odd", "8"},
+			{"Calls.Delegates(", "dotnet.arg.lambda", "System.Func<Int32>(static)"},
+			{"Calls.Delegates(", "dotnet.arg.bound", "System.Func<Int32, Int32>(target Acme.Types.Service)"},
+			{"Calls.Delegates(", "dotnet.arg.multi", "System.Action(2 handlers)"},
 			// `this`: a service's own fields; its collections as their count.
 			{"Service.Count(", "dotnet.this", `Acme.Types.Service{stock=[40], log=[1], gate=Object{…}, Name="svc"}`},
 			{"Service.Count(", "dotnet.this.stock", "[40]"},

@@ -498,3 +498,32 @@ func plain(v values.Value, text string) string {
 	}
 	return text
 }
+
+// renderDelegate: the delegate's type and its target's class (a closure,
+// the instance a method is bound to), or "static" without one; a
+// multicast delegate says how many it calls. The target method's name
+// would take the runtime (its code address to a method): not read.
+func renderDelegate(f fields, c values.Context) (values.Rendering, bool) {
+	target, ok := f.get("_target")
+	if !ok {
+		return values.Rendering{}, false
+	}
+	if n, ok := f.prim("_invocationCount"); ok && n > 1 {
+		if list, ok := f.get("_invocationList"); ok && list.Shape == values.Array {
+			return values.Rendering{Text: f.ci.Name + "(" + strconv.FormatInt(n, 10) + " handlers)"}, true
+		}
+	}
+	what := "static"
+	switch target.Shape {
+	case values.Object, values.NoPlan, values.DepthLimit, values.Boxed:
+		if ci, ok := c.Class(target.Class); ok && ci.Name != "" {
+			what = "target " + ci.Name
+		} else {
+			what = "target ?"
+		}
+	case values.Cycle:
+		// A delegate whose target is itself (a static method's open
+		// delegate keeps the delegate there).
+	}
+	return values.Rendering{Text: f.ci.Name + "(" + what + ")"}, true
+}

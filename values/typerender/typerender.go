@@ -79,6 +79,8 @@ func (*Renderer) Render(ci values.ClassInfo, v values.Value, c values.Context) (
 			fn = renderException
 		case v.Shape == values.Object && strings.HasPrefix(base, "System.Text.") && strings.Contains(base, "Encoding"):
 			fn = renderEncoding
+		case v.Shape == values.Object && f.has("_target") && f.has("_methodPtr") && f.has("_invocationCount"):
+			fn = renderDelegate
 		default:
 			return values.Rendering{}, false
 		}
@@ -90,6 +92,16 @@ func (*Renderer) Render(ci values.ClassInfo, v values.Value, c values.Context) (
 type fields struct {
 	ci values.ClassInfo
 	v  values.Value
+}
+
+// has reports whether the class has a field of that name.
+func (f fields) has(name string) bool {
+	for _, fd := range f.ci.Fields {
+		if fd.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // get returns the first of the named fields the class has and the stream

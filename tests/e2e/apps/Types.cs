@@ -70,6 +70,7 @@ namespace Acme.Types
         public static int Flags(Access both, Access one, Access odd) { return 10; }
         // DateOnly and TimeOnly exist from .NET 6: made by name, null before.
         public static int Dates(object day, object time) { return 11; }
+        public static int Delegates(Func<int> lambda, Func<int, int> bound, Action multi) { return 12; }
         public static void Decline(string who)
         {
             throw new InvalidOperationException("card 4111 1111 1111 1111 declined for " + who);
@@ -134,6 +135,9 @@ namespace Acme.Types
                 sum += Calls.Dates(dateOnly == null ? null : Activator.CreateInstance(dateOnly, 2026, 11, 23),
                     timeOnly == null ? null : Activator.CreateInstance(timeOnly, 9, 30, 15));
                 try { Calls.Decline("Ada"); } catch (InvalidOperationException) { sum++; }
+                var svc = new Service();
+                Action a = () => { }, b = () => { };
+                sum += Calls.Delegates(() => 1, svc.Count, a + b);
                 Thread.Sleep(300); // plans of classes first met in this round are built
             }
             Console.WriteLine("types " + sum + " " + forced);
