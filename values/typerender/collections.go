@@ -336,3 +336,33 @@ func renderImmutableArray(f fields, c values.Context) (values.Rendering, bool) {
 	e, cut := elems(a)
 	return list{elems: e, count: int64(a.Dims[0]), more: cut}.render(c, "[", "]", c.Text), true
 }
+
+// renderConcurrentDictionary: its count, the sum of _tables._countPerLock;
+// its entries (nodes chained from buckets, deeper than values are
+// followed) are not shown.
+func renderConcurrentDictionary(f fields, c values.Context) (values.Rendering, bool) {
+	tables, ok := f.get("_tables", "m_tables")
+	if !ok {
+		return values.Rendering{}, false
+	}
+	tf, ok := of(c, tables)
+	if !ok {
+		return values.Rendering{}, false
+	}
+	counts, ok := array(tf, "_countPerLock", "m_countPerLock")
+	if !ok {
+		return values.Rendering{}, false
+	}
+	e, cut := elems(counts)
+	if cut || len(e) < int(counts.Dims[0]) {
+		return values.Rendering{}, false
+	}
+	n := int64(0)
+	for _, x := range e {
+		if x.Shape != values.Prim {
+			return values.Rendering{}, false
+		}
+		n += x.Int()
+	}
+	return list{count: n}.render(c, "{", "}", c.Text), true
+}

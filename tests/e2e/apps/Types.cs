@@ -58,6 +58,7 @@ namespace Acme.Types
         public static int Sets(HashSet<int> empty, HashSet<int> one, HashSet<int> many, HashSet<string> removed) { return 5; }
         public static int Arrays(int[] empty, int[] one, int[] many) { return 6; }
         public static int Ordered(object queue, object stack) { return 7; }
+        public static int Concurrent(object empty, object three) { return 13; }
         public static int Misc(Tuple<int, string> tuple, KeyValuePair<string, int> kv, CancellationToken none,
             CancellationToken live, CancellationToken canceled, Lazy<int> made, Lazy<int> notMade,
             Exception error, Encoding enc, Type type, Task<int> done) { return 8; }
@@ -120,6 +121,10 @@ namespace Acme.Types
                 sum += Calls.Sets(new HashSet<int>(), setOne, setMany, setRemoved);
                 sum += Calls.Arrays(new int[0], new[] { 5 }, Range(20).ToArray());
                 sum += Calls.Ordered(q, st);
+                const string cd = "System.Collections.Concurrent.ConcurrentDictionary`2[[System.String],[System.Int32]], System.Collections.Concurrent";
+                var three = Make(cd);
+                for (int i = 0; i < 3; i++) Call(three, "TryAdd", "c" + i, i);
+                sum += Calls.Concurrent(Make(cd), three);
                 Exception error;
                 try { throw new InvalidOperationException("bad state"); } catch (Exception e) { error = e; }
                 sum += Calls.Misc(Tuple.Create(1, "a"), new KeyValuePair<string, int>("k", 3), CancellationToken.None,
