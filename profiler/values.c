@@ -92,6 +92,7 @@ typedef struct {
     int full;
     uint32_t depth;
     int64_t bound; // elements the next array may show (-1: all), set by a bounded field
+    int bound_text; // ... and that array holds a text's characters (BOUND_TEXT)
     // From this depth on, collections show only their count (package values
     // renders them as [n]): their elements are not copied. Lower for `this`.
     uint32_t compact_depth;
@@ -168,8 +169,10 @@ static void write_struct(writer *w, const clr_class_plan *p, uintptr_t addr, uin
         int32_t count;
         if (f->bounded && clr_safe_copy(&count, (void *)(addr + f->bound_offset), 4) == 0)
             w->bound = count < 0 || (f->bounded == BOUND_COLLECTION && w->depth >= w->compact_depth) ? 0 : count;
+        w->bound_text = f->bounded == BOUND_TEXT;
         write_value(w, f, addr + f->offset);
         w->bound = -1;
+        w->bound_text = 0;
     }
     w->depth--;
 }
@@ -248,7 +251,7 @@ static int class_plausible(ClassID cls) {
     return 0;
 }
 
-static void write_array(writer *w, const clr_class_plan *p, uintptr_t obj, int64_t bound) {
+static void write_array(writer *w, const clr_class_plan *p, uintptr_t obj, int64_t bound, int text) {
     enum { MAX_RANK = 32 };
     ULONG32 rank = p->rank ? p->rank : 1;
     if (rank > MAX_RANK) {
@@ -271,8 +274,8 @@ static void write_array(writer *w, const clr_class_plan *p, uintptr_t obj, int64
     uint64_t total = 1;
     for (ULONG32 i = 0; i < rank; i++)
         total *= dims[i];
-    // Characters are bounded like a string's (a StringBuilder's chunks).
-    uint32_t lim = p->elem_kind == VK_CHAR ? g_lim.max_chars : g_lim.max_elems;
+    // A text's characters (a StringBuilder's chunks) are bounded like a string's.
+    uint32_t lim = text && p->elem_kind == VK_CHAR ? g_lim.max_chars : g_lim.max_elems;
     uint32_t n = total < lim ? (uint32_t)total : lim;
     if (bound >= 0 && (uint64_t)bound < n)
         n = (uint32_t)bound;
@@ -351,7 +354,9 @@ static int implicit_array_plan(ClassID cls, clr_class_plan *out) {
 
 static void write_object(writer *w, uintptr_t obj) {
     int64_t bound = w->bound; // for this object only, not what it holds
+    int text = w->bound_text;
     w->bound = -1;
+    w->bound_text = 0;
     if (obj == 0) {
         tag(w, VT_NULL);
         return;
@@ -401,7 +406,7 @@ static void write_object(writer *w, uintptr_t obj) {
     case SHAPE_ARRAY:
         if (w->nseen < MAX_SEEN)
             w->seen[w->nseen++] = obj;
-        write_array(w, p, obj, bound);
+        write_array(w, p, obj, bound, text);
         return;
     case SHAPE_BOXED:
         if (room(w, 9)) {
@@ -566,6 +571,7 @@ static void writer_init(writer *w, uint8_t *buf, uint32_t len, uintptr_t fid, CO
     w->full = 0;
     w->depth = 0;
     w->bound = -1;
+    w->bound_text = 0;
     w->compact_depth = COMPACT_DEPTH;
     w->nseen = 0;
 }
