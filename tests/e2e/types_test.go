@@ -101,6 +101,8 @@ func TestTypeRenderings(t *testing.T) {
 			{"Calls.Concurrent(", "dotnet.arg.three.count", int64(3)},
 			{"Calls.Misc(", "dotnet.arg.tuple", `(1, "a")`},
 			{"Calls.Misc(", "dotnet.arg.kv", `["k"]=3`},
+			{"Calls.Misc(", "dotnet.arg.kv.key", "k"},
+			{"Calls.Misc(", "dotnet.arg.kv.value", int64(3)},
 			{"Calls.Misc(", "dotnet.arg.none", "None"},
 			{"Calls.Misc(", "dotnet.arg.live.requested", false},
 			{"Calls.Misc(", "dotnet.arg.canceled.requested", true},

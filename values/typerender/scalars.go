@@ -484,9 +484,26 @@ func renderKeyValuePair(f fields, c values.Context) (values.Rendering, bool) {
 		vt = values.TextRedacted
 	}
 	return values.Rendering{Text: "[" + kt + "]=" + vt, Subs: []values.Sub{
-		sub(".key", attribute.StringValue(plain(k, kt))),
-		sub(".value", attribute.StringValue(plain(v, vt))),
+		sub(".key", typedOr(k, kt)),
+		sub(".value", typedOr(v, vt)),
 	}}, true
+}
+
+// typedOr is a primitive as a typed attribute value (integers as int64,
+// floats as float64, bool), anything else as its text, a string unquoted.
+func typedOr(v values.Value, text string) attribute.Value {
+	if v.Shape == values.Prim && text != values.TextRedacted {
+		switch v.Kind {
+		case values.KindBool:
+			return attribute.BoolValue(v.Bits != 0)
+		case values.KindR4, values.KindR8:
+			return attribute.Float64Value(v.Float())
+		case values.KindI1, values.KindI2, values.KindI4, values.KindI8, values.KindI,
+			values.KindU1, values.KindU2, values.KindU4:
+			return attribute.Int64Value(v.Int())
+		}
+	}
+	return attribute.StringValue(plain(v, text))
 }
 
 // plain is a value's text without the quotes of a string.
