@@ -896,6 +896,11 @@ func (pl *planner) functionPlan(m *naming.Method) *fnPlan {
 		} else if m.ClassID != 0 {
 			_, _ = pl.entry(m.ClassID, 0) // planned now, so the first call reads it
 		}
+		if m.Name == ".ctor" {
+			// A constructor's `this` on entry is the new object with every
+			// field at its default: nothing worth a span attribute.
+			s, cp.this_exact = slot{}, 0
+		}
 		cp.this_plan.kind = C.uint8_t(s.kind)
 		cp.this_plan.cls = s.cls
 		fp.enter = append(fp.enter, values.Slot{Key: "dotnet.this"})

@@ -133,6 +133,10 @@ func TestTypeRenderings(t *testing.T) {
 				t.Errorf("%s %s = %#v, want %#v", tt.span, tt.key, got, tt.want)
 			}
 		}
+		// A constructor's `this` on entry (all defaults) is not shown.
+		if this, ok := latest(t, r.Spans, "Service..ctor(")["dotnet.this"]; ok {
+			t.Errorf("constructor this shown: %v", this)
+		}
 		// A nested type of a generic type carries the arguments on the
 		// type that declares them.
 		for _, want := range []string{
