@@ -375,7 +375,9 @@ func (r *Renderer) subAttrs(b *attrBuilder, prefix string, v Value, a at) {
 			}
 			n++
 		case Object, Struct, Boxed:
-			if tr, ok := r.typed(f, a.in()); ok {
+			// Scalars by meaning (a decimal, a date, a Guid) are worth
+			// querying; a collection's text repeats the parent's.
+			if tr, ok := r.typed(f, a.in()); ok && !isCollection(tr) {
 				if tr.As != nil {
 					var sb strings.Builder
 					r.text(&sb, *tr.As, nil, a.in())
@@ -652,4 +654,15 @@ func decodeUTF16(s []uint16) string {
 // type name only.
 func frameworkClass(name string) bool {
 	return name == "Object" || strings.HasPrefix(name, "System.") || strings.HasPrefix(name, "Microsoft.")
+}
+
+// isCollection reports whether a TypeRenderer rendered a collection (it
+// gives a count).
+func isCollection(tr Rendering) bool {
+	for _, s := range tr.Subs {
+		if s.Suffix == ".count" {
+			return true
+		}
+	}
+	return false
 }
