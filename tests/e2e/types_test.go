@@ -51,7 +51,7 @@ func noCardNumbers(t *testing.T, spans []otlpsink.Span) {
 func TestTypeRenderings(t *testing.T) {
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
 		r := runApp(t, rt, "Types", nil, runOpts{profiler: true})
-		if r.ExitCode != 0 || !strings.Contains(r.Stdout, "types 349 42") {
+		if r.ExitCode != 0 || !strings.Contains(r.Stdout, "types 407 42") {
 			t.Fatalf("exit %d, stdout %q\n%s", r.ExitCode, r.Stdout, r.Stderr)
 		}
 		tests := []struct {
@@ -96,6 +96,12 @@ func TestTypeRenderings(t *testing.T) {
 			{"Calls.Arrays(", "dotnet.arg.many", "Int32[20]{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, …}"},
 			{"Calls.Ordered(", "dotnet.arg.queue", "[3, 4, 5, 6]"},
 			{"Calls.Ordered(", "dotnet.arg.stack", "[3, 2, 1]"},
+			{"Calls.OrderedSizes(", "dotnet.arg.emptyQueue", "[]"},
+			{"Calls.OrderedSizes(", "dotnet.arg.manyQueue", "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, …](20)"},
+			{"Calls.OrderedSizes(", "dotnet.arg.emptyStack", "[]"},
+			{"Calls.OrderedSizes(", "dotnet.arg.manyStack", "[…, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0](20)"},
+			{"Calls.OrderedSizes(", "dotnet.arg.manyStack.count", int64(20)},
+			{"Calls.ValueTuples(", "dotnet.arg.pair", `(2, "b")`},
 			{"Calls.Concurrent(", "dotnet.arg.empty", "{}"},
 			{"Calls.Concurrent(", "dotnet.arg.three", "{…}(3)"},
 			{"Calls.Concurrent(", "dotnet.arg.three.count", int64(3)},

@@ -58,6 +58,8 @@ namespace Acme.Types
         public static int Sets(HashSet<int> empty, HashSet<int> one, HashSet<int> many, HashSet<string> removed) { return 5; }
         public static int Arrays(int[] empty, int[] one, int[] many) { return 6; }
         public static int Ordered(object queue, object stack) { return 7; }
+        public static int OrderedSizes(object emptyQueue, object manyQueue, object emptyStack, object manyStack) { return 14; }
+        public static int ValueTuples(ValueTuple<int, string> pair) { return 15; }
         public static int Concurrent(object empty, object three) { return 13; }
         public static int Misc(Tuple<int, string> tuple, KeyValuePair<string, int> kv, CancellationToken none,
             CancellationToken live, CancellationToken canceled, Lazy<int> made, Lazy<int> notMade,
@@ -121,6 +123,12 @@ namespace Acme.Types
                 sum += Calls.Sets(new HashSet<int>(), setOne, setMany, setRemoved);
                 sum += Calls.Arrays(new int[0], new[] { 5 }, Range(20).ToArray());
                 sum += Calls.Ordered(q, st);
+                const string qt = "System.Collections.Generic.Queue`1[[System.Int32]], System.Collections";
+                const string stt = "System.Collections.Generic.Stack`1[[System.Int32]], System.Collections";
+                var manyQ = Make(qt); var manyS = Make(stt);
+                for (int i = 0; i < 20; i++) { Call(manyQ, "Enqueue", i); Call(manyS, "Push", i); }
+                sum += Calls.OrderedSizes(Make(qt), manyQ, Make(stt), manyS);
+                sum += Calls.ValueTuples(new ValueTuple<int, string>(2, "b"));
                 const string cd = "System.Collections.Concurrent.ConcurrentDictionary`2[[System.String],[System.Int32]], System.Collections.Concurrent";
                 var three = Make(cd);
                 for (int i = 0; i < 3; i++) Call(three, "TryAdd", "c" + i, i);
