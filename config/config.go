@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clrotel/clrotel/folding"
 	"github.com/clrotel/clrotel/sampling"
 )
 
@@ -46,6 +47,11 @@ type Config struct {
 	// Sampling: OTEL_TRACES_SAMPLER(_ARG), rules and the rate limit.
 	Sampling sampling.Config
 
+	// Folding of hot, short methods into their callers' spans, and the
+	// span budget of a trace past which further calls fold (0: none).
+	Fold             folding.Rule
+	MaxSpansPerTrace uint32
+
 	ExportQueue    int
 	ExportBatch    int
 	ExportInterval time.Duration
@@ -75,6 +81,9 @@ func Default() Config {
 		ExportInterval: 500 * time.Millisecond,
 		ShutdownWait:   5 * time.Second,
 		Sampling:       sampling.Default(),
+		Fold:           folding.DefaultRule(),
+
+		MaxSpansPerTrace: 10000,
 	}
 }
 
@@ -212,6 +221,26 @@ func fromEnv(c Config, lookup func(string) (string, bool)) (Config, error) {
 			c.Sampling.MinDurationNs = int64(d)
 		}
 	}
+	if v, ok := lookup("CLROTEL_FOLD"); ok {
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "1", "true", "on", "yes", "":
+			c.Fold.Enabled = true
+		case "0", "false", "off", "no":
+			c.Fold.Enabled = false
+		default:
+			errs = append(errs, fmt.Sprintf("CLROTEL_FOLD=%q: want on or off", v))
+		}
+	}
+	minCalls := uint32(min(c.Fold.MinCalls, 1<<31))
+	u32("CLROTEL_FOLD_MIN_CALLS", &minCalls, 1, 1<<31)
+	c.Fold.MinCalls = uint64(minCalls)
+	maxUS := uint32(c.Fold.MaxDuration / time.Microsecond)
+	u32("CLROTEL_FOLD_MAX_US", &maxUS, 1, 1_000_000)
+	c.Fold.MaxDuration = time.Duration(maxUS) * time.Microsecond
+	if v, ok := lookup("CLROTEL_FOLD_EXEMPT"); ok {
+		c.Fold.Exempt = SplitPatterns(v)
+	}
+	u32("CLROTEL_MAX_SPANS_PER_TRACE", &c.MaxSpansPerTrace, 0, 1<<30)
 	burst := uint32(c.Sampling.Burst)
 	u32("CLROTEL_RATE_BURST", &burst, 1, 1<<20)
 	c.Sampling.Burst = int(burst)

@@ -25,6 +25,7 @@ type File struct {
 	Sampling fileSampling `yaml:"sampling"`
 	Export   fileExport   `yaml:"export"`
 	Limits   fileLimits   `yaml:"limits"`
+	Fold     fileFold     `yaml:"fold"`
 	Log      fileLog      `yaml:"log"`
 }
 
@@ -63,9 +64,17 @@ type fileExport struct {
 }
 
 type fileLimits struct {
-	MaxThreads *uint32 `yaml:"max_threads"`
-	RingKB     *uint32 `yaml:"ring_kb"`
-	MaxDepth   *uint32 `yaml:"max_depth"`
+	MaxThreads       *uint32 `yaml:"max_threads"`
+	RingKB           *uint32 `yaml:"ring_kb"`
+	MaxDepth         *uint32 `yaml:"max_depth"`
+	MaxSpansPerTrace *uint32 `yaml:"max_spans_per_trace"`
+}
+
+type fileFold struct {
+	Enabled     *bool    `yaml:"enabled"`
+	MinCalls    *uint32  `yaml:"min_calls"`
+	MaxDuration *string  `yaml:"max_duration"`
+	Exempt      []string `yaml:"exempt"`
 }
 
 type fileLog struct {
@@ -261,6 +270,9 @@ func (f *File) validate(path string, root *yaml.Node) FileErrors {
 		bad("limits.ring_kb", "%d: want a power of two from 4 to 1048576", *v)
 	}
 	rangeU32("limits.max_depth", f.Limits.MaxDepth, 16, 1<<20)
+	rangeU32("limits.max_spans_per_trace", f.Limits.MaxSpansPerTrace, 0, 1<<30)
+	rangeU32("fold.min_calls", f.Fold.MinCalls, 1, 1<<31)
+	dur("fold.max_duration", f.Fold.MaxDuration)
 	if l := f.Log.Level; l != nil {
 		if _, ok := map[string]bool{"error": true, "warn": true, "info": true, "debug": true}[*l]; !ok {
 			bad("log.level", "%q: want error, warn, info or debug", *l)
@@ -336,6 +348,19 @@ func (f *File) apply(c *Config) {
 		c.RingBytes = *f.Limits.RingKB << 10
 	}
 	setU32(&c.MaxDepth, f.Limits.MaxDepth)
+	setU32(&c.MaxSpansPerTrace, f.Limits.MaxSpansPerTrace)
+	if f.Fold.Enabled != nil {
+		c.Fold.Enabled = *f.Fold.Enabled
+	}
+	if f.Fold.MinCalls != nil {
+		c.Fold.MinCalls = uint64(*f.Fold.MinCalls)
+	}
+	if f.Fold.MaxDuration != nil {
+		c.Fold.MaxDuration, _ = time.ParseDuration(*f.Fold.MaxDuration)
+	}
+	if f.Fold.Exempt != nil {
+		c.Fold.Exempt = f.Fold.Exempt
+	}
 	if f.Log.Level != nil {
 		c.LogLevel = *f.Log.Level
 	}

@@ -7,11 +7,14 @@ package main
 import "C"
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
+	"github.com/clrotel/clrotel/folding"
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/otelbridge"
 )
@@ -73,6 +76,30 @@ func newFunctionTable() *functionTable {
 	t := &functionTable{byID: map[uint64]*function{}}
 	t.list.Store(&[]*function{})
 	return t
+}
+
+// folded lists every function's calls folded into other spans (their
+// totals, which the hooks keep in the function's C block).
+func (t *functionTable) folded() []folding.Entry {
+	var out []folding.Entry
+	for i, f := range *t.list.Load() {
+		if f == nil || f.c == nil {
+			continue
+		}
+		calls := uint64(C.clr_fn_folded_calls(f.c))
+		if calls > 0 {
+			out = append(out, folding.Entry{Fn: uint32(i), Calls: calls, Time: time.Duration(C.clr_fn_folded_ns(f.c))})
+		}
+	}
+	return out
+}
+
+// funcName names a function by index, for folded calls.
+func (p *profiler) funcName(i uint32) string {
+	if f := p.funcs.at(i); f != nil && f.method != nil {
+		return f.method.SpanName
+	}
+	return fmt.Sprintf("function #%d", i)
 }
 
 func (t *functionTable) at(i uint32) *function {

@@ -25,6 +25,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/clrotel/clrotel/config"
+	"github.com/clrotel/clrotel/folding"
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/sampling"
@@ -52,6 +53,7 @@ type profiler struct {
 	planner        *planner
 	render         *values.Renderer
 	captureExclude naming.Patterns
+	foldExempt     naming.Patterns
 	stop           chan struct{}
 	shutdownOnce   sync.Once
 }
@@ -98,6 +100,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		stop:     make(chan struct{}),
 
 		captureExclude: naming.Patterns(cfg.CaptureExclude),
+		foldExempt:     naming.Patterns(cfg.Fold.Exempt),
 	}
 	p.planner = newPlanner(p, values.NewRedactor(append(append([]string{}, values.DefaultSensitive...), cfg.Redact...)), cfg.Statics)
 	p.planner.messages = cfg.Capture
@@ -132,6 +135,11 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	out.capture.max_threads = C.uint32_t(cfg.MaxThreads)
 	out.capture.ring_size = C.uint32_t(cfg.RingBytes)
 	out.capture.stack_cap = C.uint32_t(cfg.MaxDepth)
+	out.capture.max_trace_spans = C.uint32_t(cfg.MaxSpansPerTrace)
+	if cfg.Fold.Enabled {
+		out.capture.fold_min_calls = C.uint32_t(min(cfg.Fold.MinCalls, 1<<31))
+		out.capture.fold_max_ns = C.uint64_t(cfg.Fold.MaxDuration)
+	}
 	if cfg.Capture {
 		out.capture.value_bytes = C.uint32_t(cfg.ValueBytes)
 	}
@@ -237,6 +245,9 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	f.method = bridgeMethod(m)
 	// A trace rooted here is sampled by the first matching rule, else by
 	// OTEL_TRACES_SAMPLER: decided in the hook from this bound.
+	if p.foldExempt.MatchAny(m.SelectName) {
+		flags |= C.FN_FOLD_EXEMPT
+	}
 	f.c = newCFn(fid, index, flags, p.cfg.Sampling.RootBound(m.SelectName))
 	p.planner.prepare()
 	if p.cfg.Capture && !p.captureExclude.MatchAny(m.SelectName) {
@@ -322,6 +333,9 @@ func (p *profiler) shutdown() {
 		p.log.Infof("%v", p.drain.stats())
 	}
 	p.drain.reportDrops(true)
+	if s := folding.Summary(p.funcs.folded(), p.funcName, 20); s != "" {
+		p.log.Infof("%s", s)
+	}
 	if n := uint64(C.clr_guard_faults()); n > 0 {
 		p.log.Warnf("%d runtime calls about objects faulted and were abandoned; those values show as <unreadable> (references that point at no object, such as ones forged by unsafe code)", n)
 	}
@@ -331,6 +345,6 @@ func (p *profiler) shutdown() {
 		p.log.Warnf("exit: spans still queued were not exported: %v", err)
 	}
 	st := p.pipe.Stats()
-	p.log.Infof("shut down: %d records drained; %d spans exported, %d failed, %d lost at exit; %d calls dropped; %d traces not sampled, %d rate-limited",
-		p.drain.records.Load(), st.Exported, st.Failed, st.Lost, dropped(), uint64(C.clr_unsampled_roots()), uint64(C.clr_rate_limited_roots()))
+	p.log.Infof("shut down: %d records drained; %d spans exported, %d failed, %d lost at exit; %d calls dropped; %d calls folded; %d traces not sampled, %d rate-limited",
+		p.drain.records.Load(), st.Exported, st.Failed, st.Lost, dropped(), uint64(C.clr_folded_calls()), uint64(C.clr_unsampled_roots()), uint64(C.clr_rate_limited_roots()))
 }
