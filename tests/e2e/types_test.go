@@ -10,7 +10,7 @@ import (
 )
 
 // latest returns the attributes of the last-started span whose name
-// contains part (each call in the Types app is made twice: a class's plan
+// contains part (each call in the Types app is made three times: a class's plan
 // can be built after its first sighting).
 func latest(t *testing.T, spans []otlpsink.Span, part string) map[string]any {
 	t.Helper()
@@ -51,7 +51,7 @@ func noCardNumbers(t *testing.T, spans []otlpsink.Span) {
 func TestTypeRenderings(t *testing.T) {
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
 		r := runApp(t, rt, "Types", nil, runOpts{profiler: true})
-		if r.ExitCode != 0 || !strings.Contains(r.Stdout, "types 407 42") {
+		if r.ExitCode != 0 || !strings.Contains(r.Stdout, "types 612 42") {
 			t.Fatalf("exit %d, stdout %q\n%s", r.ExitCode, r.Stdout, r.Stderr)
 		}
 		tests := []struct {

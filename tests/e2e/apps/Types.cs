@@ -1,5 +1,5 @@
 // Types.cs: the common .NET types and collections as arguments, for the
-// rendering end-to-end test (TestTypeRenderings). Each call is made twice:
+// rendering end-to-end test (TestTypeRenderings). Each call is made three times:
 // a class's plan may be built after its first sighting.
 using System;
 using System.Collections.Generic;
@@ -110,7 +110,7 @@ namespace Acme.Types
             var made = new Lazy<int>(() => 42); int forced = made.Value;
             var tz = new DateTimeOffset(2026, 11, 23, 10, 0, 0, TimeSpan.FromHours(1));
             int sum = 0;
-            for (int round = 0; round < 2; round++)
+            for (int round = 0; round < 3; round++)
             {
                 sum += Calls.Scalars(99.95m, -0.001m, new DateTime(2026, 11, 23, 9, 0, 0, DateTimeKind.Utc), new DateTime(2026, 1, 2, 3, 4, 5, 678),
                     tz, TimeSpan.FromMinutes(90), TimeSpan.FromDays(-1.5), new Guid("3f2504e0-4f89-11d3-9a0c-0305e82c3301"),
@@ -151,7 +151,7 @@ namespace Acme.Types
                 var svc = new Service();
                 Action a = () => { }, b = () => { };
                 sum += Calls.Delegates(() => 1, svc.Count, a + b);
-                Thread.Sleep(300); // plans of classes first met in this round are built
+                Thread.Sleep(400); // plans of classes first met in this round are built
             }
             Console.WriteLine("types " + sum + " " + forced);
             return 0;
