@@ -49,6 +49,14 @@ type fileSampling struct {
 	Burst       *uint32    `yaml:"burst"`
 	MinDuration *string    `yaml:"min_duration"`
 	Rules       []fileRule `yaml:"rules"`
+	Remote      fileRemote `yaml:"remote"`
+}
+
+// fileRemote is the jaeger_remote samplers' OTEL_TRACES_SAMPLER_ARG.
+type fileRemote struct {
+	Endpoint            *string  `yaml:"endpoint"`
+	PollingInterval     *string  `yaml:"polling_interval"`
+	InitialSamplingRate *float64 `yaml:"initial_sampling_rate"`
 }
 
 type fileRule struct {
@@ -242,7 +250,7 @@ func (f *File) validate(path string, root *yaml.Node) FileErrors {
 			}
 			return "", false
 		}); err != nil {
-			bad("sampling.sampler", "%q: want always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off or parentbased_traceidratio", *s)
+			bad("sampling.sampler", "%q: want %s", *s, sampling.SamplerNames)
 		}
 	}
 	if r := f.Sampling.Ratio; r != nil && (*r < 0 || *r > 1) {
@@ -252,6 +260,19 @@ func (f *File) validate(path string, root *yaml.Node) FileErrors {
 		bad("sampling.rate_limit", "%v: want traces per second, 0 (no limit) to 1e7", *r)
 	}
 	rangeU32("sampling.burst", f.Sampling.Burst, 1, 1<<20)
+	if e := f.Sampling.Remote.Endpoint; e != nil {
+		if _, err := sampling.ParseRemoteArg(sampling.Remote{}, "endpoint="+*e); err != nil {
+			bad("sampling.remote.endpoint", "%q: want the http:// or https:// URL of a Jaeger sampling API", *e)
+		}
+	}
+	if v := f.Sampling.Remote.PollingInterval; v != nil {
+		if d, err := time.ParseDuration(*v); err != nil || d < 100*time.Millisecond {
+			bad("sampling.remote.polling_interval", "%q: want a duration of at least 100ms, e.g. 60s", *v)
+		}
+	}
+	if r := f.Sampling.Remote.InitialSamplingRate; r != nil && (*r < 0 || *r > 1) {
+		bad("sampling.remote.initial_sampling_rate", "%v: want a ratio from 0 to 1", *r)
+	}
 	dur("sampling.min_duration", f.Sampling.MinDuration)
 	for i, r := range f.Sampling.Rules {
 		if strings.TrimSpace(r.Match) == "" {
@@ -326,6 +347,15 @@ func (f *File) apply(c *Config) {
 	if f.Sampling.MinDuration != nil {
 		d, _ := time.ParseDuration(*f.Sampling.MinDuration)
 		s.MinDurationNs = int64(d)
+	}
+	if f.Sampling.Remote.Endpoint != nil {
+		s.Remote.Endpoint = *f.Sampling.Remote.Endpoint
+	}
+	if f.Sampling.Remote.PollingInterval != nil {
+		s.Remote.PollingInterval, _ = time.ParseDuration(*f.Sampling.Remote.PollingInterval)
+	}
+	if f.Sampling.Remote.InitialSamplingRate != nil {
+		s.Remote.InitialRate = *f.Sampling.Remote.InitialSamplingRate
 	}
 	for _, r := range f.Sampling.Rules {
 		rule, _ := sampling.ParseRule(r.Match + "=" + r.Sample)

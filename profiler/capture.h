@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <stdatomic.h>
 
+#include "sample.h"
+
 enum {
     REC_PAD = 1, REC_ENTER = 2, REC_LEAVE = 3, REC_TAILCALL = 4,
     REC_UNWIND = 5, REC_EXCEPTION = 6, REC_CATCH = 7,
@@ -42,7 +44,9 @@ typedef struct clr_fn {
     uint32_t index; // the function's index in Go's table
     uint32_t flags;
     const struct clr_fn_plan *plan; // values to capture; NULL: none
-    uint64_t sample_bound;          // traces rooted here: sampling.RootBound
+    // Traces rooted here, when the published strategy block predates this
+    // function (index >= its n): resolved by Go from the same configuration.
+    clr_method_sampling sampling;
     // Calls folded into a parent span, and the time of the outermost ones
     // (fold.c; any thread adds, Go reads the totals at exit).
     _Atomic uint64_t folded_calls;
@@ -106,6 +110,9 @@ typedef struct clr_slot {
     _Atomic uint64_t unsampled;    // roots the sampler said no to
     _Atomic uint64_t rate_limited; // roots the rate limit refused
     _Atomic uint64_t folded;       // calls folded into a recorded span
+    // Odd while this thread decides on a root with a strategy block it
+    // loaded: Go frees a replaced block once every odd count it saw moved.
+    _Atomic uint64_t decision_seq;
     uint8_t *data;             // ring memory, ring_size bytes
     clr_frame *stack;          // shadow stack, stack_cap frames
     uint32_t depth;            // traced frames open (may exceed stack_cap)
@@ -136,8 +143,25 @@ typedef struct clr_capture_config {
 
 // Set up before the hooks are installed (from Initialize).
 int clr_capture_init(const clr_capture_config *cfg);
-// The rate limit on sampled traces (interval 0: none).
-void clr_sampling_init(int64_t interval_ns, int64_t tolerance_ns);
+// Strategy blocks (strategy.c). Go builds a block, publishes it (the
+// previous one is returned), and frees the previous one after
+// clr_strategy_barrier once no thread is deciding with it.
+int clr_strategy_init(void);
+int clr_strategy_init_mode(int use_membarrier);
+clr_strategy *clr_strategy_alloc(uint32_t n);
+clr_strategy *clr_strategy_publish(clr_strategy *next);
+void clr_strategy_barrier(void);
+void clr_strategy_free(clr_strategy *st);
+const clr_strategy *clr_strategy_current(void);
+uint64_t clr_slot_decision_seq(uint32_t i);
+void clr_strategy_set_method(clr_strategy *st, uint32_t i, uint64_t bound, int64_t lb_interval, int64_t lb_tolerance);
+void clr_strategy_set_limits(clr_strategy *st, uint64_t generation, int64_t limit_interval, int64_t limit_tolerance,
+                             int64_t rate_interval, int64_t rate_tolerance);
+void clr_fn_set_sampling(clr_fn *fn, uint64_t bound, int64_t lb_interval, int64_t lb_tolerance);
+// For the hook: the block in force, and whether a reader must fence
+// (membarrier(2) unavailable, so the publisher cannot fence for it).
+extern _Atomic(clr_strategy *) clr_strategy_ptr;
+extern int clr_strategy_reader_fence;
 uint64_t clr_unsampled_roots(void);
 uint64_t clr_rate_limited_roots(void);
 

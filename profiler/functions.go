@@ -17,6 +17,7 @@ import (
 	"github.com/clrotel/clrotel/folding"
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/otelbridge"
+	"github.com/clrotel/clrotel/sampling"
 )
 
 // selector decides, once per function, whether it is traced.
@@ -58,6 +59,7 @@ type function struct {
 	c      *C.clr_fn // nil when not selected
 	method *otelbridge.Method
 	plan   *fnPlan // values to read; nil when capture is off for it
+	names  sampling.MethodNames
 
 	mu    sync.Mutex
 	insts map[string]*otelbridge.Method // exact instantiations of shared code
@@ -110,6 +112,13 @@ func (t *functionTable) at(i uint32) *function {
 	return l[i]
 }
 
+// locked runs fn with the table locked: no function is added meanwhile.
+func (t *functionTable) locked(fn func(list []*function)) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	fn(*t.list.Load())
+}
+
 // lookupOrAdd returns the function for id, creating it with mk under the
 // table lock the first time.
 func (t *functionTable) lookupOrAdd(id uint64, mk func(index uint32) *function) *function {
@@ -130,12 +139,12 @@ func (t *functionTable) lookupOrAdd(id uint64, mk func(index uint32) *function) 
 
 // newCFn allocates the client ID the hooks receive. It is never freed: the
 // runtime may call the hooks with it until the process ends.
-func newCFn(fid uint64, index uint32, flags uint32, sampleBound uint64) *C.clr_fn {
+func newCFn(fid uint64, index uint32, flags uint32, m sampling.MethodSetting) *C.clr_fn {
 	p := (*C.clr_fn)(C.calloc(1, C.size_t(unsafe.Sizeof(C.clr_fn{}))))
 	p.function_id = C.uintptr_t(fid)
 	p.index = C.uint32_t(index)
 	p.flags = C.uint32_t(flags)
-	p.sample_bound = C.uint64_t(sampleBound)
+	setFnSampling(p, m)
 	return p
 }
 

@@ -26,19 +26,13 @@ static clr_capture_config g_cfg;
 static _Atomic uint32_t g_slot_hw;      // slots ever used: Go scans [0, g_slot_hw)
 static _Atomic uint64_t g_no_slot;      // enters lost because every slot was taken
 static pthread_key_t g_slot_key;
-static int64_t g_rate_interval, g_rate_tolerance;
-static _Atomic int64_t g_rate_tat;
+static _Atomic int64_t g_rate_tat; // CLROTEL_RATE_LIMIT's state, across strategy blocks
 // initial-exec: the hooks read these on every call, and the default model
 // for a shared library calls __tls_get_addr each time. The library is
 // dlopen-ed, so this takes a few bytes of the static TLS surplus glibc keeps
 // for such libraries (the Go runtime takes some too).
 static __thread clr_slot *t_slot __attribute__((tls_model("initial-exec")));
 static __thread int t_no_slot __attribute__((tls_model("initial-exec")));         // this thread found no slot: do not retry per call
-
-void clr_sampling_init(int64_t interval_ns, int64_t tolerance_ns) {
-    g_rate_interval = interval_ns;
-    g_rate_tolerance = tolerance_ns;
-}
 
 // Adds one to a counter only its slot's owner thread writes.
 static inline void bump(_Atomic uint64_t *c) {
@@ -247,6 +241,24 @@ __attribute__((noinline)) static int exact_generic_types(clr_fn *fn, uintptr_t e
     return (int)n;
 }
 
+static int64_t clock_ns(void) { return (int64_t)now_ns(); }
+
+// The sampling decision on a new trace rooted at fn, with the strategy
+// block in force (strategy.c explains the decision_seq protocol that lets Go
+// free a replaced block). No block yet (not possible once Initialize has
+// published one): sampled.
+static inline int decide_root(clr_slot *s, clr_fn *fn, const uint8_t *tid) {
+    uint64_t seq;
+    clr_strategy *st = clr_strategy_enter(&s->decision_seq, &clr_strategy_ptr, clr_strategy_reader_fence, &seq);
+    int verdict = CLR_KEPT;
+    if (st != NULL) {
+        clr_method_sampling *m = fn->index < st->n ? &st->methods[fn->index] : &fn->sampling;
+        verdict = clr_decide(st, m, &g_rate_tat, tid, clock_ns);
+    }
+    clr_strategy_exit(&s->decision_seq, seq);
+    return verdict;
+}
+
 void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     clr_slot *s = slot_get();
     if (s == NULL) {
@@ -307,12 +319,9 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         tid[1] = rng_next(s);
         if ((tid[0] | tid[1]) == 0)
             tid[1] = 1;
-        if (!clr_sampled((const uint8_t *)tid, fn->sample_bound)) {
-            bump(&s->unsampled);
-            return;
-        }
-        if (g_rate_interval > 0 && !clr_rate_allow(&g_rate_tat, g_rate_interval, g_rate_tolerance, (int64_t)now_ns())) {
-            bump(&s->rate_limited);
+        int verdict = decide_root(s, fn, (const uint8_t *)tid);
+        if (verdict != CLR_KEPT) {
+            bump(verdict == CLR_RATE_LIMITED ? &s->rate_limited : &s->unsampled);
             return;
         }
         flags |= RF_ROOT;

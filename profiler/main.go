@@ -56,6 +56,9 @@ type profiler struct {
 	foldExempt     naming.Patterns
 	stop           chan struct{}
 	shutdownOnce   sync.Once
+
+	samp    *samplingState
+	cfgPath string // CLROTEL_CONFIG, watched for changes
 }
 
 var prof *profiler
@@ -154,9 +157,18 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		max_fields: C.uint32_t(cfg.MaxFields), string_len_offset: lenOff, string_buf_offset: bufOff,
 	}
 	out.plan_table_size = 1 << 16
-	if l := sampling.NewLimiter(cfg.Sampling.RateLimit, cfg.Sampling.Burst); l != nil {
-		iv, tol := l.Params()
-		C.clr_sampling_init(C.int64_t(iv), C.int64_t(tol))
+	// The first sampling block, before any hook runs; then the remote
+	// strategy and the configuration file's changes as they come.
+	if C.clr_strategy_init() == 0 {
+		log.Infof("membarrier(2) unavailable: root decisions fence for strategy updates")
+	}
+	p.samp = &samplingState{log: log, funcs: p.funcs, service: p.pipe.ServiceName()}
+	p.samp.publish(func() bool { p.samp.cfg = cfg.Sampling; return true })
+	p.samp.startRemote(cfg.Sampling)
+	if path, ok := os.LookupEnv("CLROTEL_CONFIG"); ok && strings.TrimSpace(path) != "" {
+		p.cfgPath = path
+		w := config.NewWatcher(path, cfg, os.LookupEnv, os.ReadFile)
+		go p.watchConfig(w)
 	}
 	var major, minor C.uint16_t
 	if hr := C.clr_runtime_version(&major, &minor); hr == 0 {
@@ -244,11 +256,13 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	}
 	f.method = bridgeMethod(m)
 	// A trace rooted here is sampled by the first matching rule, else by
-	// OTEL_TRACES_SAMPLER: decided in the hook from this bound.
+	// the sampler (a remote strategy's entry for it): decided in the hook
+	// from this setting until the next strategy block covers the function.
 	if p.foldExempt.MatchAny(m.SelectName) {
 		flags |= C.FN_FOLD_EXEMPT
 	}
-	f.c = newCFn(fid, index, flags, p.cfg.Sampling.RootBound(m.SelectName))
+	f.names = sampling.MethodNames{Select: m.SelectName, Span: f.method.SpanName, Function: m.FunctionName}
+	f.c = newCFn(fid, index, flags, p.samp.setting(f.names))
 	p.planner.prepare()
 	if p.cfg.Capture && !p.captureExclude.MatchAny(m.SelectName) {
 		f.plan = p.planner.functionPlan(m)
@@ -314,6 +328,7 @@ func (p *profiler) shutdown() {
 		}
 	}()
 	close(p.stop)
+	p.samp.stopRemote()
 	deadline := time.Now().Add(p.cfg.ShutdownWait)
 	// Every record still in the rings is drained and ends up exported or
 	// counted. Against a collector that is not answering, the drainer does
