@@ -318,6 +318,14 @@ func (d *drainer) exception(b []byte) otelbridge.Exception {
 			}
 		}
 	}
+	// A message holding a card number is hidden like any string value.
+	if d.p.render.RedactPAN {
+		for _, m := range []*string{&e.Message, &e.InnerMessage} {
+			if values.HasPANString(*m) {
+				*m = values.TextRedacted
+			}
+		}
+	}
 	return e
 }
 

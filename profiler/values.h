@@ -45,12 +45,21 @@ enum { SHAPE_OBJECT = 1, SHAPE_STRING = 2, SHAPE_ARRAY = 3, SHAPE_BOXED = 4, SHA
 
 struct clr_class_plan;
 
+// Bounded array fields: a collection's elements (List<T>._items up to
+// _size), not copied at all from COMPACT_DEPTH (COMPACT_DEPTH_THIS inside
+// `this`) on, where they render as their count; or a text's characters
+// (a StringBuilder chunk), always copied.
+enum { BOUND_COLLECTION = 1, BOUND_TEXT = 2 };
+enum { COMPACT_DEPTH = 3, COMPACT_DEPTH_THIS = 2 };
+
 typedef struct clr_value_plan {
     uint8_t kind;
     uint8_t redact;
     uint8_t elem_kind; // VK_BYREF: the pointee's kind
     uint8_t method_var; // VK_TYPEARG (or a VK_BYREF to one): a method type parameter
     uint32_t offset;   // fields: offset from the object (or struct) start; VK_TYPEARG: the index
+    uint8_t bounded;   // fields: BOUND_*: an array used only up to the Int32 at bound_offset
+    uint32_t bound_offset; // bounded fields: where the count is, from the same start
     const struct clr_class_plan *cls; // VK_STRUCT, or VK_BYREF to a struct
 } clr_value_plan;
 
