@@ -16,7 +16,7 @@ GOSRC   := $(shell find profiler capture naming otelbridge config sampling cmd o
 
 export CGO_ENABLED := 1
 
-.PHONY: all build deps backends demo test unit e2e vet fuzz soak bench clean
+.PHONY: all build deps backends demo test unit e2e vet fuzz soak bench clean campaign
 
 all: build
 
@@ -85,6 +85,16 @@ fuzz:
 # keeps the raw numbers in bench/results/. Asserts nothing.
 bench: deps build
 	$(GO) run ./bench -dotnet .deps/dotnet $(BENCH_FLAGS)
+
+# A differential campaign over N programs from the generator (tests/csgen),
+# J at a time: each compiled, run untraced and traced (capture on and off)
+# on both runtimes and compared. Failing seeds are kept under
+# build/campaign/<seed>/; exits non-zero on any failure. Works under nice.
+N ?= 100
+J ?= 2
+FIRST ?= 1
+campaign: deps build
+	$(GO) run ./cmd/csgen-campaign -n $(N) -j $(J) -first $(FIRST) -lib $(abspath $(LIB)) -out $(BUILD)/campaign
 
 clean:
 	rm -rf $(BUILD)
