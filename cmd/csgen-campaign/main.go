@@ -40,6 +40,10 @@ func run() int {
 	out := flag.String("out", "build/campaign", "where failing seeds are kept")
 	lax := flag.Bool("lax", false, "do not count <unreadable> values and faulted runtime calls as failures")
 	timeout := flag.Duration("timeout", 60*time.Second, "per run")
+	minimize := flag.String("minimize", "", "shrink this failing program (a kept Gen.cs) instead of running a campaign")
+	minRT := flag.String("runtime", "net8", "with -minimize: the runtime it fails on")
+	minMode := flag.String("mode", "capture-on", "with -minimize: the traced mode it fails in")
+	minKind := flag.String("kind", "crash", "with -minimize: the failure kind to keep (crash, stdout, exit-code, accounting, unreadable)")
 	flag.Parse()
 
 	libAbs, err := filepath.Abs(*lib)
@@ -67,6 +71,9 @@ func run() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	cfg := &difftest.Config{Lib: libAbs, Runtimes: rts, Dir: work, Timeout: *timeout, StrictValues: !*lax}
+	if *minimize != "" {
+		return runMinimize(ctx, cfg, *minimize, *minRT, *minMode, *minKind)
+	}
 	var names []string
 	for _, rt := range rts {
 		names = append(names, rt.Name+" "+rt.Version)
@@ -210,4 +217,40 @@ func keep(r *difftest.Result, dir string) error {
 		}
 	}
 	return os.WriteFile(filepath.Join(dir, "failures.txt"), []byte(b.String()), 0o644)
+}
+
+// runMinimize shrinks a failing program and writes it next to the input
+// as <name>.min.cs.
+func runMinimize(ctx context.Context, cfg *difftest.Config, path, rtName, mode, kind string) int {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	var rt *difftest.Runtime
+	for i := range cfg.Runtimes {
+		if cfg.Runtimes[i].Name == rtName {
+			rt = &cfg.Runtimes[i]
+		}
+	}
+	if rt == nil {
+		fmt.Fprintf(os.Stderr, "csgen-campaign: no runtime %q\n", rtName)
+		return 2
+	}
+	start := time.Now()
+	fmt.Printf("minimizing %s (%d lines) for %s on %s %s\n", path, strings.Count(string(src), "\n"), kind, rt.Name, mode)
+	out, err := cfg.Minimize(ctx, string(src), *rt, mode, kind, func(n int) {
+		fmt.Printf("  %d lines (%v)\n", n, time.Since(start).Round(time.Second))
+	})
+	if err != nil && out == "" {
+		fmt.Fprintf(os.Stderr, "csgen-campaign: %v\n", err)
+		return 1
+	}
+	dst := strings.TrimSuffix(path, ".cs") + ".min.cs"
+	if err := os.WriteFile(dst, []byte(out), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	fmt.Printf("%d lines: %s\n", strings.Count(out, "\n"), dst)
+	return 0
 }
