@@ -36,6 +36,8 @@ func TestEveryFeatureAppears(t *testing.T) {
 		// code forms
 		"delegate", "lambda", "closure", "event", "linq", "iterator", "async", "async-real", "exceptions", "exception-filter",
 		"finally", "recursion", "threads", "tasks", "parallel", "arith", "many-args", "record",
+		// ordinary members
+		"property", "indexer", "operator", "static-ctor", "extension", "using", "unsafe-pointer", "ref-return", "pattern", "checked",
 		// BCL values
 		"bcl:Guid", "bcl:DateTime", "bcl:DateTimeOffset", "bcl:TimeSpan", "bcl:Uri", "bcl:Version", "bcl:StringBuilder",
 		"bcl:List", "bcl:Dictionary", "bcl:HashSet", "bcl:Queue", "bcl:Stack", "bcl:jagged-array", "bcl:multidim-array",

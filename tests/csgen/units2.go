@@ -332,3 +332,92 @@ func (g *gen) unitBoxing() {
 	c.close()
 	c.close()
 }
+
+func init() {
+	unitList = append(unitList, unitKind{"members", (*gen).unitMembers})
+}
+
+// unitMembers writes the ordinary members of ordinary code: properties,
+// an indexer, operators and conversions, IEquatable and IComparable with
+// their own hash code, a static constructor, an extension method, using
+// and lock, switch on strings, checked arithmetic, type patterns, ref
+// returns, tuple deconstruction, and unsafe code with pointers.
+func (g *gen) unitMembers() {
+	c, name := g.unit("members")
+	for _, f := range []string{"property", "indexer", "operator", "static-ctor", "extension", "using", "unsafe-pointer", "ref-return", "pattern", "checked"} {
+		g.use(f)
+	}
+	ext, vec, bag := g.name("Ext"), g.name("Vec"), g.name("Bag")
+	scaled := g.name("Scaled")
+	c.l("public static class %s { public static long %s(this int x, long k) { unchecked { return x * k + %d; } } }", ext, scaled, g.intn(100))
+	c.open("public struct %s : IEquatable<%s>, IComparable<%s>", vec, vec, vec)
+	c.l("public int X, Y;")
+	c.l("public %s(int x, int y) { X = x; Y = y; }", vec)
+	c.l("public static %s operator +(%s a, %s b) { unchecked { return new %s(a.X + b.X, a.Y * %d + b.Y); } }", vec, vec, vec, vec, g.between(1, 5))
+	c.l("public static bool operator ==(%s a, %s b) { return a.X == b.X && a.Y == b.Y; }", vec, vec)
+	c.l("public static bool operator !=(%s a, %s b) { return !(a == b); }", vec, vec)
+	c.l("public static implicit operator long(%s v) { return ((long)v.X << 32) ^ (uint)v.Y; }", vec)
+	c.l("public static explicit operator %s(int v) { return new %s(v, ~v); }", vec, vec)
+	c.l("public bool Equals(%s o) { return this == o; }", vec)
+	c.l("public override bool Equals(object o) { return o is %s && Equals((%s)o); }", vec, vec)
+	c.l("public override int GetHashCode() { unchecked { return X * 31 + Y; } }")
+	c.l("public int CompareTo(%s o) { return X != o.X ? X.CompareTo(o.X) : Y.CompareTo(o.Y); }", vec)
+	c.l(`public override string ToString() { return "(" + X.ToString(CultureInfo.InvariantCulture) + "," + Y.ToString(CultureInfo.InvariantCulture) + ")"; }`)
+	c.close()
+	c.open("public sealed class %s : IDisposable", bag)
+	c.l("public static readonly string Label; public static int Created;")
+	c.l("static %s() { Label = %s; Created = %d; }", bag, stringLit(g, false), g.intn(1000))
+	c.l("readonly List<long> items = new List<long>();")
+	c.l("public int Count { get { return items.Count; } }")
+	c.l("public string Name { get; set; }")
+	c.l("public long this[int i] { get { return items[i]; } set { items[i] = value; } }")
+	c.l("public void Add(long v) { items.Add(v); Created++; }")
+	c.l("public bool Disposed;")
+	c.l("public void Dispose() { Disposed = true; Chk.L(Count); }")
+	c.close()
+	c.open("public static class %s", name)
+	c.l("static int[] cells = new int[4];")
+	c.l("static ref int Cell(int i) { return ref cells[i & 3]; }")
+	c.l("static unsafe long SumPtr(int* p, int n, byte* tag) { long s = *tag; for (int i = 0; i < n; i++) s = s * 7 + p[i]; return s; }")
+	c.l("static string Kind(object o) { int i; string s; if ((i = o is int ? (int)o : 0) != 0 && o is int k) return \"int\" + k.ToString(CultureInfo.InvariantCulture); if (o is string t) return \"str\" + t.Length.ToString(CultureInfo.InvariantCulture); s = o == null ? \"null\" : \"other\"; return s; }")
+	c.open("public static void Run()")
+	c.open("unchecked")
+	c.l("%s bag;", bag)
+	c.open("using (bag = new %s { Name = %s })", bag, g.expr(tString, 1, nil))
+	for i, n := 0, g.between(1, 4); i < n; i++ {
+		c.l("bag.Add(%s);", g.expr(tLong, 2, nil))
+	}
+	c.l("bag[0] = bag[0] * 3 + 1; Chk.L(bag[0]); Chk.S(bag.Name);")
+	c.l("lock (bag) { Chk.L(bag.Count); }")
+	c.close()
+	c.l("Chk.B(bag.Disposed); Chk.S(%s.Label); Chk.L(%s.Created);", bag, bag)
+	c.l("var v = new %s(%s, %s) + (%s)%s;", vec, g.expr(tInt, 1, nil), g.expr(tInt, 1, nil), vec, g.expr(tInt, 1, nil))
+	c.l("long asLong = v; Chk.L(asLong); Chk.S(v.ToString()); Chk.B(v == (%s)%d); Chk.B(v.Equals((object)v));", vec, g.intn(10))
+	var vs []string
+	for i, n := 0, g.between(2, 6); i < n; i++ {
+		vs = append(vs, fmt.Sprintf("new %s(%d, %d)", vec, g.between(-5, 5), g.between(-5, 5)))
+	}
+	c.l("var list = new List<%s> { %s }; list.Sort(); foreach (var x in list) Chk.S(x.ToString());", vec, strings.Join(vs, ", "))
+	c.l("var set = new HashSet<%s>(list); Chk.L(set.Count);", vec)
+	c.l("Chk.L((%s).%s(%d));", g.expr(tInt, 1, nil), scaled, g.intn(1000))
+	c.l("Chk.S(Kind(%s)); Chk.S(Kind(%s)); Chk.S(Kind(null));", "(object)"+g.expr(tInt, 1, nil), "(object)"+g.expr(tString, 1, nil))
+	c.open("switch (%s)", g.expr(tString, 1, nil))
+	c.l(`case "pen": Chk.L(1); break;`)
+	c.l(`case "ok": case "Cart": Chk.L(2); break;`)
+	c.l(`case null: Chk.L(3); break;`)
+	c.l(`default: Chk.L(4); break;`)
+	c.close()
+	c.l("try { checked { int z = unchecked(%s); z += unchecked(%s); Chk.L(z); } } catch (OverflowException) { Chk.L(-99); }", g.expr(tInt, 1, nil), g.expr(tInt, 1, nil))
+	c.l("Cell(%d) = %s; Chk.E(cells);", g.intn(4), g.expr(tInt, 1, nil))
+	c.l("var (da, db) = (%s, %s); Chk.L(da); Chk.S(db);", g.expr(tInt, 1, nil), g.expr(tString, 1, nil))
+	n := g.between(1, 8)
+	c.open("unsafe")
+	c.l("int* p = stackalloc int[%d]; byte tag = %d;", n, g.intn(256))
+	c.l("for (int i = 0; i < %d; i++) p[i] = i * %s;", n, g.expr(tInt, 1, nil))
+	c.l("Chk.L(SumPtr(p, %d, &tag));", n)
+	c.l("fixed (char* s = %s) { Chk.L(s[0]); }", stringLit(g, false))
+	c.close()
+	c.close()
+	c.close()
+	c.close()
+}
