@@ -51,12 +51,31 @@ func (c *Config) Minimize(ctx context.Context, src string, rt Runtime, mode, kin
 	if !fails(lines) {
 		return "", fmt.Errorf("the program does not fail with %s on %s %s", kind, rt.Name, mode)
 	}
-	// First whole declarations, members and statements (blocks by
+	// First the units Main runs (a generated program's Main calls each
+	// unit's Run and prints a line after it), so that the unused ones
+	// go as whole declarations next.
+	var units [][]int
+	for i, l := range lines {
+		if strings.HasSuffix(strings.TrimSpace(l), ".Run();") {
+			u := []int{i}
+			if i+1 < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i+1]), "Console.WriteLine(") {
+				u = append(u, i+1)
+			}
+			units = append(units, u)
+		}
+	}
+	if kept, ok := ddmin(units, func(keep [][]int) bool { return fails(without(lines, keep, units)) }, ctx); ok {
+		lines = without(lines, kept, units)
+		if progress != nil {
+			progress(len(lines))
+		}
+	}
+	// Then whole declarations, members and statements (blocks by
 	// indentation, as the generator writes them), outermost first and
 	// again while anything goes; then single lines.
 	for changed := true; changed && ctx.Err() == nil; {
 		changed = false
-		for _, ind := range []int{12, 8, 4, 16, 20} {
+		for _, ind := range []int{4, 8, 12, 16, 20} {
 			kept, ok := ddmin(blocks(lines, ind), func(keep [][]int) bool {
 				return fails(without(lines, keep, blocks(lines, ind)))
 			}, ctx)
