@@ -97,5 +97,16 @@ fuzz:
 bench: deps build
 	$(GO) run ./bench -dotnet .deps/dotnet $(BENCH_FLAGS)
 
+# A differential campaign over N programs from the generator (tests/csgen),
+# J at a time: each compiled, run untraced and traced (capture on and off)
+# on both runtimes and compared. Failing seeds are kept under
+# build/campaign/<seed>/; exits non-zero on any failure. Works under nice.
+N ?= 100
+J ?= 2
+FIRST ?= 1
+.PHONY: campaign
+campaign: deps build
+	$(GO) run ./cmd/csgen-campaign -n $(N) -j $(J) -first $(FIRST) -lib $(abspath $(LIB)) -out $(BUILD)/campaign
+
 clean:
 	rm -rf $(BUILD)
