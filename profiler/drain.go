@@ -249,6 +249,9 @@ func (d *drainer) folded(r capture.Record, x capture.Exit, attrs []attribute.Key
 		}
 		attrs = append(attrs, folding.Attrs(fs, d.p.funcName)...)
 	}
+	if r.Flags&capture.FlagFoldedCount != 0 && x.Aux > 0 {
+		attrs = append(attrs, folding.KeyCount.Int64(int64(x.Aux)))
+	}
 	if r.Flags&capture.FlagTruncated != 0 {
 		attrs = append(attrs, folding.KeyTruncated.Bool(true))
 	}
