@@ -40,6 +40,12 @@ const (
 	floorCLSID   = "{3C1E0F10-7B2A-4E55-9F21-0D446B0E119A}"
 )
 
+// The service benchmark's settings (flags).
+var (
+	serviceSeconds, servicePairsN int
+	serviceOnly                   bool
+)
+
 type config struct {
 	id, name string
 	env      func(sink string) []string
@@ -68,7 +74,11 @@ func main() {
 	dotnet := flag.String("dotnet", ".deps/dotnet", "runtime folder (.deps/dotnet or .deps/dotnet8)")
 	lib := flag.String("lib", "build/libclrotel.so", "clrotel library")
 	out := flag.String("out", "bench/results", "where raw results go")
+	service := flag.Int("service", 10, "seconds of wrk load per run of the service benchmark (0: skip it)")
+	servicePairs := flag.Int("service-pairs", 3, "interleaved untraced/traced runs of the service benchmark")
+	onlyService := flag.Bool("service-only", false, "run the service benchmark alone")
 	flag.Parse()
+	serviceSeconds, servicePairsN, serviceOnly = *service, *servicePairs, *onlyService
 	paced := []string{"paced", strconv.Itoa(*pacedRate), strconv.Itoa(*pacedSecs)}
 	if err := run(*calls, *reps, *startups, paced, *dotnet, *lib, *out); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -131,6 +141,14 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 		{"7", "as 5, paced at " + paced[1] + " calls/s", prof("CLROTEL_INCLUDE=Bench.Work.*", "OTEL_TRACES_SAMPLER=always_on"), true, true},
 	}
 	base := procenv.Clean()
+	if serviceOnly {
+		st, err := serviceBench(host, work, version, lib, base, serviceSeconds, servicePairsN)
+		if err != nil {
+			return fmt.Errorf("service: %w", err)
+		}
+		fmt.Print(st)
+		return nil
+	}
 	results := map[string][]result{}
 	var raw bytes.Buffer
 	fmt.Fprintf(&raw, "clrotel benchmark %s, .NET %s, %d calls per workload, %d runs each\n", time.Now().UTC().Format(time.RFC3339), version, calls, reps)
@@ -170,6 +188,13 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 	}
 
 	table := formatTable(configs, results, startup, version, calls, reps)
+	if serviceSeconds > 0 {
+		st, err := serviceBench(host, work, version, lib, base, serviceSeconds, servicePairsN)
+		if err != nil {
+			return fmt.Errorf("service: %w", err)
+		}
+		table += st
+	}
 	fmt.Print(table)
 	raw.WriteString(table)
 	if err := os.MkdirAll(outDir, 0o755); err == nil {

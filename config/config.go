@@ -39,6 +39,7 @@ type Config struct {
 	ValueBytes     uint32   // value bytes recorded per call (and per return)
 	MaxAttrBytes   int      // bytes of value attributes per span
 	Redact         []string // extra sensitive name fragments (added to the defaults)
+	RedactPAN      bool     // strings holding a payment card number export as ***
 	// Statics are static fields ("Namespace.Type.Field") recorded on the
 	// spans of that type's methods, read at entry.
 	Statics []string
@@ -68,6 +69,7 @@ func Default() Config {
 		MaxDepth:       16384,
 		LogLevel:       "warn",
 		Capture:        true,
+		RedactPAN:      true,
 		MaxString:      256,
 		MaxElements:    16,
 		ValueDepth:     3,
@@ -169,6 +171,16 @@ func fromEnv(c Config, lookup func(string) (string, bool)) (Config, error) {
 	}
 	if v, ok := lookup("CLROTEL_REDACT"); ok {
 		c.Redact = SplitPatterns(v)
+	}
+	if v, ok := lookup("CLROTEL_REDACT_PAN"); ok {
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "off", "false", "0":
+			c.RedactPAN = false
+		case "on", "true", "1", "":
+			c.RedactPAN = true
+		default:
+			errs = append(errs, fmt.Sprintf("CLROTEL_REDACT_PAN: %q: want on or off", v))
+		}
 	}
 	u32("CLROTEL_MAX_STRING", &c.MaxString, 0, 1<<20)
 	u32("CLROTEL_MAX_ELEMENTS", &c.MaxElements, 0, 1<<16)

@@ -20,9 +20,11 @@ enum {
 // RF_FOLDED (exit records): calls folded into the frame follow the fixed
 // part (REC_FOLD_SIZE bytes: u32 calls, u32 entries in the top list, u64
 // ns, then FOLD_TOP {u32 function index, u32 calls, u64 ns}), before any
-// value. RF_TRUNCATED (a root's exit record): its trace reached the span
-// budget, and later calls were folded into their parents.
-enum { RF_ROOT = 1, RF_GENERIC = 2, RF_VALUES = 4, RF_VALUES_DROPPED = 8, RF_FOLDED = 16, RF_TRUNCATED = 32 };
+// value. RF_FOLDED_COUNT: calls were folded into the frame while the ring
+// had no room for that part: their count is the fixed part's second word.
+// RF_TRUNCATED (a root's exit record): its trace reached the span budget,
+// and later calls were folded into their parents.
+enum { RF_ROOT = 1, RF_GENERIC = 2, RF_VALUES = 4, RF_VALUES_DROPPED = 8, RF_FOLDED = 16, RF_TRUNCATED = 32, RF_FOLDED_COUNT = 64 };
 enum { REC_HEADER = 16, REC_EXIT_SIZE = 24, MAX_TYPE_ARGS = 8 };
 enum { FOLD_TOP = 3, REC_FOLD_SIZE = 16 + 16 * FOLD_TOP };
 

@@ -249,6 +249,9 @@ func (d *drainer) folded(r capture.Record, x capture.Exit, attrs []attribute.Key
 		}
 		attrs = append(attrs, folding.Attrs(fs, d.p.funcName)...)
 	}
+	if r.Flags&capture.FlagFoldedCount != 0 && x.Aux > 0 {
+		attrs = append(attrs, folding.KeyCount.Int64(int64(x.Aux)))
+	}
 	if r.Flags&capture.FlagTruncated != 0 {
 		attrs = append(attrs, folding.KeyTruncated.Bool(true))
 	}
@@ -315,6 +318,14 @@ func (d *drainer) exception(b []byte) otelbridge.Exception {
 			e.InnerType = d.p.resolver.ClassName(inner)
 			if v, err := values.NewDecoder(rest[8:]).Next(); err == nil {
 				e.InnerMessage, _, _ = messageText(v)
+			}
+		}
+	}
+	// A message holding a card number is hidden like any string value.
+	if d.p.render.RedactPAN {
+		for _, m := range []*string{&e.Message, &e.InnerMessage} {
+			if values.HasPANString(*m) {
+				*m = values.TextRedacted
 			}
 		}
 	}

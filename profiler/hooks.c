@@ -183,19 +183,14 @@ static inline int ring_room(clr_slot *s, uint32_t keep) {
 }
 
 // A call folds into the recorded frame anc (fold.c counts it when it ends).
-// The first call folded into a frame keeps ring room for the fold payload
-// of its exit record; while the ring has no room for it, calls are dropped
-// (and counted), and the next one tries again.
+// The first call folded into a frame keeps ring room for the fold part of
+// its exit record (count, time, top methods); while the ring has no room
+// for it, the exit record still carries the count, in its spare word.
 static void fold_begin(clr_slot *s, clr_frame *f, uint32_t anc, uint64_t start) {
     clr_frame *a = &s->stack[anc];
     if (a->fold_state != FOLD_KEPT && ring_room(s, s->reserved + REC_FOLD_SIZE + REC_EXIT_SIZE)) {
         a->fold_state = FOLD_KEPT;
         s->reserved += REC_FOLD_SIZE;
-    }
-    if (a->fold_state != FOLD_KEPT) {
-        f->recorded = FRAME_DROPPED;
-        bump(&s->dropped);
-        return;
     }
     f->recorded = FRAME_FOLDED;
     f->anc = anc;
@@ -225,7 +220,14 @@ __attribute__((noinline)) static int exact_generic_types(clr_fn *fn, uintptr_t e
     // anyway since some runtimes reject a null one.
     struct { COR_PRF_FUNCTION_ARGUMENT_INFO info; COR_PRF_FUNCTION_ARGUMENT_RANGE more[63]; } buf;
     ULONG cb = sizeof buf;
-    if (v->GetFunctionEnter3Info(info, fn->function_id, (COR_PRF_ELT_INFO)elt, &frame, &cb, &buf.info) < 0 || frame == 0)
+    uint8_t fp[ELT_FP_SAVE_SIZE]; // see clr_elt_repair (values.h)
+    uint8_t *save = clr_elt_repair_on && elt != 0 ? clr_elt_fp_save(elt) : NULL;
+    if (save != NULL)
+        memcpy(fp, save, ELT_FP_SAVE_SIZE);
+    HRESULT hr = v->GetFunctionEnter3Info(info, fn->function_id, (COR_PRF_ELT_INFO)elt, &frame, &cb, &buf.info);
+    if (save != NULL)
+        memcpy(save, fp, ELT_FP_SAVE_SIZE);
+    if (hr < 0 || frame == 0)
         return -1;
     ClassID c = 0, ta[MAX_TYPE_ARGS];
     ModuleID m;
@@ -356,6 +358,12 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         p = ring_reserve(s, size, s->reserved + 2 * REC_EXIT_SIZE);
     }
     if (p == NULL) {
+        // No room for a record: under a recorded parent the call folds into
+        // it (counted, its subtree too) rather than dropping a subtree.
+        if (d > 0 && s->stack[d - 1].recorded == FRAME_RECORDED) {
+            fold_begin(s, f, d - 1, ts);
+            return;
+        }
         f->recorded = FRAME_DROPPED;
         bump(&s->dropped);
         return;
@@ -424,6 +432,8 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
         base += REC_FOLD_SIZE;
         flags |= RF_FOLDED;
     }
+    else if (f->fold_calls > 0)
+        flags |= RF_FOLDED_COUNT;
     if (d == 0 && s->trace_truncated)
         flags |= RF_TRUNCATED;
     s->reserved -= base;
@@ -449,7 +459,7 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
     }
     put_header(p, size, kind, flags, ts);
     *(uint32_t *)(p + REC_HEADER) = f->fn_index;
-    *(uint32_t *)(p + REC_HEADER + 4) = 0;
+    *(uint32_t *)(p + REC_HEADER + 4) = (flags & RF_FOLDED_COUNT) ? f->fold_calls : 0;
     if (flags & RF_FOLDED)
         clr_fold_write(f, p + REC_EXIT_SIZE);
     ring_commit(s, size);

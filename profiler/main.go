@@ -30,6 +30,7 @@ import (
 	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/sampling"
 	"github.com/clrotel/clrotel/values"
+	"github.com/clrotel/clrotel/values/typerender"
 )
 
 // version is set by the build (-ldflags -X main.version=...).
@@ -106,7 +107,8 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	}
 	p.planner = newPlanner(p, values.NewRedactor(append(append([]string{}, values.DefaultSensitive...), cfg.Redact...)), cfg.Statics)
 	p.planner.messages = cfg.Capture
-	p.render = &values.Renderer{Classes: p.planner, Limits: values.Limits{MaxAttrBytes: cfg.MaxAttrBytes, MaxSubAttrs: 16}, Redact: p.planner.redact}
+	p.render = &values.Renderer{Classes: p.planner, Limits: values.Limits{MaxAttrBytes: cfg.MaxAttrBytes, MaxSubAttrs: 16}, Redact: p.planner.redact,
+		Types: typerender.New(), RedactPAN: cfg.RedactPAN}
 	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) { log.Warnf("export: %v", err) }))
 	if v := os.Getenv("OTEL_SEMCONV_EXCEPTION_SIGNAL_OPT_IN"); v != "" && !strings.HasPrefix(v, "span") {
 		log.Warnf("OTEL_SEMCONV_EXCEPTION_SIGNAL_OPT_IN=%s: clrotel exports traces only; exceptions stay span events", v)
@@ -171,6 +173,9 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	var major, minor C.uint16_t
 	if hr := C.clr_runtime_version(&major, &minor); hr == 0 {
 		p.planner.oldReturns = major < 6
+		if major < 5 {
+			C.clr_elt_repair(1)
+		}
 		if major >= 5 {
 			// See clr_thread_alt_stack in signals.c: every managed thread
 			// gets it (ThreadCreated).

@@ -60,7 +60,7 @@ func TestFolding(t *testing.T) {
 				}
 				hot := byNameContains(t, r.Spans, "Program.Hot(")
 				top, _ := hot.Attrs["clrotel.folded.top"].([]any)
-				if len(top) == 0 || !strings.Contains(fmt.Sprint(top[0]), "Acme.Fold.Box.Get()") {
+				if len(top) == 0 || !strings.Contains(fmt.Sprint(top), "Acme.Fold.Box.Get() ×") {
 					t.Errorf("Hot's folded.top = %v", hot.Attrs["clrotel.folded.top"])
 				}
 				if ns, _ := hot.Attrs["clrotel.folded.ns"].(int64); ns <= 0 || ns > int64(hot.Duration()) {
