@@ -10,6 +10,8 @@
 //	6 as 5 with traceidratio 0.01
 //	7 as 5 with the calls paced at a fixed rate (default 200,000/s): does
 //	  export keep up without drops?
+//	8 clrotel with the defaults (the whole app selected): the calls fold
+//	  into their traced caller (what folding costs per call)
 //
 // It also writes the raw numbers to bench/results/. It asserts nothing.
 package main
@@ -139,6 +141,9 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 		{"5", "clrotel, always_on, values, export", prof("CLROTEL_INCLUDE=Bench.Work.*", "OTEL_TRACES_SAMPLER=always_on"), true, false},
 		{"6", "clrotel, ratio 0.01, values, export", prof("CLROTEL_INCLUDE=Bench.Work.*", "OTEL_TRACES_SAMPLER=traceidratio", "OTEL_TRACES_SAMPLER_ARG=0.01"), true, false},
 		{"7", "as 5, paced at " + paced[1] + " calls/s", prof("CLROTEL_INCLUDE=Bench.Work.*", "OTEL_TRACES_SAMPLER=always_on"), true, true},
+		// The defaults select the whole app: the Work methods run under a
+		// traced caller and fold into it after the rule's 1,000 calls.
+		{"8", "clrotel, defaults: calls folded", prof(), true, false},
 	}
 	base := procenv.Clean()
 	if serviceOnly {
