@@ -11,6 +11,10 @@
 //	7 as 5 with the calls paced at a fixed rate (default 200,000/s): does
 //	  export keep up without drops?
 //
+// Then a start-up section (startup.go; -startup-only runs it alone): hello
+// world and a real program, untraced, under the floor, and under clrotel
+// with nothing selected and with the defaults.
+//
 // It also writes the raw numbers to bench/results/. It asserts nothing.
 package main
 
@@ -68,15 +72,17 @@ func main() {
 	dotnet := flag.String("dotnet", ".deps/dotnet", "runtime folder (.deps/dotnet or .deps/dotnet8)")
 	lib := flag.String("lib", "build/libclrotel.so", "clrotel library")
 	out := flag.String("out", "bench/results", "where raw results go")
+	startupOnly := flag.Bool("startup-only", false, "run only the start-up section")
+	startupRounds := flag.Int("startup-rounds", 15, "interleaved rounds of the start-up section")
 	flag.Parse()
 	paced := []string{"paced", strconv.Itoa(*pacedRate), strconv.Itoa(*pacedSecs)}
-	if err := run(*calls, *reps, *startups, paced, *dotnet, *lib, *out); err != nil {
+	if err := run(*calls, *reps, *startups, paced, *dotnet, *lib, *out, *startupOnly, *startupRounds); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir string) error {
+func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir string, startupOnly bool, startupRounds int) error {
 	root, _ := os.Getwd()
 	lib, _ = filepath.Abs(lib)
 	host := filepath.Join(root, dotnetDir, "dotnet")
@@ -131,6 +137,30 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 		{"7", "as 5, paced at " + paced[1] + " calls/s", prof("CLROTEL_INCLUDE=Bench.Work.*", "OTEL_TRACES_SAMPLER=always_on"), true, true},
 	}
 	base := procenv.Clean()
+	startupConfigs := []startupConfig{
+		{"untraced", nil},
+		{"empty-hook floor", configs[1].env("")},
+		{"clrotel, nothing selected", configs[2].env("")},
+		{"clrotel, defaults", prof()("")},
+	}
+	startupSection := func(raw *bytes.Buffer) error {
+		table, lines, err := runStartup(host, work, version, rc, startupRounds, startupConfigs, base)
+		if err != nil {
+			return fmt.Errorf("start-up: %w", err)
+		}
+		fmt.Print(table)
+		raw.WriteString(lines)
+		raw.WriteString(table)
+		return nil
+	}
+	if startupOnly {
+		var raw bytes.Buffer
+		fmt.Fprintf(&raw, "clrotel start-up benchmark %s, .NET %s\n", time.Now().UTC().Format(time.RFC3339), version)
+		if err := startupSection(&raw); err != nil {
+			return err
+		}
+		return saveRaw(outDir, "-startup-net"+version, raw.Bytes())
+	}
 	results := map[string][]result{}
 	var raw bytes.Buffer
 	fmt.Fprintf(&raw, "clrotel benchmark %s, .NET %s, %d calls per workload, %d runs each\n", time.Now().UTC().Format(time.RFC3339), version, calls, reps)
@@ -172,9 +202,17 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 	table := formatTable(configs, results, startup, version, calls, reps)
 	fmt.Print(table)
 	raw.WriteString(table)
+	if err := startupSection(&raw); err != nil {
+		return err
+	}
+	return saveRaw(outDir, "-net"+version, raw.Bytes())
+}
+
+// saveRaw keeps a run's raw numbers in outDir, named by date and suffix.
+func saveRaw(outDir, suffix string, b []byte) error {
 	if err := os.MkdirAll(outDir, 0o755); err == nil {
-		name := filepath.Join(outDir, time.Now().UTC().Format("2006-01-02")+"-net"+version+".txt")
-		if err := os.WriteFile(name, raw.Bytes(), 0o644); err == nil {
+		name := filepath.Join(outDir, time.Now().UTC().Format("2006-01-02")+suffix+".txt")
+		if err := os.WriteFile(name, b, 0o644); err == nil {
 			fmt.Fprintf(os.Stderr, "bench: raw results in %s\n", name)
 		}
 	}

@@ -1,0 +1,28 @@
+package scope
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestPrefixes(t *testing.T) {
+	for _, tc := range []struct {
+		include    []string
+		want       []string
+		everywhere bool
+	}{
+		{nil, nil, false},
+		{[]string{"Acme.Shop.*"}, []string{"Acme.Shop."}, false},
+		{[]string{"Nothing.Selected"}, []string{"Nothing.Selected"}, false},
+		{[]string{"Acme.Sh?p.Cart.*", "Bench.Work.Run"}, []string{"Acme.Sh", "Bench.Work.Run"}, false},
+		{[]string{"Acme.*", "Acme.Shop.*"}, []string{"Acme."}, false},
+		{[]string{"Acme.*", "Acme.*"}, []string{"Acme."}, false},
+		{[]string{"Acme.*", "*.Get*"}, nil, true},
+		{[]string{"?cme.*"}, nil, true},
+	} {
+		got, every := Prefixes(tc.include)
+		if !reflect.DeepEqual(got, tc.want) || every != tc.everywhere {
+			t.Errorf("Prefixes(%q) = %q, %v; want %q, %v", tc.include, got, every, tc.want, tc.everywhere)
+		}
+	}
+}
