@@ -42,7 +42,7 @@ static int g_compiling;              // selected methods being compiled (under g
 static _Atomic uint64_t g_windows;   // times ENTERLEAVE was turned on
 
 // The selection's scope, set once by Go before any callback can ask.
-static int g_own_code_only, g_everywhere;
+static int g_own_code_only, g_everywhere, g_reaches_framework;
 #define MAX_PREFIXES 64
 static uint16_t g_prefix_buf[4096];
 static uint16_t g_prefix_off[MAX_PREFIXES], g_prefix_len[MAX_PREFIXES];
@@ -55,8 +55,9 @@ void clr_startup_init(uint32_t mask, uint32_t mask_high) {
 
 uint64_t clr_startup_windows(void) { return atomic_load(&g_windows); }
 
-int clr_startup_scope(int own_code_only, const uint16_t *prefixes, uint32_t len) {
+int clr_startup_scope(int own_code_only, int reaches_framework, const uint16_t *prefixes, uint32_t len) {
     g_own_code_only = own_code_only;
+    g_reaches_framework = reaches_framework;
     g_nprefixes = 0;
     g_everywhere = 0;
     if (own_code_only)
@@ -165,11 +166,10 @@ static int module_compute(ModuleID mid) {
         return MOD_MAYBE;
     uint16_t path[1024], asm_name[512];
     uint32_t plen = 0, alen = 0;
-    if (g_own_code_only) {
-        if (clr_module_info(mid, path, 1024, &plen, asm_name, 512, &alen) != 0 || alen == 0)
-            return MOD_MAYBE;
-        return framework_assembly(asm_name, alen) ? MOD_OUT : MOD_MAYBE;
-    }
+    int framework = clr_module_info(mid, path, 1024, &plen, asm_name, 512, &alen) == 0 && alen > 0 &&
+                    framework_assembly(asm_name, alen);
+    if (g_own_code_only || (framework && !g_reaches_framework))
+        return framework ? MOD_OUT : MOD_MAYBE;
     void *imp = clr_module_import(mid);
     if (imp == NULL)
         return MOD_MAYBE;

@@ -18,7 +18,7 @@ import (
 // code and their methods are never named.
 func configureScope(s selector) {
 	if s.ownCodeOnly {
-		C.clr_startup_scope(1, nil, 0)
+		C.clr_startup_scope(1, 0, nil, 0)
 		return
 	}
 	prefixes, everywhere := scope.Prefixes(s.include)
@@ -32,5 +32,9 @@ func configureScope(s selector) {
 	if len(buf) == 0 {
 		buf = []uint16{0}
 	}
-	C.clr_startup_scope(0, (*C.uint16_t)(unsafe.Pointer(&buf[0])), C.uint32_t(len(buf)))
+	reaches := C.int(0)
+	if scope.ReachesFramework(prefixes, everywhere) {
+		reaches = 1
+	}
+	C.clr_startup_scope(0, reaches, (*C.uint16_t)(unsafe.Pointer(&buf[0])), C.uint32_t(len(buf)))
 }

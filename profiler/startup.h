@@ -12,8 +12,9 @@ void clr_startup_init(uint32_t mask, uint32_t mask_high);
 
 // The selection's scope, from Go (profiler/startup.go): own code only (the
 // framework's assemblies hold nothing selected), or the literal prefixes of
-// the include patterns, UTF-16, each ended by a 0.
-int clr_startup_scope(int own_code_only, const uint16_t *prefixes, uint32_t len);
+// the include patterns, UTF-16, each ended by a 0, and whether they can
+// name anything in the framework's assemblies at all (package scope).
+int clr_startup_scope(int own_code_only, int reaches_framework, const uint16_t *prefixes, uint32_t len);
 
 // Whether a module (a function's module) may hold a selected method; false
 // only when it surely does not. Computed once per module.

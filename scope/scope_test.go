@@ -26,3 +26,25 @@ func TestPrefixes(t *testing.T) {
 		}
 	}
 }
+
+func TestReachesFramework(t *testing.T) {
+	for _, tc := range []struct {
+		include []string
+		want    bool
+	}{
+		{[]string{"Nothing.Selected"}, false},
+		{[]string{"Acme.Shop.*", "Bench.Work.*"}, false},
+		{[]string{"System.Linq.Enumerable.Range"}, true},
+		{[]string{"Sys*"}, true},
+		{[]string{"S*"}, true},
+		{[]string{"String.Join"}, true},
+		{[]string{"Interop.Sys.*"}, true},
+		{[]string{"Systematic.*"}, false},
+		{[]string{"*.Get*"}, true},
+	} {
+		p, every := Prefixes(tc.include)
+		if got := ReachesFramework(p, every); got != tc.want {
+			t.Errorf("ReachesFramework(%q) = %v, want %v", tc.include, got, tc.want)
+		}
+	}
+}
