@@ -12,11 +12,11 @@ LIB     := $(BUILD)/libclrotel.so
 CLI     := $(BUILD)/clrotel
 VERSION ?= $(shell git describe --always --dirty 2>/dev/null || echo dev)
 DOTNET  := .deps/dotnet/dotnet
-GOSRC   := $(shell find profiler capture naming otelbridge config sampling cmd otlpsink -name '*.go' -o -name '*.c' -o -name '*.h' -o -name '*.S' 2>/dev/null) go.mod go.sum
+GOSRC   := $(shell find . \( -path ./.deps -o -path ./build -o -path ./tests -o -path ./.git \) -prune -o \( -name '*.go' -o -name '*.c' -o -name '*.h' -o -name '*.S' \) -print 2>/dev/null) go.mod go.sum
 
 export CGO_ENABLED := 1
 
-.PHONY: all build deps backends demo test unit e2e vet fuzz soak bench clean
+.PHONY: all build deps backends demo test unit csan e2e vet fuzz soak bench clean
 
 all: build
 
@@ -56,11 +56,22 @@ vet:
 unit:
 	$(GO) test ./capture/ ./naming/ ./otelbridge/ ./config/ ./otlpsink/ ./values/ ./sampling/ ./cmd/... ./profiler/internal/...
 
+# The C layer's unit tests (value reader, sampler, metadata wrappers) under
+# AddressSanitizer, then UndefinedBehaviorSanitizer, with stack protection
+# and fortified libc calls.
+CSAN_PKGS := ./profiler/internal/creader/ ./profiler/internal/csample/ ./profiler/internal/cmeta/
+CSAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fstack-protector-strong -D_FORTIFY_SOURCE=2
+csan:
+	CGO_CFLAGS="$(CSAN_CFLAGS)" $(GO) test -count=1 -asan $(CSAN_PKGS)
+	CGO_CFLAGS="$(CSAN_CFLAGS) -fsanitize=undefined -fno-sanitize-recover=undefined" CGO_LDFLAGS="-fsanitize=undefined" \
+		$(GO) test -count=1 $(CSAN_PKGS)
+
 e2e: deps backends build
 	CLROTEL_LIB=$(abspath $(LIB)) $(GO) test -count=1 -timeout 30m ./tests/e2e/
 
 test: deps backends build vet
 	CLROTEL_LIB=$(abspath $(LIB)) $(GO) test -count=1 -timeout 60m ./...
+	$(MAKE) csan
 	$(MAKE) fuzz
 	$(MAKE) soak
 

@@ -4,6 +4,7 @@
 // Every callback body is C. Go is entered only from Initialize, Shutdown and
 // the once-per-function JIT-time calls (FunctionIDMapper2, JITInlining), each
 // time with the runtime's activation signal blocked.
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -139,6 +140,16 @@ static UINT_PTR function_mapper(FunctionID fid, void *client_data, BOOL *hook) {
     return (UINT_PTR)fn;
 }
 
+// A runtime hosted by another program (pythonnet in CPython, a native host)
+// may never be shut down: the process just exits. The same flush then runs
+// from exit(); after a Shutdown callback it does nothing (Go runs it once).
+static void at_exit(void) {
+    sigset_t saved;
+    CLR_BLOCK_ACTIVATION(saved);
+    clrotelShutdown();
+    CLR_RESTORE_ACTIVATION(saved);
+}
+
 static HRESULT cb_initialize(void *self, void *unk) {
     (void)self;
     static const GUID *const infos[] = {
@@ -169,8 +180,10 @@ static HRESULT cb_initialize(void *self, void *unk) {
     // Go has initialised (its signal handlers are in place) once any exported
     // call returned, whatever it said.
     clr_signals_install();
-    if (rc == 0)
+    if (rc == 0) {
         clr_abort_hook_install();
+        atexit(at_exit);
+    }
     if (rc != 0)
         return E_FAIL; // Go logged why; the runtime releases the profiler
 
@@ -205,6 +218,7 @@ static HRESULT cb_shutdown(void *self) {
     CLR_RESTORE_ACTIVATION(saved);
     return S_OK;
 }
+
 
 // A selected method must never be inlined away (inlined code raises no
 // Enter/Leave); everything else inlines as it would without the profiler.

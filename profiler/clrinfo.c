@@ -4,6 +4,14 @@
 // Called from Go, either on the profiler's own threads (unknown to the
 // runtime, where these calls are allowed at any time) or inside the
 // once-per-function JIT-time calls. Names come back as UTF-16; Go decodes.
+//
+// Every buffer handed to the runtime is either NULL with a capacity of 0
+// (the runtime then only reports the length) or exactly as large as the
+// capacity passed with it. Go asks for a name's length first and then
+// passes a buffer of that size (profiler/runtime.go, askName). .NET 8's
+// metadata reader writes a name into a non-NULL buffer even when told its
+// capacity is 0: a one-character buffer passed that way let a long enum
+// member name overwrite the caller's stack.
 #include <string.h>
 
 #include <stdatomic.h>
@@ -14,6 +22,9 @@
 #define INFO (clr_info_vtbl())
 #define SELF (clr_info())
 #define MD(imp) (*(MDImportVtbl **)(imp))
+// A name buffer and its capacity as the runtime gets them: NULL and 0
+// together, or neither.
+#define NAMEBUF(p, cap) ((p) != NULL && (cap) != 0 ? (WCHAR *)(p) : NULL), ((p) != NULL ? (cap) : 0)
 
 int clr_function_info(uintptr_t fid, clr_function_desc *out) {
     memset(out, 0, sizeof *out);
@@ -24,10 +35,14 @@ int clr_function_info(uintptr_t fid, clr_function_desc *out) {
     HRESULT hr = INFO->GetFunctionInfo2(SELF, fid, 0, &cls, &mod, &tok, CLR_MAX_TYPE_ARGS, &n, out->type_args);
     if (hr < 0)
         return hr;
+    // The runtime fills at most the capacity given and reports the real
+    // count: more type arguments than that is an error, not a cut name.
+    if (n > CLR_MAX_TYPE_ARGS)
+        return CLR_E_TOO_MANY;
     out->class_id = cls;
     out->module_id = mod;
     out->token = tok;
-    out->n_type_args = n > CLR_MAX_TYPE_ARGS ? CLR_MAX_TYPE_ARGS : n;
+    out->n_type_args = n;
     return 0;
 }
 
@@ -60,6 +75,8 @@ int clr_class_info(uintptr_t cid, clr_class_desc *out) {
     HRESULT hr = class_id_info(cid, &mod, &td, &parent, &n, out->type_args);
     if (hr < 0)
         return hr;
+    if (n > CLR_MAX_TYPE_ARGS)
+        return CLR_E_TOO_MANY;
     // A class outside every module the runtime reported loading is what a
     // garbage type pointer looks like: nothing more is asked about it.
     if (!clr_module_known(mod))
@@ -67,7 +84,7 @@ int clr_class_info(uintptr_t cid, clr_class_desc *out) {
     out->module_id = mod;
     out->token = td;
     out->parent = parent;
-    out->n_type_args = n > CLR_MAX_TYPE_ARGS ? CLR_MAX_TYPE_ARGS : n;
+    out->n_type_args = n;
     return 0;
 }
 
@@ -75,7 +92,7 @@ int clr_module_info(uintptr_t mid, uint16_t *path, uint32_t cap, uint32_t *len, 
     LPCBYTE base = NULL;
     ULONG n = 0;
     AssemblyID aid = 0;
-    HRESULT hr = INFO->GetModuleInfo(SELF, mid, &base, cap, &n, (WCHAR *)path, &aid);
+    HRESULT hr = INFO->GetModuleInfo(SELF, mid, &base, path != NULL ? cap : 0, &n, cap != 0 ? (WCHAR *)path : NULL, &aid);
     if (hr < 0)
         return hr;
     *len = n;
@@ -83,7 +100,7 @@ int clr_module_info(uintptr_t mid, uint16_t *path, uint32_t cap, uint32_t *len, 
     AppDomainID ad = 0;
     ModuleID manifest = 0;
     ULONG an = 0;
-    if (aid != 0 && INFO->GetAssemblyInfo(SELF, aid, asm_cap, &an, (WCHAR *)asm_name, &ad, &manifest) >= 0)
+    if (aid != 0 && INFO->GetAssemblyInfo(SELF, aid, asm_name != NULL ? asm_cap : 0, &an, asm_cap != 0 ? (WCHAR *)asm_name : NULL, &ad, &manifest) >= 0)
         *asm_len = an;
     return 0;
 }
@@ -101,7 +118,7 @@ int md_method_props(void *imp, uint32_t md, uint32_t *owner, uint16_t *name, uin
     ULONG n = 0, sl = 0, rva = 0;
     DWORD a = 0, impl = 0;
     PCCOR_SIGNATURE s = NULL;
-    HRESULT hr = MD(imp)->GetMethodProps(imp, md, &td, (WCHAR *)name, cap, &n, &a, &s, &sl, &rva, &impl);
+    HRESULT hr = MD(imp)->GetMethodProps(imp, md, &td, NAMEBUF(name, cap), &n, &a, &s, &sl, &rva, &impl);
     if (hr < 0)
         return hr;
     *owner = td;
@@ -116,7 +133,7 @@ int md_typedef_props(void *imp, uint32_t td, uint16_t *name, uint32_t cap, uint3
     ULONG n = 0;
     DWORD f = 0;
     mdToken ext = 0;
-    HRESULT hr = MD(imp)->GetTypeDefProps(imp, td, (WCHAR *)name, cap, &n, &f, &ext);
+    HRESULT hr = MD(imp)->GetTypeDefProps(imp, td, NAMEBUF(name, cap), &n, &f, &ext);
     if (hr < 0)
         return hr;
     *len = n;
@@ -135,7 +152,7 @@ int md_enclosing_class(void *imp, uint32_t td, uint32_t *enclosing) {
 int md_typeref_props(void *imp, uint32_t tr, uint32_t *scope, uint16_t *name, uint32_t cap, uint32_t *len) {
     mdToken sc = 0;
     ULONG n = 0;
-    HRESULT hr = MD(imp)->GetTypeRefProps(imp, tr, &sc, (WCHAR *)name, cap, &n);
+    HRESULT hr = MD(imp)->GetTypeRefProps(imp, tr, &sc, NAMEBUF(name, cap), &n);
     if (hr < 0)
         return hr;
     *scope = sc;
@@ -154,14 +171,21 @@ int md_typespec(void *imp, uint32_t ts, const uint8_t **sig, uint32_t *len) {
     return 0;
 }
 
-// Lists a method's parameter rows (sequence 0 is the return value).
-int md_params(void *imp, uint32_t md, uint32_t *tokens, uint32_t cap, uint32_t *count) {
+// Lists a method's parameter rows (sequence 0 is the return value). The
+// enumerations fill at most cap tokens and report in *total how many there
+// are: the caller asks again with room for all of them.
+int md_params(void *imp, uint32_t md, uint32_t *tokens, uint32_t cap, uint32_t *count, uint32_t *total) {
     HCORENUM e = NULL;
     ULONG n = 0;
     HRESULT hr = MD(imp)->EnumParams(imp, &e, md, tokens, cap, &n);
-    if (e != NULL)
+    ULONG all = n;
+    if (e != NULL) {
+        if (hr >= 0)
+            MD(imp)->CountEnum(imp, e, &all);
         MD(imp)->CloseEnum(imp, e);
+    }
     *count = hr < 0 ? 0 : n;
+    *total = hr < 0 ? 0 : (all > n ? all : n);
     return hr < 0 ? hr : 0;
 }
 
@@ -170,7 +194,7 @@ int md_param_props(void *imp, uint32_t pd, uint32_t *seq, uint16_t *name, uint32
     ULONG s = 0, n = 0, cv = 0;
     DWORD a = 0, ctype = 0;
     UVCP_CONSTANT v = NULL;
-    HRESULT hr = MD(imp)->GetParamProps(imp, pd, &md, &s, (WCHAR *)name, cap, &n, &a, &ctype, &v, &cv);
+    HRESULT hr = MD(imp)->GetParamProps(imp, pd, &md, &s, NAMEBUF(name, cap), &n, &a, &ctype, &v, &cv);
     if (hr < 0)
         return hr;
     *seq = s;
@@ -179,13 +203,18 @@ int md_param_props(void *imp, uint32_t pd, uint32_t *seq, uint16_t *name, uint32
     return 0;
 }
 
-int md_generic_params(void *imp, uint32_t owner, uint32_t *tokens, uint32_t cap, uint32_t *count) {
+int md_generic_params(void *imp, uint32_t owner, uint32_t *tokens, uint32_t cap, uint32_t *count, uint32_t *total) {
     HCORENUM e = NULL;
     ULONG n = 0;
     HRESULT hr = MD(imp)->EnumGenericParams(imp, &e, owner, tokens, cap, &n);
-    if (e != NULL)
+    ULONG all = n;
+    if (e != NULL) {
+        if (hr >= 0)
+            MD(imp)->CountEnum(imp, e, &all);
         MD(imp)->CloseEnum(imp, e);
+    }
     *count = hr < 0 ? 0 : n;
+    *total = hr < 0 ? 0 : (all > n ? all : n);
     return hr < 0 ? hr : 0;
 }
 
@@ -193,7 +222,7 @@ int md_generic_param_props(void *imp, uint32_t gp, uint32_t *seq, uint16_t *name
     ULONG s = 0, n = 0;
     DWORD flags = 0, reserved = 0;
     mdToken owner = 0;
-    HRESULT hr = MD(imp)->GetGenericParamProps(imp, gp, &s, &flags, &owner, &reserved, (WCHAR *)name, cap, &n);
+    HRESULT hr = MD(imp)->GetGenericParamProps(imp, gp, &s, &flags, &owner, &reserved, NAMEBUF(name, cap), &n);
     if (hr < 0)
         return hr;
     *seq = s;
@@ -201,20 +230,16 @@ int md_generic_param_props(void *imp, uint32_t gp, uint32_t *seq, uint16_t *name
     return 0;
 }
 
-int clr_class_layout(uintptr_t cid, uint32_t *tokens, uint32_t *offsets, uint32_t cap, uint32_t *count, uint32_t *size) {
-    enum { MAX = 512 };
-    COR_FIELD_OFFSET f[MAX];
+// Fills fields (NULL with cap 0: only the count) with the class's instance
+// fields; *count is how many the class has, which may exceed cap: the
+// caller then asks again with room for all of them.
+int clr_class_layout(uintptr_t cid, clr_field_offset *fields, uint32_t cap, uint32_t *count, uint32_t *size) {
     ULONG n = 0, sz = 0;
     HRESULT hr;
-    CLR_GUARDED(hr, INFO->GetClassLayout(SELF, cid, f, cap < MAX ? cap : MAX, &n, &sz));
+    _Static_assert(sizeof(clr_field_offset) == sizeof(COR_FIELD_OFFSET), "clr_field_offset mirrors COR_FIELD_OFFSET");
+    CLR_GUARDED(hr, INFO->GetClassLayout(SELF, cid, (COR_FIELD_OFFSET *)fields, fields == NULL ? 0 : cap, &n, &sz));
     if (hr < 0)
         return hr;
-    if (n > cap)
-        n = cap;
-    for (ULONG i = 0; i < n && i < MAX; i++) {
-        tokens[i] = f[i].ridOfField;
-        offsets[i] = f[i].ulOffset;
-    }
     *count = n;
     *size = sz;
     return 0;
@@ -250,7 +275,7 @@ int md_field_props(void *imp, uint32_t fd, uint32_t *owner, uint16_t *name, uint
     DWORD a = 0, ctype = 0;
     PCCOR_SIGNATURE s = NULL;
     UVCP_CONSTANT v = NULL;
-    HRESULT hr = MD(imp)->GetFieldProps(imp, fd, &td, (WCHAR *)name, cap, &n, &a, &s, &sl, &ctype, &v, &cv);
+    HRESULT hr = MD(imp)->GetFieldProps(imp, fd, &td, NAMEBUF(name, cap), &n, &a, &s, &sl, &ctype, &v, &cv);
     if (hr < 0)
         return hr;
     *owner = td;
@@ -263,13 +288,18 @@ int md_field_props(void *imp, uint32_t fd, uint32_t *owner, uint16_t *name, uint
 
 // Lists a type's fields (static ones too) with their literal values, for
 // enums: value is the constant's bits, zero-extended.
-int md_enum_fields(void *imp, uint32_t td, uint32_t *tokens, uint32_t cap, uint32_t *count) {
+int md_enum_fields(void *imp, uint32_t td, uint32_t *tokens, uint32_t cap, uint32_t *count, uint32_t *total) {
     HCORENUM e = NULL;
     ULONG n = 0;
     HRESULT hr = MD(imp)->EnumFields(imp, &e, td, tokens, cap, &n);
-    if (e != NULL)
+    ULONG all = n;
+    if (e != NULL) {
+        if (hr >= 0)
+            MD(imp)->CountEnum(imp, e, &all);
         MD(imp)->CloseEnum(imp, e);
+    }
     *count = hr < 0 ? 0 : n;
+    *total = hr < 0 ? 0 : (all > n ? all : n);
     return hr < 0 ? hr : 0;
 }
 
@@ -279,8 +309,8 @@ int md_field_constant(void *imp, uint32_t fd, uint64_t *value, uint32_t *attrs) 
     DWORD a = 0, ctype = 0;
     PCCOR_SIGNATURE s = NULL;
     UVCP_CONSTANT v = NULL;
-    WCHAR name[1];
-    HRESULT hr = MD(imp)->GetFieldProps(imp, fd, &td, name, 0, &n, &a, &s, &sl, &ctype, &v, &cv);
+    // No name wanted: NULL, never a short buffer (see the top of the file).
+    HRESULT hr = MD(imp)->GetFieldProps(imp, fd, &td, NULL, 0, &n, &a, &s, &sl, &ctype, &v, &cv);
     if (hr < 0)
         return hr;
     *attrs = a;

@@ -1,11 +1,15 @@
 // clrinfo.h: flat wrappers over the runtime's info and metadata interfaces,
-// for Go. Each returns 0 or a failed HRESULT.
+// for Go. Each returns 0 or a failed HRESULT. A name buffer may be NULL with
+// a capacity of 0: only the length comes back.
 #ifndef CLROTEL_CLRINFO_H
 #define CLROTEL_CLRINFO_H
 
 #include <stdint.h>
 
-enum { CLR_MAX_TYPE_ARGS = 16 };
+enum { CLR_MAX_TYPE_ARGS = 32 };
+// More type arguments than CLR_MAX_TYPE_ARGS (or another count past a
+// fixed buffer): reported as an error, never cut.
+#define CLR_E_TOO_MANY ((int)0x8007007Au) // HRESULT_FROM_WIN32(ERROR_INSUFFICIENT_BUFFER)
 
 typedef struct clr_function_desc {
     uintptr_t class_id;
@@ -39,19 +43,25 @@ int md_typedef_props(void *imp, uint32_t td, uint16_t *name, uint32_t cap, uint3
 int md_enclosing_class(void *imp, uint32_t td, uint32_t *enclosing);
 int md_typeref_props(void *imp, uint32_t tr, uint32_t *scope, uint16_t *name, uint32_t cap, uint32_t *len);
 int md_typespec(void *imp, uint32_t ts, const uint8_t **sig, uint32_t *len);
-int md_params(void *imp, uint32_t md, uint32_t *tokens, uint32_t cap, uint32_t *count);
+int md_params(void *imp, uint32_t md, uint32_t *tokens, uint32_t cap, uint32_t *count, uint32_t *total);
 int md_param_props(void *imp, uint32_t pd, uint32_t *seq, uint16_t *name, uint32_t cap, uint32_t *len, uint32_t *attrs);
-int md_generic_params(void *imp, uint32_t owner, uint32_t *tokens, uint32_t cap, uint32_t *count);
+int md_generic_params(void *imp, uint32_t owner, uint32_t *tokens, uint32_t cap, uint32_t *count, uint32_t *total);
 int md_generic_param_props(void *imp, uint32_t gp, uint32_t *seq, uint16_t *name, uint32_t cap, uint32_t *len);
 
 
-int clr_class_layout(uintptr_t cid, uint32_t *tokens, uint32_t *offsets, uint32_t cap, uint32_t *count, uint32_t *size);
+// One instance field of a class layout: the same shape as COR_FIELD_OFFSET.
+typedef struct clr_field_offset {
+    uint32_t token;
+    uint32_t offset;
+} clr_field_offset;
+
+int clr_class_layout(uintptr_t cid, clr_field_offset *fields, uint32_t cap, uint32_t *count, uint32_t *size);
 int clr_box_offset(uintptr_t cid, uint32_t *offset);
 int clr_string_layout(uint32_t *len_offset, uint32_t *buf_offset);
 int clr_class_from_token(uintptr_t mid, uint32_t td, uintptr_t *cid);
 int md_field_props(void *imp, uint32_t fd, uint32_t *owner, uint16_t *name, uint32_t cap, uint32_t *len,
                    uint32_t *attrs, const uint8_t **sig, uint32_t *sig_len);
-int md_enum_fields(void *imp, uint32_t td, uint32_t *tokens, uint32_t cap, uint32_t *count);
+int md_enum_fields(void *imp, uint32_t td, uint32_t *tokens, uint32_t cap, uint32_t *count, uint32_t *total);
 int md_field_constant(void *imp, uint32_t fd, uint64_t *value, uint32_t *attrs);
 int md_find_typedef(void *imp, const uint16_t *name, uint32_t enclosing, uint32_t *td);
 void clr_module_loaded(uintptr_t mid);

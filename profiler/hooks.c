@@ -198,7 +198,7 @@ __attribute__((noinline)) static int exact_generic_types(clr_fn *fn, uintptr_t e
     COR_PRF_FRAME_INFO frame = 0;
     // The argument info is not needed here, only the frame; give a buffer
     // anyway since some runtimes reject a null one.
-    struct { COR_PRF_FUNCTION_ARGUMENT_INFO info; COR_PRF_FUNCTION_ARGUMENT_RANGE more[15]; } buf;
+    struct { COR_PRF_FUNCTION_ARGUMENT_INFO info; COR_PRF_FUNCTION_ARGUMENT_RANGE more[63]; } buf;
     ULONG cb = sizeof buf;
     if (v->GetFunctionEnter3Info(info, fn->function_id, (COR_PRF_ELT_INFO)elt, &frame, &cb, &buf.info) < 0 || frame == 0)
         return -1;

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 	"unsafe"
 
@@ -51,6 +52,7 @@ type profiler struct {
 	render         *values.Renderer
 	captureExclude naming.Patterns
 	stop           chan struct{}
+	shutdownOnce   sync.Once
 }
 
 var prof *profiler
@@ -288,6 +290,12 @@ func clrotelShutdown() {
 	if p == nil {
 		return
 	}
+	// From the Shutdown callback, or from exit() when the host never shut
+	// the runtime down (callbacks.c, at_exit): whichever comes first.
+	p.shutdownOnce.Do(p.shutdown)
+}
+
+func (p *profiler) shutdown() {
 	defer func() {
 		if r := recover(); r != nil {
 			p.log.Errorf("shutdown: %v", r)

@@ -180,6 +180,9 @@ type slot struct {
 	kind values.Kind
 	cls  *C.clr_class_plan
 	enum *values.Enum
+	// KindTypeArg: which type parameter (of the method when methodVar).
+	typeArg   uint32
+	methodVar bool
 }
 
 // maxPlanDepth bounds value types nested inline in value types;
@@ -253,8 +256,11 @@ func (pl *planner) typeSlot(t naming.Type, mid uint64, typeArgs, methodArgs []ui
 			args = methodArgs
 		}
 		if int(t.Index) >= len(args) {
-			// Shared code: only reference types share it.
-			return slot{kind: values.KindRef}
+			// Shared code whose instantiation is not known here: a type
+			// parameter may stand for a reference type (shared) or for a
+			// value type fixed in this instantiation (Pair<Int32, __Canon>).
+			// The frame tells, per call.
+			return slot{kind: values.KindTypeArg, typeArg: t.Index, methodVar: t.Kind == naming.ElemMVar}
 		}
 		if pl.p.resolver.ClassName(args[t.Index]) == "System.__Canon" {
 			return slot{kind: values.KindRef}
@@ -564,20 +570,18 @@ func (pl *planner) layoutPlan(e *classEntry, cid uint64, c naming.Class, depth i
 	var size uint32
 	for i := len(chain) - 1; i >= 0; i-- {
 		l := chain[i]
-		toks := make([]C.uint32_t, 512)
-		offs := make([]C.uint32_t, 512)
-		var n, sz C.uint32_t
-		if hr := C.clr_class_layout(C.uintptr_t(l.cid), &toks[0], &offs[0], 512, &n, &sz); hr != 0 {
-			return hrErr("GetClassLayout", hr)
+		layout, sz, err := classLayout(l.cid)
+		if err != nil {
+			return err
 		}
-		size = uint32(sz)
+		size = sz
 		mod, err := pl.p.resolver.ModuleInfo(l.c.Module)
 		if err != nil {
 			return err
 		}
 		imp := mod.Meta.(metadata).imp
-		for j := 0; j < int(n); j++ {
-			name, sig, attrs, err := fieldProps(imp, uint32(toks[j]))
+		for _, f := range layout {
+			name, sig, attrs, err := fieldProps(imp, uint32(f.token))
 			if err != nil || attrs&0x10 != 0 { // static fields have no offset in the object
 				continue
 			}
@@ -586,7 +590,10 @@ func (pl *planner) layoutPlan(e *classEntry, cid uint64, c naming.Class, depth i
 			if err == nil {
 				s = pl.typeSlot(ft, l.c.Module, l.c.TypeArgs, nil, depth)
 			}
-			rows = append(rows, fieldRow{name: name, offset: uint32(offs[j]), slot: s})
+			if s.kind == values.KindTypeArg {
+				s = slot{} // a class's own type arguments are always known
+			}
+			rows = append(rows, fieldRow{name: name, offset: uint32(f.offset), slot: s})
 		}
 	}
 	if e.info.Enum != nil {
@@ -625,6 +632,29 @@ func (pl *planner) layoutPlan(e *classEntry, cid uint64, c naming.Class, depth i
 	return nil
 }
 
+// ownerIsValueType tells from metadata alone whether a method's owning type
+// is a struct (its base type is System.ValueType or System.Enum): shared
+// generic code has no ClassID to ask the runtime about.
+func (pl *planner) ownerIsValueType(m *naming.Method) bool {
+	mod, err := pl.p.resolver.ModuleInfo(m.ModuleID)
+	if err != nil {
+		return false
+	}
+	md := mod.Meta.(metadata)
+	ext, err := md.Extends(m.OwnerToken)
+	if err != nil || ext == 0 {
+		return false
+	}
+	var base string
+	switch ext >> 24 {
+	case 0x01: // TypeRef
+		base, _, err = md.TypeRefName(ext)
+	case 0x02: // TypeDef (inside CoreLib)
+		base, err = md.TypeDefName(ext)
+	}
+	return err == nil && (base == "System.ValueType" || base == "System.Enum")
+}
+
 // displayFieldName shows an auto-property's backing field by the property's
 // name: <Name>k__BackingField -> Name.
 func displayFieldName(n string) string {
@@ -637,13 +667,15 @@ func displayFieldName(n string) string {
 }
 
 func fieldProps(imp unsafe.Pointer, fd uint32) (name string, sig []byte, attrs uint32, err error) {
-	buf := make([]uint16, nameCap)
-	var owner, n, a, sl C.uint32_t
+	var owner, a, sl C.uint32_t
 	var s *C.uint8_t
-	if hr := C.md_field_props(imp, C.uint32_t(fd), &owner, (*C.uint16_t)(&buf[0]), nameCap, &n, &a, &s, &sl); hr != 0 {
-		return "", nil, 0, hrErr("GetFieldProps", hr)
+	name, err = askName("GetFieldProps", func(buf *C.uint16_t, capacity C.uint32_t, n *C.uint32_t) C.int {
+		return C.md_field_props(imp, C.uint32_t(fd), &owner, buf, capacity, n, &a, &s, &sl)
+	})
+	if err != nil {
+		return "", nil, 0, err
 	}
-	return utf16String(buf, n), C.GoBytes(unsafe.Pointer(s), C.int(sl)), uint32(a), nil
+	return name, C.GoBytes(unsafe.Pointer(s), C.int(sl)), uint32(a), nil
 }
 
 // typeFields lists a TypeDef's fields (static ones too) and returns the
@@ -654,12 +686,37 @@ func (pl *planner) typeFields(mid uint64, td uint32) (unsafe.Pointer, []C.uint32
 		return nil, nil, err
 	}
 	imp := mod.Meta.(metadata).imp
-	toks := make([]C.uint32_t, 1024)
-	var n C.uint32_t
-	if hr := C.md_enum_fields(imp, C.uint32_t(td), &toks[0], 1024, &n); hr != 0 {
-		return nil, nil, hrErr("EnumFields", hr)
+	toks, err := enumAll("EnumFields", 64, func(toks *C.uint32_t, capacity C.uint32_t, count, total *C.uint32_t) C.int {
+		return C.md_enum_fields(imp, C.uint32_t(td), toks, capacity, count, total)
+	})
+	if err != nil {
+		return nil, nil, err
 	}
-	return imp, toks[:n], nil
+	return imp, toks, nil
+}
+
+// classLayout returns a class's instance fields (token and offset) and its
+// size, asking the runtime for the count first.
+func classLayout(cid uint64) ([]C.clr_field_offset, uint32, error) {
+	var n, sz C.uint32_t
+	if hr := C.clr_class_layout(C.uintptr_t(cid), nil, 0, &n, &sz); hr != 0 {
+		return nil, 0, hrErr("GetClassLayout", hr)
+	}
+	if n == 0 {
+		return nil, uint32(sz), nil
+	}
+	if n > maxName {
+		return nil, 0, fmt.Errorf("GetClassLayout: %d fields", n)
+	}
+	fields := make([]C.clr_field_offset, n)
+	var got C.uint32_t
+	if hr := C.clr_class_layout(C.uintptr_t(cid), &fields[0], n, &got, &sz); hr != 0 {
+		return nil, 0, hrErr("GetClassLayout", hr)
+	}
+	if got > n {
+		return nil, 0, fmt.Errorf("GetClassLayout: %d fields, then %d", n, got)
+	}
+	return fields[:got], uint32(sz), nil
 }
 
 // enumNames reads an enum's literal fields: value -> name.
@@ -753,13 +810,23 @@ func (pl *planner) functionPlan(m *naming.Method) *fnPlan {
 	if sig.HasThis && !sig.ExplicitThis {
 		cp.has_this = 1
 		s := slot{kind: values.KindRef}
-		if m.ClassID != 0 {
-			if e, err := pl.entry(m.ClassID, 0); err == nil && e.valueType {
-				// `this` of a value type's method is a managed pointer to it.
+		// `this` of a value type's method is a managed pointer to it, never
+		// an object reference: whether the owner is a struct is read from
+		// metadata, so that no failure below can make it one.
+		if pl.ownerIsValueType(m) {
+			s = slot{} // not read, unless planned below
+			if m.ClassID == 0 {
+				// Shared code of a generic struct: the exact type is known
+				// only from the frame.
+				s = slot{kind: values.KindByRef}
+				cp.this_exact = 1
+			} else if e, err := pl.entry(m.ClassID, 0); err == nil && e.valueType {
 				inner := pl.slotOf(m.ClassID, 0)
 				s = slot{kind: values.KindByRef, cls: inner.cls}
 				cp.this_plan.elem_kind = C.uint8_t(inner.kind)
 			}
+		} else if m.ClassID != 0 {
+			_, _ = pl.entry(m.ClassID, 0) // planned now, so the first call reads it
 		}
 		cp.this_plan.kind = C.uint8_t(s.kind)
 		cp.this_plan.cls = s.cls
@@ -780,7 +847,7 @@ func (pl *planner) functionPlan(m *naming.Method) *fnPlan {
 			if !(prm.Out && !prm.In) { // out parameters hold nothing yet on entry
 				inner := pl.typeSlot(*t.Elem, m.ModuleID, m.TypeArgIDs, m.MethodArgIDs, 0)
 				if inner.kind != values.KindSkip {
-					s = slot{kind: values.KindByRef, cls: inner.cls, enum: inner.enum}
+					s = slot{kind: values.KindByRef, cls: inner.cls, enum: inner.enum, typeArg: inner.typeArg, methodVar: inner.methodVar}
 					args[i].elem_kind = C.uint8_t(inner.kind)
 				}
 			}
@@ -789,6 +856,7 @@ func (pl *planner) functionPlan(m *naming.Method) *fnPlan {
 		}
 		args[i].kind = C.uint8_t(s.kind)
 		args[i].cls = s.cls
+		setTypeArg(&args[i], s)
 		if pl.redact.Sensitive(name) || setterValue(m, i) && pl.redact.Sensitive(m.Name) {
 			args[i].redact = 1
 		}
@@ -801,10 +869,14 @@ func (pl *planner) functionPlan(m *naming.Method) *fnPlan {
 			(s.cls.elem_size > 8 || hasFloat(s.cls, 0)) {
 			s = slot{}
 		}
+		if s.kind == values.KindTypeArg && pl.oldReturns {
+			s = slot{} // it may be such a struct: the runtime would misreport it
+		}
 		if s.kind != values.KindSkip {
 			cp.capture_ret = 1
 			cp.ret.kind = C.uint8_t(s.kind)
 			cp.ret.cls = s.cls
+			setTypeArg(&cp.ret, s)
 			if pl.redact.Sensitive(m.Name) {
 				cp.ret.redact = 1
 			}
@@ -812,6 +884,18 @@ func (pl *planner) functionPlan(m *naming.Method) *fnPlan {
 		}
 	}
 	return fp
+}
+
+// setTypeArg copies which type parameter a KindTypeArg slot (or a by-ref to
+// one) stands for into its C plan.
+func setTypeArg(vp *C.clr_value_plan, s slot) {
+	if s.kind != values.KindTypeArg && C.uint8_t(values.KindTypeArg) != vp.elem_kind {
+		return
+	}
+	vp.offset = C.uint32_t(s.typeArg)
+	if s.methodVar {
+		vp.method_var = 1
+	}
 }
 
 // setterValue reports whether argument i of m is a property setter's value
@@ -875,6 +959,7 @@ func (pl *planner) staticsPlan(m *naming.Method, fp *fnPlan) {
 		s := pl.typeSlot(ft, m.ModuleID, m.TypeArgIDs, nil, 0)
 		sp.value.kind = C.uint8_t(s.kind)
 		sp.value.cls = s.cls
+		setTypeArg(&sp.value, s)
 		if pl.redact.Sensitive(name) {
 			sp.value.redact = 1
 		}
@@ -908,21 +993,19 @@ func (pl *planner) exceptionLayout() {
 		return
 	}
 	imp := mod.Meta.(metadata).imp
-	toks := make([]C.uint32_t, 128)
-	offs := make([]C.uint32_t, 128)
-	var n, sz C.uint32_t
-	if C.clr_class_layout(C.uintptr_t(cid), &toks[0], &offs[0], 128, &n, &sz) != 0 {
+	layout, _, err := classLayout(cid)
+	if err != nil {
 		return
 	}
 	var msg, inner uint32
-	for i := 0; i < int(n); i++ {
-		name, _, _, err := fieldProps(imp, uint32(toks[i]))
+	for _, f := range layout {
+		name, _, _, err := fieldProps(imp, uint32(f.token))
 		switch {
 		case err != nil:
 		case name == "_message":
-			msg = uint32(offs[i])
+			msg = uint32(f.offset)
 		case name == "_innerException":
-			inner = uint32(offs[i])
+			inner = uint32(f.offset)
 		}
 	}
 	if msg == 0 {

@@ -18,7 +18,9 @@ import (
 // ICorProfilerInfo and IMetaDataImport2.
 type clrRuntime struct{}
 
-const nameCap = 1024
+// maxName bounds a name the runtime reports (UTF-16 units): metadata
+// strings are far shorter; a larger length is treated as an error.
+const maxName = 1 << 16
 
 func hrErr(what string, hr C.int) error {
 	return fmt.Errorf("%s: HRESULT %#x", what, uint32(hr))
@@ -34,6 +36,61 @@ func utf16String(buf []uint16, n C.uint32_t) string {
 		l--
 	}
 	return string(utf16.Decode(buf[:l]))
+}
+
+// nameCall is one call of a metadata or info API that returns a name: buf
+// is nil with capacity 0 (only the length is wanted), or has exactly
+// capacity elements.
+type nameCall func(buf *C.uint16_t, capacity C.uint32_t, n *C.uint32_t) C.int
+
+// askName asks for a name's length first, then passes a buffer of exactly
+// that size, so no name is ever cut and no buffer is ever shorter than the
+// capacity the runtime is told. The other results of call are those of
+// the second call.
+func askName(what string, call nameCall) (string, error) {
+	var n C.uint32_t
+	if hr := call(nil, 0, &n); hr != 0 {
+		return "", hrErr(what, hr)
+	}
+	if n == 0 {
+		return "", nil
+	}
+	if n > maxName {
+		return "", fmt.Errorf("%s: a name of %d characters", what, n)
+	}
+	buf := make([]uint16, n)
+	var got C.uint32_t
+	if hr := call((*C.uint16_t)(&buf[0]), n, &got); hr != 0 {
+		return "", hrErr(what, hr)
+	}
+	if got > n {
+		return "", fmt.Errorf("%s: the name grew from %d to %d characters", what, n, got)
+	}
+	return utf16String(buf, got), nil
+}
+
+// enumCall is one call of a metadata enumeration: it fills at most
+// capacity tokens and reports how many there are in all.
+type enumCall func(toks *C.uint32_t, capacity C.uint32_t, count, total *C.uint32_t) C.int
+
+// enumAll returns every token of an enumeration, asking again with room for
+// all of them when the first buffer was too small.
+func enumAll(what string, first int, call enumCall) ([]C.uint32_t, error) {
+	toks := make([]C.uint32_t, first)
+	for range 2 {
+		var count, total C.uint32_t
+		if hr := call(&toks[0], C.uint32_t(len(toks)), &count, &total); hr != 0 {
+			return nil, hrErr(what, hr)
+		}
+		if int(total) <= len(toks) {
+			return toks[:min(int(count), len(toks))], nil
+		}
+		if total > maxName {
+			return nil, fmt.Errorf("%s: %d entries", what, total)
+		}
+		toks = make([]C.uint32_t, total)
+	}
+	return nil, fmt.Errorf("%s: the enumeration keeps growing", what)
 }
 
 func (clrRuntime) Function(fid uint64) (naming.Function, error) {
@@ -64,17 +121,25 @@ func (clrRuntime) Class(cid uint64) (naming.Class, error) {
 }
 
 func (clrRuntime) Module(mid uint64) (*naming.Module, error) {
-	path := make([]uint16, nameCap)
-	asm := make([]uint16, nameCap)
-	var n, an C.uint32_t
-	if hr := C.clr_module_info(C.uintptr_t(mid), (*C.uint16_t)(&path[0]), nameCap, &n, (*C.uint16_t)(&asm[0]), nameCap, &an); hr != 0 {
-		return nil, hrErr("GetModuleInfo", hr)
+	path, err := askName("GetModuleInfo", func(buf *C.uint16_t, capacity C.uint32_t, n *C.uint32_t) C.int {
+		var an C.uint32_t
+		return C.clr_module_info(C.uintptr_t(mid), buf, capacity, n, nil, 0, &an)
+	})
+	if err != nil {
+		return nil, err
+	}
+	asm, err := askName("GetAssemblyInfo", func(buf *C.uint16_t, capacity C.uint32_t, n *C.uint32_t) C.int {
+		var pn C.uint32_t
+		return C.clr_module_info(C.uintptr_t(mid), nil, 0, &pn, buf, capacity, n)
+	})
+	if err != nil {
+		return nil, err
 	}
 	imp := C.clr_module_import(C.uintptr_t(mid))
 	if imp == nil {
 		return nil, fmt.Errorf("GetModuleMetaData(%#x) failed", mid)
 	}
-	return &naming.Module{Path: utf16String(path, n), Assembly: utf16String(asm, an), Meta: metadata{imp}}, nil
+	return &naming.Module{Path: path, Assembly: asm, Meta: metadata{imp}}, nil
 }
 
 // metadata is one module's IMetaDataImport2. The importer lives as long as
@@ -82,22 +147,31 @@ func (clrRuntime) Module(mid uint64) (*naming.Module, error) {
 type metadata struct{ imp unsafe.Pointer }
 
 func (m metadata) MethodProps(md uint32) (string, uint32, []byte, error) {
-	name := make([]uint16, nameCap)
-	var owner, n, attrs, sl C.uint32_t
+	var owner, attrs, sl C.uint32_t
 	var sig *C.uint8_t
-	if hr := C.md_method_props(m.imp, C.uint32_t(md), &owner, (*C.uint16_t)(&name[0]), nameCap, &n, &attrs, &sig, &sl); hr != 0 {
-		return "", 0, nil, hrErr("GetMethodProps", hr)
+	name, err := askName("GetMethodProps", func(buf *C.uint16_t, capacity C.uint32_t, n *C.uint32_t) C.int {
+		return C.md_method_props(m.imp, C.uint32_t(md), &owner, buf, capacity, n, &attrs, &sig, &sl)
+	})
+	if err != nil {
+		return "", 0, nil, err
 	}
-	return utf16String(name, n), uint32(owner), C.GoBytes(unsafe.Pointer(sig), C.int(sl)), nil
+	return name, uint32(owner), C.GoBytes(unsafe.Pointer(sig), C.int(sl)), nil
 }
 
 func (m metadata) TypeDefName(td uint32) (string, error) {
-	name := make([]uint16, nameCap)
+	var flags, ext C.uint32_t
+	return askName("GetTypeDefProps", func(buf *C.uint16_t, capacity C.uint32_t, n *C.uint32_t) C.int {
+		return C.md_typedef_props(m.imp, C.uint32_t(td), buf, capacity, n, &flags, &ext)
+	})
+}
+
+// Extends returns the TypeDef's base type token (0 for none).
+func (m metadata) Extends(td uint32) (uint32, error) {
 	var n, flags, ext C.uint32_t
-	if hr := C.md_typedef_props(m.imp, C.uint32_t(td), (*C.uint16_t)(&name[0]), nameCap, &n, &flags, &ext); hr != 0 {
-		return "", hrErr("GetTypeDefProps", hr)
+	if hr := C.md_typedef_props(m.imp, C.uint32_t(td), nil, 0, &n, &flags, &ext); hr != 0 {
+		return 0, hrErr("GetTypeDefProps", hr)
 	}
-	return utf16String(name, n), nil
+	return uint32(ext), nil
 }
 
 func (m metadata) EnclosingClass(td uint32) uint32 {
@@ -109,12 +183,11 @@ func (m metadata) EnclosingClass(td uint32) uint32 {
 }
 
 func (m metadata) TypeRefName(tr uint32) (string, uint32, error) {
-	name := make([]uint16, nameCap)
-	var scope, n C.uint32_t
-	if hr := C.md_typeref_props(m.imp, C.uint32_t(tr), &scope, (*C.uint16_t)(&name[0]), nameCap, &n); hr != 0 {
-		return "", 0, hrErr("GetTypeRefProps", hr)
-	}
-	return utf16String(name, n), uint32(scope), nil
+	var scope C.uint32_t
+	name, err := askName("GetTypeRefProps", func(buf *C.uint16_t, capacity C.uint32_t, n *C.uint32_t) C.int {
+		return C.md_typeref_props(m.imp, C.uint32_t(tr), &scope, buf, capacity, n)
+	})
+	return name, uint32(scope), err
 }
 
 func (m metadata) TypeSpecBlob(ts uint32) ([]byte, error) {
@@ -126,40 +199,44 @@ func (m metadata) TypeSpecBlob(ts uint32) ([]byte, error) {
 	return C.GoBytes(unsafe.Pointer(sig), C.int(n)), nil
 }
 
-const maxParams = 256
-
 func (m metadata) Params(md uint32) ([]naming.ParamRow, error) {
-	toks := make([]C.uint32_t, maxParams)
-	var count C.uint32_t
-	if hr := C.md_params(m.imp, C.uint32_t(md), &toks[0], maxParams, &count); hr != 0 {
-		return nil, hrErr("EnumParams", hr)
+	toks, err := enumAll("EnumParams", 32, func(toks *C.uint32_t, capacity C.uint32_t, count, total *C.uint32_t) C.int {
+		return C.md_params(m.imp, C.uint32_t(md), toks, capacity, count, total)
+	})
+	if err != nil {
+		return nil, err
 	}
-	rows := make([]naming.ParamRow, 0, count)
-	name := make([]uint16, nameCap)
-	for _, pd := range toks[:count] {
-		var seq, n, attrs C.uint32_t
-		if C.md_param_props(m.imp, pd, &seq, (*C.uint16_t)(&name[0]), nameCap, &n, &attrs) != 0 {
+	rows := make([]naming.ParamRow, 0, len(toks))
+	for _, pd := range toks {
+		var seq, attrs C.uint32_t
+		name, err := askName("GetParamProps", func(buf *C.uint16_t, capacity C.uint32_t, n *C.uint32_t) C.int {
+			return C.md_param_props(m.imp, pd, &seq, buf, capacity, n, &attrs)
+		})
+		if err != nil {
 			continue
 		}
-		rows = append(rows, naming.ParamRow{Seq: uint32(seq), Name: utf16String(name, n), Attrs: uint32(attrs)})
+		rows = append(rows, naming.ParamRow{Seq: uint32(seq), Name: name, Attrs: uint32(attrs)})
 	}
 	return rows, nil
 }
 
 func (m metadata) GenericParams(owner uint32) ([]string, error) {
-	toks := make([]C.uint32_t, 64)
-	var count C.uint32_t
-	if hr := C.md_generic_params(m.imp, C.uint32_t(owner), &toks[0], 64, &count); hr != 0 {
-		return nil, hrErr("EnumGenericParams", hr)
+	toks, err := enumAll("EnumGenericParams", 8, func(toks *C.uint32_t, capacity C.uint32_t, count, total *C.uint32_t) C.int {
+		return C.md_generic_params(m.imp, C.uint32_t(owner), toks, capacity, count, total)
+	})
+	if err != nil {
+		return nil, err
 	}
-	names := make([]string, count)
-	name := make([]uint16, nameCap)
-	for _, gp := range toks[:count] {
-		var seq, n C.uint32_t
-		if C.md_generic_param_props(m.imp, gp, &seq, (*C.uint16_t)(&name[0]), nameCap, &n) != 0 || int(seq) >= len(names) {
+	names := make([]string, len(toks))
+	for _, gp := range toks {
+		var seq C.uint32_t
+		name, err := askName("GetGenericParamProps", func(buf *C.uint16_t, capacity C.uint32_t, n *C.uint32_t) C.int {
+			return C.md_generic_param_props(m.imp, gp, &seq, buf, capacity, n)
+		})
+		if err != nil || int(seq) >= len(names) {
 			continue
 		}
-		names[seq] = utf16String(name, n)
+		names[seq] = name
 	}
 	return names, nil
 }

@@ -93,6 +93,9 @@ typedef struct {
     uint32_t depth;
     int nseen;
     uintptr_t seen[MAX_SEEN];
+    // The call being read: what VK_TYPEARG asks the runtime about.
+    uintptr_t fid;
+    COR_PRF_FRAME_INFO frame;
 } writer;
 
 static int room(writer *w, uint32_t n) {
@@ -392,6 +395,59 @@ static void write_object(writer *w, uintptr_t obj) {
     }
 }
 
+// The exact type argument `index` (of the method's class, or of the method
+// itself) in a shared-generic frame. The counts the runtime reports are
+// checked against the buffers' capacity, which is passed as it is.
+__attribute__((noinline)) static HRESULT frame_type_arg(uintptr_t fid, COR_PRF_FRAME_INFO frame, int method_var, uint32_t index, ClassID *out) {
+    enum { MAX_ARGS = 32 };
+    ProfInfoVtbl *v = clr_info_vtbl();
+    ClassID cls = 0, args[MAX_ARGS];
+    ModuleID mod;
+    mdToken tok;
+    ULONG32 n = 0;
+    HRESULT hr = v->GetFunctionInfo2(clr_info(), fid, frame, &cls, &mod, &tok, MAX_ARGS, &n, args);
+    if (hr < 0)
+        return hr;
+    if (!method_var) {
+        mdTypeDef td;
+        ClassID parent;
+        if (cls == 0 || (hr = v->GetClassIDInfo2(clr_info(), cls, &mod, &td, &parent, MAX_ARGS, &n, args)) < 0)
+            return E_FAIL;
+    }
+    if (index >= n || index >= MAX_ARGS || args[index] == 0)
+        return E_FAIL;
+    *out = args[index];
+    return S_OK;
+}
+
+// A type parameter's value: inline when its exact type is a value type (the
+// plan of its box says how to read it), an object reference otherwise. A
+// type not planned yet is handed to Go, as an object's class is.
+static void write_type_arg(writer *w, const clr_value_plan *vp, uintptr_t addr) {
+    ClassID cls = 0;
+    if (w->frame == 0 || frame_type_arg(w->fid, w->frame, vp->method_var, vp->offset, &cls) < 0) {
+        tag(w, VT_SKIP);
+        return;
+    }
+    const clr_class_plan *p = clr_plan_lookup(cls);
+    if (p == NULL) {
+        tag_u64(w, VT_NOPLAN, cls);
+        return;
+    }
+    if (p->shape == SHAPE_BOXED) {
+        if (p->elem == NULL)
+            tag(w, VT_SKIP);
+        else
+            write_struct(w, p->elem, addr, VT_STRUCT);
+        return;
+    }
+    uintptr_t obj = 0;
+    if (clr_safe_copy(&obj, (void *)addr, 8) != 0)
+        tag(w, VT_UNREADABLE);
+    else
+        write_object(w, obj);
+}
+
 static void write_value(writer *w, const clr_value_plan *vp, uintptr_t addr) {
     if (w->full)
         return;
@@ -437,10 +493,13 @@ static void write_value(writer *w, const clr_value_plan *vp, uintptr_t addr) {
             tag(w, VT_NULL);
             return;
         }
-        clr_value_plan inner = {.kind = vp->elem_kind, .cls = vp->cls};
+        clr_value_plan inner = {.kind = vp->elem_kind, .cls = vp->cls, .method_var = vp->method_var, .offset = vp->offset};
         write_value(w, &inner, v);
         return;
     }
+    case VK_TYPEARG:
+        write_type_arg(w, vp, addr);
+        return;
     }
     tag(w, VT_SKIP);
 }
@@ -474,7 +533,9 @@ static void write_static(writer *w, const clr_static_plan *sp) {
     write_value(w, &sp->value, (uintptr_t)addr);
 }
 
-static void writer_init(writer *w, uint8_t *buf, uint32_t len) {
+static void writer_init(writer *w, uint8_t *buf, uint32_t len, uintptr_t fid, COR_PRF_FRAME_INFO frame) {
+    w->fid = fid;
+    w->frame = frame;
     if (len > g_lim.max_bytes)
         len = g_lim.max_bytes;
     w->p = buf;
@@ -484,8 +545,42 @@ static void writer_init(writer *w, uint8_t *buf, uint32_t len) {
     w->nseen = 0;
 }
 
+// The exact class of a shared-generic frame (the runtime reads it from the
+// frame's generic context).
+__attribute__((noinline)) static HRESULT frame_class(uintptr_t fid, COR_PRF_FRAME_INFO frame, ClassID *cls) {
+    ModuleID mod;
+    mdToken tok;
+    ULONG32 n = 0;
+    return clr_info_vtbl()->GetFunctionInfo2(clr_info(), fid, frame, cls, &mod, &tok, 0, &n, NULL);
+}
+
+// Writes the `this` of a method of a generic struct shared by its
+// reference-type instantiations: addr holds a managed pointer into the
+// struct (never an object reference), read with the plan of the exact
+// class. A class without a plan yet is handed to Go (VT_NOPLAN).
+static void write_exact_this(writer *w, uintptr_t fid, COR_PRF_FRAME_INFO frame, uintptr_t addr) {
+    ClassID cls = 0;
+    uintptr_t v = 0;
+    if (frame == 0 || frame_class(fid, frame, &cls) < 0 || cls == 0) {
+        tag(w, VT_SKIP);
+        return;
+    }
+    const clr_class_plan *box = clr_plan_lookup(cls);
+    if (box == NULL || box->shape != SHAPE_BOXED || box->elem == NULL) {
+        tag_u64(w, VT_NOPLAN, cls);
+        return;
+    }
+    if (clr_safe_copy(&v, (void *)addr, 8) != 0 || v == 0) {
+        tag(w, VT_UNREADABLE);
+        return;
+    }
+    write_struct(w, box->elem, v, VT_STRUCT);
+}
+
 uint32_t clr_capture_enter(const clr_fn_plan *plan, uintptr_t fid, uintptr_t elt, uint8_t *buf, uint32_t len) {
-    enum { MAX_RANGES = 32 };
+    // Room for `this` and 63 arguments; the runtime is told the real size
+    // and refuses (no values for the call) rather than overrun it.
+    enum { MAX_RANGES = 64 };
     struct {
         COR_PRF_FUNCTION_ARGUMENT_INFO info;
         COR_PRF_FUNCTION_ARGUMENT_RANGE more[MAX_RANGES - 1];
@@ -495,18 +590,23 @@ uint32_t clr_capture_enter(const clr_fn_plan *plan, uintptr_t fid, uintptr_t elt
     if (len < 2 || clr_info_vtbl()->GetFunctionEnter3Info(clr_info(), fid, (COR_PRF_ELT_INFO)elt, &frame, &cb, &ai.info) < 0)
         return 0;
     writer w;
-    writer_init(&w, buf, len);
+    writer_init(&w, buf, len, fid, frame);
     uint32_t r = 0, nr = ai.info.numRanges;
+    // The runtime declares ranges[1] and fills as many as it reported, into
+    // the room `more` gives after it: index through a pointer.
+    const COR_PRF_FUNCTION_ARGUMENT_RANGE *ranges = ai.info.ranges;
     if (plan->has_this) {
-        if (r < nr)
-            write_value(&w, &plan->this_plan, ai.info.ranges[r].startAddress);
+        if (r < nr && plan->this_exact)
+            write_exact_this(&w, fid, frame, ranges[r].startAddress);
+        else if (r < nr)
+            write_value(&w, &plan->this_plan, ranges[r].startAddress);
         else
             tag(&w, VT_SKIP);
         r++;
     }
     for (uint32_t i = 0; i < plan->nargs && !w.full; i++, r++) {
         if (r < nr && r < MAX_RANGES)
-            write_value(&w, &plan->args[i], ai.info.ranges[r].startAddress);
+            write_value(&w, &plan->args[i], ranges[r].startAddress);
         else
             tag(&w, VT_SKIP);
     }
@@ -522,7 +622,7 @@ uint32_t clr_capture_leave(const clr_fn_plan *plan, uintptr_t fid, uintptr_t elt
         clr_info_vtbl()->GetFunctionLeave3Info(clr_info(), fid, (COR_PRF_ELT_INFO)elt, &frame, &rv) < 0 || rv.startAddress == 0)
         return 0;
     writer w;
-    writer_init(&w, buf, len);
+    writer_init(&w, buf, len, fid, frame);
     write_value(&w, &plan->ret, rv.startAddress);
     return (uint32_t)(w.p - buf);
 }
@@ -533,10 +633,10 @@ uint32_t clr_capture_leave(const clr_fn_plan *plan, uintptr_t fid, uintptr_t elt
 // finds it once); 0 means not known yet, and no message is read.
 uint32_t clr_capture_exception(uintptr_t obj, uint32_t msg_off, uint32_t inner_off, uint8_t *buf, uint32_t len) {
     writer w;
-    writer_init(&w, buf, len);
+    writer_init(&w, buf, len, 0, 0);
     clr_value_plan str = {.kind = VK_REF};
     ClassID cls = 0;
-    if (clr_info_vtbl()->GetClassFromObject(clr_info(), obj, &cls) < 0 || !room(&w, 8))
+    if (class_from_object(obj, &cls) < 0 || !room(&w, 8))
         return 0;
     uint64_t c = cls;
     put(&w, &c, 8);
@@ -548,7 +648,7 @@ uint32_t clr_capture_exception(uintptr_t obj, uint32_t msg_off, uint32_t inner_o
     if (inner_off)
         clr_safe_copy(&inner, (void *)(obj + inner_off), 8);
     ClassID icls = 0;
-    if (inner != 0 && clr_info_vtbl()->GetClassFromObject(clr_info(), inner, &icls) < 0)
+    if (inner != 0 && class_from_object(inner, &icls) < 0)
         icls = 0;
     if (!room(&w, 8))
         return (uint32_t)(w.p - buf);

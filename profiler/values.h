@@ -15,6 +15,11 @@ enum {
     VK_STRUCT = 21, // value type stored inline: plan in `cls`
     VK_PTR = 22,    // unmanaged or function pointer: the address
     VK_BYREF = 23,  // managed pointer (ref/in): the value it points to, read as `elem`
+    // A type parameter of shared generic code whose instantiation only the
+    // frame knows (Pair<Int32, __Canon> shares code, and its A is Int32
+    // there, not a reference): the exact type argument decides, per call.
+    // `offset` is the parameter's index, `method_var` 1 for a method's.
+    VK_TYPEARG = 24,
 };
 
 // Tags of the value stream. Values are packed, little-endian, unaligned.
@@ -44,8 +49,8 @@ typedef struct clr_value_plan {
     uint8_t kind;
     uint8_t redact;
     uint8_t elem_kind; // VK_BYREF: the pointee's kind
-    uint8_t pad;
-    uint32_t offset;   // fields: offset from the object (or struct) start
+    uint8_t method_var; // VK_TYPEARG (or a VK_BYREF to one): a method type parameter
+    uint32_t offset;   // fields: offset from the object (or struct) start; VK_TYPEARG: the index
     const struct clr_class_plan *cls; // VK_STRUCT, or VK_BYREF to a struct
 } clr_value_plan;
 
@@ -79,6 +84,12 @@ typedef struct clr_fn_plan {
     uint16_t nargs;
     uint8_t has_this;
     uint8_t capture_ret;
+    // `this` is a managed pointer to a struct whose exact type is known only
+    // from the frame: a method of a generic struct compiled once for all
+    // its reference-type instantiations (Holder<__Canon>). The value is
+    // written by the plan of the class the frame names.
+    uint8_t this_exact;
+    uint8_t pad[3];
     uint32_t nstatics;
     const clr_static_plan *statics;
     clr_value_plan this_plan;

@@ -37,6 +37,9 @@ const (
 	KindStruct Kind = 21
 	KindPtr    Kind = 22
 	KindByRef  Kind = 23
+	// KindTypeArg is a type parameter of shared generic code, read per call
+	// as its exact type argument (written as whatever that type is).
+	KindTypeArg Kind = 24
 )
 
 // Size is the byte size of a primitive kind, 0 for others.

@@ -189,9 +189,27 @@ func (r *Renderer) unwrapNullable(v Value) Value {
 	return v.Fields[val]
 }
 
+// unwrapScalar turns a primitive or enum read as a struct (a type parameter
+// of shared generic code whose argument is Int32 or an enum) into its
+// value, with the enum's names.
+func (r *Renderer) unwrapScalar(v Value, enum *Enum) (Value, *Enum) {
+	if v.Shape != Struct || len(v.Fields) != 1 || v.Fields[0].Shape != Prim {
+		return v, enum
+	}
+	ci, ok := r.info(v.Class)
+	switch {
+	case ok && ci.Primitive:
+		return v.Fields[0], enum
+	case ok && ci.Enum != nil:
+		return v.Fields[0], ci.Enum
+	}
+	return v, enum
+}
+
 func (r *Renderer) top(b *attrBuilder, s Slot, v Value) {
 	key := attribute.Key(s.Key)
 	v = r.unwrapNullable(v)
+	v, s.Enum = r.unwrapScalar(v, s.Enum)
 	switch v.Shape {
 	case Skipped:
 		return

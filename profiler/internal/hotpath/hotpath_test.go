@@ -43,6 +43,10 @@ var apiCallers = map[string]bool{
 	"write_object":        true,
 	"write_static":        true,
 	"write_statics":       true,
+	// The exact class, or type argument, of a shared generic frame: for
+	// the `this` of a generic struct and for type-parameter values.
+	"frame_class":    true,
+	"frame_type_arg": true,
 	// The guarded calls on what the object graph names (CLR_GUARDED).
 	"class_from_object":  true,
 	"array_object_info":  true,
