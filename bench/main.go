@@ -40,8 +40,9 @@ import (
 )
 
 const (
-	clrotelCLSID = "{8A4C3E5B-2F61-4D7A-9C0E-5B1D7E3F6A21}"
-	floorCLSID   = "{3C1E0F10-7B2A-4E55-9F21-0D446B0E119A}"
+	clrotelCLSID  = "{8A4C3E5B-2F61-4D7A-9C0E-5B1D7E3F6A21}"
+	floorCLSID    = "{3C1E0F10-7B2A-4E55-9F21-0D446B0E119A}"
+	ownFloorCLSID = "{3C1E0F11-7B2A-4E55-9F21-0D446B0E119B}"
 )
 
 type config struct {
@@ -100,6 +101,10 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 	if o, err := exec.Command("gcc", "-std=c11", "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-o", floor, "bench/floor/floor.c").CombinedOutput(); err != nil {
 		return fmt.Errorf("building the floor: %v\n%s", err, o)
 	}
+	ownFloor := filepath.Join(work, "libownfloor.so")
+	if o, err := exec.Command("gcc", "-std=c11", "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-o", ownFloor, "bench/floor/ownfloor.c").CombinedOutput(); err != nil {
+		return fmt.Errorf("building the own-code floor: %v\n%s", err, o)
+	}
 	rc := fmt.Sprintf(`{"runtimeOptions":{"framework":{"name":"Microsoft.NETCore.App","version":%q},"configProperties":{"System.Globalization.Invariant":true}}}`, version)
 	for _, app := range []struct{ name, src string }{{"Bench", "examples/bench/Bench.cs"}, {"Hello", ""}} {
 		src := app.src
@@ -138,10 +143,13 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 	}
 	base := procenv.Clean()
 	startupConfigs := []startupConfig{
-		{"untraced", nil},
-		{"empty-hook floor", configs[1].env("")},
-		{"clrotel, nothing selected", configs[2].env("")},
-		{"clrotel, defaults", prof()("")},
+		{"untraced", func(string) []string { return nil }, false},
+		{"empty-hook floor", configs[1].env, false},
+		{"own-code floor", func(string) []string {
+			return []string{"CORECLR_ENABLE_PROFILING=1", "CORECLR_PROFILER=" + ownFloorCLSID, "CORECLR_PROFILER_PATH=" + ownFloor}
+		}, false},
+		{"clrotel, nothing selected", configs[2].env, false},
+		{"clrotel, defaults", prof(), true},
 	}
 	startupSection := func(raw *bytes.Buffer) error {
 		table, lines, err := runStartup(host, work, version, rc, startupRounds, startupConfigs, base)
