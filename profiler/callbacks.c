@@ -102,8 +102,9 @@ static uintptr_t verdict_get(FunctionID fid) {
 // again, where it would wait on the planner lock its own thread holds.
 static __thread int t_mapping __attribute__((tls_model("initial-exec")));
 
-// Asks Go (once per function) whether fid is traced.
-static clr_fn *map_function(FunctionID fid) {
+// Asks Go (once per function) whether fid is traced. compiling: the runtime
+// is compiling code on this thread (not just looking up ReadyToRun code).
+static clr_fn *map_function_from(FunctionID fid, int compiling) {
     uintptr_t v = verdict_get(fid);
     if (v != 0)
         return v == 1 ? NULL : (clr_fn *)v;
@@ -111,9 +112,11 @@ static clr_fn *map_function(FunctionID fid) {
         return NULL;
     if (!clr_function_in_scope(fid)) {
         // As clrotelMapFunction does for functions it is asked about: a
-        // dying thread compiling or first calling the code that prints its
-        // unhandled exception (framework code, never asked of Go).
-        if (clr_unhandled_suspected())
+        // dying thread compiling the code that prints its unhandled
+        // exception (framework code, never asked of Go). Not on a
+        // ReadyToRun lookup: the runtime makes those between the last
+        // traced frame's visit and the catcher's, for exceptions caught.
+        if (compiling && clr_unhandled_suspected())
             clr_abort_wait();
         verdict_put(fid, NULL);
         return NULL;
@@ -127,6 +130,8 @@ static clr_fn *map_function(FunctionID fid) {
     verdict_put(fid, fn);
     return fn;
 }
+
+static clr_fn *map_function(FunctionID fid) { return map_function_from(fid, 1); }
 
 static UINT_PTR function_mapper(FunctionID fid, void *client_data, BOOL *hook) {
     (void)client_data;
@@ -254,7 +259,7 @@ static HRESULT cb_jit_compilation_finished(void *self, FunctionID fid, HRESULT s
 // JIT-compiled at its first call instead. Everything else keeps it.
 static HRESULT cb_jit_cached_search_started(void *self, FunctionID fid, BOOL *use_cached) {
     (void)self;
-    clr_fn *fn = map_function(fid);
+    clr_fn *fn = map_function_from(fid, 0);
     if (fn != NULL && (fn->flags & FN_SELECTED))
         *use_cached = 0;
     return S_OK;
