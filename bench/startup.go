@@ -82,7 +82,7 @@ func runStartup(host, work, version, rc string, rounds int, configs []startupCon
 		return "", "", err
 	}
 	var tb, rb bytes.Buffer
-	fmt.Fprintf(&tb, "\nstart-up, .NET %s, %s: medians of %d interleaved rounds; ratios are per round, over that round's untraced run (spread: p25-p75 of the ratios)\n\n", version, time.Now().UTC().Format("2006-01-02"), rounds)
+	fmt.Fprintf(&tb, "\nstart-up, .NET %s, %s: medians of %d interleaved rounds; ratios are per round, over that round's untraced run (in brackets: p25-p75 of the ratios); CPU is the process's user+system time, steadier than wall time on a shared machine\n\n", version, time.Now().UTC().Format("2006-01-02"), rounds)
 	w := tabwriter.NewWriter(&tb, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head := "workload\t"
 	for _, c := range configs {
@@ -91,6 +91,7 @@ func runStartup(host, work, version, rc string, rounds int, configs []startupCon
 	fmt.Fprintln(w, head)
 	for _, wl := range ws {
 		times := make([][]time.Duration, len(configs))
+		cpus := make([][]time.Duration, len(configs)) // user+system time of the process
 		failed := make([]string, len(configs))
 		for r := 0; r < rounds; r++ {
 			for k := range configs {
@@ -115,39 +116,58 @@ func runStartup(host, work, version, rc string, rounds int, configs []startupCon
 				if sink != nil {
 					sink.Close()
 				}
+				var cpu time.Duration
+				if cmd.ProcessState != nil {
+					cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+				}
 				if err != nil {
 					failed[i] = fmt.Sprintf("%v", err)
 					fmt.Fprintf(&rb, "startup %s %s round %d: %v\n%s\n", wl.name, c.name, r, err, tail(stderr.String(), 400))
 					d = -1
 				}
 				times[i] = append(times[i], d)
+				cpus[i] = append(cpus[i], cpu)
 			}
 			fmt.Fprintf(os.Stderr, "bench: start-up %s round %d/%d\n", wl.name, r+1, rounds)
 		}
-		row := wl.name + "\t"
+		wallRow, cpuRow := wl.name+", wall\t", wl.name+", CPU\t"
 		for i, c := range configs {
-			fmt.Fprintf(&rb, "startup %s %s: %v\n", wl.name, c.name, times[i])
+			fmt.Fprintf(&rb, "startup %s %s: wall %v cpu %v\n", wl.name, c.name, times[i], cpus[i])
 			if failed[i] != "" {
-				row += "fails (" + failed[i] + ")\t"
+				wallRow += "fails (" + failed[i] + ")\t"
+				cpuRow += "-\t"
 				continue
 			}
-			med := medianDur(times[i])
-			if i == 0 {
-				row += fmt.Sprintf("%.1f ms (spread %.0f%%)\t", float64(med)/1e6, 100*spread(times[0]))
-				continue
-			}
-			var ratios []float64
-			for r := range times[i] {
-				ratios = append(ratios, float64(times[i][r])/float64(times[0][r]))
-			}
-			sort.Float64s(ratios)
-			row += fmt.Sprintf("%.1f ms, %.2fx (%.2f-%.2f)\t", float64(med)/1e6, median(ratios), ratios[len(ratios)/4], ratios[(3*len(ratios))/4])
+			wallRow += pairedCell(times[i], times[0], i == 0)
+			cpuRow += pairedCell(cpus[i], cpus[0], i == 0)
 		}
-		fmt.Fprintln(w, row)
+		fmt.Fprintln(w, wallRow)
+		fmt.Fprintln(w, cpuRow)
 	}
 	w.Flush()
 	fmt.Fprintf(&tb, "\ntargets (issue 17): nothing selected <= 1.15x untraced, defaults <= 1.3x. \"floor\": plain ELT, every method hooked and every module\nJIT-compiled; \"own-code floor\": empty hooks on the defaults' selection only, ReadyToRun kept (bench/floor/ownfloor.c), the least\nany ELT profiler pays to trace what the defaults select. clrotel's defaults export to a local receiver.\n")
 	return tb.String(), rb.String(), nil
+}
+
+// pairedCell shows a configuration's median and, against the untraced
+// runs of the same rounds, the median of the per-round ratios and their
+// p25-p75 range; the untraced cell shows its own spread instead.
+func pairedCell(v, base []time.Duration, isBase bool) string {
+	med := medianDur(v)
+	if isBase {
+		return fmt.Sprintf("%.1f ms (spread %.0f%%)\t", float64(med)/1e6, 100*spread(v))
+	}
+	var ratios []float64
+	for r := range v {
+		if base[r] > 0 {
+			ratios = append(ratios, float64(v[r])/float64(base[r]))
+		}
+	}
+	if len(ratios) == 0 {
+		return "-\t"
+	}
+	sort.Float64s(ratios)
+	return fmt.Sprintf("%.1f ms, %.2fx (%.2f-%.2f)\t", float64(med)/1e6, median(ratios), ratios[len(ratios)/4], ratios[(3*len(ratios))/4])
 }
 
 // spread is the p25-p75 range of v over its median.
