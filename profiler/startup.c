@@ -307,11 +307,17 @@ void clr_startup_mapped(FunctionID fid) {
 }
 
 void clr_startup_compile_finished(FunctionID fid) {
-    // Only a compile this thread opened a window for closes one; the
-    // innermost first (a compile may run a class constructor that compiles).
-    if (t_nwindows == 0 || t_windows[t_nwindows - 1].fid != fid)
+    // Only a compile this thread opened a window for closes one. Compiles
+    // nest (one may run a class constructor that compiles); one that never
+    // finished (it failed) is closed with the compile around it.
+    uint32_t k = t_nwindows;
+    while (k > 0 && t_windows[k - 1].fid != fid)
+        k--;
+    if (k == 0)
         return;
-    t_nwindows--;
-    if (t_windows[t_nwindows].open)
-        close_window();
+    while (t_nwindows > k - 1) { // fid's entry (k - 1) and those above it
+        t_nwindows--;
+        if (t_windows[t_nwindows].open)
+            close_window();
+    }
 }
