@@ -54,7 +54,7 @@ vet:
 	$(GO) vet ./...
 
 unit:
-	$(GO) test ./capture/ ./naming/ ./otelbridge/ ./config/ ./otlpsink/ ./values/ ./sampling/ ./cmd/... ./profiler/internal/...
+	$(GO) test ./capture/ ./naming/ ./otelbridge/ ./config/ ./otlpsink/ ./values/... ./sampling/... ./folding/ ./cmd/... ./profiler/internal/...
 
 # The C layer's unit tests (value reader, sampler, metadata wrappers) under
 # AddressSanitizer, then UndefinedBehaviorSanitizer, with stack protection
@@ -96,6 +96,17 @@ fuzz:
 # keeps the raw numbers in bench/results/. Asserts nothing.
 bench: deps build
 	$(GO) run ./bench -dotnet .deps/dotnet $(BENCH_FLAGS)
+
+# A differential campaign over N programs from the generator (tests/csgen),
+# J at a time: each compiled, run untraced and traced (capture on and off)
+# on both runtimes and compared. Failing seeds are kept under
+# build/campaign/<seed>/; exits non-zero on any failure. Works under nice.
+N ?= 100
+J ?= 2
+FIRST ?= 1
+.PHONY: campaign
+campaign: deps build
+	$(GO) run ./cmd/csgen-campaign -n $(N) -j $(J) -first $(FIRST) -lib $(abspath $(LIB)) -out $(BUILD)/campaign
 
 clean:
 	rm -rf $(BUILD)

@@ -1,0 +1,362 @@
+// Package difftest runs a generated program untraced and traced on each
+// .NET runtime and says how the traced runs differ from the untraced one.
+// It is shared by the end-to-end test (tests/e2e/generated_test.go) and
+// the long campaign (cmd/csgen-campaign).
+//
+// It owns compiling with mcs, running with and without the profiler
+// against a fresh OTLP receiver, and the comparison. It must not decide
+// how many seeds run or where results are kept.
+package difftest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/clrotel/clrotel/internal/procenv"
+	"github.com/clrotel/clrotel/otlpsink"
+	"github.com/clrotel/clrotel/tests/csgen"
+)
+
+// CLSID is the profiler's CLSID (profiler/callbacks.c).
+const CLSID = "{8A4C3E5B-2F61-4D7A-9C0E-5B1D7E3F6A21}"
+
+// Runtime is one installed .NET runtime.
+type Runtime struct {
+	Name    string // net3.1, net8
+	Host    string // the dotnet host
+	Version string // Microsoft.NETCore.App version
+}
+
+// FindRuntimes lists the runtimes `make deps` installs under root/.deps.
+func FindRuntimes(root string) []Runtime {
+	var out []Runtime
+	for _, c := range []struct{ name, dir string }{{"net3.1", "dotnet"}, {"net8", "dotnet8"}} {
+		host := filepath.Join(root, ".deps", c.dir, "dotnet")
+		vers, _ := filepath.Glob(filepath.Join(root, ".deps", c.dir, "shared", "Microsoft.NETCore.App", "*"))
+		if _, err := os.Stat(host); err != nil || len(vers) == 0 {
+			continue
+		}
+		out = append(out, Runtime{Name: c.name, Host: host, Version: filepath.Base(vers[0])})
+	}
+	return out
+}
+
+// Mode is how a program is run.
+type Mode struct {
+	Name    string
+	Traced  bool
+	Capture string // CLROTEL_CAPTURE for a traced run
+}
+
+// Modes are the three runs per runtime; the first is the reference.
+var Modes = []Mode{{Name: "untraced"}, {Name: "capture-on", Traced: true, Capture: "on"}, {Name: "capture-off", Traced: true, Capture: "off"}}
+
+// Account is the profiler's own count at shutdown of where calls went.
+type Account struct{ Exported, Failed, Lost, Dropped, Folded int }
+
+// Sum is every traced call the profiler accounted for: a span, or a call
+// folded into one.
+func (a Account) Sum() int { return a.Exported + a.Failed + a.Lost + a.Dropped + a.Folded }
+
+var accountRE = regexp.MustCompile(`(\d+) spans exported, (\d+) failed, (\d+) lost at exit; (\d+) calls dropped(?:; (\d+) calls folded)?`)
+var faultedRE = regexp.MustCompile(`(\d+) runtime calls about objects faulted`)
+
+// ParseAccount reads the shutdown line from a profiler log.
+func ParseAccount(stderr string) (Account, bool) {
+	m := accountRE.FindStringSubmatch(stderr)
+	if m == nil {
+		return Account{}, false
+	}
+	n := func(i int) int { v, _ := strconv.Atoi(m[i]); return v }
+	return Account{n(1), n(2), n(3), n(4), n(5)}, true
+}
+
+// Run is one run of a program.
+type Run struct {
+	Runtime, Mode  string
+	ExitCode       int
+	Signal         string // the signal that ended it, if any
+	TimedOut       bool
+	Stdout, Stderr string
+	Received       int // spans the receiver got
+	Unreadable     int // attribute values shown as <unreadable>
+	Faulted        int // guarded runtime calls the profiler reports as faulted
+	Wall           time.Duration
+}
+
+// Failure is one way a traced run differs from the untraced one.
+type Failure struct {
+	Runtime, Mode string
+	Kind          string // compile, crash, timeout, exit-code, stdout, accounting, unreadable, nondeterministic
+	Detail        string
+}
+
+func (f Failure) String() string {
+	return fmt.Sprintf("%s %s: %s: %s", f.Runtime, f.Mode, f.Kind, f.Detail)
+}
+
+// Config says what to run with.
+type Config struct {
+	Lib      string // libclrotel.so
+	Runtimes []Runtime
+	Dir      string        // where programs are compiled (one subdirectory per seed)
+	Timeout  time.Duration // per run (default 60 s)
+	Gen      csgen.Options
+	// StrictValues makes <unreadable> values and faulted runtime calls
+	// failures (the issue's bar for ordinary objects).
+	StrictValues bool
+}
+
+// Result is everything known about one seed.
+type Result struct {
+	Seed     int64
+	Program  *csgen.Program
+	Dir      string
+	Compile  time.Duration
+	Runs     []Run
+	Failures []Failure
+	Wall     time.Duration
+}
+
+// Compile compiles src into dir/name.exe with mcs as the e2e harness
+// does (plus -langversion:7.2 for `in` parameters).
+func Compile(ctx context.Context, src, dir, name string) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	cs := filepath.Join(dir, name+".cs")
+	if err := os.WriteFile(cs, []byte(src), 0o644); err != nil {
+		return "", err
+	}
+	exe := filepath.Join(dir, name+".exe")
+	out, err := exec.CommandContext(ctx, "mcs", "-nologo", "-langversion:7.2", "-optimize+", "-unsafe", "-nowarn:162,168,169,219,414,429,649,1717", "-out:"+exe, cs).CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("mcs %s: %v\n%s", cs, err, out)
+	}
+	return exe, nil
+}
+
+// runtimeConfig is the runtimeconfig.json of an mcs-built app on rt.
+func runtimeConfig(rt Runtime) string {
+	return fmt.Sprintf(`{"runtimeOptions":{"framework":{"name":"Microsoft.NETCore.App","version":%q},"configProperties":{"System.Globalization.Invariant":true}}}`, rt.Version)
+}
+
+// Check generates the program of seed, compiles it, runs it in every
+// mode on every runtime and compares.
+func (c *Config) Check(ctx context.Context, seed int64) *Result {
+	start := time.Now()
+	p := csgen.Generate(seed, c.Gen)
+	res := &Result{Seed: seed, Program: p, Dir: filepath.Join(c.Dir, strconv.FormatInt(seed, 10))}
+	c.CheckSource(ctx, res, p.Source, p.ExactCalls)
+	res.Wall = time.Since(start)
+	return res
+}
+
+// CheckSource compiles and runs src (a generated program or a committed
+// regression case) into res. exactCalls says the program makes the same
+// traced calls in every run, so capture on and off must account for the
+// same number.
+func (c *Config) CheckSource(ctx context.Context, res *Result, src string, exactCalls bool) {
+	t0 := time.Now()
+	exe, err := Compile(ctx, src, res.Dir, "Gen")
+	res.Compile = time.Since(t0)
+	if err != nil {
+		res.Failures = append(res.Failures, Failure{Kind: "compile", Detail: err.Error()})
+		return
+	}
+	for _, rt := range c.Runtimes {
+		// One directory per runtime: the runtimeconfig sits next to the exe.
+		rdir := filepath.Join(res.Dir, rt.Name)
+		if err := os.MkdirAll(rdir, 0o755); err != nil {
+			res.Failures = append(res.Failures, Failure{Runtime: rt.Name, Kind: "setup", Detail: err.Error()})
+			return
+		}
+		rexe := filepath.Join(rdir, "Gen.exe")
+		data, _ := os.ReadFile(exe)
+		if err := os.WriteFile(rexe, data, 0o644); err == nil {
+			err = os.WriteFile(filepath.Join(rdir, "Gen.runtimeconfig.json"), []byte(runtimeConfig(rt)), 0o644)
+		}
+		var runs []Run
+		for _, m := range Modes {
+			r := c.RunOnce(ctx, rt, rexe, m)
+			runs = append(runs, r)
+			res.Runs = append(res.Runs, r)
+		}
+		fails := c.compare(runs, exactCalls)
+		if len(fails) > 0 {
+			// Is the program itself deterministic? A second untraced run
+			// tells a generator bug from a profiler bug.
+			again := c.RunOnce(ctx, rt, rexe, Modes[0])
+			if again.ExitCode != runs[0].ExitCode || again.Stdout != runs[0].Stdout {
+				fails = append(fails, Failure{Runtime: rt.Name, Mode: "untraced", Kind: "nondeterministic",
+					Detail: "two untraced runs differ:\n" + diff(runs[0].Stdout, again.Stdout)})
+			}
+		}
+		res.Failures = append(res.Failures, fails...)
+	}
+}
+
+// compare checks the traced runs against the untraced one (runs[0]).
+func (c *Config) compare(runs []Run, exactCalls bool) []Failure {
+	base := runs[0]
+	var out []Failure
+	add := func(r Run, kind, format string, a ...any) {
+		out = append(out, Failure{Runtime: r.Runtime, Mode: r.Mode, Kind: kind, Detail: fmt.Sprintf(format, a...)})
+	}
+	if base.TimedOut || base.Signal != "" {
+		add(base, "untraced-failed", "untraced run: exit %d signal %q timed out %v\n%s", base.ExitCode, base.Signal, base.TimedOut, tail(base.Stderr))
+		return out
+	}
+	sums := map[string]int{}
+	for _, r := range runs[1:] {
+		switch {
+		case r.TimedOut:
+			add(r, "timeout", "no exit within the time limit\n%s", tail(r.Stderr))
+			continue
+		case r.Signal != "" || (r.ExitCode != base.ExitCode && r.ExitCode >= 128):
+			add(r, "crash", "exit %d signal %q (untraced exit %d)\n%s", r.ExitCode, r.Signal, base.ExitCode, tail(r.Stderr))
+			continue
+		case r.ExitCode != base.ExitCode:
+			add(r, "exit-code", "exit %d, untraced %d\n%s", r.ExitCode, base.ExitCode, tail(r.Stderr))
+		}
+		if r.Stdout != base.Stdout {
+			add(r, "stdout", "stdout differs from the untraced run:\n%s", diff(base.Stdout, r.Stdout))
+		}
+		a, ok := ParseAccount(r.Stderr)
+		if !ok {
+			add(r, "accounting", "no shutdown accounting in the log\n%s", tail(r.Stderr))
+			continue
+		}
+		if a.Exported != r.Received || a.Failed != 0 || a.Lost != 0 {
+			add(r, "accounting", "profiler %+v, receiver got %d spans", a, r.Received)
+		}
+		sums[r.Mode] = a.Sum()
+		if c.StrictValues && (r.Unreadable > 0 || r.Faulted > 0) {
+			add(r, "unreadable", "%d values <unreadable>, %d runtime calls faulted", r.Unreadable, r.Faulted)
+		}
+	}
+	on, okOn := sums["capture-on"]
+	off, okOff := sums["capture-off"]
+	if exactCalls && okOn && okOff && on != off {
+		add(runs[1], "accounting", "%d calls accounted with capture on, %d with capture off", on, off)
+	}
+	return out
+}
+
+// RunOnce runs exe on rt in mode m.
+func (c *Config) RunOnce(ctx context.Context, rt Runtime, exe string, m Mode) Run {
+	timeout := c.Timeout
+	if timeout == 0 {
+		timeout = 60 * time.Second
+	}
+	r := Run{Runtime: rt.Name, Mode: m.Name}
+	rctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd := exec.CommandContext(rctx, rt.Host, exe)
+	cmd.Dir = filepath.Dir(exe)
+	env := append(procenv.Clean(), "DOTNET_CLI_TELEMETRY_OPTOUT=1")
+	var sink *otlpsink.Sink
+	if m.Traced {
+		var err error
+		sink, err = otlpsink.Listen("127.0.0.1:0")
+		if err != nil {
+			r.Stderr = err.Error()
+			r.Signal = "setup"
+			return r
+		}
+		defer sink.Close()
+		env = append(env,
+			"CORECLR_ENABLE_PROFILING=1",
+			"CORECLR_PROFILER="+CLSID,
+			"CORECLR_PROFILER_PATH="+c.Lib,
+			"OTEL_EXPORTER_OTLP_ENDPOINT="+sink.Endpoint(),
+			"OTEL_SERVICE_NAME=csgen",
+			"OTEL_BSP_SCHEDULE_DELAY=100",
+			"CLROTEL_LOG_LEVEL=info",
+			"CLROTEL_CAPTURE="+m.Capture,
+		)
+	}
+	cmd.Env = env
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	err := cmd.Run()
+	r.Wall = time.Since(start)
+	r.Stdout, r.Stderr = stdout.String(), stderr.String()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		r.ExitCode = ee.ExitCode()
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			r.Signal = ws.Signal().String()
+			r.ExitCode = 128 + int(ws.Signal())
+		}
+	default:
+		r.Signal = "start: " + err.Error()
+	}
+	if rctx.Err() != nil && ctx.Err() == nil {
+		r.TimedOut = true
+	}
+	if sink != nil {
+		wctx, wcancel := context.WithTimeout(context.Background(), 2*time.Second)
+		spans := sink.WaitIdle(wctx, 200*time.Millisecond)
+		wcancel()
+		r.Received = len(spans)
+		for _, s := range spans {
+			for _, v := range s.Attrs {
+				if str, ok := v.(string); ok && strings.Contains(str, "<unreadable>") {
+					r.Unreadable++
+				}
+			}
+		}
+	}
+	if m := faultedRE.FindStringSubmatch(r.Stderr); m != nil {
+		r.Faulted, _ = strconv.Atoi(m[1])
+	}
+	return r
+}
+
+// tail is the end of a log, enough to see why a run died.
+func tail(s string) string {
+	const n = 3000
+	if len(s) > n {
+		return "…" + s[len(s)-n:]
+	}
+	return s
+}
+
+// diff is a line diff of two outputs, short.
+func diff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	var out strings.Builder
+	n := len(al)
+	if len(bl) > n {
+		n = len(bl)
+	}
+	shown := 0
+	for i := 0; i < n && shown < 10; i++ {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			fmt.Fprintf(&out, "line %d:\n- %q\n+ %q\n", i+1, x, y)
+			shown++
+		}
+	}
+	return out.String()
+}

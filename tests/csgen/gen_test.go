@@ -1,0 +1,95 @@
+package csgen
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestDeterministic(t *testing.T) {
+	for _, seed := range []int64{1, 2, 77, -5, 1 << 40} {
+		a, b := Generate(seed, Options{}), Generate(seed, Options{})
+		if a.Source != b.Source || strings.Join(a.Features, " ") != strings.Join(b.Features, " ") || a.ExactCalls != b.ExactCalls {
+			t.Fatalf("seed %d: two programs differ", seed)
+		}
+	}
+	if Generate(1, Options{}).Source == Generate(2, Options{}).Source {
+		t.Fatal("seeds 1 and 2 give the same program")
+	}
+}
+
+// Every feature the issue lists shows up within a few dozen seeds.
+func TestEveryFeatureAppears(t *testing.T) {
+	want := []string{
+		// type shapes
+		"class", "struct", "enum", "enum:flags", "enum:non-int32", "enum:long-name", "const:string", "const:char",
+		"const:decimal", "static-readonly", "thread-static", "unicode-name",
+		// generics
+		"generic-class", "generic-method", "generic-constraint", "generic-nested", "generic-virtual", "generic-base",
+		"generic-struct-over-ref",
+		// inheritance
+		"hierarchy", "interface", "virtual-override", "new-member", "override-tostring",
+		// parameter forms
+		"param:params", "param:ref", "param:out", "param:in", "param:optional", "named-arg", "nullable", "nullable-struct", "boxing",
+		// code forms
+		"delegate", "lambda", "closure", "event", "linq", "iterator", "async", "async-real", "exceptions", "exception-filter",
+		"finally", "recursion", "threads", "tasks", "parallel", "arith", "many-args", "record",
+		// ordinary members
+		"property", "indexer", "operator", "static-ctor", "extension", "using", "unsafe-pointer", "ref-return", "pattern", "checked",
+		// BCL values
+		"bcl:Guid", "bcl:DateTime", "bcl:DateTimeOffset", "bcl:TimeSpan", "bcl:Uri", "bcl:Version", "bcl:StringBuilder",
+		"bcl:List", "bcl:Dictionary", "bcl:HashSet", "bcl:Queue", "bcl:Stack", "bcl:jagged-array", "bcl:multidim-array",
+		"bcl:array", "bcl:Tuple", "bcl:ValueTuple", "bcl:KeyValuePair", "bcl:Lazy", "bcl:Task", "bcl:CancellationToken",
+		"bcl:Regex", "bcl:Encoding", "bcl:object",
+	}
+	seen := map[string]int{}
+	for s := int64(1); s <= 40; s++ {
+		for _, f := range Generate(s, Options{}).Features {
+			seen[f]++
+		}
+	}
+	for _, f := range want {
+		if seen[f] == 0 {
+			t.Errorf("feature %q never appears in 40 seeds", f)
+		}
+	}
+}
+
+// The text is well formed as far as Go can tell: no formatting verb left
+// unexpanded, braces balanced, one Main.
+func TestWellFormed(t *testing.T) {
+	for s := int64(1); s <= 100; s++ {
+		src := Generate(s, Options{}).Source
+		if strings.Contains(src, "%!") {
+			i := strings.Index(src, "%!")
+			t.Fatalf("seed %d: bad formatting verb near %q", s, src[max(0, i-80):i+20])
+		}
+		if n := strings.Count(src, "static int Main("); n != 1 {
+			t.Fatalf("seed %d: %d Main methods", s, n)
+		}
+	}
+}
+
+// A sample of programs compiles with mcs as the harness compiles them.
+func TestCompilesWithMcs(t *testing.T) {
+	if _, err := exec.LookPath("mcs"); err != nil {
+		t.Skip("mcs not installed (make deps)")
+	}
+	if testing.Short() {
+		t.Skip("compiles programs")
+	}
+	dir := t.TempDir()
+	for _, s := range []int64{3, 1001, 424242} {
+		p := Generate(s, Options{})
+		cs := filepath.Join(dir, "Gen.cs")
+		if err := os.WriteFile(cs, []byte(p.Source), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out, err := exec.Command("mcs", "-nologo", "-langversion:7.2", "-optimize+", "-unsafe", "-out:"+filepath.Join(dir, "Gen.exe"), cs).CombinedOutput()
+		if err != nil {
+			t.Fatalf("seed %d does not compile: %v\n%s", s, err, out)
+		}
+	}
+}
