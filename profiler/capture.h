@@ -171,6 +171,7 @@ uint64_t clr_rate_limited_roots(void);
 clr_slot *clr_slots(void);
 uint32_t clr_slot_count(void);
 uint32_t clr_ring_size(void);
+uint32_t clr_stack_cap(void);
 // Go calls this after draining a dead slot, to hand it back for reuse.
 void clr_slot_release(clr_slot *s);
 
@@ -208,5 +209,9 @@ uint64_t clr_fn_folded_ns(const clr_fn *fn);
 void clr_fold_account(clr_slot *s, clr_frame *anc, clr_fn *fn, uint32_t fn_index, uint64_t ns);
 // Writes anc's folded calls (REC_FOLD_SIZE bytes) at p.
 void clr_fold_write(const clr_frame *anc, uint8_t *p);
+// At exit, for the frames still open (no exit record will come): the
+// folded calls and time of each recorded frame of s, outermost first, at
+// most cap; returns how many recorded frames are open.
+uint32_t clr_slot_open_folds(const clr_slot *s, uint32_t stack_cap, uint32_t *calls, uint64_t *ns, uint32_t cap);
 
 #endif

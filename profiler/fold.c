@@ -74,6 +74,21 @@ void clr_fold_account(clr_slot *s, clr_frame *anc, clr_fn *fn, uint32_t fn_index
     e->ns += ns;
 }
 
+uint32_t clr_slot_open_folds(const clr_slot *s, uint32_t stack_cap, uint32_t *calls, uint64_t *ns, uint32_t cap) {
+    uint32_t n = 0, depth = s->depth < stack_cap ? s->depth : stack_cap;
+    for (uint32_t i = 0; s->stack != NULL && i < depth; i++) {
+        const clr_frame *f = &s->stack[i];
+        if (f->recorded != FRAME_RECORDED)
+            continue;
+        if (n < cap) {
+            calls[n] = f->fold_calls;
+            ns[n] = f->fold_ns;
+        }
+        n++;
+    }
+    return n;
+}
+
 void clr_fold_write(const clr_frame *anc, uint8_t *p) {
     memset(p, 0, REC_FOLD_SIZE);
     memcpy(p, &anc->fold_calls, 4);

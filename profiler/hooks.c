@@ -54,6 +54,7 @@ uint64_t clr_folded_calls(void) { return sum_slots(offsetof(clr_slot, folded)); 
 clr_slot *clr_slots(void) { return g_slots; }
 uint32_t clr_slot_count(void) { return atomic_load_explicit(&g_slot_hw, memory_order_acquire); }
 uint32_t clr_ring_size(void) { return g_cfg.ring_size; }
+uint32_t clr_stack_cap(void) { return g_cfg.stack_cap; }
 uint64_t clr_dropped_no_slot(void) { return atomic_load_explicit(&g_no_slot, memory_order_relaxed); }
 
 // Thread exit: glibc runs key destructors on every exiting pthread, CLR
