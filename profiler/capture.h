@@ -202,6 +202,14 @@ uint64_t clr_folded_calls(void);
 void clr_fn_fold(clr_fn *fn);
 // A recorded, non-root call of fn took ns: the folding rule's verdict, once.
 void clr_fold_judge(const clr_capture_config *cfg, clr_fn *fn, uint64_t ns);
+// Whether fn is not known to be fast: no recorded call yet, or most of its
+// recorded calls took fold_max_ns or more. Past a trace's span budget such
+// a method's calls keep their spans (its first call, to learn which it is).
+static inline int clr_fold_slow(const clr_fn *fn) {
+    uint32_t calls = atomic_load_explicit(&fn->stat_calls, memory_order_relaxed);
+    uint32_t slow = atomic_load_explicit(&fn->stat_slow, memory_order_relaxed);
+    return calls == 0 || 2 * (uint64_t)slow >= calls;
+}
 uint64_t clr_fn_folded_calls(const clr_fn *fn);
 uint64_t clr_fn_folded_ns(const clr_fn *fn);
 // A folded call ended: counted into anc (the recorded frame it folds

@@ -20,7 +20,7 @@ uint64_t clr_fn_folded_calls(const clr_fn *fn) { return atomic_load_explicit(&fn
 uint64_t clr_fn_folded_ns(const clr_fn *fn) { return atomic_load_explicit(&fn->folded_ns, memory_order_relaxed); }
 
 void clr_fold_judge(const clr_capture_config *cfg, clr_fn *fn, uint64_t ns) {
-    if (cfg->fold_min_calls == 0 || (fn->flags & (FN_FOLDED | FN_FOLD_EXEMPT)))
+    if (fn->flags & FN_FOLDED)
         return;
     uint32_t calls = atomic_load_explicit(&fn->stat_calls, memory_order_relaxed) + 1;
     uint32_t slow = atomic_load_explicit(&fn->stat_slow, memory_order_relaxed);
@@ -28,8 +28,9 @@ void clr_fold_judge(const clr_capture_config *cfg, clr_fn *fn, uint64_t ns) {
     if (ns >= cfg->fold_max_ns)
         atomic_store_explicit(&fn->stat_slow, ++slow, memory_order_relaxed);
     // The 99th percentile is under fold_max_ns: at most 1 call in 100 took
-    // that long.
-    if (calls >= cfg->fold_min_calls && (uint64_t)slow * 100 <= calls)
+    // that long. (The counts are kept with folding off too: the span budget
+    // asks whether a method is slow.)
+    if (cfg->fold_min_calls != 0 && !(fn->flags & FN_FOLD_EXEMPT) && calls >= cfg->fold_min_calls && (uint64_t)slow * 100 <= calls)
         clr_fn_fold(fn);
 }
 

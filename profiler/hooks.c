@@ -292,7 +292,10 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
                 fold_begin(s, f, d - 1, now_ns());
                 return;
             }
-            if (g_cfg.max_trace_spans != 0 && s->trace_spans >= g_cfg.max_trace_spans) {
+            // Past the trace's span budget calls fold too, except those of a
+            // method seen to be slow (most of its calls took fold_max_ns or
+            // more): the calls worth a span keep theirs.
+            if (g_cfg.max_trace_spans != 0 && s->trace_spans >= g_cfg.max_trace_spans && !clr_fold_slow(fn)) {
                 s->trace_truncated = 1;
                 fold_begin(s, f, d - 1, now_ns());
                 return;

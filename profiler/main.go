@@ -140,9 +140,11 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	out.capture.ring_size = C.uint32_t(cfg.RingBytes)
 	out.capture.stack_cap = C.uint32_t(cfg.MaxDepth)
 	out.capture.max_trace_spans = C.uint32_t(cfg.MaxSpansPerTrace)
+	// The duration threshold also tells slow methods for the span budget,
+	// with folding off.
+	out.capture.fold_max_ns = C.uint64_t(cfg.Fold.MaxDuration)
 	if cfg.Fold.Enabled {
 		out.capture.fold_min_calls = C.uint32_t(min(cfg.Fold.MinCalls, 1<<31))
-		out.capture.fold_max_ns = C.uint64_t(cfg.Fold.MaxDuration)
 	}
 	if cfg.Capture {
 		out.capture.value_bytes = C.uint32_t(cfg.ValueBytes)

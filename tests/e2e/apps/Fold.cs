@@ -1,7 +1,8 @@
 // Hot tiny methods under a few traced ones: what folding is for.
 //   Fold hot N     Run() calls Get() N times, Slow() 5 times, and Risky()
 //                  (which throws on every 1000th call) N/10 times
-//   Fold wide N    Run() calls Mid() N times, each Mid() a few statements
+//   Fold wide N    Run() calls Mid() N times, each Mid() a few statements,
+//                  then Slow() 5 times
 //   Fold exit N    Leaving() calls Get() N times, then the process exits
 //                  from inside it (its span never gets a Leave)
 using System;
@@ -47,6 +48,8 @@ namespace Acme.Fold
             long sum = 0;
             for (int i = 0; i < n; i++)
                 sum += b.Mid(i);
+            for (int i = 0; i < 5; i++)
+                b.Slow();
             return sum;
         }
 
@@ -69,7 +72,7 @@ namespace Acme.Fold
                 Leaving(b, n);
             long r = args[0] == "hot" ? Hot(b, n) : Wide(b, n);
             Console.WriteLine("result " + r);
-            Console.WriteLine("calls " + (args[0] == "hot" ? n + 5 + n / 10 : n));
+            Console.WriteLine("calls " + (args[0] == "hot" ? n + 5 + n / 10 : n + 5));
             return 0;
         }
     }
