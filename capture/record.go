@@ -47,7 +47,35 @@ const (
 	// FlagValuesDropped: values were to be recorded (enter or exit record)
 	// but the ring had no room for them.
 	FlagValuesDropped uint16 = 1 << 3
+	// FlagFolded (exit records): what was folded into the frame follows
+	// the fixed part (FoldSize bytes), before any value.
+	FlagFolded uint16 = 1 << 4
+	// FlagTruncated (a root's exit record): the trace reached its span
+	// budget; later calls were folded into their parents.
+	FlagTruncated uint16 = 1 << 5
 )
+
+// FoldTop is how many methods an exit record lists by folded time, and
+// FoldSize the bytes of its fold part (profiler/capture.h REC_FOLD_SIZE).
+const (
+	FoldTop  = 3
+	FoldSize = 16 + 16*FoldTop
+)
+
+// FoldEntry is one method's calls folded into a frame.
+type FoldEntry struct {
+	Func  uint32
+	Calls uint32
+	Ns    uint64
+}
+
+// Fold is what was folded into a frame: every call, the time of the
+// outermost ones, and the methods with the most time.
+type Fold struct {
+	Calls uint32
+	Ns    uint64
+	Top   []FoldEntry
+}
 
 // HeaderSize is the size of the part every record starts with:
 // u32 size, u16 kind, u16 flags, u64 unix-nanosecond timestamp.
@@ -113,6 +141,7 @@ func DecodeEnter(r Record) (Enter, error) {
 type Exit struct {
 	Func   uint32
 	Aux    uint32 // kind-specific
+	Fold   Fold   // with FlagFolded
 	Values []byte // the return value, with FlagValues
 }
 
@@ -125,8 +154,24 @@ func DecodeExit(r Record) (Exit, error) {
 		Func: binary.LittleEndian.Uint32(r.Payload),
 		Aux:  binary.LittleEndian.Uint32(r.Payload[4:]),
 	}
+	rest := r.Payload[8:]
+	if r.Flags&FlagFolded != 0 {
+		if len(rest) < FoldSize {
+			return x, fmt.Errorf("capture: %v record: fold part of %d bytes, want %d", r.Kind, len(rest), FoldSize)
+		}
+		x.Fold.Calls = binary.LittleEndian.Uint32(rest)
+		n := min(int(binary.LittleEndian.Uint32(rest[4:])), FoldTop)
+		x.Fold.Ns = binary.LittleEndian.Uint64(rest[8:])
+		for i := 0; i < n; i++ {
+			e := rest[16+16*i:]
+			x.Fold.Top = append(x.Fold.Top, FoldEntry{
+				Func: binary.LittleEndian.Uint32(e), Calls: binary.LittleEndian.Uint32(e[4:]), Ns: binary.LittleEndian.Uint64(e[8:]),
+			})
+		}
+		rest = rest[FoldSize:]
+	}
 	if r.Flags&FlagValues != 0 {
-		x.Values = r.Payload[8:]
+		x.Values = rest
 	}
 	return x, nil
 }

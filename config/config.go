@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/clrotel/clrotel/folding"
 	"github.com/clrotel/clrotel/sampling"
 )
 
@@ -38,12 +39,18 @@ type Config struct {
 	ValueBytes     uint32   // value bytes recorded per call (and per return)
 	MaxAttrBytes   int      // bytes of value attributes per span
 	Redact         []string // extra sensitive name fragments (added to the defaults)
+	RedactPAN      bool     // strings holding a payment card number export as ***
 	// Statics are static fields ("Namespace.Type.Field") recorded on the
 	// spans of that type's methods, read at entry.
 	Statics []string
 
 	// Sampling: OTEL_TRACES_SAMPLER(_ARG), rules and the rate limit.
 	Sampling sampling.Config
+
+	// Folding of hot, short methods into their callers' spans, and the
+	// span budget of a trace past which further calls fold (0: none).
+	Fold             folding.Rule
+	MaxSpansPerTrace uint32
 
 	ExportQueue    int
 	ExportBatch    int
@@ -62,6 +69,7 @@ func Default() Config {
 		MaxDepth:       16384,
 		LogLevel:       "warn",
 		Capture:        true,
+		RedactPAN:      true,
 		MaxString:      256,
 		MaxElements:    16,
 		ValueDepth:     3,
@@ -73,6 +81,9 @@ func Default() Config {
 		ExportInterval: 500 * time.Millisecond,
 		ShutdownWait:   5 * time.Second,
 		Sampling:       sampling.Default(),
+		Fold:           folding.DefaultRule(),
+
+		MaxSpansPerTrace: 10000,
 	}
 }
 
@@ -161,6 +172,16 @@ func fromEnv(c Config, lookup func(string) (string, bool)) (Config, error) {
 	if v, ok := lookup("CLROTEL_REDACT"); ok {
 		c.Redact = SplitPatterns(v)
 	}
+	if v, ok := lookup("CLROTEL_REDACT_PAN"); ok {
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "off", "false", "0":
+			c.RedactPAN = false
+		case "on", "true", "1", "":
+			c.RedactPAN = true
+		default:
+			errs = append(errs, fmt.Sprintf("CLROTEL_REDACT_PAN: %q: want on or off", v))
+		}
+	}
 	u32("CLROTEL_MAX_STRING", &c.MaxString, 0, 1<<20)
 	u32("CLROTEL_MAX_ELEMENTS", &c.MaxElements, 0, 1<<16)
 	u32("CLROTEL_VALUE_DEPTH", &c.ValueDepth, 0, 16)
@@ -200,6 +221,26 @@ func fromEnv(c Config, lookup func(string) (string, bool)) (Config, error) {
 			c.Sampling.MinDurationNs = int64(d)
 		}
 	}
+	if v, ok := lookup("CLROTEL_FOLD"); ok {
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "1", "true", "on", "yes", "":
+			c.Fold.Enabled = true
+		case "0", "false", "off", "no":
+			c.Fold.Enabled = false
+		default:
+			errs = append(errs, fmt.Sprintf("CLROTEL_FOLD=%q: want on or off", v))
+		}
+	}
+	minCalls := uint32(min(c.Fold.MinCalls, 1<<31))
+	u32("CLROTEL_FOLD_MIN_CALLS", &minCalls, 1, 1<<31)
+	c.Fold.MinCalls = uint64(minCalls)
+	maxUS := uint32(c.Fold.MaxDuration / time.Microsecond)
+	u32("CLROTEL_FOLD_MAX_US", &maxUS, 1, 1_000_000)
+	c.Fold.MaxDuration = time.Duration(maxUS) * time.Microsecond
+	if v, ok := lookup("CLROTEL_FOLD_EXEMPT"); ok {
+		c.Fold.Exempt = SplitPatterns(v)
+	}
+	u32("CLROTEL_MAX_SPANS_PER_TRACE", &c.MaxSpansPerTrace, 0, 1<<30)
 	burst := uint32(c.Sampling.Burst)
 	u32("CLROTEL_RATE_BURST", &burst, 1, 1<<20)
 	c.Sampling.Burst = int(burst)

@@ -37,6 +37,17 @@ func TestFromEnv(t *testing.T) {
 				return c.ExportQueue == 100 && c.ExportBatch == 10 && c.ExportInterval == 250*time.Millisecond
 			}, ""},
 		{"schedule delay garbage", []string{"OTEL_BSP_SCHEDULE_DELAY", "5s"}, nil, "OTEL_BSP_SCHEDULE_DELAY"},
+		{"folding on by default", nil, func(c Config) bool {
+			return c.Fold.Enabled && c.Fold.MinCalls == 1000 && c.Fold.MaxDuration == 5*time.Microsecond && c.MaxSpansPerTrace == 10000
+		}, ""},
+		{"folding settings", []string{"CLROTEL_FOLD", "off", "CLROTEL_FOLD_MIN_CALLS", "50", "CLROTEL_FOLD_MAX_US", "20",
+			"CLROTEL_FOLD_EXEMPT", "Acme.A.*, Acme.B.Get", "CLROTEL_MAX_SPANS_PER_TRACE", "0"},
+			func(c Config) bool {
+				return !c.Fold.Enabled && c.Fold.MinCalls == 50 && c.Fold.MaxDuration == 20*time.Microsecond &&
+					reflect.DeepEqual(c.Fold.Exempt, []string{"Acme.A.*", "Acme.B.Get"}) && c.MaxSpansPerTrace == 0
+			}, ""},
+		{"fold switch garbage", []string{"CLROTEL_FOLD", "sometimes"}, nil, "CLROTEL_FOLD"},
+		{"fold min calls zero", []string{"CLROTEL_FOLD_MIN_CALLS", "0"}, nil, "CLROTEL_FOLD_MIN_CALLS"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -25,6 +25,7 @@ type File struct {
 	Sampling fileSampling `yaml:"sampling"`
 	Export   fileExport   `yaml:"export"`
 	Limits   fileLimits   `yaml:"limits"`
+	Fold     fileFold     `yaml:"fold"`
 	Log      fileLog      `yaml:"log"`
 }
 
@@ -48,6 +49,14 @@ type fileSampling struct {
 	Burst       *uint32    `yaml:"burst"`
 	MinDuration *string    `yaml:"min_duration"`
 	Rules       []fileRule `yaml:"rules"`
+	Remote      fileRemote `yaml:"remote"`
+}
+
+// fileRemote is the jaeger_remote samplers' OTEL_TRACES_SAMPLER_ARG.
+type fileRemote struct {
+	Endpoint            *string  `yaml:"endpoint"`
+	PollingInterval     *string  `yaml:"polling_interval"`
+	InitialSamplingRate *float64 `yaml:"initial_sampling_rate"`
 }
 
 type fileRule struct {
@@ -63,9 +72,17 @@ type fileExport struct {
 }
 
 type fileLimits struct {
-	MaxThreads *uint32 `yaml:"max_threads"`
-	RingKB     *uint32 `yaml:"ring_kb"`
-	MaxDepth   *uint32 `yaml:"max_depth"`
+	MaxThreads       *uint32 `yaml:"max_threads"`
+	RingKB           *uint32 `yaml:"ring_kb"`
+	MaxDepth         *uint32 `yaml:"max_depth"`
+	MaxSpansPerTrace *uint32 `yaml:"max_spans_per_trace"`
+}
+
+type fileFold struct {
+	Enabled     *bool    `yaml:"enabled"`
+	MinCalls    *uint32  `yaml:"min_calls"`
+	MaxDuration *string  `yaml:"max_duration"`
+	Exempt      []string `yaml:"exempt"`
 }
 
 type fileLog struct {
@@ -233,7 +250,7 @@ func (f *File) validate(path string, root *yaml.Node) FileErrors {
 			}
 			return "", false
 		}); err != nil {
-			bad("sampling.sampler", "%q: want always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off or parentbased_traceidratio", *s)
+			bad("sampling.sampler", "%q: want %s", *s, sampling.SamplerNames)
 		}
 	}
 	if r := f.Sampling.Ratio; r != nil && (*r < 0 || *r > 1) {
@@ -243,6 +260,19 @@ func (f *File) validate(path string, root *yaml.Node) FileErrors {
 		bad("sampling.rate_limit", "%v: want traces per second, 0 (no limit) to 1e7", *r)
 	}
 	rangeU32("sampling.burst", f.Sampling.Burst, 1, 1<<20)
+	if e := f.Sampling.Remote.Endpoint; e != nil {
+		if _, err := sampling.ParseRemoteArg(sampling.Remote{}, "endpoint="+*e); err != nil {
+			bad("sampling.remote.endpoint", "%q: want the http:// or https:// URL of a Jaeger sampling API", *e)
+		}
+	}
+	if v := f.Sampling.Remote.PollingInterval; v != nil {
+		if d, err := time.ParseDuration(*v); err != nil || d < 100*time.Millisecond {
+			bad("sampling.remote.polling_interval", "%q: want a duration of at least 100ms, e.g. 60s", *v)
+		}
+	}
+	if r := f.Sampling.Remote.InitialSamplingRate; r != nil && (*r < 0 || *r > 1) {
+		bad("sampling.remote.initial_sampling_rate", "%v: want a ratio from 0 to 1", *r)
+	}
 	dur("sampling.min_duration", f.Sampling.MinDuration)
 	for i, r := range f.Sampling.Rules {
 		if strings.TrimSpace(r.Match) == "" {
@@ -261,6 +291,9 @@ func (f *File) validate(path string, root *yaml.Node) FileErrors {
 		bad("limits.ring_kb", "%d: want a power of two from 4 to 1048576", *v)
 	}
 	rangeU32("limits.max_depth", f.Limits.MaxDepth, 16, 1<<20)
+	rangeU32("limits.max_spans_per_trace", f.Limits.MaxSpansPerTrace, 0, 1<<30)
+	rangeU32("fold.min_calls", f.Fold.MinCalls, 1, 1<<31)
+	dur("fold.max_duration", f.Fold.MaxDuration)
 	if l := f.Log.Level; l != nil {
 		if _, ok := map[string]bool{"error": true, "warn": true, "info": true, "debug": true}[*l]; !ok {
 			bad("log.level", "%q: want error, warn, info or debug", *l)
@@ -315,6 +348,15 @@ func (f *File) apply(c *Config) {
 		d, _ := time.ParseDuration(*f.Sampling.MinDuration)
 		s.MinDurationNs = int64(d)
 	}
+	if f.Sampling.Remote.Endpoint != nil {
+		s.Remote.Endpoint = *f.Sampling.Remote.Endpoint
+	}
+	if f.Sampling.Remote.PollingInterval != nil {
+		s.Remote.PollingInterval, _ = time.ParseDuration(*f.Sampling.Remote.PollingInterval)
+	}
+	if f.Sampling.Remote.InitialSamplingRate != nil {
+		s.Remote.InitialRate = *f.Sampling.Remote.InitialSamplingRate
+	}
 	for _, r := range f.Sampling.Rules {
 		rule, _ := sampling.ParseRule(r.Match + "=" + r.Sample)
 		s.Rules = append(s.Rules, rule)
@@ -336,6 +378,19 @@ func (f *File) apply(c *Config) {
 		c.RingBytes = *f.Limits.RingKB << 10
 	}
 	setU32(&c.MaxDepth, f.Limits.MaxDepth)
+	setU32(&c.MaxSpansPerTrace, f.Limits.MaxSpansPerTrace)
+	if f.Fold.Enabled != nil {
+		c.Fold.Enabled = *f.Fold.Enabled
+	}
+	if f.Fold.MinCalls != nil {
+		c.Fold.MinCalls = uint64(*f.Fold.MinCalls)
+	}
+	if f.Fold.MaxDuration != nil {
+		c.Fold.MaxDuration, _ = time.ParseDuration(*f.Fold.MaxDuration)
+	}
+	if f.Fold.Exempt != nil {
+		c.Fold.Exempt = f.Fold.Exempt
+	}
 	if f.Log.Level != nil {
 		c.LogLevel = *f.Log.Level
 	}

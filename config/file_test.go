@@ -37,6 +37,11 @@ export:
   interval: 200ms
 limits:
   ring_kb: 256
+  max_spans_per_trace: 500
+fold:
+  min_calls: 200
+  max_duration: 10us
+  exempt: ["Acme.Shop.Cart.*"]
 log:
   level: info
 `
@@ -58,6 +63,9 @@ func TestLoadFileThenEnv(t *testing.T) {
 	if !reflect.DeepEqual(c.Include, []string{"Acme.*"}) || c.MaxString != 64 || c.RingBytes != 256<<10 || c.LogLevel != "info" ||
 		c.ExportQueue != 4096 || c.ExportInterval != 200*time.Millisecond || c.Redact[0] != "iban" || c.Statics[0] != "Acme.Shop.Settings.MaxItems" {
 		t.Errorf("file not applied: %+v", c)
+	}
+	if !c.Fold.Enabled || c.Fold.MinCalls != 200 || c.Fold.MaxDuration != 10*time.Microsecond || c.Fold.Exempt[0] != "Acme.Shop.Cart.*" || c.MaxSpansPerTrace != 500 {
+		t.Errorf("fold not applied: %+v, %d spans per trace", c.Fold, c.MaxSpansPerTrace)
 	}
 	s := c.Sampling
 	if s.Sampler != sampling.ParentBasedTraceIDRatio || s.Ratio != 0.25 || s.RateLimit != 100 || s.Burst != 20 || s.MinDurationNs != 1e6 || len(s.Rules) != 2 || s.Rules[1].Ratio != 0.5 {
@@ -96,6 +104,9 @@ func TestFileErrors(t *testing.T) {
 		{"statics", "capture:\n  statics: [NoDot]\n", `f.yaml:2: capture.statics.0: "NoDot": want Namespace.Type.Field`},
 		{"empty pattern", "include: [\"\"]\n", "f.yaml:1: include.0: empty pattern"},
 		{"export interval", "export:\n  interval: 5\n", "f.yaml:2: export.interval"},
+		{"fold min calls", "fold:\n  min_calls: 0\n", "f.yaml:2: fold.min_calls"},
+		{"fold duration", "fold:\n  max_duration: short\n", "f.yaml:2: fold.max_duration"},
+		{"fold switch", "fold:\n  enabled: sometimes\n", "f.yaml:2:"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

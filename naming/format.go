@@ -193,6 +193,9 @@ func (f *formatter) typ(t Type, depth int) {
 		}
 		f.ch(']')
 	case ElemGenericInst:
+		if f.nestedInst(t, depth) {
+			return
+		}
 		f.elem(t, depth)
 		f.ch('<')
 		for i, a := range t.Args {
@@ -235,6 +238,33 @@ func (f *formatter) typ(t Type, depth int) {
 	default:
 		f.str(t.Kind.String())
 	}
+}
+
+// nestedInst writes an instantiated nested type of a generic type with
+// each argument on the type that declares it (Cage<Cat>.Door), and
+// reports whether it did.
+func (f *formatter) nestedInst(t Type, depth int) bool {
+	nn, ok := f.n.(NestedNamer)
+	if !ok || t.Elem == nil || (t.Elem.Kind != ElemClass && t.Elem.Kind != ElemValueType) {
+		return false
+	}
+	names, arities, ok := nn.NestedParts(t.Elem.Token)
+	if !ok || len(names) < 2 {
+		return false
+	}
+	args := make([]string, len(t.Args))
+	for i, a := range t.Args {
+		sub := formatter{n: f.n, g: f.g, work: f.work}
+		sub.typ(a, depth+1)
+		f.work = sub.work
+		args[i] = sub.b.String()
+	}
+	name, ok := NestedGenericName(names, arities, args)
+	if !ok {
+		return false
+	}
+	f.str(name)
+	return true
 }
 
 func (f *formatter) elem(t Type, depth int) {

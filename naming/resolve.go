@@ -221,6 +221,15 @@ func (r *Resolver) Method(fid, class uint64, methodArgs []uint64) (*Method, erro
 	m.TypeName = typeKey
 	if len(typeParams) > 0 {
 		m.TypeName = typeKey + "<" + joinArgs(typeArgs, typeParams) + ">"
+		if names, arities, ok := namer.NestedParts(owner); ok {
+			parts := make([]string, len(typeParams))
+			for i := range parts {
+				parts[i] = pick(typeArgs, typeParams, i)
+			}
+			if n, ok := NestedGenericName(names, arities, parts); ok {
+				m.TypeName = n
+			}
+		}
 	}
 	var margs []string
 	if len(methodParams) > 0 {
@@ -339,6 +348,11 @@ func (r *Resolver) buildClassName(cid uint64, depth int) string {
 	args := make([]string, len(c.TypeArgs))
 	for i, a := range c.TypeArgs {
 		args[i] = r.className(a, depth+1)
+	}
+	if names, arities, ok := (metaNamer{mod.Meta}).NestedParts(c.Token); ok {
+		if n, ok := NestedGenericName(names, arities, args); ok {
+			return n
+		}
 	}
 	return name + "<" + strings.Join(args, ", ") + ">"
 }

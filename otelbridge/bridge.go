@@ -42,7 +42,7 @@ type Bridge struct {
 	out *Pipeline
 	// minDuration: finished non-root spans that returned normally faster
 	// than this are not exported, their parent counting them.
-	minDuration int64
+	minDuration atomic.Int64 // set live by a configuration reload
 	// droppedCalls is the capture's count of calls not recorded so far; root
 	// spans carry it once it is non-zero.
 	droppedCalls atomic.Uint64
@@ -54,7 +54,7 @@ func New(out *Pipeline) *Bridge {
 }
 
 // SetMinDuration sets the minimum duration (ns) of the spans kept; 0 keeps all.
-func (b *Bridge) SetMinDuration(ns int64) { b.minDuration = ns }
+func (b *Bridge) SetMinDuration(ns int64) { b.minDuration.Store(ns) }
 
 // SetDroppedCalls records how many calls the capture dropped so far (full
 // buffers, no thread slot); root spans started from now on report it.
@@ -146,7 +146,7 @@ func (b *Bridge) Exit(t *Thread, ts int64, kind ExitKind, attrs ...attribute.Key
 	case ExitTailcall, ExitAbandon:
 		e.reason = kind.String()
 	}
-	if b.minDuration > 0 && kind == ExitReturn && n > 1 && ts-f.start < b.minDuration {
+	if md := b.minDuration.Load(); md > 0 && kind == ExitReturn && n > 1 && ts-f.start < md {
 		t.stack[n-2].dropped += 1 + f.dropped
 	} else {
 		b.out.add(t, f, &e)

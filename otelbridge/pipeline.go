@@ -74,6 +74,7 @@ type Pipeline struct {
 	timeout  time.Duration
 	onError  func(error)
 	errEvery time.Duration
+	service  string // the resource's service.name
 
 	mu  sync.Mutex
 	cur *batch // spans being added; nil when empty
@@ -139,6 +140,7 @@ func NewPipeline(ctx context.Context, opts ExportOptions) (*Pipeline, error) {
 	p := &Pipeline{
 		client:   client,
 		header:   encodeResource(res.Attributes()),
+		service:  resourceService(res),
 		scope:    encodeScope(ScopeName, opts.Version),
 		maxSpans: positive(opts.MaxBatchSize, 2048),
 		maxBytes: positive(opts.MaxBatchBytes, 2<<20),
@@ -416,6 +418,15 @@ func (p *Pipeline) ForceFlush(ctx context.Context) error {
 	}
 	return nil
 }
+
+// ServiceName is the resource's service.name: whom the spans are from.
+func (p *Pipeline) ServiceName() string { return p.service }
+
+func resourceService(res *resource.Resource) string {
+	v, _ := res.Set().Value("service.name")
+	return v.AsString()
+}
+
 func newResource(ctx context.Context, opts ExportOptions) (*resource.Resource, error) {
 	var base []attribute.KeyValue
 	if opts.ServiceName != "" {

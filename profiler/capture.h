@@ -9,19 +9,29 @@
 #include <stdint.h>
 #include <stdatomic.h>
 
+#include "sample.h"
+
 enum {
     REC_PAD = 1, REC_ENTER = 2, REC_LEAVE = 3, REC_TAILCALL = 4,
     REC_UNWIND = 5, REC_EXCEPTION = 6, REC_CATCH = 7,
 };
 // RF_VALUES_DROPPED: the method's values were to be recorded, but the ring
 // had no room for them; the call is recorded without.
-enum { RF_ROOT = 1, RF_GENERIC = 2, RF_VALUES = 4, RF_VALUES_DROPPED = 8 };
+// RF_FOLDED (exit records): calls folded into the frame follow the fixed
+// part (REC_FOLD_SIZE bytes: u32 calls, u32 entries in the top list, u64
+// ns, then FOLD_TOP {u32 function index, u32 calls, u64 ns}), before any
+// value. RF_TRUNCATED (a root's exit record): its trace reached the span
+// budget, and later calls were folded into their parents.
+enum { RF_ROOT = 1, RF_GENERIC = 2, RF_VALUES = 4, RF_VALUES_DROPPED = 8, RF_FOLDED = 16, RF_TRUNCATED = 32 };
 enum { REC_HEADER = 16, REC_EXIT_SIZE = 24, MAX_TYPE_ARGS = 8 };
+enum { FOLD_TOP = 3, REC_FOLD_SIZE = 16 + 16 * FOLD_TOP };
 
 // Per-function flags, decided by Go once per function at JIT time.
 enum {
     FN_SELECTED = 1,       // hooks are on
     FN_SHARED_GENERIC = 2, // shared (canonical) code: read exact types from frame info
+    FN_FOLDED = 4,         // set later by the hooks (fold.c): calls under a span fold into it
+    FN_FOLD_EXEMPT = 8,    // never folded (CLROTEL_FOLD_EXEMPT)
 };
 
 // clr_fn is what FunctionIDMapper2 hands the runtime as client ID: the hooks
@@ -34,7 +44,18 @@ typedef struct clr_fn {
     uint32_t index; // the function's index in Go's table
     uint32_t flags;
     const struct clr_fn_plan *plan; // values to capture; NULL: none
-    uint64_t sample_bound;          // traces rooted here: sampling.RootBound
+    // Traces rooted here, when the published strategy block predates this
+    // function (index >= its n): resolved by Go from the same configuration.
+    clr_method_sampling sampling;
+    // Calls folded into a parent span, and the time of the outermost ones
+    // (fold.c; any thread adds, Go reads the totals at exit).
+    _Atomic uint64_t folded_calls;
+    _Atomic uint64_t folded_ns;
+    // The folding rule's counts of recorded calls: all, and those that took
+    // fold_max_ns or more. Plain loads and stores from any thread: a count
+    // lost to a race only delays the verdict.
+    _Atomic uint32_t stat_calls;
+    _Atomic uint32_t stat_slow;
 } clr_fn;
 
 // What became of a traced frame's enter.
@@ -43,13 +64,34 @@ enum {
     FRAME_RECORDED = 1, // an enter record was written: its exit must be too
     FRAME_DROPPED = 2,  // not recorded for lack of room: it and every call
                         // under it count as dropped
+    FRAME_FOLDED = 3,   // no span: counted into the nearest recorded frame
 };
+
+// The calls folded into a recorded frame (fold.c).
+typedef struct clr_fold_entry {
+    uint32_t fn_index;
+    uint32_t calls;
+    uint64_t ns;
+} clr_fold_entry;
 
 typedef struct clr_frame {
     uintptr_t function_id;
     uint32_t fn_index;
     uint32_t recorded; // a FRAME_* state
+    struct clr_fn *fn;
+    // FRAME_FOLDED: the recorded frame it counts into, and when it began
+    // (0 for a folded call under another folded call: only counted).
+    uint32_t anc;
+    uint32_t fold_state; // FRAME_RECORDED: FOLD_NONE, or FOLD_KEPT once ring room is kept for its fold part
+    uint64_t start;      // FRAME_RECORDED too: its enter time
+    // FRAME_RECORDED: what was folded into it.
+    uint32_t fold_calls;
+    uint32_t fold_ntop;
+    uint64_t fold_ns;
+    clr_fold_entry fold_top[FOLD_TOP];
 } clr_frame;
+
+enum { FOLD_NONE = 0, FOLD_KEPT = 1 };
 
 enum { SLOT_FREE = 0, SLOT_LIVE = 1, SLOT_DEAD = 2 };
 
@@ -67,10 +109,17 @@ typedef struct clr_slot {
     _Atomic uint64_t dropped;      // enter records not written (ring full, depth cap)
     _Atomic uint64_t unsampled;    // roots the sampler said no to
     _Atomic uint64_t rate_limited; // roots the rate limit refused
+    _Atomic uint64_t folded;       // calls folded into a recorded span
+    // Odd while this thread decides on a root with a strategy block it
+    // loaded: Go frees a replaced block once every odd count it saw moved.
+    _Atomic uint64_t decision_seq;
     uint8_t *data;             // ring memory, ring_size bytes
     clr_frame *stack;          // shadow stack, stack_cap frames
     uint32_t depth;            // traced frames open (may exceed stack_cap)
     uint32_t open_recorded;    // frames whose exit record is reserved
+    uint32_t reserved;         // ring bytes kept for those exit records
+    uint32_t trace_spans;      // spans recorded in the thread's current trace
+    uint32_t trace_truncated;  // that trace reached the span budget
     uintptr_t unwinding;       // FunctionID given by ExceptionUnwindFunctionEnter
     uint64_t rng[2];           // xorshift128+ state for trace ids
     // The search pass of the exception in flight (unhandled-exception
@@ -87,12 +136,32 @@ typedef struct clr_capture_config {
     uint32_t stack_cap;  // frames per thread
     uint32_t value_bytes; // value stream bytes per record (0: no values)
     uint32_t alt_stack;   // alternate signal stack for managed threads, bytes (0: keep the runtime's)
+    uint32_t max_trace_spans; // spans per trace before the rest fold (0: no limit)
+    uint32_t fold_min_calls;  // folding rule (0: off): this many recorded calls,
+    uint64_t fold_max_ns;     // and at most 1 in 100 of them this long or longer
 } clr_capture_config;
 
 // Set up before the hooks are installed (from Initialize).
 int clr_capture_init(const clr_capture_config *cfg);
-// The rate limit on sampled traces (interval 0: none).
-void clr_sampling_init(int64_t interval_ns, int64_t tolerance_ns);
+// Strategy blocks (strategy.c). Go builds a block, publishes it (the
+// previous one is returned), and frees the previous one after
+// clr_strategy_barrier once no thread is deciding with it.
+int clr_strategy_init(void);
+int clr_strategy_init_mode(int use_membarrier);
+clr_strategy *clr_strategy_alloc(uint32_t n);
+clr_strategy *clr_strategy_publish(clr_strategy *next);
+void clr_strategy_barrier(void);
+void clr_strategy_free(clr_strategy *st);
+const clr_strategy *clr_strategy_current(void);
+uint64_t clr_slot_decision_seq(uint32_t i);
+void clr_strategy_set_method(clr_strategy *st, uint32_t i, uint64_t bound, int64_t lb_interval, int64_t lb_tolerance);
+void clr_strategy_set_limits(clr_strategy *st, uint64_t generation, int64_t limit_interval, int64_t limit_tolerance,
+                             int64_t rate_interval, int64_t rate_tolerance);
+void clr_fn_set_sampling(clr_fn *fn, uint64_t bound, int64_t lb_interval, int64_t lb_tolerance);
+// For the hook: the block in force, and whether a reader must fence
+// (membarrier(2) unavailable, so the publisher cannot fence for it).
+extern _Atomic(clr_strategy *) clr_strategy_ptr;
+extern int clr_strategy_reader_fence;
 uint64_t clr_unsampled_roots(void);
 uint64_t clr_rate_limited_roots(void);
 
@@ -123,5 +192,19 @@ int clr_unhandled_suspected(void);
 
 // Counters for Go's periodic report.
 uint64_t clr_dropped_no_slot(void);
+uint64_t clr_folded_calls(void);
+
+// Folding (fold.c). Go marks a function folded; the hooks then count its
+// calls under a recorded span into that span instead of recording them.
+void clr_fn_fold(clr_fn *fn);
+// A recorded, non-root call of fn took ns: the folding rule's verdict, once.
+void clr_fold_judge(const clr_capture_config *cfg, clr_fn *fn, uint64_t ns);
+uint64_t clr_fn_folded_calls(const clr_fn *fn);
+uint64_t clr_fn_folded_ns(const clr_fn *fn);
+// A folded call ended: counted into anc (the recorded frame it folds
+// into); ns is its duration when it was the outermost folded call, else 0.
+void clr_fold_account(clr_slot *s, clr_frame *anc, clr_fn *fn, uint32_t fn_index, uint64_t ns);
+// Writes anc's folded calls (REC_FOLD_SIZE bytes) at p.
+void clr_fold_write(const clr_frame *anc, uint8_t *p);
 
 #endif

@@ -7,7 +7,11 @@
 // NullReference/DivideByZero handling intact with Go loaded (signals.c), flat
 // C wrappers over the runtime's info and metadata interfaces (clrinfo.c), and
 // the Go glue: once-per-function selection and naming at JIT time
-// (functions.go, runtime.go), the drainer that feeds the bridge (drain.go).
+// (functions.go, runtime.go), the drainer that feeds the bridge (drain.go),
+// and publishing sampling configurations to the hooks as immutable strategy
+// blocks swapped by one pointer store (sampling.go, strategy.c; the remote
+// strategy and the file reload are decided in packages sampling,
+// sampling/jaegerremote and config).
 //
 // What it must not do: run Go on a CLR thread per call. Every callback body
 // and hook is C, writes into preallocated lock-free rings, never blocks and

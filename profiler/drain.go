@@ -13,6 +13,7 @@ import (
 	"unsafe"
 
 	"github.com/clrotel/clrotel/capture"
+	"github.com/clrotel/clrotel/folding"
 	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/values"
 	"go.opentelemetry.io/otel/attribute"
@@ -200,18 +201,21 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 		ts.argBytes = append(outer, int32(used))
 	case capture.KindLeave:
 		var attrs []attribute.KeyValue
-		if r.Flags&capture.FlagValues != 0 {
-			if x, err := capture.DecodeExit(r); err == nil {
-				if f := d.p.funcs.at(x.Func); f != nil && f.plan != nil {
-					budget := d.p.render.Limits.MaxAttrBytes
-					if depth := ts.th.Depth(); depth > 0 && depth <= len(ts.argBytes) {
-						budget -= int(ts.argBytes[depth-1])
-					}
-					attrs, _ = d.values(f.plan.ret, x.Values, budget)
+		x, err := capture.DecodeExit(r)
+		if err != nil {
+			d.p.log.Debugf("%v", err)
+		}
+		if r.Flags&capture.FlagValues != 0 && err == nil {
+			if f := d.p.funcs.at(x.Func); f != nil && f.plan != nil {
+				budget := d.p.render.Limits.MaxAttrBytes
+				if depth := ts.th.Depth(); depth > 0 && depth <= len(ts.argBytes) {
+					budget -= int(ts.argBytes[depth-1])
 				}
+				attrs, _ = d.values(f.plan.ret, x.Values, budget)
 			}
 		}
 		attrs = d.markDropped(r, attrs)
+		attrs = d.folded(r, x, attrs)
 		b.Exit(ts.th, r.Time, otelbridge.ExitReturn, attrs...)
 	case capture.KindException:
 		x, err := capture.DecodeExit(r)
@@ -221,11 +225,34 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 		b.Throw(ts.th, r.Time, d.exception(x.Values))
 	case capture.KindCatch:
 		b.Catch(ts.th, r.Time)
-	case capture.KindTailcall:
-		b.Exit(ts.th, r.Time, otelbridge.ExitTailcall)
-	case capture.KindUnwind:
-		b.Exit(ts.th, r.Time, otelbridge.ExitUnwind)
+	case capture.KindTailcall, capture.KindUnwind:
+		x, err := capture.DecodeExit(r)
+		if err != nil {
+			d.p.log.Debugf("%v", err)
+		}
+		attrs := d.folded(r, x, nil)
+		if r.Kind == capture.KindTailcall {
+			b.Exit(ts.th, r.Time, otelbridge.ExitTailcall, attrs...)
+		} else {
+			b.Exit(ts.th, r.Time, otelbridge.ExitUnwind, attrs...)
+		}
 	}
+}
+
+// folded adds to an exit's attributes what was folded into its span and
+// whether its trace was cut at the span budget.
+func (d *drainer) folded(r capture.Record, x capture.Exit, attrs []attribute.KeyValue) []attribute.KeyValue {
+	if r.Flags&capture.FlagFolded != 0 {
+		fs := folding.Span{Calls: uint64(x.Fold.Calls), Time: time.Duration(x.Fold.Ns)}
+		for _, e := range x.Fold.Top {
+			fs.Top = append(fs.Top, folding.Entry{Fn: e.Func, Calls: uint64(e.Calls), Time: time.Duration(e.Ns)})
+		}
+		attrs = append(attrs, folding.Attrs(fs, d.p.funcName)...)
+	}
+	if r.Flags&capture.FlagTruncated != 0 {
+		attrs = append(attrs, folding.KeyTruncated.Bool(true))
+	}
+	return attrs
 }
 
 // markDropped marks a record whose values did not fit in the ring.
@@ -288,6 +315,14 @@ func (d *drainer) exception(b []byte) otelbridge.Exception {
 			e.InnerType = d.p.resolver.ClassName(inner)
 			if v, err := values.NewDecoder(rest[8:]).Next(); err == nil {
 				e.InnerMessage, _, _ = messageText(v)
+			}
+		}
+	}
+	// A message holding a card number is hidden like any string value.
+	if d.p.render.RedactPAN {
+		for _, m := range []*string{&e.Message, &e.InnerMessage} {
+			if values.HasPANString(*m) {
+				*m = values.TextRedacted
 			}
 		}
 	}

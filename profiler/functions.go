@@ -7,13 +7,17 @@ package main
 import "C"
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
+	"github.com/clrotel/clrotel/folding"
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/otelbridge"
+	"github.com/clrotel/clrotel/sampling"
 )
 
 // selector decides, once per function, whether it is traced.
@@ -55,6 +59,7 @@ type function struct {
 	c      *C.clr_fn // nil when not selected
 	method *otelbridge.Method
 	plan   *fnPlan // values to read; nil when capture is off for it
+	names  sampling.MethodNames
 
 	mu    sync.Mutex
 	insts map[string]*otelbridge.Method // exact instantiations of shared code
@@ -75,12 +80,43 @@ func newFunctionTable() *functionTable {
 	return t
 }
 
+// folded lists every function's calls folded into other spans (their
+// totals, which the hooks keep in the function's C block).
+func (t *functionTable) folded() []folding.Entry {
+	var out []folding.Entry
+	for i, f := range *t.list.Load() {
+		if f == nil || f.c == nil {
+			continue
+		}
+		calls := uint64(C.clr_fn_folded_calls(f.c))
+		if calls > 0 {
+			out = append(out, folding.Entry{Fn: uint32(i), Calls: calls, Time: time.Duration(C.clr_fn_folded_ns(f.c))})
+		}
+	}
+	return out
+}
+
+// funcName names a function by index, for folded calls.
+func (p *profiler) funcName(i uint32) string {
+	if f := p.funcs.at(i); f != nil && f.method != nil {
+		return f.method.SpanName
+	}
+	return fmt.Sprintf("function #%d", i)
+}
+
 func (t *functionTable) at(i uint32) *function {
 	l := *t.list.Load()
 	if int(i) >= len(l) {
 		return nil
 	}
 	return l[i]
+}
+
+// locked runs fn with the table locked: no function is added meanwhile.
+func (t *functionTable) locked(fn func(list []*function)) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	fn(*t.list.Load())
 }
 
 // lookupOrAdd returns the function for id, creating it with mk under the
@@ -103,12 +139,12 @@ func (t *functionTable) lookupOrAdd(id uint64, mk func(index uint32) *function) 
 
 // newCFn allocates the client ID the hooks receive. It is never freed: the
 // runtime may call the hooks with it until the process ends.
-func newCFn(fid uint64, index uint32, flags uint32, sampleBound uint64) *C.clr_fn {
+func newCFn(fid uint64, index uint32, flags uint32, m sampling.MethodSetting) *C.clr_fn {
 	p := (*C.clr_fn)(C.calloc(1, C.size_t(unsafe.Sizeof(C.clr_fn{}))))
 	p.function_id = C.uintptr_t(fid)
 	p.index = C.uint32_t(index)
 	p.flags = C.uint32_t(flags)
-	p.sample_bound = C.uint64_t(sampleBound)
+	setFnSampling(p, m)
 	return p
 }
 

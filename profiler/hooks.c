@@ -26,19 +26,13 @@ static clr_capture_config g_cfg;
 static _Atomic uint32_t g_slot_hw;      // slots ever used: Go scans [0, g_slot_hw)
 static _Atomic uint64_t g_no_slot;      // enters lost because every slot was taken
 static pthread_key_t g_slot_key;
-static int64_t g_rate_interval, g_rate_tolerance;
-static _Atomic int64_t g_rate_tat;
+static _Atomic int64_t g_rate_tat; // CLROTEL_RATE_LIMIT's state, across strategy blocks
 // initial-exec: the hooks read these on every call, and the default model
 // for a shared library calls __tls_get_addr each time. The library is
 // dlopen-ed, so this takes a few bytes of the static TLS surplus glibc keeps
 // for such libraries (the Go runtime takes some too).
 static __thread clr_slot *t_slot __attribute__((tls_model("initial-exec")));
 static __thread int t_no_slot __attribute__((tls_model("initial-exec")));         // this thread found no slot: do not retry per call
-
-void clr_sampling_init(int64_t interval_ns, int64_t tolerance_ns) {
-    g_rate_interval = interval_ns;
-    g_rate_tolerance = tolerance_ns;
-}
 
 // Adds one to a counter only its slot's owner thread writes.
 static inline void bump(_Atomic uint64_t *c) {
@@ -55,6 +49,7 @@ static uint64_t sum_slots(size_t offset) {
 
 uint64_t clr_unsampled_roots(void) { return sum_slots(offsetof(clr_slot, unsampled)); }
 uint64_t clr_rate_limited_roots(void) { return sum_slots(offsetof(clr_slot, rate_limited)); }
+uint64_t clr_folded_calls(void) { return sum_slots(offsetof(clr_slot, folded)); }
 
 clr_slot *clr_slots(void) { return g_slots; }
 uint32_t clr_slot_count(void) { return atomic_load_explicit(&g_slot_hw, memory_order_acquire); }
@@ -86,6 +81,9 @@ void clr_slot_release(clr_slot *s) {
     atomic_store_explicit(&s->tail, 0, memory_order_relaxed);
     s->depth = 0;
     s->open_recorded = 0;
+    s->reserved = 0;
+    s->trace_spans = 0;
+    s->trace_truncated = 0;
     s->unwinding = 0;
     atomic_store_explicit(&s->state, SLOT_FREE, memory_order_release);
 }
@@ -177,6 +175,33 @@ static uint8_t *ring_reserve(clr_slot *s, uint32_t size, uint32_t keep) {
     return s->data + off;
 }
 
+// Whether the ring has room for keep more bytes than it holds now.
+static inline int ring_room(clr_slot *s, uint32_t keep) {
+    uint64_t head = atomic_load_explicit(&s->head, memory_order_relaxed);
+    uint64_t tail = atomic_load_explicit(&s->tail, memory_order_acquire);
+    return head + keep - tail <= g_cfg.ring_size;
+}
+
+// A call folds into the recorded frame anc (fold.c counts it when it ends).
+// The first call folded into a frame keeps ring room for the fold payload
+// of its exit record; while the ring has no room for it, calls are dropped
+// (and counted), and the next one tries again.
+static void fold_begin(clr_slot *s, clr_frame *f, uint32_t anc, uint64_t start) {
+    clr_frame *a = &s->stack[anc];
+    if (a->fold_state != FOLD_KEPT && ring_room(s, s->reserved + REC_FOLD_SIZE + REC_EXIT_SIZE)) {
+        a->fold_state = FOLD_KEPT;
+        s->reserved += REC_FOLD_SIZE;
+    }
+    if (a->fold_state != FOLD_KEPT) {
+        f->recorded = FRAME_DROPPED;
+        bump(&s->dropped);
+        return;
+    }
+    f->recorded = FRAME_FOLDED;
+    f->anc = anc;
+    f->start = start;
+}
+
 static inline void ring_commit(clr_slot *s, uint32_t size) {
     uint64_t head = atomic_load_explicit(&s->head, memory_order_relaxed);
     atomic_store_explicit(&s->head, head + size, memory_order_release);
@@ -200,20 +225,45 @@ __attribute__((noinline)) static int exact_generic_types(clr_fn *fn, uintptr_t e
     // anyway since some runtimes reject a null one.
     struct { COR_PRF_FUNCTION_ARGUMENT_INFO info; COR_PRF_FUNCTION_ARGUMENT_RANGE more[63]; } buf;
     ULONG cb = sizeof buf;
-    if (v->GetFunctionEnter3Info(info, fn->function_id, (COR_PRF_ELT_INFO)elt, &frame, &cb, &buf.info) < 0 || frame == 0)
+    uint8_t fp[ELT_FP_SAVE_SIZE]; // see clr_elt_repair (values.h)
+    uint8_t *save = clr_elt_repair_on && elt != 0 ? clr_elt_fp_save(elt) : NULL;
+    if (save != NULL)
+        memcpy(fp, save, ELT_FP_SAVE_SIZE);
+    HRESULT hr = v->GetFunctionEnter3Info(info, fn->function_id, (COR_PRF_ELT_INFO)elt, &frame, &cb, &buf.info);
+    if (save != NULL)
+        memcpy(save, fp, ELT_FP_SAVE_SIZE);
+    if (hr < 0 || frame == 0)
         return -1;
     ClassID c = 0, ta[MAX_TYPE_ARGS];
     ModuleID m;
     mdToken tok;
     ULONG32 n = 0;
-    if (v->GetFunctionInfo2(info, fn->function_id, frame, &c, &m, &tok, MAX_TYPE_ARGS, &n, ta) < 0)
+    // The runtime fills at most MAX_TYPE_ARGS and reports the real count:
+    // more than that is not read at all (the shared name stands).
+    if (v->GetFunctionInfo2(info, fn->function_id, frame, &c, &m, &tok, MAX_TYPE_ARGS, &n, ta) < 0 || n > MAX_TYPE_ARGS)
         return -1;
-    if (n > MAX_TYPE_ARGS)
-        n = MAX_TYPE_ARGS;
     *cls = c;
     for (ULONG32 i = 0; i < n; i++)
         args[i] = ta[i];
     return (int)n;
+}
+
+static int64_t clock_ns(void) { return (int64_t)now_ns(); }
+
+// The sampling decision on a new trace rooted at fn, with the strategy
+// block in force (strategy.c explains the decision_seq protocol that lets Go
+// free a replaced block). No block yet (not possible once Initialize has
+// published one): sampled.
+static inline int decide_root(clr_slot *s, clr_fn *fn, const uint8_t *tid) {
+    uint64_t seq;
+    clr_strategy *st = clr_strategy_enter(&s->decision_seq, &clr_strategy_ptr, clr_strategy_reader_fence, &seq);
+    int verdict = CLR_KEPT;
+    if (st != NULL) {
+        clr_method_sampling *m = fn->index < st->n ? &st->methods[fn->index] : &fn->sampling;
+        verdict = clr_decide(st, m, &g_rate_tat, tid, clock_ns);
+    }
+    clr_strategy_exit(&s->decision_seq, seq);
+    return verdict;
 }
 
 void clr_on_enter(clr_fn *fn, uintptr_t elt) {
@@ -230,16 +280,38 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     clr_frame *f = &s->stack[d];
     f->function_id = fn->function_id;
     f->fn_index = fn->index;
+    f->fn = fn;
     f->recorded = FRAME_SKIPPED;
     // A frame is recorded only under a recorded parent, so a dropped enter
     // drops its whole subtree (each call of it counted) and nesting stays
-    // exact.
-    if (d > 0 && s->stack[d - 1].recorded != FRAME_RECORDED) {
-        if (s->stack[d - 1].recorded == FRAME_DROPPED) {
+    // exact. Under a recorded parent, a folded method's call (or any call
+    // once the trace has its budget of spans) folds into the parent; under
+    // a folded call, every call folds into the same span. A root is never
+    // folded.
+    if (d > 0) {
+        clr_frame *parent = &s->stack[d - 1];
+        switch (parent->recorded) {
+        case FRAME_RECORDED:
+            if (fn->flags & FN_FOLDED) {
+                fold_begin(s, f, d - 1, now_ns());
+                return;
+            }
+            if (g_cfg.max_trace_spans != 0 && s->trace_spans >= g_cfg.max_trace_spans) {
+                s->trace_truncated = 1;
+                fold_begin(s, f, d - 1, now_ns());
+                return;
+            }
+            break;
+        case FRAME_FOLDED:
+            fold_begin(s, f, parent->anc, 0);
+            return;
+        case FRAME_DROPPED:
             f->recorded = FRAME_DROPPED;
             bump(&s->dropped);
+            return;
+        default:
+            return;
         }
-        return;
     }
 
     // The clock is read only for frames that are recorded: an unsampled
@@ -254,12 +326,9 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         tid[1] = rng_next(s);
         if ((tid[0] | tid[1]) == 0)
             tid[1] = 1;
-        if (!clr_sampled((const uint8_t *)tid, fn->sample_bound)) {
-            bump(&s->unsampled);
-            return;
-        }
-        if (g_rate_interval > 0 && !clr_rate_allow(&g_rate_tat, g_rate_interval, g_rate_tolerance, (int64_t)now_ns())) {
-            bump(&s->rate_limited);
+        int verdict = decide_root(s, fn, (const uint8_t *)tid);
+        if (verdict != CLR_KEPT) {
+            bump(verdict == CLR_RATE_LIMITED ? &s->rate_limited : &s->unsampled);
             return;
         }
         flags |= RF_ROOT;
@@ -285,13 +354,13 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     }
     // Keep room for this frame's exit record, every open one, and one more
     // for the pad an exit record may need at the end of the ring.
-    uint8_t *p = ring_reserve(s, size, (s->open_recorded + 2) * REC_EXIT_SIZE);
+    uint8_t *p = ring_reserve(s, size, s->reserved + 2 * REC_EXIT_SIZE);
     if (p == NULL && budget > 0) {
         // Too full for values: record the call without them, and say so.
         size = fixed;
         budget = 0;
         flags |= RF_VALUES_DROPPED;
-        p = ring_reserve(s, size, (s->open_recorded + 2) * REC_EXIT_SIZE);
+        p = ring_reserve(s, size, s->reserved + 2 * REC_EXIT_SIZE);
     }
     if (p == NULL) {
         f->recorded = FRAME_DROPPED;
@@ -319,7 +388,19 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     }
     ring_commit(s, size);
     f->recorded = FRAME_RECORDED;
+    f->start = ts;
+    f->fold_state = FOLD_NONE;
+    f->fold_calls = 0;
+    f->fold_ntop = 0;
+    f->fold_ns = 0;
     s->open_recorded++;
+    s->reserved += REC_EXIT_SIZE;
+    if (flags & RF_ROOT) {
+        s->trace_spans = 1;
+        s->trace_truncated = 0;
+    } else {
+        s->trace_spans++;
+    }
 }
 
 // Pops the top frame and, if its enter was recorded, writes the exit record
@@ -331,18 +412,34 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
     if (d >= g_cfg.stack_cap)
         return;
     clr_frame *f = &s->stack[d];
+    if (f->recorded == FRAME_FOLDED) {
+        f->recorded = FRAME_SKIPPED;
+        clr_fold_account(s, &s->stack[f->anc], f->fn, f->fn_index, f->start ? now_ns() - f->start : 0);
+        return;
+    }
     if (f->recorded != FRAME_RECORDED)
         return;
     uint64_t ts = now_ns();
     f->recorded = FRAME_SKIPPED;
     s->open_recorded--;
-    uint32_t keep = s->open_recorded * REC_EXIT_SIZE, size = REC_EXIT_SIZE;
-    uint8_t *p = NULL;
+    if (d > 0 && kind == REC_LEAVE)
+        clr_fold_judge(&g_cfg, f->fn, ts - f->start);
+    // The fixed part: the exit, then what was folded into the frame.
+    uint32_t base = REC_EXIT_SIZE;
     uint16_t flags = 0;
+    if (f->fold_state == FOLD_KEPT) {
+        base += REC_FOLD_SIZE;
+        flags |= RF_FOLDED;
+    }
+    if (d == 0 && s->trace_truncated)
+        flags |= RF_TRUNCATED;
+    s->reserved -= base;
+    uint32_t keep = s->reserved, size = base;
+    uint8_t *p = NULL;
     if (fn != NULL && fn->plan != NULL && g_cfg.value_bytes > 0) {
-        p = ring_reserve(s, REC_EXIT_SIZE + g_cfg.value_bytes, keep + REC_EXIT_SIZE);
+        p = ring_reserve(s, base + g_cfg.value_bytes, keep + base);
         if (p != NULL) {
-            uint32_t n = clr_capture_leave(fn->plan, fn->function_id, elt, p + REC_EXIT_SIZE, g_cfg.value_bytes);
+            uint32_t n = clr_capture_leave(fn->plan, fn->function_id, elt, p + base, g_cfg.value_bytes);
             size += (n + 7) & ~7u;
             if (n > 0)
                 flags |= RF_VALUES;
@@ -351,7 +448,7 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
         }
     }
     if (p == NULL)
-        p = ring_reserve(s, REC_EXIT_SIZE, keep);
+        p = ring_reserve(s, base, keep);
     if (p == NULL) {
         // Cannot happen while the reservation holds; count it if it does.
         bump(&s->dropped);
@@ -360,6 +457,8 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
     put_header(p, size, kind, flags, ts);
     *(uint32_t *)(p + REC_HEADER) = f->fn_index;
     *(uint32_t *)(p + REC_HEADER + 4) = 0;
+    if (flags & RF_FOLDED)
+        clr_fold_write(f, p + REC_EXIT_SIZE);
     ring_commit(s, size);
 }
 
@@ -414,6 +513,8 @@ static clr_frame *top_recorded(clr_slot *s) {
     if (s == NULL || s->depth == 0 || s->depth > g_cfg.stack_cap)
         return NULL;
     clr_frame *f = &s->stack[s->depth - 1];
+    if (f->recorded == FRAME_FOLDED)
+        f = &s->stack[f->anc]; // a folded call's exception goes to its span
     return f->recorded == FRAME_RECORDED ? f : NULL;
 }
 
@@ -432,7 +533,7 @@ void clr_on_exception_thrown(uintptr_t obj) {
         return;
     uint32_t budget = g_cfg.value_bytes ? g_cfg.value_bytes : 512;
     uint32_t fixed = REC_HEADER + 8;
-    uint8_t *p = ring_reserve(s, fixed + budget, (s->open_recorded + 1) * REC_EXIT_SIZE);
+    uint8_t *p = ring_reserve(s, fixed + budget, s->reserved + REC_EXIT_SIZE);
     if (p == NULL) {
         bump(&s->dropped);
         return;
@@ -484,7 +585,7 @@ void clr_on_exception_catcher(uintptr_t function_id) {
     clr_frame *f = top_recorded(s);
     if (f == NULL || f->function_id != function_id)
         return;
-    uint8_t *p = ring_reserve(s, REC_EXIT_SIZE, (s->open_recorded + 1) * REC_EXIT_SIZE);
+    uint8_t *p = ring_reserve(s, REC_EXIT_SIZE, s->reserved + REC_EXIT_SIZE);
     if (p == NULL) {
         bump(&s->dropped);
         return;

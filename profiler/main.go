@@ -25,10 +25,12 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/clrotel/clrotel/config"
+	"github.com/clrotel/clrotel/folding"
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/sampling"
 	"github.com/clrotel/clrotel/values"
+	"github.com/clrotel/clrotel/values/typerender"
 )
 
 // version is set by the build (-ldflags -X main.version=...).
@@ -51,8 +53,12 @@ type profiler struct {
 	planner        *planner
 	render         *values.Renderer
 	captureExclude naming.Patterns
+	foldExempt     naming.Patterns
 	stop           chan struct{}
 	shutdownOnce   sync.Once
+
+	samp    *samplingState
+	cfgPath string // CLROTEL_CONFIG, watched for changes
 }
 
 var prof *profiler
@@ -97,10 +103,12 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		stop:     make(chan struct{}),
 
 		captureExclude: naming.Patterns(cfg.CaptureExclude),
+		foldExempt:     naming.Patterns(cfg.Fold.Exempt),
 	}
 	p.planner = newPlanner(p, values.NewRedactor(append(append([]string{}, values.DefaultSensitive...), cfg.Redact...)), cfg.Statics)
 	p.planner.messages = cfg.Capture
-	p.render = &values.Renderer{Classes: p.planner, Limits: values.Limits{MaxAttrBytes: cfg.MaxAttrBytes, MaxSubAttrs: 16}, Redact: p.planner.redact}
+	p.render = &values.Renderer{Classes: p.planner, Limits: values.Limits{MaxAttrBytes: cfg.MaxAttrBytes, MaxSubAttrs: 16}, Redact: p.planner.redact,
+		Types: typerender.New(), RedactPAN: cfg.RedactPAN}
 	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) { log.Warnf("export: %v", err) }))
 	if v := os.Getenv("OTEL_SEMCONV_EXCEPTION_SIGNAL_OPT_IN"); v != "" && !strings.HasPrefix(v, "span") {
 		log.Warnf("OTEL_SEMCONV_EXCEPTION_SIGNAL_OPT_IN=%s: clrotel exports traces only; exceptions stay span events", v)
@@ -130,6 +138,11 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	out.capture.max_threads = C.uint32_t(cfg.MaxThreads)
 	out.capture.ring_size = C.uint32_t(cfg.RingBytes)
 	out.capture.stack_cap = C.uint32_t(cfg.MaxDepth)
+	out.capture.max_trace_spans = C.uint32_t(cfg.MaxSpansPerTrace)
+	if cfg.Fold.Enabled {
+		out.capture.fold_min_calls = C.uint32_t(min(cfg.Fold.MinCalls, 1<<31))
+		out.capture.fold_max_ns = C.uint64_t(cfg.Fold.MaxDuration)
+	}
 	if cfg.Capture {
 		out.capture.value_bytes = C.uint32_t(cfg.ValueBytes)
 	}
@@ -144,13 +157,25 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		max_fields: C.uint32_t(cfg.MaxFields), string_len_offset: lenOff, string_buf_offset: bufOff,
 	}
 	out.plan_table_size = 1 << 16
-	if l := sampling.NewLimiter(cfg.Sampling.RateLimit, cfg.Sampling.Burst); l != nil {
-		iv, tol := l.Params()
-		C.clr_sampling_init(C.int64_t(iv), C.int64_t(tol))
+	// The first sampling block, before any hook runs; then the remote
+	// strategy and the configuration file's changes as they come.
+	if C.clr_strategy_init() == 0 {
+		log.Infof("membarrier(2) unavailable: root decisions fence for strategy updates")
+	}
+	p.samp = &samplingState{log: log, funcs: p.funcs, service: p.pipe.ServiceName()}
+	p.samp.publish(func() bool { p.samp.cfg = cfg.Sampling; return true })
+	p.samp.startRemote(cfg.Sampling)
+	if path, ok := os.LookupEnv("CLROTEL_CONFIG"); ok && strings.TrimSpace(path) != "" {
+		p.cfgPath = path
+		w := config.NewWatcher(path, cfg, os.LookupEnv, os.ReadFile)
+		go p.watchConfig(w)
 	}
 	var major, minor C.uint16_t
 	if hr := C.clr_runtime_version(&major, &minor); hr == 0 {
 		p.planner.oldReturns = major < 6
+		if major < 5 {
+			C.clr_elt_repair(1)
+		}
 		if major >= 5 {
 			// See clr_thread_alt_stack in signals.c: every managed thread
 			// gets it (ThreadCreated).
@@ -234,8 +259,13 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	}
 	f.method = bridgeMethod(m)
 	// A trace rooted here is sampled by the first matching rule, else by
-	// OTEL_TRACES_SAMPLER: decided in the hook from this bound.
-	f.c = newCFn(fid, index, flags, p.cfg.Sampling.RootBound(m.SelectName))
+	// the sampler (a remote strategy's entry for it): decided in the hook
+	// from this setting until the next strategy block covers the function.
+	if p.foldExempt.MatchAny(m.SelectName) {
+		flags |= C.FN_FOLD_EXEMPT
+	}
+	f.names = sampling.MethodNames{Select: m.SelectName, Span: f.method.SpanName, Function: m.FunctionName}
+	f.c = newCFn(fid, index, flags, p.samp.setting(f.names))
 	p.planner.prepare()
 	if p.cfg.Capture && !p.captureExclude.MatchAny(m.SelectName) {
 		f.plan = p.planner.functionPlan(m)
@@ -301,6 +331,7 @@ func (p *profiler) shutdown() {
 		}
 	}()
 	close(p.stop)
+	p.samp.stopRemote()
 	deadline := time.Now().Add(p.cfg.ShutdownWait)
 	// Every record still in the rings is drained and ends up exported or
 	// counted. Against a collector that is not answering, the drainer does
@@ -320,6 +351,9 @@ func (p *profiler) shutdown() {
 		p.log.Infof("%v", p.drain.stats())
 	}
 	p.drain.reportDrops(true)
+	if s := folding.Summary(p.funcs.folded(), p.funcName, 20); s != "" {
+		p.log.Infof("%s", s)
+	}
 	if n := uint64(C.clr_guard_faults()); n > 0 {
 		p.log.Warnf("%d runtime calls about objects faulted and were abandoned; those values show as <unreadable> (references that point at no object, such as ones forged by unsafe code)", n)
 	}
@@ -329,6 +363,6 @@ func (p *profiler) shutdown() {
 		p.log.Warnf("exit: spans still queued were not exported: %v", err)
 	}
 	st := p.pipe.Stats()
-	p.log.Infof("shut down: %d records drained; %d spans exported, %d failed, %d lost at exit; %d calls dropped; %d traces not sampled, %d rate-limited",
-		p.drain.records.Load(), st.Exported, st.Failed, st.Lost, dropped(), uint64(C.clr_unsampled_roots()), uint64(C.clr_rate_limited_roots()))
+	p.log.Infof("shut down: %d records drained; %d spans exported, %d failed, %d lost at exit; %d calls dropped; %d calls folded; %d traces not sampled, %d rate-limited",
+		p.drain.records.Load(), st.Exported, st.Failed, st.Lost, dropped(), uint64(C.clr_folded_calls()), uint64(C.clr_unsampled_roots()), uint64(C.clr_rate_limited_roots()))
 }

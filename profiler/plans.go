@@ -18,6 +18,7 @@ import (
 
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/values"
+	"github.com/clrotel/clrotel/values/typerender"
 )
 
 // planner builds the read plans the C hooks follow: one per traced function
@@ -217,12 +218,22 @@ func (pl *planner) slotOf(cid uint64, depth int) slot {
 // typeSlot says how a value of signature type t, in module mid, is read.
 // typeArgs and methodArgs are the runtime ClassIDs for VAR and MVAR.
 func (pl *planner) typeSlot(t naming.Type, mid uint64, typeArgs, methodArgs []uint64, depth int) slot {
+	if t.Kind == naming.ElemSZArray && t.Elem != nil && depth < maxProactiveDepth {
+		pl.planArrayElem(*t.Elem, mid, typeArgs, methodArgs, depth)
+	}
 	if k := elemKind(t.Kind); k != values.KindSkip && t.Kind != naming.ElemClass {
 		return slot{kind: k}
 	}
 	switch t.Kind {
 	case naming.ElemGenericInst:
 		if t.Elem != nil && t.Elem.Kind == naming.ElemClass {
+			// A generic class (List<Item>): planned now like other declared
+			// classes, so that the first call already reads it.
+			if pl.jitThread && depth < maxProactiveDepth {
+				if cid, err := pl.classOfType(t, mid, typeArgs, methodArgs, depth); err == nil {
+					_, _ = pl.entry(cid, depth+1)
+				}
+			}
 			return slot{kind: values.KindRef}
 		}
 		// A generic value type (Nullable<Int32>, KeyValuePair<K, V>): its
@@ -268,6 +279,32 @@ func (pl *planner) typeSlot(t naming.Type, mid uint64, typeArgs, methodArgs []ui
 		return pl.slotOf(args[t.Index], depth+1)
 	}
 	return slot{}
+}
+
+// planArrayElem plans the value type an array field or parameter holds
+// (List<KeyValuePair<K, V>>._items, Dictionary's Entry[]), so that the
+// hooks can read such an array the first time they meet it.
+func (pl *planner) planArrayElem(e naming.Type, mid uint64, typeArgs, methodArgs []uint64, depth int) {
+	switch e.Kind {
+	case naming.ElemVar, naming.ElemMVar:
+		args := typeArgs
+		if e.Kind == naming.ElemMVar {
+			args = methodArgs
+		}
+		if int(e.Index) < len(args) && pl.p.resolver.ClassName(args[e.Index]) != "System.__Canon" {
+			_, _ = pl.entry(args[e.Index], depth+1)
+		}
+	case naming.ElemGenericInst, naming.ElemValueType:
+		if !pl.jitThread { // resolving may load the type: only on the JIT thread
+			return
+		}
+		if e.Kind == naming.ElemGenericInst && (e.Elem == nil || e.Elem.Kind != naming.ElemValueType) {
+			return
+		}
+		if cid, err := pl.classOfType(e, mid, typeArgs, methodArgs, depth); err == nil {
+			_, _ = pl.entry(cid, depth+1)
+		}
+	}
 }
 
 // classOfType finds the runtime ClassID of a signature type (for type
@@ -615,6 +652,7 @@ func (pl *planner) layoutPlan(e *classEntry, cid uint64, c naming.Class, depth i
 		}
 		e.info.Fields[i] = values.Field{Name: displayFieldName(r.name), Enum: r.slot.enum}
 	}
+	boundCollections(e.info.Name, rows, fields)
 	if !e.valueType {
 		e.obj = plan
 		return nil
@@ -630,6 +668,34 @@ func (pl *planner) layoutPlan(e *classEntry, cid uint64, c naming.Class, depth i
 		e.obj = box
 	}
 	return nil
+}
+
+// boundCollections marks the array fields a collection uses only up to a
+// count field (typerender.Bounds decides which, by field name): the hooks
+// copy no element past the count.
+func boundCollections(class string, rows []fieldRow, fields []C.clr_value_plan) {
+	names := make([]string, len(rows))
+	for i, r := range rows {
+		names[i] = r.name
+	}
+	for _, b := range typerender.Bounds(class, names) {
+		arr, cnt := -1, -1
+		for i, r := range rows {
+			switch {
+			case r.name == b.Array && r.slot.kind == values.KindRef:
+				arr = i
+			case r.name == b.Count && r.slot.kind == values.KindI4:
+				cnt = i
+			}
+		}
+		if arr >= 0 && cnt >= 0 {
+			fields[arr].bounded = C.BOUND_COLLECTION
+			if b.Text {
+				fields[arr].bounded = C.BOUND_TEXT
+			}
+			fields[arr].bound_offset = C.uint32_t(rows[cnt].offset)
+		}
+	}
 }
 
 // ownerIsValueType tells from metadata alone whether a method's owning type
@@ -725,6 +791,8 @@ func (pl *planner) enumNames(e *classEntry, c naming.Class) {
 	if err != nil {
 		return
 	}
+	flags := utf16.Encode([]rune("System.FlagsAttribute\x00"))
+	e.info.Enum.Flags = C.md_has_attribute(imp, C.uint32_t(c.Token), (*C.uint16_t)(&flags[0])) != 0
 	for _, t := range toks {
 		var v C.uint64_t
 		var attrs C.uint32_t
@@ -827,6 +895,11 @@ func (pl *planner) functionPlan(m *naming.Method) *fnPlan {
 			}
 		} else if m.ClassID != 0 {
 			_, _ = pl.entry(m.ClassID, 0) // planned now, so the first call reads it
+		}
+		if m.Name == ".ctor" {
+			// A constructor's `this` on entry is the new object with every
+			// field at its default: nothing worth a span attribute.
+			s, cp.this_exact = slot{}, 0
 		}
 		cp.this_plan.kind = C.uint8_t(s.kind)
 		cp.this_plan.cls = s.cls

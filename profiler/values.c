@@ -16,6 +16,9 @@
 
 static clr_value_limits g_lim;
 
+int clr_elt_repair_on;
+void clr_elt_repair(int on) { clr_elt_repair_on = on; }
+
 // ---- the ClassID -> plan table: open addressing, Go writes, C reads ------
 
 typedef struct {
@@ -91,6 +94,11 @@ typedef struct {
     uint8_t *p, *end; // end keeps one byte back for VT_TRUNC
     int full;
     uint32_t depth;
+    int64_t bound; // elements the next array may show (-1: all), set by a bounded field
+    int bound_text; // ... and that array holds a text's characters (BOUND_TEXT)
+    // From this depth on, collections show only their count (package values
+    // renders them as [n]): their elements are not copied. Lower for `this`.
+    uint32_t compact_depth;
     int nseen;
     uintptr_t seen[MAX_SEEN];
     // The call being read: what VK_TYPEARG asks the runtime about.
@@ -157,8 +165,18 @@ static void write_struct(writer *w, const clr_class_plan *p, uintptr_t addr, uin
     put(w, &cls, 8);
     put(w, &n, 2);
     w->depth++;
-    for (uint16_t i = 0; i < n && !w->full; i++)
-        write_value(w, &p->fields[i], addr + p->fields[i].offset);
+    for (uint16_t i = 0; i < n && !w->full; i++) {
+        const clr_value_plan *f = &p->fields[i];
+        // A collection's array used up to a count field (List<T>._items up
+        // to _size): the array shows only that many elements.
+        int32_t count;
+        if (f->bounded && clr_safe_copy(&count, (void *)(addr + f->bound_offset), 4) == 0)
+            w->bound = count < 0 || (f->bounded == BOUND_COLLECTION && w->depth >= w->compact_depth) ? 0 : count;
+        w->bound_text = f->bounded == BOUND_TEXT;
+        write_value(w, f, addr + f->offset);
+        w->bound = -1;
+        w->bound_text = 0;
+    }
     w->depth--;
 }
 
@@ -236,14 +254,16 @@ static int class_plausible(ClassID cls) {
     return 0;
 }
 
-static void write_array(writer *w, const clr_class_plan *p, uintptr_t obj) {
+static void write_array(writer *w, const clr_class_plan *p, uintptr_t obj, int64_t bound, int text) {
     enum { MAX_RANK = 32 };
     ULONG32 rank = p->rank ? p->rank : 1;
     if (rank > MAX_RANK) {
         tag(w, VT_UNREADABLE);
         return;
     }
-    if (w->depth >= g_lim.max_depth) {
+    // A collection's own array is read even at the depth limit: what it
+    // holds then stops there (VT_DEPTH), but its count and primitives show.
+    if (w->depth >= g_lim.max_depth && bound < 0) {
         tag_u64(w, VT_DEPTH, p->class_id);
         return;
     }
@@ -257,7 +277,11 @@ static void write_array(writer *w, const clr_class_plan *p, uintptr_t obj) {
     uint64_t total = 1;
     for (ULONG32 i = 0; i < rank; i++)
         total *= dims[i];
-    uint32_t n = total < g_lim.max_elems ? (uint32_t)total : g_lim.max_elems;
+    // A text's characters (a StringBuilder's chunks) are bounded like a string's.
+    uint32_t lim = text && p->elem_kind == VK_CHAR ? g_lim.max_chars : g_lim.max_elems;
+    uint32_t n = total < lim ? (uint32_t)total : lim;
+    if (bound >= 0 && (uint64_t)bound < n)
+        n = (uint32_t)bound;
     if (!room(w, 1 + 8 + 1 + 4 * rank + 4))
         return;
     *w->p++ = VT_ARRAY;
@@ -268,10 +292,13 @@ static void write_array(writer *w, const clr_class_plan *p, uintptr_t obj) {
     put(w, dims, 4 * rank);
     put(w, &n, 4);
     clr_value_plan ep = {.kind = p->elem_kind, .cls = p->elem};
-    w->depth++;
+    // A collection's own array (bounded) is not a level of nesting the
+    // user sees: List<Item>'s items are as deep as the list's fields.
+    uint32_t step = bound >= 0 ? 0 : 1;
+    w->depth += step;
     for (uint32_t i = 0; i < n && !w->full; i++)
         write_value(w, &ep, (uintptr_t)data + (uintptr_t)i * p->elem_size);
-    w->depth--;
+    w->depth -= step;
 }
 
 static uint8_t kind_of_elem(CorElementType t) {
@@ -329,6 +356,10 @@ static int implicit_array_plan(ClassID cls, clr_class_plan *out) {
 }
 
 static void write_object(writer *w, uintptr_t obj) {
+    int64_t bound = w->bound; // for this object only, not what it holds
+    int text = w->bound_text;
+    w->bound = -1;
+    w->bound_text = 0;
     if (obj == 0) {
         tag(w, VT_NULL);
         return;
@@ -378,7 +409,7 @@ static void write_object(writer *w, uintptr_t obj) {
     case SHAPE_ARRAY:
         if (w->nseen < MAX_SEEN)
             w->seen[w->nseen++] = obj;
-        write_array(w, p, obj);
+        write_array(w, p, obj, bound, text);
         return;
     case SHAPE_BOXED:
         if (room(w, 9)) {
@@ -542,6 +573,9 @@ static void writer_init(writer *w, uint8_t *buf, uint32_t len, uintptr_t fid, CO
     w->end = buf + len - 1;
     w->full = 0;
     w->depth = 0;
+    w->bound = -1;
+    w->bound_text = 0;
+    w->compact_depth = COMPACT_DEPTH;
     w->nseen = 0;
 }
 
@@ -577,6 +611,9 @@ static void write_exact_this(writer *w, uintptr_t fid, COR_PRF_FRAME_INFO frame,
     write_struct(w, box->elem, v, VT_STRUCT);
 }
 
+static uint32_t capture_args(const clr_fn_plan *plan, uintptr_t fid, COR_PRF_FRAME_INFO frame,
+                             const COR_PRF_FUNCTION_ARGUMENT_INFO *info, uint8_t *buf, uint32_t len);
+
 uint32_t clr_capture_enter(const clr_fn_plan *plan, uintptr_t fid, uintptr_t elt, uint8_t *buf, uint32_t len) {
     // Room for `this` and 63 arguments; the runtime is told the real size
     // and refuses (no values for the call) rather than overrun it.
@@ -587,21 +624,40 @@ uint32_t clr_capture_enter(const clr_fn_plan *plan, uintptr_t fid, uintptr_t elt
     } ai;
     ULONG cb = sizeof ai;
     COR_PRF_FRAME_INFO frame = 0;
-    if (len < 2 || clr_info_vtbl()->GetFunctionEnter3Info(clr_info(), fid, (COR_PRF_ELT_INFO)elt, &frame, &cb, &ai.info) < 0)
+    if (len < 2)
         return 0;
+    uint8_t fp[ELT_FP_SAVE_SIZE];
+    uint8_t *save = clr_elt_repair_on && elt != 0 ? clr_elt_fp_save(elt) : NULL;
+    if (save != NULL)
+        memcpy(fp, save, ELT_FP_SAVE_SIZE);
+    uint32_t n = 0;
+    if (clr_info_vtbl()->GetFunctionEnter3Info(clr_info(), fid, (COR_PRF_ELT_INFO)elt, &frame, &cb, &ai.info) >= 0)
+        n = capture_args(plan, fid, frame, &ai.info, buf, len);
+    if (save != NULL)
+        memcpy(save, fp, ELT_FP_SAVE_SIZE); // after the struct copies were read
+    return n;
+}
+
+// Writes `this`, the arguments and the statics of a call whose argument
+// ranges the runtime gave.
+static uint32_t capture_args(const clr_fn_plan *plan, uintptr_t fid, COR_PRF_FRAME_INFO frame,
+                             const COR_PRF_FUNCTION_ARGUMENT_INFO *info, uint8_t *buf, uint32_t len) {
+    enum { MAX_RANGES = 64 };
     writer w;
     writer_init(&w, buf, len, fid, frame);
-    uint32_t r = 0, nr = ai.info.numRanges;
+    uint32_t r = 0, nr = info->numRanges;
     // The runtime declares ranges[1] and fills as many as it reported, into
-    // the room `more` gives after it: index through a pointer.
-    const COR_PRF_FUNCTION_ARGUMENT_RANGE *ranges = ai.info.ranges;
+    // the room the caller gave after it: index through a pointer.
+    const COR_PRF_FUNCTION_ARGUMENT_RANGE *ranges = info->ranges;
     if (plan->has_this) {
+        w.compact_depth = COMPACT_DEPTH_THIS;
         if (r < nr && plan->this_exact)
             write_exact_this(&w, fid, frame, ranges[r].startAddress);
         else if (r < nr)
             write_value(&w, &plan->this_plan, ranges[r].startAddress);
         else
             tag(&w, VT_SKIP);
+        w.compact_depth = COMPACT_DEPTH;
         r++;
     }
     for (uint32_t i = 0; i < plan->nargs && !w.full; i++, r++) {

@@ -45,12 +45,21 @@ enum { SHAPE_OBJECT = 1, SHAPE_STRING = 2, SHAPE_ARRAY = 3, SHAPE_BOXED = 4, SHA
 
 struct clr_class_plan;
 
+// Bounded array fields: a collection's elements (List<T>._items up to
+// _size), not copied at all from COMPACT_DEPTH (COMPACT_DEPTH_THIS inside
+// `this`) on, where they render as their count; or a text's characters
+// (a StringBuilder chunk), always copied.
+enum { BOUND_COLLECTION = 1, BOUND_TEXT = 2 };
+enum { COMPACT_DEPTH = 3, COMPACT_DEPTH_THIS = 2 };
+
 typedef struct clr_value_plan {
     uint8_t kind;
     uint8_t redact;
     uint8_t elem_kind; // VK_BYREF: the pointee's kind
     uint8_t method_var; // VK_TYPEARG (or a VK_BYREF to one): a method type parameter
     uint32_t offset;   // fields: offset from the object (or struct) start; VK_TYPEARG: the index
+    uint8_t bounded;   // fields: BOUND_*: an array used only up to the Int32 at bound_offset
+    uint32_t bound_offset; // bounded fields: where the count is, from the same start
     const struct clr_class_plan *cls; // VK_STRUCT, or VK_BYREF to a struct
 } clr_value_plan;
 
@@ -107,6 +116,24 @@ typedef struct clr_value_limits {
 } clr_value_limits;
 
 void clr_values_init(const clr_value_limits *lim, uint32_t table_size);
+
+// Before .NET 5 (Linux x64), asking the runtime for a call's arguments
+// (GetFunctionEnter3Info) copies each struct passed in registers into a
+// buffer right after the ELT stub's PROFILE_PLATFORM_SPECIFIC_DATA, where
+// the stub (ProfileEnterNaked) has also saved xmm0 and xmm1, 32 bytes at
+// (data + 0xb8) & -16, to reload them after the hook: the method then got
+// the struct's bytes for its double argument (found by the program
+// generator: TDec(-4.5m, 1.25) saw 0x80010000). On such runtimes those 32
+// bytes are saved before the question and put back once the arguments are
+// read. COR_PRF_ELT_INFO points at a block whose first word is the data.
+enum { ELT_FP_SAVE_END = 0xb8, ELT_FP_SAVE_SIZE = 32 };
+void clr_elt_repair(int on);
+extern int clr_elt_repair_on;
+
+static inline uint8_t *clr_elt_fp_save(uintptr_t elt) {
+    uintptr_t data = *(const uintptr_t *)elt;
+    return data == 0 ? NULL : (uint8_t *)((data + ELT_FP_SAVE_END) & ~(uintptr_t)15);
+}
 // Go publishes class plans; C looks them up lock-free.
 int clr_plan_publish(const clr_class_plan *p);
 const clr_class_plan *clr_plan_lookup(uintptr_t class_id);

@@ -13,6 +13,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/clrotel/clrotel/naming"
 )
@@ -25,6 +26,10 @@ const (
 	ParentBasedAlwaysOn     = "parentbased_always_on"
 	ParentBasedAlwaysOff    = "parentbased_always_off"
 	ParentBasedTraceIDRatio = "parentbased_traceidratio"
+	// JaegerRemote and ParentBasedJaegerRemote poll a Jaeger sampling
+	// endpoint for the service's strategy (see Remote and Strategy).
+	JaegerRemote            = "jaeger_remote"
+	ParentBasedJaegerRemote = "parentbased_jaeger_remote"
 )
 
 // Action is what a per-method rule does to traces rooted at the method.
@@ -56,10 +61,79 @@ type Config struct {
 	// MinDurationNs drops finished non-root spans of sampled traces shorter
 	// than this; the parent counts what it lost.
 	MinDurationNs int64
+	// Remote is where the jaeger_remote samplers get their strategy.
+	Remote Remote
 }
 
+// Remote configures the jaeger_remote samplers (OTEL_TRACES_SAMPLER_ARG
+// endpoint=...,pollingIntervalMs=...,initialSamplingRate=...).
+type Remote struct {
+	// Endpoint is the Jaeger HTTP sampling API: GET Endpoint?service=NAME.
+	Endpoint        string
+	PollingInterval time.Duration
+	// InitialRate is the probability used until the first answer.
+	InitialRate float64
+}
+
+// Default values of the jaeger_remote arguments. The specification's
+// default endpoint is Jaeger's gRPC port (14250); clrotel speaks the HTTP
+// API, which Jaeger and the Collector's extension serve on 5778.
+const (
+	DefaultRemoteEndpoint    = "http://localhost:5778"
+	DefaultPollingInterval   = 60 * time.Second
+	DefaultInitialSampleRate = 0.001
+)
+
 // Default is the configuration with nothing set: every trace is sampled.
-func Default() Config { return Config{Sampler: ParentBasedAlwaysOn, Ratio: 1} }
+func Default() Config {
+	return Config{Sampler: ParentBasedAlwaysOn, Ratio: 1, Remote: Remote{
+		Endpoint: DefaultRemoteEndpoint, PollingInterval: DefaultPollingInterval, InitialRate: DefaultInitialSampleRate,
+	}}
+}
+
+// IsRemote reports whether the sampler gets its strategy from Remote.
+func (c Config) IsRemote() bool {
+	return c.Sampler == JaegerRemote || c.Sampler == ParentBasedJaegerRemote
+}
+
+// ParseRemoteArg parses the jaeger_remote OTEL_TRACES_SAMPLER_ARG into r:
+// comma-separated key=value pairs, endpoint, pollingIntervalMs and
+// initialSamplingRate, each optional.
+func ParseRemoteArg(r Remote, arg string) (Remote, error) {
+	for _, kv := range strings.Split(arg, ",") {
+		kv = strings.TrimSpace(kv)
+		if kv == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(kv, "=")
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		if !ok {
+			return r, fmt.Errorf("OTEL_TRACES_SAMPLER_ARG: %q: want key=value", kv)
+		}
+		switch k {
+		case "endpoint":
+			if !strings.HasPrefix(v, "http://") && !strings.HasPrefix(v, "https://") {
+				return r, fmt.Errorf("OTEL_TRACES_SAMPLER_ARG: endpoint=%q: want an http:// or https:// URL of the Jaeger HTTP sampling API", v)
+			}
+			r.Endpoint = v
+		case "pollingIntervalMs":
+			n, err := strconv.ParseUint(v, 10, 32)
+			if err != nil || n < 100 {
+				return r, fmt.Errorf("OTEL_TRACES_SAMPLER_ARG: pollingIntervalMs=%q: want milliseconds, at least 100", v)
+			}
+			r.PollingInterval = time.Duration(n) * time.Millisecond
+		case "initialSamplingRate":
+			f, err := strconv.ParseFloat(v, 64)
+			if err != nil || f < 0 || f > 1 || math.IsNaN(f) {
+				return r, fmt.Errorf("OTEL_TRACES_SAMPLER_ARG: initialSamplingRate=%q: want a ratio from 0 to 1", v)
+			}
+			r.InitialRate = f
+		default:
+			return r, fmt.Errorf("OTEL_TRACES_SAMPLER_ARG: unknown key %q: want endpoint, pollingIntervalMs or initialSamplingRate", k)
+		}
+	}
+	return r, nil
+}
 
 // FromEnv reads OTEL_TRACES_SAMPLER and OTEL_TRACES_SAMPLER_ARG into c, as
 // the OpenTelemetry specification defines them. A bad value is an error;
@@ -84,11 +158,20 @@ func FromEnv(c Config, lookup func(string) (string, bool)) (Config, error) {
 			ratio = r
 		}
 		c.Sampler, c.Ratio = name, ratio
+	case JaegerRemote, ParentBasedJaegerRemote:
+		r, err := ParseRemoteArg(c.Remote, arg)
+		if err != nil {
+			return c, err
+		}
+		c.Sampler, c.Remote = name, r
 	default:
-		return c, fmt.Errorf("OTEL_TRACES_SAMPLER=%q: want always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off or parentbased_traceidratio", name)
+		return c, fmt.Errorf("OTEL_TRACES_SAMPLER=%q: want %s", name, SamplerNames)
 	}
 	return c, nil
 }
+
+// SamplerNames lists the accepted OTEL_TRACES_SAMPLER values, for messages.
+const SamplerNames = "always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off, parentbased_traceidratio, jaeger_remote or parentbased_jaeger_remote"
 
 // AlwaysBound is the bound that samples every trace id.
 const AlwaysBound = math.MaxUint64
@@ -124,6 +207,8 @@ func (c Config) DefaultBound() uint64 {
 		return 0
 	case TraceIDRatio, ParentBasedTraceIDRatio:
 		return Bound(c.Ratio)
+	case JaegerRemote, ParentBasedJaegerRemote:
+		return Bound(c.Remote.InitialRate) // before any strategy arrives
 	}
 	return AlwaysBound
 }

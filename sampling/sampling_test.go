@@ -36,7 +36,10 @@ func TestFromEnv(t *testing.T) {
 		{[]string{"OTEL_TRACES_SAMPLER", "traceidratio", "OTEL_TRACES_SAMPLER_ARG", "0"}, TraceIDRatio, 0, ""},
 		{[]string{"OTEL_TRACES_SAMPLER", "traceidratio", "OTEL_TRACES_SAMPLER_ARG", "1.5"}, "", 0, "ratio from 0 to 1"},
 		{[]string{"OTEL_TRACES_SAMPLER", "traceidratio", "OTEL_TRACES_SAMPLER_ARG", "half"}, "", 0, "ratio from 0 to 1"},
-		{[]string{"OTEL_TRACES_SAMPLER", "jaeger_remote"}, "", 0, "want always_on"},
+		{[]string{"OTEL_TRACES_SAMPLER", "jaeger_probably"}, "", 0, "want always_on"},
+		{[]string{"OTEL_TRACES_SAMPLER", "jaeger_remote"}, JaegerRemote, Bound(DefaultInitialSampleRate), ""},
+		{[]string{"OTEL_TRACES_SAMPLER", "parentbased_jaeger_remote", "OTEL_TRACES_SAMPLER_ARG", "endpoint=http://j:5778,initialSamplingRate=0.5"}, ParentBasedJaegerRemote, 1 << 62, ""},
+		{[]string{"OTEL_TRACES_SAMPLER", "jaeger_remote", "OTEL_TRACES_SAMPLER_ARG", "pollingIntervalMs=abc"}, "", 0, "pollingIntervalMs"},
 	}
 	for _, tt := range tests {
 		c, err := FromEnv(Default(), env(tt.env...))
@@ -168,5 +171,39 @@ func TestLimiter(t *testing.T) {
 	}
 	if allowed < 99 || allowed > 103 {
 		t.Fatalf("steady state allowed %d in 10 s, want about 100", allowed)
+	}
+}
+
+func TestSetting(t *testing.T) {
+	m := MethodNames{Select: "Acme.Shop.Cart.Add", Span: "Shop.dll!Acme.Shop.Cart.Add(Int32 n)", Function: "Acme.Shop.Cart.Add"}
+	remote := Default()
+	remote.Sampler, remote.Remote.InitialRate = JaegerRemote, 0.5
+	ruled := remote
+	ruled.Rules = []Rule{{Pattern: "Acme.Shop.Cart.*", Action: Always}}
+	perOp := func(ops map[string]float64) *Strategy {
+		return &Strategy{Probability: 0.25, LowerBound: 1, Operations: ops}
+	}
+	tests := []struct {
+		name string
+		c    Config
+		st   *Strategy
+		want MethodSetting
+	}{
+		{"not remote ignores a strategy", Config{Sampler: TraceIDRatio, Ratio: 0.5}, &Strategy{Probability: 0}, MethodSetting{Bound: 1 << 62}},
+		{"initial rate", remote, nil, MethodSetting{Bound: 1 << 62}},
+		{"probabilistic", remote, &Strategy{Probability: 0.25}, MethodSetting{Bound: 1 << 61}},
+		{"rate limiting", remote, &Strategy{MaxTracesPerSecond: 3}, MethodSetting{Bound: AlwaysBound}},
+		{"per-operation default", remote, perOp(map[string]float64{"Other": 0}), MethodSetting{Bound: 1 << 61, LowerBound: 1}},
+		{"per-operation by span name", remote, perOp(map[string]float64{m.Span: 0, m.Function: 1}), MethodSetting{Bound: 0, LowerBound: 1}},
+		{"per-operation by function name", remote, perOp(map[string]float64{m.Function: 0.5}), MethodSetting{Bound: 1 << 62, LowerBound: 1}},
+		{"a rule wins", ruled, perOp(map[string]float64{m.Span: 0}), MethodSetting{Bound: AlwaysBound}},
+	}
+	for _, tt := range tests {
+		if got := tt.c.Setting(m, tt.st); got != tt.want {
+			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+	if r, b := remote.StrategyLimit(&Strategy{MaxTracesPerSecond: 0.5}); r != 0.5 || b != 1 {
+		t.Errorf("limit %v burst %v", r, b)
 	}
 }

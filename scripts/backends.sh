@@ -4,6 +4,11 @@
 #   otelcol   an OpenTelemetry Collector (ocb v0.162.0: otlp receiver,
 #             memory_limiter and batch processors, otlp and debug exporters)
 #   jaeger    Jaeger v2 (github.com/jaegertracing/jaeger v1.76.0, cmd/jaeger)
+# The Collector's contrib jaegerremotesampling extension is not built: the
+# module proxy refuses github.com/open-telemetry/opentelemetry-collector-contrib/
+# extension/jaegerremotesampling@v0.162.0 (403, "This module version is not
+# available") and has no other version ocb v0.162.0 could use (404), so the
+# remote sampling tests use Jaeger v2's own remote_sampling extension.
 # Idempotent: a binary that exists is not rebuilt. Takes ~15 minutes cold on
 # 2 cores. Nothing here is committed: the sources come from the module proxy.
 set -euo pipefail

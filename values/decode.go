@@ -3,9 +3,12 @@
 //
 // It owns the stream format (shared with profiler/values.h), the rendering
 // rules (typed attributes for primitives, a compact deterministic text for
-// structured values, sub-attributes for querying) and redaction of sensitive
-// names. It must not call the runtime or use cgo: what it needs to know
-// about classes comes through the Classes interface.
+// structured values, sub-attributes for querying, the compact rendering of
+// what `this` holds), redaction of sensitive names and of strings holding a
+// payment card number. Types rendered by their meaning (System.Decimal,
+// List<T>...) come through the TypeRenderer interface (values/typerender).
+// It must not call the runtime or use cgo: what it needs to know about
+// classes comes through the Classes interface.
 package values
 
 import (

@@ -8,6 +8,7 @@ import "strings"
 var DefaultSensitive = []string{
 	"password", "passwd", "pwd", "secret", "token", "apikey", "accesskey", "privatekey",
 	"authorization", "credential", "connectionstring", "cookie", "session", "pin", "cvv", "ssn",
+	"card", "pan", "iban", "cvc",
 }
 
 // Redactor decides which names are sensitive.

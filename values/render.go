@@ -2,6 +2,7 @@ package values
 
 import (
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -13,6 +14,7 @@ import (
 type Enum struct {
 	Name   string
 	Values map[uint64]string // by the value's bits, zero-extended
+	Flags  bool              // [Flags]: a value may combine named values
 }
 
 // Field is what rendering knows of a field, in plan order.
@@ -74,6 +76,77 @@ type Renderer struct {
 	// (values.c never reads them); entries are known only by their key's
 	// text, so theirs are hidden here, before anything is exported.
 	Redact *Redactor
+	// Types renders the classes it knows by their meaning (nil: none).
+	Types TypeRenderer
+	// RedactPAN hides every string holding a payment card number
+	// (HasPAN): it shows as *** and its key gets a ".redacted" = "pan"
+	// sub-attribute.
+	RedactPAN bool
+}
+
+// ThisKey is the slot key of `this`: inside it, collections and framework
+// objects show compactly from its fields on (a service's caches and
+// locks must not flood every span).
+const ThisKey = "dotnet.this"
+
+// at is where a value is rendered: its nesting depth (0: the slot's value)
+// and the depth from which collections show only their count.
+type at struct {
+	depth, compact int
+}
+
+func (a at) in() at { return at{a.depth + 1, a.compact} }
+
+// nested reports whether a value here shows compactly.
+func (a at) nested() bool { return a.depth >= a.compact }
+
+func topAt(key string) at {
+	if key == ThisKey {
+		return at{0, 1}
+	}
+	return at{0, 2}
+}
+
+// ctx is the Context a TypeRenderer gets.
+type ctx struct {
+	r  *Renderer
+	at at
+}
+
+func (c *ctx) Text(v Value) string {
+	var sb strings.Builder
+	c.r.text(&sb, v, nil, c.at.in())
+	return sb.String()
+}
+
+func (c *ctx) Class(id uint64) (ClassInfo, bool) { return c.r.info(id) }
+func (c *ctx) Nested() bool                      { return c.at.nested() }
+func (c *ctx) Depth() int                        { return c.at.depth }
+func (c *ctx) SensitiveKey(k Value) bool {
+	return c.r.Redact != nil && k.Shape == String && c.r.Redact.Sensitive(decodeUTF16(k.Str))
+}
+
+// typed renders v through r.Types when it knows v's class.
+func (r *Renderer) typed(v Value, a at) (Rendering, bool) {
+	if r.Types == nil {
+		return Rendering{}, false
+	}
+	if v.Shape == Boxed && len(v.Fields) == 1 {
+		v = v.Fields[0]
+	}
+	if v.Shape != Object && v.Shape != Struct {
+		return Rendering{}, false
+	}
+	ci, ok := r.info(v.Class)
+	if !ok {
+		return Rendering{}, false
+	}
+	return r.Types.Render(ci, v, &ctx{r: r, at: a})
+}
+
+// pan reports whether a String value is a card number to hide.
+func (r *Renderer) pan(v Value) bool {
+	return r.RedactPAN && v.Shape == String && HasPAN(v.Str)
 }
 
 // hiddenEntryValue reports the index of the field of v to hide: the value
@@ -222,6 +295,11 @@ func (r *Renderer) top(b *attrBuilder, s Slot, v Value) {
 		b.add(primAttr(key, v))
 		return
 	case String:
+		if r.pan(v) {
+			b.add(key.String(TextRedacted))
+			b.add(attribute.Key(s.Key + ".redacted").String("pan"))
+			return
+		}
 		b.add(key.String(decodeUTF16(v.Str)))
 		if int(v.StrLen) > len(v.Str) {
 			b.add(attribute.Key(s.Key + ".length").Int64(int64(v.StrLen)))
@@ -240,15 +318,26 @@ func (r *Renderer) top(b *attrBuilder, s Slot, v Value) {
 	case Array:
 		b.add(attribute.Key(s.Key + ".length").Int64(int64(product(v.Dims))))
 	}
+	if tr, ok := r.typed(v, topAt(s.Key)); ok {
+		if tr.As != nil {
+			r.top(b, s, *tr.As)
+		} else {
+			b.add(key.String(tr.Text))
+		}
+		for _, sub := range tr.Subs {
+			b.add(attribute.KeyValue{Key: attribute.Key(s.Key + sub.Suffix), Value: sub.Value})
+		}
+		return
+	}
 	var sb strings.Builder
-	r.text(&sb, v, nil)
+	r.plainText(&sb, v, nil, topAt(s.Key))
 	b.add(key.String(sb.String()))
-	r.subAttrs(b, s.Key, v)
+	r.subAttrs(b, s.Key, v, topAt(s.Key))
 }
 
 // subAttrs adds the typed first-level fields of an object or struct, so
 // TraceQL can match on them: dotnet.arg.item.Price = 1.5.
-func (r *Renderer) subAttrs(b *attrBuilder, prefix string, v Value) {
+func (r *Renderer) subAttrs(b *attrBuilder, prefix string, v Value, a at) {
 	if v.Shape == Boxed && len(v.Fields) == 1 {
 		v = v.Fields[0]
 	}
@@ -278,8 +367,25 @@ func (r *Renderer) subAttrs(b *attrBuilder, prefix string, v Value) {
 			}
 			n++
 		case String:
-			b.add(key.String(decodeUTF16(f.Str)))
+			if r.pan(f) {
+				b.add(key.String(TextRedacted))
+				b.add(attribute.Key(prefix + "." + name + ".redacted").String("pan"))
+			} else {
+				b.add(key.String(decodeUTF16(f.Str)))
+			}
 			n++
+		case Object, Struct, Boxed:
+			// Scalars by meaning (a decimal, a date, a Guid) are worth
+			// querying; a collection's text repeats the parent's.
+			if tr, ok := r.typed(f, a.in()); ok && !isCollection(tr) {
+				if tr.As != nil {
+					var sb strings.Builder
+					r.text(&sb, *tr.As, nil, a.in())
+					tr.Text = sb.String()
+				}
+				b.add(key.String(tr.Text))
+				n++
+			}
 		}
 	}
 }
@@ -307,8 +413,24 @@ func className(ci ClassInfo, ok bool) string {
 
 // text writes the compact rendering: Acme.Shop.Item{Name="pen", Price=1.5},
 // Int32[3]{1, 2, 3}, "text", null.
-func (r *Renderer) text(sb *strings.Builder, v Value, enum *Enum) {
+func (r *Renderer) text(sb *strings.Builder, v Value, enum *Enum, a at) {
 	v = r.unwrapNullable(v)
+	switch v.Shape {
+	case Object, Struct, Boxed:
+		if tr, ok := r.typed(v, a); ok {
+			if tr.As != nil {
+				r.text(sb, *tr.As, nil, a)
+			} else {
+				sb.WriteString(tr.Text)
+			}
+			return
+		}
+	}
+	r.plainText(sb, v, enum, a)
+}
+
+// plainText is text without asking r.Types (already asked for v).
+func (r *Renderer) plainText(sb *strings.Builder, v Value, enum *Enum, a at) {
 	switch v.Shape {
 	case Null:
 		sb.WriteString("null")
@@ -319,6 +441,10 @@ func (r *Renderer) text(sb *strings.Builder, v Value, enum *Enum) {
 		}
 		sb.WriteString(primText(v))
 	case String:
+		if r.pan(v) {
+			sb.WriteString(TextRedacted)
+			return
+		}
 		sb.WriteString(strconv.Quote(decodeUTF16(v.Str)))
 		if int(v.StrLen) > len(v.Str) {
 			sb.WriteString(TextMore + "(" + strconv.Itoa(int(v.StrLen)) + ")")
@@ -326,6 +452,10 @@ func (r *Renderer) text(sb *strings.Builder, v Value, enum *Enum) {
 	case Object, Struct:
 		ci, ok := r.info(v.Class)
 		sb.WriteString(className(ci, ok))
+		if v.Shape == Object && a.nested() && ok && frameworkClass(ci.Name) {
+			sb.WriteString("{" + TextMore + "}")
+			return
+		}
 		sb.WriteByte('{')
 		hide := r.hiddenEntryValue(ci, v)
 		for i, f := range v.Fields {
@@ -346,7 +476,7 @@ func (r *Renderer) text(sb *strings.Builder, v Value, enum *Enum) {
 			if i < len(ci.Fields) {
 				fe = ci.Fields[i].Enum
 			}
-			r.text(sb, f, fe)
+			r.text(sb, f, fe, a.in())
 		}
 		if ok && len(v.Fields) < len(ci.Fields) && (len(v.Fields) == 0 || v.Fields[len(v.Fields)-1].Shape != Truncated) {
 			if len(v.Fields) > 0 {
@@ -358,21 +488,25 @@ func (r *Renderer) text(sb *strings.Builder, v Value, enum *Enum) {
 	case Boxed:
 		ci, ok := r.info(v.Class)
 		if ok && ci.Primitive && len(v.Fields) == 1 && len(v.Fields[0].Fields) == 1 {
-			r.text(sb, v.Fields[0].Fields[0], nil)
+			r.text(sb, v.Fields[0].Fields[0], nil, a)
 			return
 		}
 		if ok && ci.Enum != nil && len(v.Fields) == 1 && len(v.Fields[0].Fields) == 1 {
-			r.text(sb, v.Fields[0].Fields[0], ci.Enum)
+			r.text(sb, v.Fields[0].Fields[0], ci.Enum, a)
 			return
 		}
 		if len(v.Fields) == 1 {
-			r.text(sb, v.Fields[0], nil)
+			r.text(sb, v.Fields[0], nil, a)
 		}
 	case Array:
 		ci, ok := r.info(v.Class)
 		elem := "?"
 		if ok && ci.Elem != "" {
 			elem = ci.Elem
+		}
+		if a.nested() && a.depth > 0 {
+			sb.WriteString("[" + strconv.FormatUint(product(v.Dims), 10) + "]")
+			return
 		}
 		sb.WriteString(elem)
 		sb.WriteByte('[')
@@ -391,7 +525,7 @@ func (r *Renderer) text(sb *strings.Builder, v Value, enum *Enum) {
 				sb.WriteString(TextMore)
 				break
 			}
-			r.text(sb, e, nil)
+			r.text(sb, e, nil, a.in())
 		}
 		if uint64(len(v.Elems)) < product(v.Dims) && (len(v.Elems) == 0 || v.Elems[len(v.Elems)-1].Shape != Truncated) {
 			if len(v.Elems) > 0 {
@@ -430,7 +564,44 @@ func enumText(e *Enum, v Value) string {
 	if name, ok := e.Values[v.Bits]; ok {
 		return name
 	}
+	if e.Flags {
+		if text, ok := flagsText(e, v.Bits); ok {
+			return text
+		}
+	}
 	return strconv.FormatInt(v.Int(), 10)
+}
+
+// flagsText names a [Flags] enum value as .NET does: the named values it
+// is made of, largest first taken, listed from the smallest ("Read,
+// Write"); false when some bits have no name.
+func flagsText(e *Enum, bits uint64) (string, bool) {
+	if bits == 0 {
+		return "", false
+	}
+	vals := make([]uint64, 0, len(e.Values))
+	for v := range e.Values {
+		if v != 0 {
+			vals = append(vals, v)
+		}
+	}
+	sort.Slice(vals, func(i, j int) bool { return vals[i] > vals[j] })
+	rest := bits
+	var used []uint64
+	for _, v := range vals {
+		if rest&v == v {
+			used = append(used, v)
+			rest &^= v
+		}
+	}
+	if rest != 0 {
+		return "", false
+	}
+	names := make([]string, len(used))
+	for i, v := range used {
+		names[len(used)-1-i] = e.Values[v]
+	}
+	return strings.Join(names, ", "), true
 }
 
 // primAttr is a primitive as a typed attribute: int64 for integers (UInt64
@@ -476,4 +647,22 @@ func StringText(v Value) string { return decodeUTF16(v.Str) }
 // unpaired surrogates (including one cut off by truncation) become U+FFFD.
 func decodeUTF16(s []uint16) string {
 	return string(utf16.Decode(s))
+}
+
+// frameworkClass reports whether a class belongs to the framework
+// (System.*, Microsoft.*): nested in `this`, such objects show as their
+// type name only.
+func frameworkClass(name string) bool {
+	return name == "Object" || strings.HasPrefix(name, "System.") || strings.HasPrefix(name, "Microsoft.")
+}
+
+// isCollection reports whether a TypeRenderer rendered a collection (it
+// gives a count).
+func isCollection(tr Rendering) bool {
+	for _, s := range tr.Subs {
+		if s.Suffix == ".count" {
+			return true
+		}
+	}
+	return false
 }

@@ -6,6 +6,7 @@
 //	clrotel env [flags]                  print the variables that attach the profiler
 //	clrotel run [flags] -- command ...   run a command traced and print its traces
 //	clrotel config validate FILE         check a configuration file
+//	clrotel sampling show [flags]        print the strategy a Jaeger sampling endpoint gives a service
 //	clrotel version                      print the version
 //
 // Every command takes -h or --help. A usage error exits with status 2; run
@@ -40,6 +41,7 @@ func commands() []command {
 		{"env", "print the environment variables that attach the profiler", runEnv},
 		{"run", "run a command with the profiler attached and print its traces", runRun},
 		{"config", "check a configuration file (config validate FILE)", runConfig},
+		{"sampling", "print a service's remote sampling strategy (sampling show)", runSampling},
 		{"version", "print the version", runVersion},
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -142,5 +144,31 @@ func TestConfigValidate(t *testing.T) {
 	errb.Reset()
 	if code := dispatch([]string{"config", "validate", bad}, &out, &errb); code != 1 || !strings.Contains(errb.String(), bad+":3: unknown key \"sampel\"") {
 		t.Fatalf("bad file: exit %d, stderr %q", code, errb.String())
+	}
+}
+
+func TestSamplingShow(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("service") != "shop" {
+			http.Error(w, "unknown", http.StatusBadRequest)
+			return
+		}
+		// As Jaeger v2 answers for a service with an operation entry.
+		fmt.Fprint(w, `{"strategyType":0,"probabilisticSampling":{"samplingRate":0.1},"operationSampling":{"defaultSamplingProbability":0.1,"defaultLowerBoundTracesPerSecond":0,"perOperationStrategies":[{"operation":"Shop.dll!Acme.Health.Ping()","probabilisticSampling":{"samplingRate":0}}]}}`)
+	}))
+	defer srv.Close()
+	code, out, errs := run("sampling", "show", "--endpoint", srv.URL, "--service", "shop")
+	want := "service shop: per operation: default probability 0.1, at least 0 traces per second per method\n  Shop.dll!Acme.Health.Ping(): probability 0\n"
+	if code != 0 || out != want {
+		t.Fatalf("exit %d\n%s\nstderr %s", code, out, errs)
+	}
+	if code, _, errs = run("sampling", "show", "--endpoint", srv.URL, "--service", "other"); code != 1 || !strings.Contains(errs, "HTTP 400") {
+		t.Errorf("unknown service: exit %d, %q", code, errs)
+	}
+	if code, _, _ = run("sampling", "show", "--endpoint", srv.URL); code != 2 {
+		t.Errorf("no --service: exit %d", code)
+	}
+	if code, out, _ = run("sampling", "--help"); code != 0 || !strings.Contains(out, "Usage: clrotel sampling show") {
+		t.Errorf("help: exit %d %q", code, out)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/clrotel/clrotel/folding"
 	"github.com/clrotel/clrotel/otlpsink"
 )
 
@@ -252,6 +253,48 @@ func report(w io.Writer, spans []otlpsink.Span, maxSpans int) error {
 	}
 	_, err := fmt.Fprintf(w, "clrotel: %d %s in %d %s\n",
 		len(spans), plural(len(spans), "span"), len(traces), plural(len(traces), "trace"))
+	if err != nil {
+		return err
+	}
+	return reportFolded(w, spans)
+}
+
+// reportFolded lists the methods whose calls were folded into the spans
+// received, by the time the spans' top lists give them (each span lists
+// its top few, so the times are lower bounds), after the total.
+func reportFolded(w io.Writer, spans []otlpsink.Span) error {
+	var total int64
+	byName := map[string]*folding.Entry{}
+	var names []string
+	for _, s := range spans {
+		n, _ := s.Attrs[string(folding.KeyCount)].(int64)
+		total += n
+		top, _ := s.Attrs[string(folding.KeyTop)].([]any)
+		for _, x := range top {
+			str, _ := x.(string)
+			name, calls, d, ok := folding.ParseTop(str)
+			if !ok {
+				continue
+			}
+			e := byName[name]
+			if e == nil {
+				e = &folding.Entry{Fn: uint32(len(names))}
+				byName[name] = e
+				names = append(names, name)
+			}
+			e.Calls += calls
+			e.Time += d
+		}
+	}
+	if total == 0 {
+		return nil
+	}
+	entries := make([]folding.Entry, 0, len(byName))
+	for _, e := range byName {
+		entries = append(entries, *e)
+	}
+	_, err := fmt.Fprintf(w, "clrotel: %d more calls were folded into these spans (clrotel.folded.*); by the spans' top lists:\n%s\n",
+		total, folding.Summary(entries, func(i uint32) string { return names[i] }, 10))
 	return err
 }
 

@@ -93,6 +93,10 @@ func findRuntimes() []dotnetRuntime {
 // compiled to dir/Lib.dll, where the runtime does not look for it.
 var appLibraries = map[string][]string{"Values": {"Geometry"}, "Resolve": {"plugins/ResolvePlugin"}}
 
+// appSources names apps kept outside tests/e2e/apps, by their source
+// relative to the repository root.
+var appSources = map[string]string{"Shop": "examples/shop/Shop.cs"}
+
 var (
 	compileMu sync.Mutex
 	compiled  = map[string]string{}
@@ -126,6 +130,9 @@ func appPath(t *testing.T, name string, rt dotnetRuntime) string {
 		args = append(args, "-r:"+out)
 	}
 	src := filepath.Join(repoRoot, "tests", "e2e", "apps", name+".cs")
+	if p, ok := appSources[name]; ok {
+		src = filepath.Join(repoRoot, p)
+	}
 	cmd := exec.Command("mcs", append(args, src)...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("mcs %s: %v\n%s", src, err, out)

@@ -62,12 +62,13 @@ type Mode struct {
 var Modes = []Mode{{Name: "untraced"}, {Name: "capture-on", Traced: true, Capture: "on"}, {Name: "capture-off", Traced: true, Capture: "off"}}
 
 // Account is the profiler's own count at shutdown of where calls went.
-type Account struct{ Exported, Failed, Lost, Dropped int }
+type Account struct{ Exported, Failed, Lost, Dropped, Folded int }
 
-// Sum is every traced call the profiler accounted for.
-func (a Account) Sum() int { return a.Exported + a.Failed + a.Lost + a.Dropped }
+// Sum is every traced call the profiler accounted for: a span, or a call
+// folded into one.
+func (a Account) Sum() int { return a.Exported + a.Failed + a.Lost + a.Dropped + a.Folded }
 
-var accountRE = regexp.MustCompile(`(\d+) spans exported, (\d+) failed, (\d+) lost at exit; (\d+) calls dropped`)
+var accountRE = regexp.MustCompile(`(\d+) spans exported, (\d+) failed, (\d+) lost at exit; (\d+) calls dropped(?:; (\d+) calls folded)?`)
 var faultedRE = regexp.MustCompile(`(\d+) runtime calls about objects faulted`)
 
 // ParseAccount reads the shutdown line from a profiler log.
@@ -77,7 +78,7 @@ func ParseAccount(stderr string) (Account, bool) {
 		return Account{}, false
 	}
 	n := func(i int) int { v, _ := strconv.Atoi(m[i]); return v }
-	return Account{n(1), n(2), n(3), n(4)}, true
+	return Account{n(1), n(2), n(3), n(4), n(5)}, true
 }
 
 // Run is one run of a program.

@@ -1,0 +1,11 @@
+// Package folding decides which methods are folded: called so often, and
+// so briefly every time, that a span per call is noise and costs more than
+// the call. A folded method's calls under a traced span make no span of
+// their own; the hooks (profiler/fold.c) count them, with their time, into
+// the nearest traced ancestor, which reports them as aggregate attributes.
+//
+// The package owns the rule's settings (how many calls, how short, which
+// methods are exempt) and how folded calls read on a span and in the exit
+// summary. The hooks apply the rule (profiler/fold.c). It must not touch
+// the runtime or the C side.
+package folding

@@ -1,0 +1,124 @@
+package folding
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+)
+
+// Rule says when a method is folded: after MinCalls traced calls, when at
+// most one call in a hundred (the 99th percentile) took MaxDuration or
+// longer. Methods matching Exempt (globs over Namespace.Type.Method) never
+// fold. The hooks judge it as calls end (profiler/fold.c): a verdict from
+// the drainer would come too late to keep a tight loop from filling the
+// capture ring.
+type Rule struct {
+	Enabled     bool
+	MinCalls    uint64
+	MaxDuration time.Duration
+	Exempt      []string
+}
+
+// DefaultRule is the rule with nothing set. The thresholds come from the
+// real-program workloads (README, "Folding"): the calls that flood those
+// traces are getters, comparers and visitors of 0.2–2 µs; a method whose
+// 99th percentile stays under 5 µs over 1,000 calls is such a helper.
+func DefaultRule() Rule {
+	return Rule{Enabled: true, MinCalls: 1000, MaxDuration: 5 * time.Microsecond}
+}
+
+// Entry is one method's folded calls under a span, or in all.
+type Entry struct {
+	Fn    uint32
+	Calls uint64
+	Time  time.Duration
+}
+
+// Span is what was folded into one span.
+type Span struct {
+	Calls uint64
+	Time  time.Duration // of the outermost folded calls: nested ones are inside it
+	Top   []Entry       // the methods with the most folded time, most first
+}
+
+// Keys of the attributes a span carries for what was folded into it. No key
+// holds a method name: their number stays fixed.
+const (
+	KeyCount     = attribute.Key("clrotel.folded.count")
+	KeyNs        = attribute.Key("clrotel.folded.ns")
+	KeyTop       = attribute.Key("clrotel.folded.top")
+	KeyTruncated = attribute.Key("clrotel.trace_truncated")
+)
+
+// Attrs renders what was folded into a span: the count, the time in
+// nanoseconds, and the top methods as "Name ×calls time" strings. name
+// names a method by index.
+func Attrs(s Span, name func(uint32) string) []attribute.KeyValue {
+	if s.Calls == 0 {
+		return nil
+	}
+	top := make([]Entry, len(s.Top))
+	copy(top, s.Top)
+	sort.SliceStable(top, func(i, j int) bool { return top[i].Time > top[j].Time })
+	list := make([]string, 0, len(top))
+	for _, e := range top {
+		list = append(list, fmt.Sprintf("%s ×%d %v", name(e.Fn), e.Calls, e.Time))
+	}
+	out := []attribute.KeyValue{KeyCount.Int64(int64(s.Calls)), KeyNs.Int64(int64(s.Time))}
+	if len(list) > 0 {
+		out = append(out, KeyTop.StringSlice(list))
+	}
+	return out
+}
+
+// ParseTop reads back one entry of KeyTop ("Name ×calls time").
+func ParseTop(s string) (name string, calls uint64, d time.Duration, ok bool) {
+	i := strings.LastIndex(s, " ×")
+	if i < 0 {
+		return "", 0, 0, false
+	}
+	var dur string
+	if _, err := fmt.Sscanf(s[i+len(" ×"):], "%d %s", &calls, &dur); err != nil {
+		return "", 0, 0, false
+	}
+	d, err := time.ParseDuration(dur)
+	if err != nil {
+		return "", 0, 0, false
+	}
+	return s[:i], calls, d, true
+}
+
+// Summary lists the folded methods by total time, most first, at most max
+// lines (0: all), as the exit summary and `clrotel run` show them.
+func Summary(entries []Entry, name func(uint32) string, max int) string {
+	es := make([]Entry, 0, len(entries))
+	var calls uint64
+	for _, e := range entries {
+		if e.Calls > 0 {
+			es = append(es, e)
+			calls += e.Calls
+		}
+	}
+	if len(es) == 0 {
+		return ""
+	}
+	sort.SliceStable(es, func(i, j int) bool {
+		if es[i].Time != es[j].Time {
+			return es[i].Time > es[j].Time
+		}
+		return es[i].Calls > es[j].Calls
+	})
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d calls of %d methods folded into their callers' spans:", calls, len(es))
+	for i, e := range es {
+		if max > 0 && i == max {
+			fmt.Fprintf(&b, "\n  … %d more", len(es)-max)
+			break
+		}
+		fmt.Fprintf(&b, "\n  %10d calls %12v  %s", e.Calls, e.Time, name(e.Fn))
+	}
+	return b.String()
+}

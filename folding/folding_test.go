@@ -1,0 +1,54 @@
+package folding
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestAttrsHaveFixedKeys(t *testing.T) {
+	names := map[uint32]string{1: "A.Get()", 2: "B.Compare(Int32 x)"}
+	attrs := Attrs(Span{Calls: 5, Time: 3 * time.Microsecond, Top: []Entry{{1, 2, time.Microsecond}, {2, 3, 2 * time.Microsecond}}},
+		func(i uint32) string { return names[i] })
+	if len(attrs) != 3 {
+		t.Fatalf("attrs %v", attrs)
+	}
+	for _, a := range attrs {
+		if !strings.HasPrefix(string(a.Key), "clrotel.folded.") {
+			t.Errorf("key %s", a.Key)
+		}
+	}
+	top := attrs[2].Value.AsStringSlice()
+	if len(top) != 2 || !strings.HasPrefix(top[0], "B.Compare(Int32 x) ×3") {
+		t.Errorf("top %q", top)
+	}
+	if Attrs(Span{}, nil) != nil {
+		t.Errorf("nothing folded: want no attributes")
+	}
+}
+
+func TestParseTopReadsAttrs(t *testing.T) {
+	attrs := Attrs(Span{Calls: 3, Time: time.Millisecond, Top: []Entry{{1, 3, 1500 * time.Microsecond}}},
+		func(uint32) string { return "M.Get(Int32 a, String b)" })
+	name, calls, d, ok := ParseTop(attrs[2].Value.AsStringSlice()[0])
+	if !ok || name != "M.Get(Int32 a, String b)" || calls != 3 || d != 1500*time.Microsecond {
+		t.Errorf("ParseTop = %q %d %v %v", name, calls, d, ok)
+	}
+	for _, bad := range []string{"", "x", "x ×", "x ×y 1s", "x ×3 forever"} {
+		if _, _, _, ok := ParseTop(bad); ok {
+			t.Errorf("ParseTop(%q) ok", bad)
+		}
+	}
+}
+
+func TestSummary(t *testing.T) {
+	s := Summary([]Entry{{1, 10, time.Millisecond}, {2, 5000, 2 * time.Millisecond}, {3, 0, 0}}, func(i uint32) string {
+		return map[uint32]string{1: "A", 2: "B"}[i]
+	}, 1)
+	if !strings.Contains(s, "5010 calls of 2 methods") || !strings.Contains(s, "B") || strings.Contains(s, "  A") || !strings.Contains(s, "1 more") {
+		t.Errorf("summary:\n%s", s)
+	}
+	if Summary(nil, nil, 0) != "" {
+		t.Error("empty summary")
+	}
+}

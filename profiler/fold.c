@@ -1,0 +1,86 @@
+// fold.c: hot, short methods folded into their callers' spans.
+//
+// A method the hooks have seen called often and always briefly is marked
+// FN_FOLDED (the rule is package folding's Rule, judged here: the drainer
+// sees calls too late to stop a tight loop from filling the ring). Its calls under a recorded span then make
+// no span of their own: the hooks count them, and the time of the outermost
+// ones, into that span's frame, which reports them in its exit record. A
+// trace past its span budget folds the same way. Runs in the hooks: no
+// lock, no allocation; the per-function totals are atomic adds, made only
+// on the folded path.
+#include <stdatomic.h>
+#include <string.h>
+
+#include "capture.h"
+
+void clr_fn_fold(clr_fn *fn) {
+    __atomic_or_fetch(&fn->flags, FN_FOLDED, __ATOMIC_RELEASE);
+}
+
+uint64_t clr_fn_folded_calls(const clr_fn *fn) { return atomic_load_explicit(&fn->folded_calls, memory_order_relaxed); }
+uint64_t clr_fn_folded_ns(const clr_fn *fn) { return atomic_load_explicit(&fn->folded_ns, memory_order_relaxed); }
+
+void clr_fold_judge(const clr_capture_config *cfg, clr_fn *fn, uint64_t ns) {
+    if (cfg->fold_min_calls == 0 || (fn->flags & (FN_FOLDED | FN_FOLD_EXEMPT)))
+        return;
+    uint32_t calls = atomic_load_explicit(&fn->stat_calls, memory_order_relaxed) + 1;
+    uint32_t slow = atomic_load_explicit(&fn->stat_slow, memory_order_relaxed);
+    atomic_store_explicit(&fn->stat_calls, calls, memory_order_relaxed);
+    if (ns >= cfg->fold_max_ns)
+        atomic_store_explicit(&fn->stat_slow, ++slow, memory_order_relaxed);
+    // The 99th percentile is under fold_max_ns: at most 1 call in 100 took
+    // that long.
+    if (calls >= cfg->fold_min_calls && (uint64_t)slow * 100 <= calls)
+        clr_fn_fold(fn);
+}
+
+void clr_fold_account(clr_slot *s, clr_frame *anc, clr_fn *fn, uint32_t fn_index, uint64_t ns) {
+    atomic_store_explicit(&s->folded, atomic_load_explicit(&s->folded, memory_order_relaxed) + 1, memory_order_relaxed);
+    if (fn != NULL) {
+        atomic_fetch_add_explicit(&fn->folded_calls, 1, memory_order_relaxed);
+        if (ns)
+            atomic_fetch_add_explicit(&fn->folded_ns, ns, memory_order_relaxed);
+    }
+    anc->fold_calls++;
+    anc->fold_ns += ns;
+    // The top list by time: the method's entry, a free one, or the entry
+    // with the least time, which the newcomer replaces once it has more.
+    clr_fold_entry *e = NULL, *least = NULL;
+    for (uint32_t i = 0; i < anc->fold_ntop; i++) {
+        if (anc->fold_top[i].fn_index == fn_index) {
+            e = &anc->fold_top[i];
+            break;
+        }
+        if (least == NULL || anc->fold_top[i].ns < least->ns)
+            least = &anc->fold_top[i];
+    }
+    if (e == NULL && anc->fold_ntop < FOLD_TOP) {
+        e = &anc->fold_top[anc->fold_ntop++];
+        e->fn_index = fn_index;
+        e->calls = 0;
+        e->ns = 0;
+    }
+    if (e == NULL) {
+        if (ns <= least->ns)
+            return;
+        e = least;
+        e->fn_index = fn_index;
+        e->calls = 0;
+        e->ns = 0;
+    }
+    e->calls++;
+    e->ns += ns;
+}
+
+void clr_fold_write(const clr_frame *anc, uint8_t *p) {
+    memset(p, 0, REC_FOLD_SIZE);
+    memcpy(p, &anc->fold_calls, 4);
+    memcpy(p + 4, &anc->fold_ntop, 4);
+    memcpy(p + 8, &anc->fold_ns, 8);
+    for (uint32_t i = 0; i < anc->fold_ntop && i < FOLD_TOP; i++) {
+        uint8_t *q = p + 16 + 16 * i;
+        memcpy(q, &anc->fold_top[i].fn_index, 4);
+        memcpy(q + 4, &anc->fold_top[i].calls, 4);
+        memcpy(q + 8, &anc->fold_top[i].ns, 8);
+    }
+}

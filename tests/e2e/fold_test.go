@@ -1,0 +1,138 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/clrotel/clrotel/otlpsink"
+)
+
+// foldedCalls sums clrotel.folded.count over spans.
+func foldedCalls(spans []otlpsink.Span) int {
+	n := 0
+	for _, s := range spans {
+		if v, ok := s.Attrs["clrotel.folded.count"].(int64); ok {
+			n += int(v)
+		}
+	}
+	return n
+}
+
+func countNamed(spans []otlpsink.Span, part string) int {
+	n := 0
+	for _, s := range spans {
+		if strings.Contains(s.Name, part) {
+			n++
+		}
+	}
+	return n
+}
+
+// TestFolding: a tiny method called in a tight loop folds into its caller
+// after the rule's 1,000 calls, with capture on and off: the app is
+// unchanged, every call is a span or counted in a fold (nothing dropped),
+// the slow method stays a span per call, and a folded call's exception
+// still shows, on the span it folded into.
+func TestFolding(t *testing.T) {
+	const n = 20000
+	calls := n + 5 + n/10 + 3 // Get, Slow, Risky; Main, Hot, the constructor
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		want := runApp(t, rt, "Fold", []string{"hot", fmt.Sprint(n)}, runOpts{})
+		for _, capture := range []string{"on", "off"} {
+			t.Run("capture="+capture, func(t *testing.T) {
+				r := runApp(t, rt, "Fold", []string{"hot", fmt.Sprint(n)}, runOpts{profiler: true, env: map[string]string{
+					"CLROTEL_CAPTURE": capture, "CLROTEL_LOG_LEVEL": "info",
+				}})
+				if r.ExitCode != want.ExitCode || r.Stdout != want.Stdout {
+					t.Fatalf("traced run differs: exit %d\n%s\nwant\n%s", r.ExitCode, r.Stdout, want.Stdout)
+				}
+				a := readAccount(t, r.Stderr)
+				folded := foldedCalls(r.Spans)
+				if a.dropped != 0 || len(r.Spans)+folded != calls {
+					t.Errorf("%d spans + %d folded calls, %d dropped; want %d calls accounted for", len(r.Spans), folded, a.dropped, calls)
+				}
+				if got := countNamed(r.Spans, "Box.Get()"); got < 1000 || got > 1100 {
+					t.Errorf("%d spans of Get(): want about the rule's 1000 before it folds", got)
+				}
+				if got := countNamed(r.Spans, "Box.Slow()"); got != 5 {
+					t.Errorf("%d spans of Slow(), want all 5", got)
+				}
+				hot := byNameContains(t, r.Spans, "Program.Hot(")
+				top, _ := hot.Attrs["clrotel.folded.top"].([]any)
+				if len(top) == 0 || !strings.Contains(fmt.Sprint(top[0]), "Acme.Fold.Box.Get()") {
+					t.Errorf("Hot's folded.top = %v", hot.Attrs["clrotel.folded.top"])
+				}
+				if ns, _ := hot.Attrs["clrotel.folded.ns"].(int64); ns <= 0 || ns > int64(hot.Duration()) {
+					t.Errorf("folded.ns %d, span lasts %v", ns, hot.Duration())
+				}
+				// Risky throws on its 1000th and 2000th calls: the second
+				// comes after it folded, as an event on Hot (with its
+				// message when values are captured).
+				found := false
+				for _, e := range hot.Events {
+					if e.Name == "exception" && e.Attrs["exception.type"] == "System.InvalidOperationException" &&
+						(capture == "off" || e.Attrs["exception.message"] == "risky 1999") {
+						found = true
+					}
+				}
+				if !found {
+					t.Errorf("no exception event for the folded call's throw on Hot: %+v", hot.Events)
+				}
+				if !strings.Contains(r.Stderr, "methods folded into their callers' spans") || !strings.Contains(r.Stderr, "Acme.Fold.Box.Get()") {
+					t.Errorf("no folded methods in the exit summary:\n%s", r.Stderr)
+				}
+			})
+		}
+	})
+}
+
+func byNameContains(t *testing.T, spans []otlpsink.Span, part string) otlpsink.Span {
+	t.Helper()
+	for _, s := range spans {
+		if strings.Contains(s.Name, part) {
+			return s
+		}
+	}
+	t.Fatalf("no span %s in\n%s", part, dumpSpans(spans))
+	return otlpsink.Span{}
+}
+
+// TestFoldExempt: a method named in CLROTEL_FOLD_EXEMPT keeps a span per call.
+func TestFoldExempt(t *testing.T) {
+	const n = 3000
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		r := runApp(t, rt, "Fold", []string{"hot", fmt.Sprint(n)}, runOpts{profiler: true, env: map[string]string{
+			"CLROTEL_FOLD_EXEMPT": "Acme.Fold.Box.Get", "CLROTEL_LOG_LEVEL": "info",
+		}})
+		a := readAccount(t, r.Stderr)
+		if got := countNamed(r.Spans, "Box.Get()"); got+a.dropped < n || got < n/2 {
+			t.Errorf("%d spans of the exempt Get() (%d calls dropped), want all %d", got, a.dropped, n)
+		}
+		hot := byNameContains(t, r.Spans, "Program.Hot(")
+		if strings.Contains(fmt.Sprint(hot.Attrs["clrotel.folded.top"]), "Get()") {
+			t.Errorf("exempt Get() folded: %v", hot.Attrs["clrotel.folded.top"])
+		}
+	})
+}
+
+// TestTraceSpanBudget: past CLROTEL_MAX_SPANS_PER_TRACE spans, further calls
+// fold into their parents, and the root says the trace was truncated.
+func TestTraceSpanBudget(t *testing.T) {
+	const n = 1000
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		r := runApp(t, rt, "Fold", []string{"wide", fmt.Sprint(n)}, runOpts{profiler: true, env: map[string]string{
+			"CLROTEL_FOLD": "off", "CLROTEL_MAX_SPANS_PER_TRACE": "100", "CLROTEL_LOG_LEVEL": "info",
+		}})
+		if len(r.Spans) != 100 {
+			t.Errorf("%d spans, want the budget of 100", len(r.Spans))
+		}
+		if got := len(r.Spans) + foldedCalls(r.Spans); got != n+3 {
+			t.Errorf("%d spans and folded calls, want %d calls", got, n+3)
+		}
+		root := byNameContains(t, r.Spans, "Program.Main(")
+		if root.Attrs["clrotel.trace_truncated"] != true {
+			t.Errorf("root attrs %v: want clrotel.trace_truncated", root.Attrs)
+		}
+	})
+}

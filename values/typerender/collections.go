@@ -1,0 +1,368 @@
+package typerender
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/clrotel/clrotel/values"
+	"go.opentelemetry.io/otel/attribute"
+)
+
+// Bound says that a collection uses its array field Array only up to the
+// count in its Int32 field Count: the value writer copies no element past
+// it (List<T>'s unused capacity, a Dictionary's never-used entries).
+type Bound struct {
+	Array, Count string
+	// Text marks characters (a StringBuilder chunk): always copied, where
+	// a collection's elements nested deep (or in `this`) are not, as they
+	// render as the count there.
+	Text bool
+}
+
+// bounds lists, per class (generic classes without their arguments), the
+// candidate pairs; the first whose two fields the runtime's layout has is
+// used. They differ between runtimes: HashSet<T> kept _slots up to
+// _lastIndex on .NET Core 3.1 and keeps _entries up to _count since .NET 5.
+var bounds = map[string][]Bound{
+	"System.Collections.Generic.List":       {{"_items", "_size", false}},
+	"System.Collections.Generic.Dictionary": {{"_entries", "_count", false}},
+	"System.Collections.Generic.HashSet":    {{"_entries", "_count", false}, {"_slots", "_lastIndex", false}},
+	"System.Collections.Generic.Stack":      {{"_array", "_size", false}},
+	"System.Text.StringBuilder":             {{"m_ChunkChars", "m_ChunkLength", true}},
+}
+
+// Bounds returns the bounded array fields of class (its full name, as
+// values.ClassInfo has it) given the names of its instance fields, or nil.
+func Bounds(class string, fieldNames []string) []Bound {
+	base, _ := genericBase(class)
+	has := func(n string) bool {
+		for _, f := range fieldNames {
+			if f == n {
+				return true
+			}
+		}
+		return false
+	}
+	for _, b := range bounds[base] {
+		if has(b.Array) && has(b.Count) {
+			return []Bound{b}
+		}
+	}
+	return nil
+}
+
+// list is what a collection renderer found: the elements to show, in
+// order, the real count, and whether elements past those shown exist.
+type list struct {
+	elems []values.Value
+	count int64
+	more  bool
+}
+
+// render writes a collection: [1, 2, 3]; past what was captured, "…" and
+// the count: [1, 2, …](1000). Nested where collections show compactly
+// (inside `this`), only the count: [3].
+func (l list) render(c values.Context, open, close string, item func(values.Value) string) values.Rendering {
+	subs := []values.Sub{sub(".count", attribute.Int64Value(l.count))}
+	if c.Nested() && c.Depth() > 0 {
+		return values.Rendering{Text: "[" + strconv.FormatInt(l.count, 10) + "]", Subs: subs}
+	}
+	var b strings.Builder
+	b.WriteString(open)
+	for i, e := range l.elems {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(item(e))
+	}
+	more := l.more || int64(len(l.elems)) < l.count
+	if more {
+		if len(l.elems) > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(values.TextMore)
+	}
+	b.WriteString(close)
+	if more {
+		b.WriteString("(" + strconv.FormatInt(l.count, 10) + ")")
+	}
+	return values.Rendering{Text: b.String(), Subs: subs}
+}
+
+// array returns an array field's captured elements (false when it was not
+// captured as an array).
+func array(f fields, names ...string) (values.Value, bool) {
+	a, ok := f.get(names...)
+	if !ok || a.Shape != values.Array || len(a.Dims) != 1 {
+		return values.Value{}, false
+	}
+	return a, true
+}
+
+// elems are the captured elements of a, without a trailing cut marker.
+func elems(a values.Value) ([]values.Value, bool) {
+	e := a.Elems
+	if n := len(e); n > 0 && e[n-1].Shape == values.Truncated {
+		return e[:n-1], true
+	}
+	return e, false
+}
+
+// renderList: List<T> as its first _size elements.
+func renderList(f fields, c values.Context) (values.Rendering, bool) {
+	size, ok := f.prim("_size")
+	if !ok || size < 0 {
+		return values.Rendering{}, false
+	}
+	l := list{count: size}
+	if items, ok := array(f, "_items"); ok {
+		e, cut := elems(items)
+		l.elems, l.more = e[:min(int64(len(e)), size)], cut
+	} else {
+		l.more = size > 0
+	}
+	return l.render(c, "[", "]", c.Text), true
+}
+
+// renderStack: Stack<T> top first. When not every element was captured,
+// those shown are the bottom ones: "…" comes first then.
+func renderStack(f fields, c values.Context) (values.Rendering, bool) {
+	size, ok := f.prim("_size")
+	if !ok || size < 0 {
+		return values.Rendering{}, false
+	}
+	arr, ok := array(f, "_array")
+	var e []values.Value
+	if ok {
+		e, _ = elems(arr)
+		e = e[:min(int64(len(e)), size)]
+	}
+	rev := make([]values.Value, len(e))
+	for i, v := range e {
+		rev[len(e)-1-i] = v
+	}
+	l := list{elems: rev, count: size}
+	r := l.render(c, "[", "]", c.Text)
+	if int64(len(e)) < size && !(c.Nested() && c.Depth() > 0) {
+		// The top is what is missing: put the marker at the front.
+		var b strings.Builder
+		b.WriteString("[" + values.TextMore)
+		for _, v := range rev {
+			b.WriteString(", " + c.Text(v))
+		}
+		b.WriteString("](" + strconv.FormatInt(size, 10) + ")")
+		r.Text = b.String()
+	}
+	return r, true
+}
+
+// renderQueue: Queue<T> from _head, wrapping around its array; elements
+// past those captured end the list with "…".
+func renderQueue(f fields, c values.Context) (values.Rendering, bool) {
+	size, ok1 := f.prim("_size")
+	head, ok2 := f.prim("_head")
+	arr, ok3 := array(f, "_array")
+	if !ok1 || !ok2 || size < 0 || head < 0 {
+		return values.Rendering{}, false
+	}
+	l := list{count: size}
+	if ok3 {
+		e, _ := elems(arr)
+		n := int64(arr.Dims[0])
+		for i := int64(0); i < size && n > 0; i++ {
+			j := (head + i) % n
+			if j >= int64(len(e)) {
+				break
+			}
+			l.elems = append(l.elems, e[j])
+		}
+	}
+	return l.render(c, "[", "]", c.Text), true
+}
+
+// entry reads a hash table entry: its key (or value, for a set), its
+// value, and whether it is live. Removed entries have next <= -2 on
+// .NET Core 3.0 and later (the free list is encoded below -1); on 3.1's
+// HashSet<T> and older tables a removed entry's hash code is -1, which a
+// live entry's (a non-negative Int32 there) never is.
+func entry(c values.Context, v values.Value, keyNames, valNames []string) (k, val values.Value, live, ok bool) {
+	ef, ok := of(c, v)
+	if !ok {
+		return k, val, false, false
+	}
+	next, ok := ef.prim("next", "Next", "_next")
+	if !ok {
+		return k, val, false, false
+	}
+	live = next >= -1
+	if h, ok := ef.get("hashCode", "HashCode", "_hashCode"); ok && h.Shape == values.Prim && h.Kind == values.KindI4 && h.Int() < 0 {
+		live = false
+	}
+	if k, ok = ef.get(keyNames...); !ok {
+		return k, val, false, false
+	}
+	if valNames != nil {
+		if val, ok = ef.get(valNames...); !ok {
+			return k, val, false, false
+		}
+	}
+	return k, val, live, true
+}
+
+// hashed collects the live entries of a hash table's entry array, bounded
+// by the captured elements.
+func hashed(c values.Context, arr values.Value, used int64, keyNames, valNames []string) (ks, vs []values.Value, more, ok bool) {
+	e, cut := elems(arr)
+	e = e[:min(int64(len(e)), used)]
+	for _, x := range e {
+		if x.Shape != values.Struct {
+			// Not read (the depth limit, no plan yet): the count still shows.
+			return ks, vs, true, true
+		}
+		k, v, live, ok := entry(c, x, keyNames, valNames)
+		if !ok {
+			return nil, nil, false, false
+		}
+		if live {
+			ks, vs = append(ks, k), append(vs, v)
+		}
+	}
+	return ks, vs, cut || int64(len(e)) < used, true
+}
+
+// renderDictionary: Dictionary<K, V> as {key: value} over its live
+// entries; the count is _count less _freeCount.
+func renderDictionary(f fields, c values.Context) (values.Rendering, bool) {
+	used, ok1 := f.prim("_count", "count")
+	free, ok2 := f.prim("_freeCount", "freeCount")
+	if !ok1 || !ok2 || used < 0 || free < 0 || free > used {
+		return values.Rendering{}, false
+	}
+	l := list{count: used - free}
+	var ks, vs []values.Value
+	if arr, ok := array(f, "_entries", "entries"); ok {
+		var good bool
+		if ks, vs, l.more, good = hashed(c, arr, used, []string{"key", "Key"}, []string{"value", "Value"}); !good {
+			return values.Rendering{}, false
+		}
+	} else {
+		l.more = used > free
+	}
+	l.elems = ks
+	i := 0
+	return l.render(c, "{", "}", func(k values.Value) string {
+		v := vs[i]
+		i++
+		if c.SensitiveKey(k) {
+			return c.Text(k) + ": " + values.TextRedacted
+		}
+		return c.Text(k) + ": " + c.Text(v)
+	}), true
+}
+
+// renderHashSet: HashSet<T> as its live elements. .NET 5+ keeps _entries
+// up to _count with _freeCount removed; 3.1 kept _slots up to _lastIndex
+// with _count live.
+func renderHashSet(f fields, c values.Context) (values.Rendering, bool) {
+	var arr values.Value
+	var used, count int64
+	if a, ok := array(f, "_entries"); ok {
+		n, ok1 := f.prim("_count")
+		free, ok2 := f.prim("_freeCount")
+		if !ok1 || !ok2 {
+			return values.Rendering{}, false
+		}
+		arr, used, count = a, n, n-free
+	} else if a, ok := array(f, "_slots"); ok {
+		last, ok1 := f.prim("_lastIndex")
+		n, ok2 := f.prim("_count")
+		if !ok1 || !ok2 {
+			return values.Rendering{}, false
+		}
+		arr, used, count = a, last, n
+	} else {
+		n, ok := f.prim("_count")
+		if !ok {
+			return values.Rendering{}, false
+		}
+		return list{count: n, more: n > 0}.render(c, "{", "}", c.Text), true
+	}
+	ks, _, more, ok := hashed(c, arr, used, []string{"value", "Value"}, nil)
+	if !ok || count < 0 {
+		return values.Rendering{}, false
+	}
+	return list{elems: ks, count: count, more: more}.render(c, "{", "}", c.Text), true
+}
+
+// renderReadOnlyCollection: the list it wraps.
+func renderReadOnlyCollection(f fields, _ values.Context) (values.Rendering, bool) {
+	l, ok := f.get("list", "_list")
+	if !ok {
+		return values.Rendering{}, false
+	}
+	return values.Rendering{As: &l}, true
+}
+
+// renderArraySegment: the _count elements from _offset.
+func renderArraySegment(f fields, c values.Context) (values.Rendering, bool) {
+	off, ok1 := f.prim("_offset")
+	n, ok2 := f.prim("_count")
+	if !ok1 || !ok2 || off < 0 || n < 0 {
+		return values.Rendering{}, false
+	}
+	l := list{count: n}
+	if arr, ok := array(f, "_array"); ok {
+		e, _ := elems(arr)
+		for i := off; i < off+n && i < int64(len(e)); i++ {
+			l.elems = append(l.elems, e[i])
+		}
+	}
+	return l.render(c, "[", "]", c.Text), true
+}
+
+// renderImmutableArray: ImmutableArray<T> as the elements of the array it
+// wraps; a default (uninitialized) one as "default".
+func renderImmutableArray(f fields, c values.Context) (values.Rendering, bool) {
+	a, ok := f.get("array")
+	if !ok {
+		return values.Rendering{}, false
+	}
+	if a.Shape == values.Null {
+		return values.Rendering{Text: "default"}, true
+	}
+	if a.Shape != values.Array || len(a.Dims) != 1 {
+		return values.Rendering{}, false
+	}
+	e, cut := elems(a)
+	return list{elems: e, count: int64(a.Dims[0]), more: cut}.render(c, "[", "]", c.Text), true
+}
+
+// renderConcurrentDictionary: its count, the sum of _tables._countPerLock;
+// its entries (nodes chained from buckets, deeper than values are
+// followed) are not shown.
+func renderConcurrentDictionary(f fields, c values.Context) (values.Rendering, bool) {
+	tables, ok := f.get("_tables", "m_tables")
+	if !ok {
+		return values.Rendering{}, false
+	}
+	tf, ok := of(c, tables)
+	if !ok {
+		return values.Rendering{}, false
+	}
+	counts, ok := array(tf, "_countPerLock", "m_countPerLock")
+	if !ok {
+		return values.Rendering{}, false
+	}
+	e, cut := elems(counts)
+	if cut || len(e) < int(counts.Dims[0]) {
+		return values.Rendering{}, false
+	}
+	n := int64(0)
+	for _, x := range e {
+		if x.Shape != values.Prim {
+			return values.Rendering{}, false
+		}
+		n += x.Int()
+	}
+	return list{count: n}.render(c, "{", "}", c.Text), true
+}

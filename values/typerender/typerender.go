@@ -1,0 +1,158 @@
+package typerender
+
+import (
+	"strings"
+
+	"github.com/clrotel/clrotel/values"
+	"go.opentelemetry.io/otel/attribute"
+)
+
+// Renderer is a values.TypeRenderer for the common BCL types. The zero
+// value is ready; it holds no state.
+type Renderer struct{}
+
+// New returns a Renderer.
+func New() *Renderer { return &Renderer{} }
+
+type renderFunc func(f fields, c values.Context) (values.Rendering, bool)
+
+// exact maps a non-generic class name to its renderer; generic maps a
+// generic class's name without its arguments.
+var exact, generic map[string]renderFunc
+
+func init() {
+	exact = map[string]renderFunc{
+		"System.Decimal":                     renderDecimal,
+		"System.DateTime":                    renderDateTime,
+		"System.DateTimeOffset":              renderDateTimeOffset,
+		"System.TimeSpan":                    renderTimeSpan,
+		"System.DateOnly":                    renderDateOnly,
+		"System.TimeOnly":                    renderTimeOnly,
+		"System.Guid":                        renderGuid,
+		"System.Uri":                         renderUri,
+		"System.Version":                     renderVersion,
+		"System.Text.StringBuilder":          renderStringBuilder,
+		"System.Threading.CancellationToken": renderCancellationToken,
+		"System.RuntimeType":                 renderType,
+		"System.Threading.Tasks.Task":        renderTask,
+	}
+	generic = map[string]renderFunc{
+		"System.Collections.Generic.List":                    renderList,
+		"System.Collections.Generic.Dictionary":              renderDictionary,
+		"System.Collections.Generic.HashSet":                 renderHashSet,
+		"System.Collections.Generic.Queue":                   renderQueue,
+		"System.Collections.Generic.Stack":                   renderStack,
+		"System.Collections.Generic.KeyValuePair":            renderKeyValuePair,
+		"System.Collections.ObjectModel.ReadOnlyCollection":  renderReadOnlyCollection,
+		"System.ArraySegment":                                renderArraySegment,
+		"System.Collections.Immutable.ImmutableArray":        renderImmutableArray,
+		"System.Collections.Concurrent.ConcurrentDictionary": renderConcurrentDictionary,
+		"System.Tuple":                     renderTuple,
+		"System.ValueTuple":                renderTuple,
+		"System.Lazy":                      renderLazy,
+		"System.Threading.Tasks.Task":      renderTask,
+		"System.Threading.Tasks.ValueTask": renderValueTask,
+	}
+}
+
+// genericBase is a class name without its generic arguments.
+func genericBase(name string) (string, bool) {
+	i := strings.IndexByte(name, '<')
+	if i < 0 {
+		return name, false
+	}
+	return name[:i], true
+}
+
+// Render implements values.TypeRenderer.
+func (*Renderer) Render(ci values.ClassInfo, v values.Value, c values.Context) (values.Rendering, bool) {
+	f := fields{ci: ci, v: v}
+	base, isGeneric := genericBase(ci.Name)
+	var fn renderFunc
+	if isGeneric {
+		fn = generic[base]
+	} else {
+		fn = exact[base]
+	}
+	if fn == nil {
+		switch {
+		case v.Shape == values.Object && strings.HasSuffix(base, "Exception"):
+			fn = renderException
+		case v.Shape == values.Object && strings.HasPrefix(base, "System.Text.") && strings.Contains(base, "Encoding"):
+			fn = renderEncoding
+		case v.Shape == values.Object && f.has("_target") && f.has("_methodPtr") && f.has("_invocationCount"):
+			fn = renderDelegate
+		default:
+			return values.Rendering{}, false
+		}
+	}
+	return fn(f, c)
+}
+
+// fields finds a captured value's fields by name.
+type fields struct {
+	ci values.ClassInfo
+	v  values.Value
+}
+
+// has reports whether the class has a field of that name.
+func (f fields) has(name string) bool {
+	for _, fd := range f.ci.Fields {
+		if fd.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// get returns the first of the named fields the class has and the stream
+// holds.
+func (f fields) get(names ...string) (values.Value, bool) {
+	for _, n := range names {
+		for i, fd := range f.ci.Fields {
+			if fd.Name == n {
+				if i < len(f.v.Fields) && f.v.Fields[i].Shape != values.Truncated {
+					return f.v.Fields[i], true
+				}
+				return values.Value{}, false
+			}
+		}
+	}
+	return values.Value{}, false
+}
+
+// prim returns a primitive field's value, sign-extended.
+func (f fields) prim(names ...string) (int64, bool) {
+	v, ok := f.get(names...)
+	if !ok || v.Shape != values.Prim {
+		return 0, false
+	}
+	return v.Int(), true
+}
+
+// primBits returns a primitive field's raw bits.
+func (f fields) primBits(names ...string) (uint64, bool) {
+	v, ok := f.get(names...)
+	if !ok || v.Shape != values.Prim {
+		return 0, false
+	}
+	return v.Bits, true
+}
+
+// sub builds a sub-attribute.
+func sub(suffix string, v attribute.Value) values.Sub { return values.Sub{Suffix: suffix, Value: v} }
+
+// of reads the fields of a nested Object or Struct value.
+func of(c values.Context, v values.Value) (fields, bool) {
+	if v.Shape == values.Boxed && len(v.Fields) == 1 {
+		v = v.Fields[0]
+	}
+	if v.Shape != values.Object && v.Shape != values.Struct {
+		return fields{}, false
+	}
+	ci, ok := c.Class(v.Class)
+	if !ok {
+		return fields{}, false
+	}
+	return fields{ci: ci, v: v}, true
+}

@@ -1,0 +1,153 @@
+package typerender
+
+import (
+	"reflect"
+	"strconv"
+	"testing"
+
+	"github.com/clrotel/clrotel/values"
+)
+
+// fakeCtx renders nested values simply: primitives as numbers, strings
+// quoted.
+type fakeCtx struct {
+	classes map[uint64]values.ClassInfo
+	depth   int
+	nested  bool
+}
+
+func (c fakeCtx) Text(v values.Value) string {
+	switch v.Shape {
+	case values.Prim:
+		return strconv.FormatInt(v.Int(), 10)
+	case values.String:
+		return strconv.Quote(values.StringText(v))
+	case values.Null:
+		return "null"
+	}
+	return "?"
+}
+func (c fakeCtx) Class(id uint64) (values.ClassInfo, bool) { ci, ok := c.classes[id]; return ci, ok }
+func (c fakeCtx) Nested() bool                             { return c.nested }
+func (c fakeCtx) Depth() int                               { return c.depth }
+func (c fakeCtx) SensitiveKey(k values.Value) bool {
+	return k.Shape == values.String && values.StringText(k) == "password"
+}
+
+func prim(k values.Kind, bits uint64) values.Value {
+	return values.Value{Shape: values.Prim, Kind: k, Bits: bits}
+}
+func i4(v int32) values.Value { return prim(values.KindI4, uint64(uint32(v))) }
+func str(s string) values.Value {
+	u := make([]uint16, len(s))
+	for i := range s {
+		u[i] = uint16(s[i])
+	}
+	return values.Value{Shape: values.String, Str: u, StrLen: uint32(len(u))}
+}
+
+func class(name string, fields ...string) values.ClassInfo {
+	ci := values.ClassInfo{Name: name}
+	for _, f := range fields {
+		ci.Fields = append(ci.Fields, values.Field{Name: f})
+	}
+	return ci
+}
+
+func obj(fields ...values.Value) values.Value {
+	return values.Value{Shape: values.Object, Fields: fields}
+}
+
+func TestScalars(t *testing.T) {
+	entryCls := uint64(5)
+	ctx := fakeCtx{classes: map[uint64]values.ClassInfo{
+		entryCls: class("Entry", "hashCode", "next", "key", "value"),
+	}}
+	entry := func(next int32, k string, v int32) values.Value {
+		return values.Value{Shape: values.Struct, Class: entryCls, Fields: []values.Value{i4(1), i4(next), str(k), i4(v)}}
+	}
+	arr := func(n uint32, e ...values.Value) values.Value {
+		return values.Value{Shape: values.Array, Dims: []uint32{n}, Elems: e}
+	}
+	tests := []struct {
+		name string
+		ci   values.ClassInfo
+		v    values.Value
+		want string
+	}{
+		// 99.95: 9995 scaled by 2, .NET Core 3.1 layout then .NET 8's.
+		{"decimal 3.1", class("System.Decimal", "flags", "hi", "lo", "mid"), obj(i4(2<<16), i4(0), i4(9995), i4(0)), "99.95"},
+		{"decimal 8", class("System.Decimal", "_flags", "_hi32", "_lo64"),
+			obj(i4(-0x80000000|3<<16), prim(values.KindU4, 0), prim(values.KindU8, 1)), "-0.001"},
+		{"decimal big", class("System.Decimal", "_flags", "_hi32", "_lo64"),
+			obj(i4(0), prim(values.KindU4, 1), prim(values.KindU8, 0)), "18446744073709551616"},
+		{"datetime utc", class("System.DateTime", "_dateData"), obj(prim(values.KindU8, 1<<62|638679492000000000)), "2024-11-23T09:00:00.0000000Z"},
+		{"timespan", class("System.TimeSpan", "_ticks"), obj(prim(values.KindI8, 15*60*10_000_000+5)), "00:15:00.0000005"},
+		{"guid", class("System.Guid", "_a", "_b", "_c", "_d", "_e", "_f", "_g", "_h", "_i", "_j", "_k"),
+			obj(i4(0x3f2504e0), prim(values.KindI2, 0x4f89), prim(values.KindI2, 0x11d3), prim(values.KindU1, 0x9a), prim(values.KindU1, 0x0c),
+				prim(values.KindU1, 3), prim(values.KindU1, 5), prim(values.KindU1, 0xe8), prim(values.KindU1, 0x2c), prim(values.KindU1, 0x33), prim(values.KindU1, 1)),
+			"3f2504e0-4f89-11d3-9a0c-0305e82c3301"},
+		{"version", class("System.Version", "_Major", "_Minor", "_Build", "_Revision"), obj(i4(1), i4(2), i4(-1), i4(-1)), "1.2"},
+		{"list", class("System.Collections.Generic.List<Int32>", "_items", "_size", "_version"),
+			obj(arr(4, i4(1), i4(2)), i4(2), i4(9)), "[1, 2]"},
+		{"list cut", class("System.Collections.Generic.List<Int32>", "_items", "_size", "_version"),
+			obj(arr(40, i4(1), i4(2)), i4(30), i4(9)), "[1, 2, …](30)"},
+		{"dictionary after removals", class("System.Collections.Generic.Dictionary<String, Int32>", "_buckets", "_entries", "_count", "_freeList", "_freeCount"),
+			obj(values.Value{Shape: values.Null}, arr(7, entry(-1, "a", 1), entry(-3, "", 0), entry(0, "c", 3)), i4(3), i4(1), i4(1)),
+			`{"a": 1, "c": 3}`},
+		{"dictionary sensitive", class("System.Collections.Generic.Dictionary<String, Int32>", "_entries", "_count", "_freeCount"),
+			obj(arr(3, entry(-1, "password", 1)), i4(1), i4(0)), `{"password": ***}`},
+		{"tuple", class("System.ValueTuple<Int32, String>", "Item1", "Item2"), obj(i4(1), str("a")), `(1, "a")`},
+		{"immutable array", class("System.Collections.Immutable.ImmutableArray<Int32>", "array"), obj(arr(2, i4(4), i4(5))), "[4, 5]"},
+		{"queue wraps", class("System.Collections.Generic.Queue<Int32>", "_array", "_head", "_tail", "_size"),
+			obj(arr(4, i4(3), i4(0), i4(1), i4(2)), i4(2), i4(1), i4(3)), "[1, 2, 3]"},
+		{"stack cut", class("System.Collections.Generic.Stack<Int32>", "_array", "_size"),
+			obj(arr(8, i4(1), i4(2)), i4(5)), "[…, 2, 1](5)"},
+	}
+	for _, tt := range tests {
+		got, ok := New().Render(tt.ci, tt.v, ctx)
+		if !ok || got.Text != tt.want {
+			t.Errorf("%s: %q, %v; want %q", tt.name, got.Text, ok, tt.want)
+		}
+	}
+}
+
+func TestFallback(t *testing.T) {
+	// A layout without the expected fields is left to the generic rendering.
+	for _, ci := range []values.ClassInfo{
+		class("System.Decimal", "something"),
+		class("System.Collections.Generic.List<Int32>", "_storage", "_length"),
+		class("Acme.Order", "Id"),
+	} {
+		if r, ok := New().Render(ci, obj(i4(1), i4(2)), fakeCtx{}); ok {
+			t.Errorf("%s rendered as %q", ci.Name, r.Text)
+		}
+	}
+}
+
+func TestCompactInThis(t *testing.T) {
+	ci := class("System.Collections.Generic.List<Int32>", "_items", "_size")
+	r, ok := New().Render(ci, obj(values.Value{Shape: values.DepthLimit}, i4(12)), fakeCtx{depth: 1, nested: true})
+	if !ok || r.Text != "[12]" {
+		t.Errorf("%q %v", r.Text, ok)
+	}
+}
+
+func TestBounds(t *testing.T) {
+	tests := []struct {
+		class  string
+		fields []string
+		want   []Bound
+	}{
+		{"System.Collections.Generic.List<Int32>", []string{"_items", "_size", "_version"}, []Bound{{"_items", "_size", false}}},
+		{"System.Collections.Generic.HashSet<String>", []string{"_buckets", "_slots", "_count", "_lastIndex"}, []Bound{{"_slots", "_lastIndex", false}}},
+		{"System.Collections.Generic.HashSet<String>", []string{"_buckets", "_entries", "_count", "_freeCount"}, []Bound{{"_entries", "_count", false}}},
+		{"System.Collections.Generic.List<Int32>", []string{"_items"}, nil},
+		{"Acme.List<Int32>", []string{"_items", "_size"}, nil},
+	}
+	for _, tt := range tests {
+		if got := Bounds(tt.class, tt.fields); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Bounds(%s, %v) = %v, want %v", tt.class, tt.fields, got, tt.want)
+		}
+	}
+}
