@@ -186,9 +186,24 @@ func (g *gen) write() {
 	for _, r := range g.runs {
 		o.l("%s.Run();", r)
 		o.l(`Console.WriteLine("%s " + Chk.Hex());`, r)
+		if g.chance(0.1) {
+			// A collection between units moves what the next ones touch.
+			g.use("gc")
+			o.l("GC.Collect();")
+		}
+	}
+	if g.chance(0.15) {
+		// The process ends inside a call chain, with traced frames open.
+		g.use("exit:environment-exit")
+		o.l("Exiter(%d);", g.between(0, 6))
 	}
 	o.l(`Console.WriteLine("checksum " + Chk.Hex() + " mixes " + Chk.Count.ToString(CultureInfo.InvariantCulture));`)
 	o.l("return Chk.Exit();")
+	o.close()
+	o.open("static void Exiter(int depth)")
+	o.l(`if (depth > 0) { Exiter(depth - 1); return; }`)
+	o.l(`Console.WriteLine("checksum " + Chk.Hex() + " mixes " + Chk.Count.ToString(CultureInfo.InvariantCulture) + " exit");`)
+	o.l("Environment.Exit(Chk.Exit() + 10);")
 	o.close()
 	o.close()
 	o.close()
