@@ -218,10 +218,14 @@ func bclTypes() []*vtype {
 		}, obs: func(v string) string { return "Chk.E(" + v + ");" }},
 		{cs: "DateTime[]", feat: "bcl:array", make: func(g *gen, d int, sc *scope) string {
 			return fmt.Sprintf("new DateTime[] { new DateTime(%s, DateTimeKind.Utc), DateTime.MinValue }", mid(g))
-		}, obs: func(v string) string { return "if (" + v + " != null) foreach (var el_ in " + v + ") Chk.L(el_.Ticks);" }},
+		}, obs: func(v string) string {
+			return "if (" + v + " != null) foreach (var el_ in " + v + ") Chk.L(el_.Ticks);"
+		}},
 		{cs: "int?[]", feat: "bcl:array", make: func(g *gen, d int, sc *scope) string {
 			return "new int?[] { null, " + g.expr(tInt, d-1, sc) + " }"
-		}, obs: func(v string) string { return "if (" + v + " != null) foreach (var el_ in " + v + ") Chk.L(el_ ?? -1);" }},
+		}, obs: func(v string) string {
+			return "if (" + v + " != null) foreach (var el_ in " + v + ") Chk.L(el_ ?? -1);"
+		}},
 		{cs: "object[]", feat: "bcl:array", make: func(g *gen, d int, sc *scope) string {
 			return "new object[] { null, (object)" + g.expr(pick(g, prims), d-1, sc) + ", \"s\", (object)" + g.expr(tDecimal, d-1, sc) + " }"
 		}, obs: func(v string) string { return "Chk.E(" + v + ");" }},
