@@ -231,6 +231,21 @@ const chkClass = `    public static class Chk {
             if (o is double) D((double)o); else if (o is float) F((float)o); else S(Convert.ToString(o, CultureInfo.InvariantCulture));
         }
         public static void Line(string s) { Console.WriteLine(s); L(s.Length); }
+        // Arg* print an argument as the method saw it, for the harness to
+        // compare with the value the profiler captured ("@arg" lines).
+        static void Arg(string m, string p, string kind, string v) { Console.WriteLine("@arg " + m + " " + p + " " + kind + " " + v); }
+        public static void ArgL(string m, string p, long v) { Arg(m, p, "L", v.ToString(CultureInfo.InvariantCulture)); }
+        public static void ArgU(string m, string p, ulong v) { Arg(m, p, "U", v.ToString(CultureInfo.InvariantCulture)); }
+        public static void ArgD(string m, string p, double v) { Arg(m, p, "D", BitConverter.DoubleToInt64Bits(v).ToString("x16")); }
+        public static void ArgF(string m, string p, float v) { Arg(m, p, "D", BitConverter.DoubleToInt64Bits((double)v).ToString("x16")); }
+        public static void ArgB(string m, string p, bool v) { Arg(m, p, "B", v ? "true" : "false"); }
+        public static void ArgC(string m, string p, char v) { Arg(m, p, "C", ((int)v).ToString(CultureInfo.InvariantCulture)); }
+        public static void ArgS(string m, string p, string v) {
+            if (v == null) { Arg(m, p, "N", "-"); return; }
+            var b = new StringBuilder();
+            foreach (char c in v) b.Append(((int)c).ToString("x4"));
+            Arg(m, p, "S", v.Length == 0 ? "-" : b.ToString());
+        }
         public static string Hex() { return h.ToString("x16"); }
         public static int Exit() { return (int)(h % 4); }
         public static int DivI(int a, int b) { return b == 0 || b == -1 ? a : a / b; }

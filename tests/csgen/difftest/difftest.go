@@ -92,6 +92,7 @@ type Run struct {
 	Unreadable     int // attribute values shown as <unreadable>
 	Faulted        int // guarded runtime calls the profiler reports as faulted
 	Wall           time.Duration
+	spans          []otlpsink.Span
 }
 
 // Failure is one way a traced run differs from the untraced one.
@@ -202,6 +203,19 @@ func (c *Config) CheckSource(ctx context.Context, res *Result, src string, exact
 			res.Runs = append(res.Runs, r)
 		}
 		fails := c.compare(runs, exactCalls)
+		if len(res.Env) == 0 {
+			// With the default limits every printed argument is captured whole.
+			for _, r := range runs {
+				if r.Mode == "capture-on" && r.Signal == "" && !r.TimedOut {
+					for _, b := range checkValues(runs[0].Stdout, r.spans) {
+						fails = append(fails, Failure{Runtime: rt.Name, Mode: r.Mode, Kind: "value", Detail: b})
+					}
+				}
+			}
+		}
+		for i := range runs {
+			runs[i].spans = nil
+		}
 		if len(fails) > 0 {
 			// Is the program itself deterministic? A second untraced run
 			// tells a generator bug from a profiler bug.
@@ -327,6 +341,7 @@ func (c *Config) runEnv(ctx context.Context, rt Runtime, exe string, m Mode, ext
 		spans := sink.WaitIdle(wctx, 200*time.Millisecond)
 		wcancel()
 		r.Received = len(spans)
+		r.spans = spans
 		for _, s := range spans {
 			for _, v := range s.Attrs {
 				if str, ok := v.(string); ok && strings.Contains(str, "<unreadable>") {
