@@ -343,7 +343,9 @@ func arithBool(g *gen, t *vtype, d int, sc *scope) string {
 	switch g.intn(7) {
 	case 0:
 		x := pick(g, []*vtype{tInt, tLong, tUint, tDouble, tChar, tDecimal})
-		return "(" + g.expr(x, d, sc) + pick(g, []string{" < ", " <= ", " == ", " != ", " > "}) + g.expr(x, d, sc) + ")"
+		// Each side in parentheses: mcs reads "F(a) < (F(b) ..." as the
+		// start of a generic name.
+		return "((" + g.expr(x, d, sc) + ")" + pick(g, []string{" < ", " <= ", " == ", " != ", " > "}) + "(" + g.expr(x, d, sc) + "))"
 	case 1:
 		return "(!" + g.expr(tBool, d, sc) + ")"
 	case 2:
