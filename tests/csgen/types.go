@@ -343,9 +343,10 @@ func arithBool(g *gen, t *vtype, d int, sc *scope) string {
 	switch g.intn(7) {
 	case 0:
 		x := pick(g, []*vtype{tInt, tLong, tUint, tDouble, tChar, tDecimal})
-		// Each side in parentheses: mcs reads "F(a) < (F(b) ..." as the
-		// start of a generic name.
-		return "((" + g.expr(x, d, sc) + ")" + pick(g, []string{" < ", " <= ", " == ", " != ", " > "}) + "(" + g.expr(x, d, sc) + "))"
+		// No '<': mcs reads "a < (F(b, c) ..." as the start of a generic
+		// name with a tuple type argument. a < b is written b > a.
+		a, b := g.expr(x, d, sc), g.expr(x, d, sc)
+		return "((" + a + ")" + pick(g, []string{" >= ", " == ", " != ", " > "}) + "(" + b + "))"
 	case 1:
 		return "(!" + g.expr(tBool, d, sc) + ")"
 	case 2:
