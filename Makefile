@@ -59,7 +59,7 @@ unit:
 # The C layer's unit tests (value reader, sampler, metadata wrappers) under
 # AddressSanitizer, then UndefinedBehaviorSanitizer, with stack protection
 # and fortified libc calls.
-CSAN_PKGS := ./profiler/internal/creader/ ./profiler/internal/csample/ ./profiler/internal/cmeta/
+CSAN_PKGS := ./profiler/internal/creader/ ./profiler/internal/csample/ ./profiler/internal/cmeta/ ./profiler/internal/cstartup/
 CSAN_CFLAGS := -O1 -g -fno-omit-frame-pointer -fstack-protector-strong -D_FORTIFY_SOURCE=2
 csan:
 	CGO_CFLAGS="$(CSAN_CFLAGS)" $(GO) test -count=1 -asan $(CSAN_PKGS)
@@ -74,6 +74,13 @@ test: deps backends build vet
 	$(MAKE) csan
 	$(MAKE) fuzz
 	$(MAKE) soak
+
+# Third-party IL programs (mcs.exe, Cecil, dnlib, NRefactory, NUnit 2.6,
+# SharpZipLib, ikdasm, ilasm, pythonnet) untraced and traced on every runtime
+# (tests/e2e/realprograms_test.go); `make test` runs them too.
+.PHONY: realprograms
+realprograms: deps build
+	CLROTEL_LIB=$(abspath $(LIB)) $(GO) test -count=1 -timeout 20m -run '^TestRealPrograms$$' -v ./tests/e2e/
 
 # Ten minutes of traced steady load: flat RSS, no growing table, every call
 # accounted for (tests/e2e/soak_test.go).

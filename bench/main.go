@@ -10,6 +10,12 @@
 //	6 as 5 with traceidratio 0.01
 //	7 as 5 with the calls paced at a fixed rate (default 200,000/s): does
 //	  export keep up without drops?
+//	8 clrotel with the defaults (the whole app selected): the calls fold
+//	  into their traced caller (what folding costs per call)
+//
+// Then a start-up section (startup.go; -startup-only runs it alone): hello
+// world and a real program, untraced, under the floor, and under clrotel
+// with nothing selected and with the defaults.
 //
 // It also writes the raw numbers to bench/results/. It asserts nothing.
 package main
@@ -36,8 +42,15 @@ import (
 )
 
 const (
-	clrotelCLSID = "{8A4C3E5B-2F61-4D7A-9C0E-5B1D7E3F6A21}"
-	floorCLSID   = "{3C1E0F10-7B2A-4E55-9F21-0D446B0E119A}"
+	clrotelCLSID  = "{8A4C3E5B-2F61-4D7A-9C0E-5B1D7E3F6A21}"
+	floorCLSID    = "{3C1E0F10-7B2A-4E55-9F21-0D446B0E119A}"
+	ownFloorCLSID = "{3C1E0F11-7B2A-4E55-9F21-0D446B0E119B}"
+)
+
+// The service benchmark's settings (flags).
+var (
+	serviceSeconds, servicePairsN int
+	serviceOnly                   bool
 )
 
 type config struct {
@@ -68,15 +81,21 @@ func main() {
 	dotnet := flag.String("dotnet", ".deps/dotnet", "runtime folder (.deps/dotnet or .deps/dotnet8)")
 	lib := flag.String("lib", "build/libclrotel.so", "clrotel library")
 	out := flag.String("out", "bench/results", "where raw results go")
+	service := flag.Int("service", 10, "seconds of wrk load per run of the service benchmark (0: skip it)")
+	servicePairs := flag.Int("service-pairs", 3, "interleaved untraced/traced runs of the service benchmark")
+	onlyService := flag.Bool("service-only", false, "run the service benchmark alone")
+	startupOnly := flag.Bool("startup-only", false, "run only the start-up section")
+	startupRounds := flag.Int("startup-rounds", 15, "interleaved rounds of the start-up section")
 	flag.Parse()
+	serviceSeconds, servicePairsN, serviceOnly = *service, *servicePairs, *onlyService
 	paced := []string{"paced", strconv.Itoa(*pacedRate), strconv.Itoa(*pacedSecs)}
-	if err := run(*calls, *reps, *startups, paced, *dotnet, *lib, *out); err != nil {
+	if err := run(*calls, *reps, *startups, paced, *dotnet, *lib, *out, *startupOnly, *startupRounds); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir string) error {
+func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir string, startupOnly bool, startupRounds int) error {
 	root, _ := os.Getwd()
 	lib, _ = filepath.Abs(lib)
 	host := filepath.Join(root, dotnetDir, "dotnet")
@@ -93,6 +112,10 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 	floor := filepath.Join(work, "libfloor.so")
 	if o, err := exec.Command("gcc", "-std=c11", "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-o", floor, "bench/floor/floor.c").CombinedOutput(); err != nil {
 		return fmt.Errorf("building the floor: %v\n%s", err, o)
+	}
+	ownFloor := filepath.Join(work, "libownfloor.so")
+	if o, err := exec.Command("gcc", "-std=c11", "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-o", ownFloor, "bench/floor/ownfloor.c").CombinedOutput(); err != nil {
+		return fmt.Errorf("building the own-code floor: %v\n%s", err, o)
 	}
 	rc := fmt.Sprintf(`{"runtimeOptions":{"framework":{"name":"Microsoft.NETCore.App","version":%q},"configProperties":{"System.Globalization.Invariant":true}}}`, version)
 	for _, app := range []struct{ name, src string }{{"Bench", "examples/bench/Bench.cs"}, {"Hello", ""}} {
@@ -129,8 +152,46 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 		{"5", "clrotel, always_on, values, export", prof("CLROTEL_INCLUDE=Bench.Work.*", "OTEL_TRACES_SAMPLER=always_on"), true, false},
 		{"6", "clrotel, ratio 0.01, values, export", prof("CLROTEL_INCLUDE=Bench.Work.*", "OTEL_TRACES_SAMPLER=traceidratio", "OTEL_TRACES_SAMPLER_ARG=0.01"), true, false},
 		{"7", "as 5, paced at " + paced[1] + " calls/s", prof("CLROTEL_INCLUDE=Bench.Work.*", "OTEL_TRACES_SAMPLER=always_on"), true, true},
+		// The defaults select the whole app: the Work methods run under a
+		// traced caller and fold into it after the rule's 1,000 calls.
+		{"8", "clrotel, defaults: calls folded", prof(), true, false},
 	}
 	base := procenv.Clean()
+	if serviceOnly {
+		st, err := serviceBench(host, work, version, lib, base, serviceSeconds, servicePairsN)
+		if err != nil {
+			return fmt.Errorf("service: %w", err)
+		}
+		fmt.Print(st)
+		return nil
+	}
+	startupConfigs := []startupConfig{
+		{"untraced", func(string) []string { return nil }, false},
+		{"empty-hook floor", configs[1].env, false},
+		{"own-code floor", func(string) []string {
+			return []string{"CORECLR_ENABLE_PROFILING=1", "CORECLR_PROFILER=" + ownFloorCLSID, "CORECLR_PROFILER_PATH=" + ownFloor}
+		}, false},
+		{"clrotel, nothing selected", configs[2].env, false},
+		{"clrotel, defaults", prof(), true},
+	}
+	startupSection := func(raw *bytes.Buffer) error {
+		table, lines, err := runStartup(host, work, version, rc, startupRounds, startupConfigs, base)
+		if err != nil {
+			return fmt.Errorf("start-up: %w", err)
+		}
+		fmt.Print(table)
+		raw.WriteString(lines)
+		raw.WriteString(table)
+		return nil
+	}
+	if startupOnly {
+		var raw bytes.Buffer
+		fmt.Fprintf(&raw, "clrotel start-up benchmark %s, .NET %s\n", time.Now().UTC().Format(time.RFC3339), version)
+		if err := startupSection(&raw); err != nil {
+			return err
+		}
+		return saveRaw(outDir, "-startup-net"+version, raw.Bytes())
+	}
 	results := map[string][]result{}
 	var raw bytes.Buffer
 	fmt.Fprintf(&raw, "clrotel benchmark %s, .NET %s, %d calls per workload, %d runs each\n", time.Now().UTC().Format(time.RFC3339), version, calls, reps)
@@ -170,11 +231,26 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 	}
 
 	table := formatTable(configs, results, startup, version, calls, reps)
+	if serviceSeconds > 0 {
+		st, err := serviceBench(host, work, version, lib, base, serviceSeconds, servicePairsN)
+		if err != nil {
+			return fmt.Errorf("service: %w", err)
+		}
+		table += st
+	}
 	fmt.Print(table)
 	raw.WriteString(table)
+	if err := startupSection(&raw); err != nil {
+		return err
+	}
+	return saveRaw(outDir, "-net"+version, raw.Bytes())
+}
+
+// saveRaw keeps a run's raw numbers in outDir, named by date and suffix.
+func saveRaw(outDir, suffix string, b []byte) error {
 	if err := os.MkdirAll(outDir, 0o755); err == nil {
-		name := filepath.Join(outDir, time.Now().UTC().Format("2006-01-02")+"-net"+version+".txt")
-		if err := os.WriteFile(name, raw.Bytes(), 0o644); err == nil {
+		name := filepath.Join(outDir, time.Now().UTC().Format("2006-01-02")+suffix+".txt")
+		if err := os.WriteFile(name, b, 0o644); err == nil {
 			fmt.Fprintf(os.Stderr, "bench: raw results in %s\n", name)
 		}
 	}

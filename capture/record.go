@@ -53,6 +53,9 @@ const (
 	// FlagTruncated (a root's exit record): the trace reached its span
 	// budget; later calls were folded into their parents.
 	FlagTruncated uint16 = 1 << 5
+	// FlagFoldedCount (exit records): calls were folded into the frame
+	// while the ring had no room for the fold part; Aux is their count.
+	FlagFoldedCount uint16 = 1 << 6
 )
 
 // FoldTop is how many methods an exit record lists by folded time, and

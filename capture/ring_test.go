@@ -1,7 +1,9 @@
 package capture
 
 import (
+	"bytes"
 	"encoding/binary"
+	"reflect"
 	"testing"
 )
 
@@ -186,5 +188,46 @@ func TestNewRingRejectsBadSize(t *testing.T) {
 		if _, err := NewRing(&h, &tl, make([]byte, n)); err == nil {
 			t.Errorf("size %d accepted", n)
 		}
+	}
+}
+
+func TestDecodeExitFold(t *testing.T) {
+	payload := make([]byte, 8+FoldSize+4)
+	binary.LittleEndian.PutUint32(payload, 7)       // function
+	binary.LittleEndian.PutUint32(payload[8:], 12)  // folded calls
+	binary.LittleEndian.PutUint32(payload[12:], 1)  // one top entry
+	binary.LittleEndian.PutUint64(payload[16:], 99) // ns
+	binary.LittleEndian.PutUint32(payload[24:], 3)  // top: function 3
+	binary.LittleEndian.PutUint32(payload[28:], 12) // its calls
+	binary.LittleEndian.PutUint64(payload[32:], 99) // its ns
+	copy(payload[8+FoldSize:], []byte{1, 2, 3, 4})
+	cases := []struct {
+		name   string
+		flags  uint16
+		want   Fold
+		values []byte
+		err    bool
+	}{
+		{"fold and values", FlagFolded | FlagValues, Fold{Calls: 12, Ns: 99, Top: []FoldEntry{{3, 12, 99}}}, []byte{1, 2, 3, 4}, false},
+		{"values only", FlagValues, Fold{}, payload[8:], false},
+		{"fold part cut", FlagFolded, Fold{}, nil, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			p := payload
+			if c.err {
+				p = payload[:20]
+			}
+			x, err := DecodeExit(Record{Kind: KindLeave, Flags: c.flags, Payload: p})
+			if (err != nil) != c.err {
+				t.Fatalf("err = %v", err)
+			}
+			if c.err {
+				return
+			}
+			if x.Func != 7 || !reflect.DeepEqual(x.Fold, c.want) || !bytes.Equal(x.Values, c.values) {
+				t.Errorf("got %+v", x)
+			}
+		})
 	}
 }

@@ -70,6 +70,7 @@ type config struct {
 	exportErr func() error
 	delay     time.Duration
 	countOnly bool
+	spanFunc  func(Span)
 }
 
 // WithTLS serves over TLS with c instead of plain text.
@@ -89,6 +90,12 @@ func WithDelay(d time.Duration) Option { return func(o *config) { o.delay = d } 
 // work, Spans, Headers and ExportJSON have nothing to return, and
 // WaitSpans waits in vain.
 func WithCountOnly() Option { return func(o *config) { o.countOnly = true } }
+
+// WithSpanFunc hands every span received to f instead of storing it, for
+// runs with more spans than memory should hold: [Sink.Count] works, Spans
+// and WaitSpans have nothing to return. f may be called from several
+// goroutines at once.
+func WithSpanFunc(f func(Span)) Option { return func(o *config) { o.spanFunc = f } }
 
 // Sink is a running OTLP/gRPC trace receiver. It is safe for concurrent use.
 type Sink struct {
@@ -192,12 +199,17 @@ func (s *Sink) handle(ctx context.Context, read func() (received, error)) error 
 	if err == nil {
 		got, err = read()
 	}
+	if err == nil && s.cfg.spanFunc != nil {
+		for _, sp := range got.spans {
+			s.cfg.spanFunc(sp)
+		}
+	}
 
 	s.mu.Lock()
 	s.inFlight--
 	if err == nil {
 		s.count += got.n
-		if !s.cfg.countOnly {
+		if !s.cfg.countOnly && s.cfg.spanFunc == nil {
 			md, _ := metadata.FromIncomingContext(ctx)
 			s.spans = append(s.spans, got.spans...)
 			s.raw = append(s.raw, got.raw...)

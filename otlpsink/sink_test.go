@@ -16,6 +16,7 @@ import (
 	"reflect"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -332,6 +333,25 @@ func TestSinkCountOnly(t *testing.T) {
 	var b bytes.Buffer
 	if err := s.ExportJSON(&b); err != nil || b.String() != "{}\n" {
 		t.Errorf("ExportJSON = %q, %v", b.String(), err)
+	}
+}
+
+func TestSinkSpanFunc(t *testing.T) {
+	var mu sync.Mutex
+	var names []string
+	s := listen(t, WithSpanFunc(func(sp Span) {
+		mu.Lock()
+		defer mu.Unlock()
+		names = append(names, sp.Name)
+	}))
+	if err := exportFixture(s.Addr(), otlptracegrpc.WithInsecure()); err != nil {
+		t.Fatal(err)
+	}
+	spans := s.WaitIdle(context.Background(), 50*time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	if s.Count() != 3 || len(names) != 3 || len(spans) != 0 {
+		t.Errorf("count %d, %d spans handed over (%v), %d stored; want 3, 3, none", s.Count(), len(names), names, len(spans))
 	}
 }
 

@@ -11,6 +11,7 @@
 
 #include "profiler.h"
 #include "clrinfo.h"
+#include "startup.h"
 #include "_cgo_export.h"
 
 // The project's CLSID; cmd/clrotel prints the same value.
@@ -101,13 +102,25 @@ static uintptr_t verdict_get(FunctionID fid) {
 // again, where it would wait on the planner lock its own thread holds.
 static __thread int t_mapping __attribute__((tls_model("initial-exec")));
 
-// Asks Go (once per function) whether fid is traced.
-static clr_fn *map_function(FunctionID fid) {
+// Asks Go (once per function) whether fid is traced. compiling: the runtime
+// is compiling code on this thread (not just looking up ReadyToRun code).
+static clr_fn *map_function_from(FunctionID fid, int compiling) {
     uintptr_t v = verdict_get(fid);
     if (v != 0)
         return v == 1 ? NULL : (clr_fn *)v;
     if (t_mapping)
         return NULL;
+    if (!clr_function_in_scope(fid)) {
+        // As clrotelMapFunction does for functions it is asked about: a
+        // dying thread compiling the code that prints its unhandled
+        // exception (framework code, never asked of Go). Not on a
+        // ReadyToRun lookup: the runtime makes those between the last
+        // traced frame's visit and the catcher's, for exceptions caught.
+        if (compiling && clr_unhandled_suspected())
+            clr_abort_wait();
+        verdict_put(fid, NULL);
+        return NULL;
+    }
     t_mapping = 1;
     sigset_t saved;
     CLR_BLOCK_ACTIVATION(saved);
@@ -118,8 +131,11 @@ static clr_fn *map_function(FunctionID fid) {
     return fn;
 }
 
+static clr_fn *map_function(FunctionID fid) { return map_function_from(fid, 1); }
+
 static UINT_PTR function_mapper(FunctionID fid, void *client_data, BOOL *hook) {
     (void)client_data;
+    clr_startup_mapped(fid);
     clr_fn *fn = map_function(fid);
     if (fn == NULL || !(fn->flags & FN_SELECTED)) {
         *hook = 0;
@@ -180,6 +196,11 @@ static HRESULT cb_initialize(void *self, void *unk) {
         return E_FAIL;
     clr_thread_alt_stack(); // the thread that starts the runtime: the app's main thread
     clr_values_init(&r.values, r.plan_table_size);
+    // Without ENTERLEAVE: startup.c sets it only while selected methods
+    // compile, so that modules keep their ReadyToRun code; with cache
+    // searches, to refuse selected methods theirs.
+    r.event_mask = (r.event_mask & ~(uint32_t)COR_PRF_MONITOR_ENTERLEAVE) | COR_PRF_MONITOR_CACHE_SEARCHES;
+    clr_startup_init(r.event_mask, r.event_mask_high);
     HRESULT hr = g_info_vtbl->SetEventMask2 != NULL && g_info_version >= 5
                      ? g_info_vtbl->SetEventMask2(g_info, r.event_mask, r.event_mask_high)
                      : g_info_vtbl->SetEventMask(g_info, r.event_mask);
@@ -215,6 +236,35 @@ static HRESULT cb_jit_inlining(void *self, FunctionID caller, FunctionID callee,
     return S_OK;
 }
 
+// A selected method compiles with the ENTERLEAVE bit set (startup.c), so
+// that the JIT inserts its hooks.
+static HRESULT cb_jit_compilation_started(void *self, FunctionID fid, BOOL safe_to_block) {
+    (void)self;
+    (void)safe_to_block;
+    clr_fn *fn = map_function(fid);
+    if (fn != NULL && (fn->flags & FN_SELECTED))
+        clr_startup_compile_started(fid);
+    return S_OK;
+}
+
+static HRESULT cb_jit_compilation_finished(void *self, FunctionID fid, HRESULT status, BOOL safe_to_block) {
+    (void)self;
+    (void)status;
+    (void)safe_to_block;
+    clr_startup_compile_finished(fid);
+    return S_OK;
+}
+
+// ReadyToRun code has no hooks: a selected method is refused it, and is
+// JIT-compiled at its first call instead. Everything else keeps it.
+static HRESULT cb_jit_cached_search_started(void *self, FunctionID fid, BOOL *use_cached) {
+    (void)self;
+    clr_fn *fn = map_function_from(fid, 0);
+    if (fn != NULL && (fn->flags & FN_SELECTED))
+        *use_cached = 0;
+    return S_OK;
+}
+
 // Modules are remembered so that Go can resolve a type referenced from
 // another assembly (a TypeRef) to the module that defines it.
 static HRESULT cb_module_load_finished(void *self, ModuleID mid, HRESULT status) {
@@ -228,6 +278,7 @@ static HRESULT cb_module_unload_finished(void *self, ModuleID mid, HRESULT statu
     (void)self;
     (void)status;
     clr_module_unloaded(mid);
+    clr_module_forget(mid);
     return S_OK;
 }
 
@@ -309,6 +360,9 @@ static void build_vtable(void) {
     g_cb_vtbl[CB_Initialize] = (void *)cb_initialize;
     g_cb_vtbl[CB_Shutdown] = (void *)cb_shutdown;
     g_cb_vtbl[CB_JITInlining] = (void *)cb_jit_inlining;
+    g_cb_vtbl[CB_JITCompilationStarted] = (void *)cb_jit_compilation_started;
+    g_cb_vtbl[CB_JITCompilationFinished] = (void *)cb_jit_compilation_finished;
+    g_cb_vtbl[CB_JITCachedFunctionSearchStarted] = (void *)cb_jit_cached_search_started;
     g_cb_vtbl[CB_ExceptionUnwindFunctionEnter] = (void *)cb_unwind_function_enter;
     g_cb_vtbl[CB_ExceptionThrown] = (void *)cb_exception_thrown;
     g_cb_vtbl[CB_ExceptionSearchFunctionEnter] = (void *)cb_search_function_enter;

@@ -20,9 +20,11 @@ enum {
 // RF_FOLDED (exit records): calls folded into the frame follow the fixed
 // part (REC_FOLD_SIZE bytes: u32 calls, u32 entries in the top list, u64
 // ns, then FOLD_TOP {u32 function index, u32 calls, u64 ns}), before any
-// value. RF_TRUNCATED (a root's exit record): its trace reached the span
-// budget, and later calls were folded into their parents.
-enum { RF_ROOT = 1, RF_GENERIC = 2, RF_VALUES = 4, RF_VALUES_DROPPED = 8, RF_FOLDED = 16, RF_TRUNCATED = 32 };
+// value. RF_FOLDED_COUNT: calls were folded into the frame while the ring
+// had no room for that part: their count is the fixed part's second word.
+// RF_TRUNCATED (a root's exit record): its trace reached the span budget,
+// and later calls were folded into their parents.
+enum { RF_ROOT = 1, RF_GENERIC = 2, RF_VALUES = 4, RF_VALUES_DROPPED = 8, RF_FOLDED = 16, RF_TRUNCATED = 32, RF_FOLDED_COUNT = 64 };
 enum { REC_HEADER = 16, REC_EXIT_SIZE = 24, MAX_TYPE_ARGS = 8 };
 enum { FOLD_TOP = 3, REC_FOLD_SIZE = 16 + 16 * FOLD_TOP };
 
@@ -169,6 +171,7 @@ uint64_t clr_rate_limited_roots(void);
 clr_slot *clr_slots(void);
 uint32_t clr_slot_count(void);
 uint32_t clr_ring_size(void);
+uint32_t clr_stack_cap(void);
 // Go calls this after draining a dead slot, to hand it back for reuse.
 void clr_slot_release(clr_slot *s);
 
@@ -206,5 +209,9 @@ uint64_t clr_fn_folded_ns(const clr_fn *fn);
 void clr_fold_account(clr_slot *s, clr_frame *anc, clr_fn *fn, uint32_t fn_index, uint64_t ns);
 // Writes anc's folded calls (REC_FOLD_SIZE bytes) at p.
 void clr_fold_write(const clr_frame *anc, uint8_t *p);
+// At exit, for the frames still open (no exit record will come): the
+// folded calls and time of each recorded frame of s, outermost first, at
+// most cap; returns how many recorded frames are open.
+uint32_t clr_slot_open_folds(const clr_slot *s, uint32_t stack_cap, uint32_t *calls, uint64_t *ns, uint32_t cap);
 
 #endif

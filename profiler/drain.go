@@ -249,6 +249,9 @@ func (d *drainer) folded(r capture.Record, x capture.Exit, attrs []attribute.Key
 		}
 		attrs = append(attrs, folding.Attrs(fs, d.p.funcName)...)
 	}
+	if r.Flags&capture.FlagFoldedCount != 0 && x.Aux > 0 {
+		attrs = append(attrs, folding.KeyCount.Int64(int64(x.Aux)))
+	}
 	if r.Flags&capture.FlagTruncated != 0 {
 		attrs = append(attrs, folding.KeyTruncated.Bool(true))
 	}
@@ -382,9 +385,37 @@ func (d *drainer) abandonUnhandled() {
 // abandonAll ends every open span: the process is shutting down.
 func (d *drainer) abandonAll() {
 	now := time.Now().UnixNano()
-	for _, ts := range d.threads {
-		if ts != nil {
-			d.p.bridge.Abandon(ts.th, now)
+	n := int(C.clr_slot_count())
+	for i, ts := range d.threads {
+		if ts == nil {
+			continue
 		}
+		if i < n {
+			d.abandonWithFolds(ts, slotAt(i), now)
+		}
+		d.p.bridge.Abandon(ts.th, now)
+	}
+}
+
+// abandonWithFolds ends a thread's open spans at exit with what was folded
+// into them so far: no exit record will bring it. The open spans are the
+// slot's recorded frames, in the same order; if the two disagree nothing is
+// added (Abandon then ends them plainly).
+func (d *drainer) abandonWithFolds(ts *threadState, s *C.clr_slot, now int64) {
+	open := ts.th.Depth()
+	if open == 0 {
+		return
+	}
+	calls := make([]C.uint32_t, open)
+	ns := make([]C.uint64_t, open)
+	if got := int(C.clr_slot_open_folds(s, C.clr_stack_cap(), &calls[0], &ns[0], C.uint32_t(open))); got != open {
+		return
+	}
+	for k := open - 1; k >= 0; k-- {
+		var attrs []attribute.KeyValue
+		if calls[k] > 0 {
+			attrs = folding.Attrs(folding.Span{Calls: uint64(calls[k]), Time: time.Duration(ns[k])}, d.p.funcName)
+		}
+		d.p.bridge.Exit(ts.th, now, otelbridge.ExitAbandon, attrs...)
 	}
 }

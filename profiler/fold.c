@@ -6,8 +6,7 @@
 // no span of their own: the hooks count them, and the time of the outermost
 // ones, into that span's frame, which reports them in its exit record. A
 // trace past its span budget folds the same way. Runs in the hooks: no
-// lock, no allocation; the per-function totals are atomic adds, made only
-// on the folded path.
+// lock, no allocation, no locked instruction.
 #include <stdatomic.h>
 #include <string.h>
 
@@ -37,9 +36,12 @@ void clr_fold_judge(const clr_capture_config *cfg, clr_fn *fn, uint64_t ns) {
 void clr_fold_account(clr_slot *s, clr_frame *anc, clr_fn *fn, uint32_t fn_index, uint64_t ns) {
     atomic_store_explicit(&s->folded, atomic_load_explicit(&s->folded, memory_order_relaxed) + 1, memory_order_relaxed);
     if (fn != NULL) {
-        atomic_fetch_add_explicit(&fn->folded_calls, 1, memory_order_relaxed);
+        // Plain loads and stores, no locked instruction: the per-method
+        // totals feed the exit summary only, and two threads folding the
+        // same method at once may lose a count there (never on a span).
+        atomic_store_explicit(&fn->folded_calls, atomic_load_explicit(&fn->folded_calls, memory_order_relaxed) + 1, memory_order_relaxed);
         if (ns)
-            atomic_fetch_add_explicit(&fn->folded_ns, ns, memory_order_relaxed);
+            atomic_store_explicit(&fn->folded_ns, atomic_load_explicit(&fn->folded_ns, memory_order_relaxed) + ns, memory_order_relaxed);
     }
     anc->fold_calls++;
     anc->fold_ns += ns;
@@ -70,6 +72,21 @@ void clr_fold_account(clr_slot *s, clr_frame *anc, clr_fn *fn, uint32_t fn_index
     }
     e->calls++;
     e->ns += ns;
+}
+
+uint32_t clr_slot_open_folds(const clr_slot *s, uint32_t stack_cap, uint32_t *calls, uint64_t *ns, uint32_t cap) {
+    uint32_t n = 0, depth = s->depth < stack_cap ? s->depth : stack_cap;
+    for (uint32_t i = 0; s->stack != NULL && i < depth; i++) {
+        const clr_frame *f = &s->stack[i];
+        if (f->recorded != FRAME_RECORDED)
+            continue;
+        if (n < cap) {
+            calls[n] = f->fold_calls;
+            ns[n] = f->fold_ns;
+        }
+        n++;
+    }
+    return n;
 }
 
 void clr_fold_write(const clr_frame *anc, uint8_t *p) {

@@ -54,6 +54,7 @@ uint64_t clr_folded_calls(void) { return sum_slots(offsetof(clr_slot, folded)); 
 clr_slot *clr_slots(void) { return g_slots; }
 uint32_t clr_slot_count(void) { return atomic_load_explicit(&g_slot_hw, memory_order_acquire); }
 uint32_t clr_ring_size(void) { return g_cfg.ring_size; }
+uint32_t clr_stack_cap(void) { return g_cfg.stack_cap; }
 uint64_t clr_dropped_no_slot(void) { return atomic_load_explicit(&g_no_slot, memory_order_relaxed); }
 
 // Thread exit: glibc runs key destructors on every exiting pthread, CLR
@@ -183,19 +184,14 @@ static inline int ring_room(clr_slot *s, uint32_t keep) {
 }
 
 // A call folds into the recorded frame anc (fold.c counts it when it ends).
-// The first call folded into a frame keeps ring room for the fold payload
-// of its exit record; while the ring has no room for it, calls are dropped
-// (and counted), and the next one tries again.
+// The first call folded into a frame keeps ring room for the fold part of
+// its exit record (count, time, top methods); while the ring has no room
+// for it, the exit record still carries the count, in its spare word.
 static void fold_begin(clr_slot *s, clr_frame *f, uint32_t anc, uint64_t start) {
     clr_frame *a = &s->stack[anc];
     if (a->fold_state != FOLD_KEPT && ring_room(s, s->reserved + REC_FOLD_SIZE + REC_EXIT_SIZE)) {
         a->fold_state = FOLD_KEPT;
         s->reserved += REC_FOLD_SIZE;
-    }
-    if (a->fold_state != FOLD_KEPT) {
-        f->recorded = FRAME_DROPPED;
-        bump(&s->dropped);
-        return;
     }
     f->recorded = FRAME_FOLDED;
     f->anc = anc;
@@ -363,6 +359,12 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         p = ring_reserve(s, size, s->reserved + 2 * REC_EXIT_SIZE);
     }
     if (p == NULL) {
+        // No room for a record: under a recorded parent the call folds into
+        // it (counted, its subtree too) rather than dropping a subtree.
+        if (d > 0 && s->stack[d - 1].recorded == FRAME_RECORDED) {
+            fold_begin(s, f, d - 1, ts);
+            return;
+        }
         f->recorded = FRAME_DROPPED;
         bump(&s->dropped);
         return;
@@ -431,6 +433,8 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
         base += REC_FOLD_SIZE;
         flags |= RF_FOLDED;
     }
+    else if (f->fold_calls > 0)
+        flags |= RF_FOLDED_COUNT;
     if (d == 0 && s->trace_truncated)
         flags |= RF_TRUNCATED;
     s->reserved -= base;
@@ -456,7 +460,7 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
     }
     put_header(p, size, kind, flags, ts);
     *(uint32_t *)(p + REC_HEADER) = f->fn_index;
-    *(uint32_t *)(p + REC_HEADER + 4) = 0;
+    *(uint32_t *)(p + REC_HEADER + 4) = (flags & RF_FOLDED_COUNT) ? f->fold_calls : 0;
     if (flags & RF_FOLDED)
         clr_fold_write(f, p + REC_EXIT_SIZE);
     ring_commit(s, size);

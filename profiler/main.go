@@ -133,6 +133,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	go p.drain.run()
 	go p.planner.run(p.stop)
 	prof = p
+	configureScope(p.sel)
 
 	out.event_mask = C.uint32_t(eventMask)
 	out.capture.max_threads = C.uint32_t(cfg.MaxThreads)

@@ -65,4 +65,17 @@ if ! command -v mcs >/dev/null; then
   apt-get install -y -qq --no-install-recommends mono-mcs >/dev/null
 fi
 command -v mcs >/dev/null || { log "mcs still missing"; exit 1; }
+
+# wrk (Debian) loads the service benchmark of `make bench`.
+if ! command -v wrk >/dev/null; then
+  log "installing wrk (Debian)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get install -y -qq --no-install-recommends wrk >/dev/null 2>&1 ||
+    { apt-get update -qq && apt-get install -y -qq --no-install-recommends wrk >/dev/null; } ||
+    log "wrk could not be installed: make bench skips the service benchmark"
+fi
+
+# The third-party IL programs of the real-program suite (mcs.exe, Cecil,
+# NUnit 2.6, ilasm/ikdasm, pythonnet) under .deps/realprograms/.
+./scripts/deps-realprograms.sh
 log "ok"

@@ -60,7 +60,7 @@ func TestFolding(t *testing.T) {
 				}
 				hot := byNameContains(t, r.Spans, "Program.Hot(")
 				top, _ := hot.Attrs["clrotel.folded.top"].([]any)
-				if len(top) == 0 || !strings.Contains(fmt.Sprint(top[0]), "Acme.Fold.Box.Get()") {
+				if len(top) == 0 || !strings.Contains(fmt.Sprint(top), "Acme.Fold.Box.Get() ×") {
 					t.Errorf("Hot's folded.top = %v", hot.Attrs["clrotel.folded.top"])
 				}
 				if ns, _ := hot.Attrs["clrotel.folded.ns"].(int64); ns <= 0 || ns > int64(hot.Duration()) {
@@ -96,6 +96,24 @@ func byNameContains(t *testing.T, spans []otlpsink.Span, part string) otlpsink.S
 	}
 	t.Fatalf("no span %s in\n%s", part, dumpSpans(spans))
 	return otlpsink.Span{}
+}
+
+// TestFoldedIntoOpenSpansAtExit: calls folded into a span that is still
+// open when the process exits (Environment.Exit from inside it) are on
+// that span when it is ended at exit.
+func TestFoldedIntoOpenSpansAtExit(t *testing.T) {
+	const n = 5000
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		r := runApp(t, rt, "Fold", []string{"exit", fmt.Sprint(n)}, runOpts{profiler: true, env: map[string]string{"CLROTEL_LOG_LEVEL": "info"}})
+		a := readAccount(t, r.Stderr)
+		if got := len(r.Spans) + foldedCalls(r.Spans) + a.dropped; got != n+3 {
+			t.Errorf("%d spans, %d folded, %d dropped: want %d calls", len(r.Spans), foldedCalls(r.Spans), a.dropped, n+3)
+		}
+		leaving := byNameContains(t, r.Spans, "Program.Leaving(")
+		if leaving.Attrs["clrotel.end_reason"] != "abandoned" || leaving.Attrs["clrotel.folded.count"] == nil {
+			t.Errorf("Leaving attrs %v: want abandoned, with its folded calls", leaving.Attrs)
+		}
+	})
 }
 
 // TestFoldExempt: a method named in CLROTEL_FOLD_EXEMPT keeps a span per call.

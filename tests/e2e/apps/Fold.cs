@@ -2,6 +2,8 @@
 //   Fold hot N     Run() calls Get() N times, Slow() 5 times, and Risky()
 //                  (which throws on every 1000th call) N/10 times
 //   Fold wide N    Run() calls Mid() N times, each Mid() a few statements
+//   Fold exit N    Leaving() calls Get() N times, then the process exits
+//                  from inside it (its span never gets a Leave)
 using System;
 using System.Threading;
 
@@ -48,10 +50,23 @@ namespace Acme.Fold
             return sum;
         }
 
+        static void Leaving(Box b, int n)
+        {
+            long sum = 0;
+            for (int i = 0; i < n; i++)
+                sum += b.Get();
+            Console.WriteLine("result " + sum);
+            Console.WriteLine("calls " + n);
+            Console.Out.Flush();
+            Environment.Exit(0);
+        }
+
         public static int Main(string[] args)
         {
             int n = int.Parse(args[1]);
             var b = new Box(3);
+            if (args[0] == "exit")
+                Leaving(b, n);
             long r = args[0] == "hot" ? Hot(b, n) : Wide(b, n);
             Console.WriteLine("result " + r);
             Console.WriteLine("calls " + (args[0] == "hot" ? n + 5 + n / 10 : n));

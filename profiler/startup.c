@@ -1,0 +1,323 @@
+// startup.c: keeping the runtime's ReadyToRun code wherever nothing is traced.
+//
+// Why this file exists (runtime source, .NET Core 3.1 and .NET 8 alike):
+//  - COR_PRF_MONITOR_ENTERLEAVE is part of COR_PRF_REQUIRE_PROFILE_IMAGE, and
+//    ReadyToRunInfo::Initialize refuses a module's ReadyToRun code when
+//    CORProfilerUseProfileImages() holds at the moment that module
+//    initialises (Module::DoInit -> Initialize). Asked for in Initialize, it
+//    makes every module, CoreLib first, JIT-compile everything.
+//  - The JIT inserts the Enter/Leave calls only into code it compiles while
+//    the bit is set (CORJIT_FLAG_PROF_ENTERLEAVE), and the runtime's
+//    slow-path helper (ProfileEnter/Leave) calls the hooks without looking
+//    at the bit again. The bit is not in COR_PRF_MONITOR_IMMUTABLE, so
+//    SetEventMask may add and remove it after Initialize.
+//  - The slow-path flags (arguments, return value, frame info) are
+//    immutable after Initialize, and SetEnterLeaveFunctionHooks3WithInfo
+//    needs only them, so the hooks are registered in Initialize as before.
+//
+// So the bit is set only while a selected method is being JIT-compiled,
+// from its JITCompilationStarted to its JITCompilationFinished (the compile
+// flags are read in between, on that thread). A module that initialises in
+// such a window loses its ReadyToRun code; nothing else does. A selected
+// method that has ReadyToRun code is refused it in
+// JITCachedFunctionSearchStarted (COR_PRF_MONITOR_CACHE_SEARCHES, asked by
+// ReadyToRunInfo::GetEntryPoint before any code is used), so it is
+// JIT-compiled, with its hooks, at its first call.
+//
+// Every question about a function first asks whether its module can hold a
+// selected method at all (a conservative, per-module answer computed once
+// from the selection's literal prefixes), so that framework code costs no
+// call into Go.
+#include <stdatomic.h>
+#include <string.h>
+
+#include "clrapi.h"
+#include "clrinfo.h"
+#include "profiler.h"
+#include "startup.h"
+
+static uint32_t g_mask, g_mask_high; // the event mask without ENTERLEAVE
+static pthread_mutex_t g_mask_mu = PTHREAD_MUTEX_INITIALIZER;
+static int g_compiling;              // selected methods being compiled (under g_mask_mu)
+static _Atomic uint64_t g_windows;   // times ENTERLEAVE was turned on
+
+// The selection's scope, set once by Go before any callback can ask.
+static int g_own_code_only, g_everywhere, g_reaches_framework;
+#define MAX_PREFIXES 64
+static uint16_t g_prefix_buf[4096];
+static uint16_t g_prefix_off[MAX_PREFIXES], g_prefix_len[MAX_PREFIXES];
+static uint32_t g_nprefixes;
+
+void clr_startup_init(uint32_t mask, uint32_t mask_high) {
+    g_mask = mask & ~(uint32_t)COR_PRF_MONITOR_ENTERLEAVE;
+    g_mask_high = mask_high;
+}
+
+uint64_t clr_startup_windows(void) { return atomic_load(&g_windows); }
+
+int clr_startup_scope(int own_code_only, int reaches_framework, const uint16_t *prefixes, uint32_t len) {
+    g_own_code_only = own_code_only;
+    g_reaches_framework = reaches_framework;
+    g_nprefixes = 0;
+    g_everywhere = 0;
+    if (own_code_only)
+        return 0;
+    if (len > sizeof g_prefix_buf / sizeof *g_prefix_buf) {
+        g_everywhere = 1;
+        return 0;
+    }
+    memcpy(g_prefix_buf, prefixes, len * sizeof *prefixes);
+    // NUL-separated; an empty prefix (a pattern starting with a wildcard)
+    // can match in any module.
+    for (uint32_t i = 0, start = 0; i < len; i++) {
+        if (g_prefix_buf[i] != 0)
+            continue;
+        if (i == start || g_nprefixes == MAX_PREFIXES) {
+            g_everywhere = 1;
+            return 0;
+        }
+        g_prefix_off[g_nprefixes] = (uint16_t)start;
+        g_prefix_len[g_nprefixes] = (uint16_t)(i - start);
+        g_nprefixes++;
+        start = i + 1;
+    }
+    return 0;
+}
+
+// ---- per-module scope ----------------------------------------------------
+
+enum { MOD_UNKNOWN = 0, MOD_OUT = 1, MOD_MAYBE = 2 };
+#define MODS 2048 // power of two
+static struct {
+    _Atomic uintptr_t mid;
+    _Atomic int verdict;
+} g_mods[MODS];
+
+static int ascii_eq(const uint16_t *s, uint32_t n, const char *lit) {
+    size_t l = strlen(lit);
+    if (n != l)
+        return 0;
+    for (size_t i = 0; i < l; i++)
+        if (s[i] != (uint16_t)lit[i])
+            return 0;
+    return 1;
+}
+
+static int ascii_prefix(const uint16_t *s, uint32_t n, const char *lit) {
+    size_t l = strlen(lit);
+    if (n < l)
+        return 0;
+    for (size_t i = 0; i < l; i++)
+        if (s[i] != (uint16_t)lit[i])
+            return 0;
+    return 1;
+}
+
+// The runtime's own assemblies, as profiler/functions.go frameworkAssembly
+// tells them.
+static int framework_assembly(const uint16_t *s, uint32_t n) {
+    while (n > 0 && s[n - 1] == 0)
+        n--;
+    return ascii_eq(s, n, "mscorlib") || ascii_eq(s, n, "netstandard") || ascii_eq(s, n, "System") ||
+           ascii_prefix(s, n, "System.") || ascii_prefix(s, n, "Microsoft.");
+}
+
+// Whether "<name>." and some prefix agree on their common length: then a
+// method of that type (or of a type nested in it) can have a name the
+// prefix starts, or the prefix names a namespace the type is in.
+static int prefix_compatible(const uint16_t *name, uint32_t n) {
+    for (uint32_t p = 0; p < g_nprefixes; p++) {
+        const uint16_t *pre = g_prefix_buf + g_prefix_off[p];
+        uint32_t pl = g_prefix_len[p], m = n + 1 < pl ? n + 1 : pl, i = 0;
+        for (; i < m; i++) {
+            uint16_t c = i < n ? name[i] : '.';
+            if (c != pre[i])
+                break;
+        }
+        if (i == m)
+            return 1;
+    }
+    return 0;
+}
+
+// Names the way naming does: arity suffix dropped ("List`1" -> "List"),
+// and System's primitives by their short name ("Int32"), so both forms are
+// tried for types of the System namespace.
+static int type_may_match(uint16_t *name, uint32_t n) {
+    for (uint32_t i = 0; i < n; i++)
+        if (name[i] == '`') {
+            n = i;
+            break;
+        }
+    if (prefix_compatible(name, n))
+        return 1;
+    if (ascii_prefix(name, n, "System.")) {
+        uint32_t dots = 0;
+        for (uint32_t i = 0; i < n; i++)
+            dots += name[i] == '.';
+        if (dots == 1 && prefix_compatible(name + 7, n - 7))
+            return 1;
+    }
+    return 0;
+}
+
+static int module_compute(ModuleID mid) {
+    if (g_everywhere)
+        return MOD_MAYBE;
+    uint16_t path[1024], asm_name[512];
+    uint32_t plen = 0, alen = 0;
+    int framework = clr_module_info(mid, path, 1024, &plen, asm_name, 512, &alen) == 0 && alen > 0 &&
+                    framework_assembly(asm_name, alen);
+    if (g_own_code_only || (framework && !g_reaches_framework))
+        return framework ? MOD_OUT : MOD_MAYBE;
+    void *imp = clr_module_import(mid);
+    if (imp == NULL)
+        return MOD_MAYBE;
+    MDImportVtbl *md = *(MDImportVtbl **)imp;
+    int verdict = MOD_OUT;
+    HCORENUM e = NULL;
+    mdTypeDef tds[256];
+    ULONG got = 0;
+    while (verdict == MOD_OUT && md->EnumTypeDefs(imp, &e, tds, 256, &got) == S_OK && got > 0) {
+        for (ULONG i = 0; i < got; i++) {
+            uint16_t name[1024];
+            ULONG n = 0;
+            DWORD flags = 0;
+            mdToken ext = 0;
+            if (md->GetTypeDefProps(imp, tds[i], (WCHAR *)name, 1024, &n, &flags, &ext) < 0 || n == 0 || n > 1024) {
+                verdict = MOD_MAYBE;
+                break;
+            }
+            // Nested types are covered by the type that encloses them.
+            if ((flags & 0x7) >= 2) // tdNestedPublic ... tdNestedFamORAssem
+                continue;
+            if (type_may_match(name, n - 1)) {
+                verdict = MOD_MAYBE;
+                break;
+            }
+        }
+    }
+    if (e != NULL)
+        md->CloseEnum(imp, e);
+    md->Release(imp);
+    // <Module>'s global methods are named "<Module>.M".
+    if (verdict == MOD_OUT && prefix_compatible((const uint16_t[]){'<', 'M', 'o', 'd', 'u', 'l', 'e', '>'}, 8))
+        verdict = MOD_MAYBE;
+    return verdict;
+}
+
+int clr_module_in_scope(ModuleID mid) {
+    if (mid == 0)
+        return 1;
+    size_t h = (size_t)((mid >> 4) * 0x9E3779B97F4A7C15ull);
+    for (size_t i = 0; i < 64; i++) {
+        size_t k = (h + i) & (MODS - 1);
+        uintptr_t seen = atomic_load_explicit(&g_mods[k].mid, memory_order_acquire);
+        if (seen == mid) {
+            int v = atomic_load_explicit(&g_mods[k].verdict, memory_order_acquire);
+            if (v != MOD_UNKNOWN)
+                return v == MOD_MAYBE;
+            break; // another thread is computing it: compute too
+        }
+        if (seen == 0) {
+            uintptr_t want = 0;
+            if (!atomic_compare_exchange_strong(&g_mods[k].mid, &want, mid) && want != mid)
+                continue;
+            int v = module_compute(mid);
+            atomic_store_explicit(&g_mods[k].verdict, v, memory_order_release);
+            return v == MOD_MAYBE;
+        }
+    }
+    return module_compute(mid) == MOD_MAYBE;
+}
+
+void clr_module_forget(ModuleID mid) {
+    // An unloaded module's ID may be reused for another module.
+    for (size_t k = 0; k < MODS; k++) {
+        uintptr_t want = mid;
+        if (atomic_load_explicit(&g_mods[k].mid, memory_order_relaxed) == mid) {
+            atomic_store(&g_mods[k].verdict, MOD_UNKNOWN);
+            atomic_compare_exchange_strong(&g_mods[k].mid, &want, (uintptr_t)1); // a tombstone: never matches
+        }
+    }
+}
+
+int clr_function_in_scope(FunctionID fid) {
+    ProfInfoVtbl *v = clr_info_vtbl();
+    ClassID cls = 0;
+    ModuleID mid = 0;
+    mdToken tok = 0;
+    if (v == NULL || v->GetFunctionInfo(clr_info(), fid, &cls, &mid, &tok) < 0)
+        return 1;
+    return clr_module_in_scope(mid);
+}
+
+// ---- the ENTERLEAVE windows ----------------------------------------------
+
+#define JIT_NEST 32
+// This thread's compiles that opened a window, innermost last; open is
+// cleared once the window is closed early (clr_startup_mapped).
+static __thread struct {
+    FunctionID fid;
+    int open;
+} t_windows[JIT_NEST] __attribute__((tls_model("initial-exec")));
+static __thread uint32_t t_nwindows __attribute__((tls_model("initial-exec")));
+
+static void set_mask(int enterleave) {
+    ProfInfoVtbl *v = clr_info_vtbl();
+    uint32_t m = g_mask | (enterleave ? (uint32_t)COR_PRF_MONITOR_ENTERLEAVE : 0);
+    if (v->SetEventMask2 != NULL && clr_info_version() >= 5)
+        v->SetEventMask2(clr_info(), m, g_mask_high);
+    else
+        v->SetEventMask(clr_info(), m);
+}
+
+static void close_window(void) {
+    pthread_mutex_lock(&g_mask_mu);
+    if (--g_compiling == 0)
+        set_mask(0);
+    pthread_mutex_unlock(&g_mask_mu);
+}
+
+void clr_startup_compile_started(FunctionID fid) {
+    if (t_nwindows >= JIT_NEST)
+        return; // cannot pair it with its end: leave the bit as it is
+    pthread_mutex_lock(&g_mask_mu);
+    if (g_compiling++ == 0) {
+        set_mask(1);
+        atomic_fetch_add(&g_windows, 1);
+    }
+    pthread_mutex_unlock(&g_mask_mu);
+    t_windows[t_nwindows].fid = fid;
+    t_windows[t_nwindows].open = 1;
+    t_nwindows++;
+}
+
+// The JIT read its flags (CORJIT_FLAG_PROF_ENTERLEAVE) when the compile
+// began, and asks the FunctionIDMapper about the method it compiles before
+// it imports the IL (getProfilingHandle, from compInitOptions): from then
+// on the bit no longer matters to this compile. Closing the window there
+// keeps it shut while the import loads the assemblies the method uses, so
+// that they keep their ReadyToRun code.
+void clr_startup_mapped(FunctionID fid) {
+    if (t_nwindows == 0 || t_windows[t_nwindows - 1].fid != fid || !t_windows[t_nwindows - 1].open)
+        return;
+    t_windows[t_nwindows - 1].open = 0;
+    close_window();
+}
+
+void clr_startup_compile_finished(FunctionID fid) {
+    // Only a compile this thread opened a window for closes one. Compiles
+    // nest (one may run a class constructor that compiles); one that never
+    // finished (it failed) is closed with the compile around it.
+    uint32_t k = t_nwindows;
+    while (k > 0 && t_windows[k - 1].fid != fid)
+        k--;
+    if (k == 0)
+        return;
+    while (t_nwindows > k - 1) { // fid's entry (k - 1) and those above it
+        t_nwindows--;
+        if (t_windows[t_nwindows].open)
+            close_window();
+    }
+}

@@ -1,0 +1,34 @@
+// startup.h: keeping ReadyToRun code where nothing is traced (startup.c).
+#ifndef CLROTEL_STARTUP_H
+#define CLROTEL_STARTUP_H
+
+#include <stdint.h>
+
+#include "clrapi.h"
+
+// The event mask Initialize set; the ENTERLEAVE bit is left out of it and
+// set only while selected methods compile.
+void clr_startup_init(uint32_t mask, uint32_t mask_high);
+
+// The selection's scope, from Go (profiler/startup.go): own code only (the
+// framework's assemblies hold nothing selected), or the literal prefixes of
+// the include patterns, UTF-16, each ended by a 0, and whether they can
+// name anything in the framework's assemblies at all (package scope).
+int clr_startup_scope(int own_code_only, int reaches_framework, const uint16_t *prefixes, uint32_t len);
+
+// Whether a module (a function's module) may hold a selected method; false
+// only when it surely does not. Computed once per module.
+int clr_module_in_scope(ModuleID mid);
+int clr_function_in_scope(FunctionID fid);
+void clr_module_forget(ModuleID mid);
+
+// A selected method's compile begins / ends on this thread.
+void clr_startup_compile_started(FunctionID fid);
+void clr_startup_compile_finished(FunctionID fid);
+// The mapper was asked about fid: its compile no longer needs the bit.
+void clr_startup_mapped(FunctionID fid);
+
+// How many times the ENTERLEAVE bit was turned on.
+uint64_t clr_startup_windows(void);
+
+#endif
