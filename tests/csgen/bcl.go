@@ -163,7 +163,9 @@ func bclTypes() []*vtype {
 		}, obs: func(v string) string { return "Chk.L(" + v + " == null ? -1 : " + v + ".Value);" }},
 		{cs: "Task<int>", feat: "bcl:Task", make: func(g *gen, d int, sc *scope) string {
 			if g.chance(0.3) {
-				return "Task.Run(() => " + g.expr(tInt, d-1, sc) + ")"
+				// Waited for at once: a task nobody reads might otherwise run
+				// after Main returns, and the number of calls would vary.
+				return "Chk.Done(Task.Run(() => " + g.expr(tInt, d-1, sc) + "))"
 			}
 			return "Task.FromResult(" + g.expr(tInt, d-1, sc) + ")"
 		}, obs: func(v string) string { return "Chk.L(" + v + " == null ? -1 : " + v + ".Result);" }},
@@ -287,6 +289,7 @@ const chkHelpers = `        public static void E<T>(IEnumerable<T> xs) {
             foreach (object x in xs) { O(x); n++; }
             L(n);
         }
+        public static Task<int> Done(Task<int> t) { t.Wait(); return t; }
         public static Array Based(int n, int v) {
             Array a = Array.CreateInstance(typeof(int), new int[] { n }, new int[] { 5 });
             for (int i = 0; i < n; i++) a.SetValue(v + i, 5 + i);
