@@ -108,12 +108,13 @@ bench: deps build
 # J at a time: each compiled, run untraced and traced (capture on and off)
 # on both runtimes and compared. Failing seeds are kept under
 # build/campaign/<seed>/; exits non-zero on any failure. Works under nice.
+# CAMPAIGN_FLAGS=-vary varies the profiler's settings per seed.
 N ?= 100
 J ?= 2
 FIRST ?= 1
 .PHONY: campaign
 campaign: deps build
-	$(GO) run ./cmd/csgen-campaign -n $(N) -j $(J) -first $(FIRST) -lib $(abspath $(LIB)) -out $(BUILD)/campaign
+	$(GO) run ./cmd/csgen-campaign -n $(N) -j $(J) -first $(FIRST) -lib $(abspath $(LIB)) -out $(BUILD)/campaign $(CAMPAIGN_FLAGS)
 
 clean:
 	rm -rf $(BUILD)

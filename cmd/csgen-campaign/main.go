@@ -40,6 +40,9 @@ func run() int {
 	out := flag.String("out", "build/campaign", "where failing seeds are kept")
 	lax := flag.Bool("lax", false, "do not count <unreadable> values and faulted runtime calls as failures")
 	timeout := flag.Duration("timeout", 60*time.Second, "per run")
+	vary := flag.Bool("vary", false, "vary the profiler's settings per seed (ring size, value limits, folding, depth...)")
+	var envs multi
+	flag.Var(&envs, "env", "KEY=VALUE for the traced runs (repeatable)")
 	minimize := flag.String("minimize", "", "shrink this failing program (a kept Gen.cs) instead of running a campaign")
 	minRT := flag.String("runtime", "net8", "with -minimize: the runtime it fails on")
 	minMode := flag.String("mode", "capture-on", "with -minimize: the traced mode it fails in")
@@ -70,7 +73,10 @@ func run() int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	cfg := &difftest.Config{Lib: libAbs, Runtimes: rts, Dir: work, Timeout: *timeout, StrictValues: !*lax}
+	cfg := &difftest.Config{Lib: libAbs, Runtimes: rts, Dir: work, Timeout: *timeout, StrictValues: !*lax, Env: envs}
+	if *vary {
+		cfg.EnvFor = difftest.Vary
+	}
 	if *minimize != "" {
 		return runMinimize(ctx, cfg, *minimize, *minRT, *minMode, *minKind)
 	}
@@ -116,6 +122,9 @@ func run() int {
 				fmt.Fprintf(os.Stderr, "csgen-campaign: keeping seed %d: %v\n", res.Seed, err)
 			}
 			fmt.Printf("FAIL seed %d (%s): %s\n", res.Seed, dir, summary(res.Failures))
+			if len(res.Env) > 0 {
+				fmt.Printf("     with %s\n", strings.Join(res.Env, " "))
+			}
 		} else {
 			os.RemoveAll(res.Dir)
 		}
@@ -201,7 +210,7 @@ func keep(r *difftest.Result, dir string) error {
 		return err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "seed %d\nfeatures %s\nexact calls %v\n\n", r.Seed, strings.Join(r.Program.Features, " "), r.Program.ExactCalls)
+	fmt.Fprintf(&b, "seed %d\nfeatures %s\nexact calls %v\nsettings %s\n\n", r.Seed, strings.Join(r.Program.Features, " "), r.Program.ExactCalls, strings.Join(r.Env, " "))
 	for _, f := range r.Failures {
 		fmt.Fprintf(&b, "%s\n\n", f)
 	}
@@ -254,3 +263,9 @@ func runMinimize(ctx context.Context, cfg *difftest.Config, path, rtName, mode, 
 	fmt.Printf("%d lines: %s\n", strings.Count(out, "\n"), dst)
 	return 0
 }
+
+// multi is a repeatable string flag.
+type multi []string
+
+func (m *multi) String() string     { return strings.Join(*m, ",") }
+func (m *multi) Set(v string) error { *m = append(*m, v); return nil }

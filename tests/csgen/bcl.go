@@ -163,7 +163,9 @@ func bclTypes() []*vtype {
 		}, obs: func(v string) string { return "Chk.L(" + v + " == null ? -1 : " + v + ".Value);" }},
 		{cs: "Task<int>", feat: "bcl:Task", make: func(g *gen, d int, sc *scope) string {
 			if g.chance(0.3) {
-				return "Task.Run(() => " + g.expr(tInt, d-1, sc) + ")"
+				// Waited for at once: a task nobody reads might otherwise run
+				// after Main returns, and the number of calls would vary.
+				return "Chk.Done(Task.Run(() => " + g.expr(tInt, d-1, sc) + "))"
 			}
 			return "Task.FromResult(" + g.expr(tInt, d-1, sc) + ")"
 		}, obs: func(v string) string { return "Chk.L(" + v + " == null ? -1 : " + v + ".Result);" }},
@@ -210,6 +212,63 @@ func bclTypes() []*vtype {
 			}
 			return "(decimal?)" + g.expr(tDecimal, d-1, sc)
 		}, obs: func(v string) string { return "Chk.M(" + v + " ?? -1m);" }},
+		{cs: "Guid[]", feat: "bcl:array", make: func(g *gen, d int, sc *scope) string {
+			return "new Guid[] { Guid.Empty, new Guid(" + g.expr(tInt, d-1, sc) + ", 1, 2, 3, 4, 5, 6, 7, 8, 9, 10) }"
+		}, obs: func(v string) string { return "Chk.E(" + v + ");" }},
+		{cs: "decimal[]", feat: "bcl:array", make: func(g *gen, d int, sc *scope) string {
+			return "new decimal[] { " + lits(g, tDecimal, g.intn(4), d, sc) + " }"
+		}, obs: func(v string) string { return "Chk.E(" + v + ");" }},
+		{cs: "DateTime[]", feat: "bcl:array", make: func(g *gen, d int, sc *scope) string {
+			return fmt.Sprintf("new DateTime[] { new DateTime(%s, DateTimeKind.Utc), DateTime.MinValue }", mid(g))
+		}, obs: func(v string) string {
+			return "if (" + v + " != null) foreach (var el_ in " + v + ") Chk.L(el_.Ticks);"
+		}},
+		{cs: "int?[]", feat: "bcl:array", make: func(g *gen, d int, sc *scope) string {
+			return "new int?[] { null, " + g.expr(tInt, d-1, sc) + " }"
+		}, obs: func(v string) string {
+			return "if (" + v + " != null) foreach (var el_ in " + v + ") Chk.L(el_ ?? -1);"
+		}},
+		{cs: "object[]", feat: "bcl:array", make: func(g *gen, d int, sc *scope) string {
+			return "new object[] { null, (object)" + g.expr(pick(g, prims), d-1, sc) + ", \"s\", (object)" + g.expr(tDecimal, d-1, sc) + " }"
+		}, obs: func(v string) string { return "Chk.E(" + v + ");" }},
+		{cs: "char[]", feat: "bcl:array", make: func(g *gen, d int, sc *scope) string {
+			return "(" + g.expr(tString, d-1, sc) + " ?? \"\").ToCharArray()"
+		}, obs: func(v string) string { return "Chk.E(" + v + ");" }},
+		{cs: "bool[]", feat: "bcl:array", make: func(g *gen, d int, sc *scope) string {
+			return "new bool[] { " + lits(g, tBool, g.intn(5), d, sc) + " }"
+		}, obs: func(v string) string { return "Chk.E(" + v + ");" }},
+		{cs: "long[,,]", feat: "bcl:multidim-array", make: func(g *gen, d int, sc *scope) string {
+			return fmt.Sprintf("new long[%d, %d, %d]", g.between(1, 3), g.between(0, 2), g.between(1, 3))
+		}, obs: func(v string) string {
+			return "if (" + v + " != null) { Chk.L(" + v + ".Rank); Chk.L(" + v + ".Length); foreach (long el_ in " + v + ") Chk.L(el_); }"
+		}},
+		{cs: "Array", feat: "bcl:array-lower-bound", make: func(g *gen, d int, sc *scope) string {
+			// An array whose index starts at 5: its type is int[*].
+			return fmt.Sprintf("Chk.Based(%d, %s)", g.between(0, 4), g.expr(tInt, d-1, sc))
+		}, obs: func(v string) string {
+			return "if (" + v + " != null) { Chk.L(" + v + ".GetLowerBound(0)); Chk.L(" + v + ".Length); Chk.N(" + v + "); }"
+		}},
+		{cs: "IntPtr", feat: "bcl:IntPtr", value: true, make: func(g *gen, d int, sc *scope) string {
+			return "new IntPtr(" + g.expr(tLong, d-1, sc) + ")"
+		}, obs: func(v string) string { return "Chk.L(" + v + ".ToInt64());" }},
+		{cs: "DateTime?", feat: "nullable", value: true, make: func(g *gen, d int, sc *scope) string {
+			if g.chance(0.3) {
+				return "(DateTime?)null"
+			}
+			return fmt.Sprintf("(DateTime?)new DateTime(%s)", mid(g))
+		}, obs: func(v string) string { return "Chk.L(" + v + ".HasValue ? " + v + ".Value.Ticks : -1);" }},
+		{cs: "Exception", feat: "bcl:Exception", make: func(g *gen, d int, sc *scope) string {
+			switch g.intn(3) {
+			case 0:
+				return "(Exception)null"
+			case 1:
+				return "new ArgumentException(" + stringLit(g, false) + ", \"p\", new InvalidOperationException(\"inner\"))"
+			}
+			return "new InvalidOperationException(" + stringLit(g, false) + ")"
+		}, obs: obsS(`$.GetType().Name + "|" + $.Message + "|" + ($.InnerException == null ? "" : $.InnerException.Message)`)},
+		{cs: "Type", feat: "bcl:Type", make: func(g *gen, d int, sc *scope) string {
+			return "typeof(" + pick(g, []string{"int", "string", "List<int>", "Dictionary<string, Guid>", "int[,]", "Chk", "IMix"}) + ")"
+		}, obs: obsS("$.FullName")},
 		{cs: "Func<int, int>", feat: "delegate", make: func(g *gen, d int, sc *scope) string {
 			p := g.name("x")
 			return "(Func<int, int>)(" + p + " => " + p + " * " + g.expr(tInt, 0, nil) + " + " + g.expr(tInt, d-1, sc) + ")"
@@ -229,6 +288,12 @@ const chkHelpers = `        public static void E<T>(IEnumerable<T> xs) {
             long n = 0;
             foreach (object x in xs) { O(x); n++; }
             L(n);
+        }
+        public static Task<int> Done(Task<int> t) { t.Wait(); return t; }
+        public static Array Based(int n, int v) {
+            Array a = Array.CreateInstance(typeof(int), new int[] { n }, new int[] { 5 });
+            for (int i = 0; i < n; i++) a.SetValue(v + i, 5 + i);
+            return a;
         }
         public static void J(int[][] a) {
             if (a == null) { L(-13); return; }

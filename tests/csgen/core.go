@@ -96,7 +96,13 @@ func (g *gen) writeFn(c *code, budget int) *fn {
 				if v.t == tDecimal || v.t == tDouble || v.t == tFloat {
 					ops = ops[:2]
 				}
-				c.l("%s %s= %s;", v.name, pick(g, ops), g.expr(v.t, 2, sc))
+				op := pick(g, ops)
+				if v.t == tDecimal {
+					// Bounded, as in the expressions (decimal overflow throws).
+					c.l("%s = Chk.AddM(%s, %s(%s));", v.name, v.name, strings.TrimPrefix(op, "+"), g.expr(v.t, 2, sc))
+					break
+				}
+				c.l("%s %s= %s;", v.name, op, g.expr(v.t, 2, sc))
 			case k == 3 && depth > 0:
 				c.open("if (%s)", g.expr(tBool, 2, sc))
 				stmts(g.between(1, 2), depth-1)

@@ -186,9 +186,24 @@ func (g *gen) write() {
 	for _, r := range g.runs {
 		o.l("%s.Run();", r)
 		o.l(`Console.WriteLine("%s " + Chk.Hex());`, r)
+		if g.chance(0.1) {
+			// A collection between units moves what the next ones touch.
+			g.use("gc")
+			o.l("GC.Collect();")
+		}
+	}
+	if g.chance(0.15) {
+		// The process ends inside a call chain, with traced frames open.
+		g.use("exit:environment-exit")
+		o.l("Exiter(%d);", g.between(0, 6))
 	}
 	o.l(`Console.WriteLine("checksum " + Chk.Hex() + " mixes " + Chk.Count.ToString(CultureInfo.InvariantCulture));`)
 	o.l("return Chk.Exit();")
+	o.close()
+	o.open("static void Exiter(int depth)")
+	o.l(`if (depth > 0) { Exiter(depth - 1); return; }`)
+	o.l(`Console.WriteLine("checksum " + Chk.Hex() + " mixes " + Chk.Count.ToString(CultureInfo.InvariantCulture) + " exit");`)
+	o.l("Environment.Exit(Chk.Exit() + 10);")
 	o.close()
 	o.close()
 	o.close()
@@ -216,6 +231,21 @@ const chkClass = `    public static class Chk {
             if (o is double) D((double)o); else if (o is float) F((float)o); else S(Convert.ToString(o, CultureInfo.InvariantCulture));
         }
         public static void Line(string s) { Console.WriteLine(s); L(s.Length); }
+        // Arg* print an argument as the method saw it, for the harness to
+        // compare with the value the profiler captured ("@arg" lines).
+        static void Arg(string m, string p, string kind, string v) { Console.WriteLine("@arg " + m + " " + p + " " + kind + " " + v); }
+        public static void ArgL(string m, string p, long v) { Arg(m, p, "L", v.ToString(CultureInfo.InvariantCulture)); }
+        public static void ArgU(string m, string p, ulong v) { Arg(m, p, "U", v.ToString(CultureInfo.InvariantCulture)); }
+        public static void ArgD(string m, string p, double v) { Arg(m, p, "D", BitConverter.DoubleToInt64Bits(v).ToString("x16")); }
+        public static void ArgF(string m, string p, float v) { Arg(m, p, "D", BitConverter.DoubleToInt64Bits((double)v).ToString("x16")); }
+        public static void ArgB(string m, string p, bool v) { Arg(m, p, "B", v ? "true" : "false"); }
+        public static void ArgC(string m, string p, char v) { Arg(m, p, "C", ((int)v).ToString(CultureInfo.InvariantCulture)); }
+        public static void ArgS(string m, string p, string v) {
+            if (v == null) { Arg(m, p, "N", "-"); return; }
+            var b = new StringBuilder();
+            foreach (char c in v) b.Append(((int)c).ToString("x4"));
+            Arg(m, p, "S", v.Length == 0 ? "-" : b.ToString());
+        }
         public static string Hex() { return h.ToString("x16"); }
         public static int Exit() { return (int)(h % 4); }
         public static int DivI(int a, int b) { return b == 0 || b == -1 ? a : a / b; }
@@ -226,6 +256,8 @@ const chkClass = `    public static class Chk {
         public static ulong DivUL(ulong a, ulong b) { return b == 0 ? a : a / b; }
         public static uint ModU(uint a, uint b) { return b == 0 ? a : a % b; }
         public static ulong ModUL(ulong a, ulong b) { return b == 0 ? a : a % b; }
+        public static decimal AddM(decimal a, decimal b) { return Math.Abs(a) > 1e26m || Math.Abs(b) > 1e26m ? a : a + b; }
+        public static decimal MulM(decimal a, int k) { return Math.Abs(a) > 1e25m ? a : a * k; }
         public static string Cut(string s, int n) { if (s == null) return "<null>"; n &= 15; return s.Length <= n ? s : s.Substring(0, n); }
         public static int ToI(double d) { return double.IsNaN(d) ? 0 : d >= 2147483647.0 ? int.MaxValue : d <= -2147483648.0 ? int.MinValue : (int)d; }
         public static long ToL(double d) { return double.IsNaN(d) ? 0 : d >= 9.2e18 ? long.MaxValue : d <= -9.2e18 ? long.MinValue : (long)d; }

@@ -123,6 +123,17 @@ func (g *gen) unitManyArgs() {
 	if generic {
 		c.l("Chk.O(gen);")
 	}
+	// The values as the method received them, for the harness to
+	// compare with what the profiler captured on entry.
+	for _, p := range ps {
+		if p.mod != "" || isSensitive(p.name) {
+			continue
+		}
+		if f := argPrinter(p.t); f != "" {
+			g.use("value-oracle")
+			c.l("Chk.%s(%q, %q, %s);", f, mname, p.name, p.name)
+		}
+	}
 	for _, p := range ps {
 		switch p.mod {
 		case "params":
@@ -586,4 +597,37 @@ func (g *gen) unitRecord() {
 	c.close()
 	c.close()
 	c.close()
+}
+
+// argPrinter is the Chk method that prints a value of t for the value
+// oracle, or "" for a type it does not check.
+func argPrinter(t *vtype) string {
+	switch t {
+	case tInt, tLong, tShort, tSbyte, tByte, tUshort, tUint:
+		return "ArgL"
+	case tUlong:
+		return "ArgU"
+	case tDouble:
+		return "ArgD"
+	case tFloat:
+		return "ArgF"
+	case tBool:
+		return "ArgB"
+	case tChar:
+		return "ArgC"
+	case tString:
+		return "ArgS"
+	}
+	return ""
+}
+
+// isSensitive says the profiler redacts a parameter of this name.
+func isSensitive(name string) bool {
+	n := strings.ToLower(name)
+	for _, f := range []string{"password", "passwd", "secret", "token", "apikey", "accesskey", "privatekey", "authorization", "credential", "connectionstring", "cookie", "session"} {
+		if strings.Contains(n, f) {
+			return true
+		}
+	}
+	return n == "pwd" || n == "pin" || n == "cvv" || n == "ssn" || strings.HasPrefix(n, "pin")
 }

@@ -421,3 +421,40 @@ func (g *gen) unitMembers() {
 	c.close()
 	c.close()
 }
+
+func init() {
+	unitList = append(unitList, unitKind{"reflection", (*gen).unitReflection})
+}
+
+// unitReflection calls methods and constructors through reflection and
+// Activator, reads fields by name, and passes reflection objects.
+func (g *gen) unitReflection() {
+	c, name := g.unit("reflection")
+	g.use("reflection")
+	tgt := g.name("Target")
+	t := g.anyType(nil)
+	c.open("public class %s", tgt)
+	c.l("public %s Field;", t.cs)
+	c.l("public int Seen;")
+	c.l("public %s() { }", tgt)
+	c.l("public %s(%s v) { Field = v; }", tgt, t.cs)
+	c.l("public long Add(int a, long b, string s) { unchecked { Seen++; return a + b * 3 + (s == null ? 0 : s.Length); } }")
+	c.l("public static string Describe(Type t, object o) { return t.Name + \"/\" + (o == null ? \"null\" : o.GetType().Name); }")
+	c.close()
+	c.open("public static class %s", name)
+	c.open("public static void Run()")
+	c.open("unchecked")
+	c.l("var ty = typeof(%s);", tgt)
+	c.l("var obj = (%s)Activator.CreateInstance(ty, new object[] { (object)%s });", tgt, g.expr(t, 2, nil))
+	c.s(t.obs("obj.Field"))
+	c.l("var mi = ty.GetMethod(\"Add\");")
+	c.l("Chk.O(mi.Invoke(obj, new object[] { %s, %s, %s }));", g.expr(tInt, 1, nil), g.expr(tLong, 1, nil), g.expr(tString, 1, nil))
+	c.l("Chk.L(obj.Seen); Chk.S(mi.Name); Chk.L(mi.GetParameters().Length);")
+	c.l("Chk.S((string)ty.GetMethod(\"Describe\").Invoke(null, new object[] { ty, obj }));")
+	c.l("var fi = ty.GetField(\"Seen\"); fi.SetValue(obj, %d); Chk.O(fi.GetValue(obj));", g.intn(100))
+	c.l("var empty = Activator.CreateInstance<%s>(); Chk.L(empty.Seen);", tgt)
+	c.l("Func<int, long, string, long> dl = (Func<int, long, string, long>)Delegate.CreateDelegate(typeof(Func<int, long, string, long>), obj, mi); Chk.L(dl(1, 2, \"x\"));")
+	c.close()
+	c.close()
+	c.close()
+}

@@ -92,6 +92,7 @@ type Run struct {
 	Unreadable     int // attribute values shown as <unreadable>
 	Faulted        int // guarded runtime calls the profiler reports as faulted
 	Wall           time.Duration
+	spans          []otlpsink.Span
 }
 
 // Failure is one way a traced run differs from the untraced one.
@@ -115,11 +116,16 @@ type Config struct {
 	// StrictValues makes <unreadable> values and faulted runtime calls
 	// failures (the bar for ordinary objects).
 	StrictValues bool
+	// Env is added to the environment of traced runs; EnvFor, if set,
+	// gives more for each seed (Vary).
+	Env    []string
+	EnvFor func(seed int64) []string
 }
 
 // Result is everything known about one seed.
 type Result struct {
 	Seed     int64
+	Env      []string // settings of the traced runs beyond the defaults
 	Program  *csgen.Program
 	Dir      string
 	Compile  time.Duration
@@ -157,6 +163,10 @@ func (c *Config) Check(ctx context.Context, seed int64) *Result {
 	start := time.Now()
 	p := csgen.Generate(seed, c.Gen)
 	res := &Result{Seed: seed, Program: p, Dir: filepath.Join(c.Dir, strconv.FormatInt(seed, 10))}
+	res.Env = append([]string(nil), c.Env...)
+	if c.EnvFor != nil {
+		res.Env = append(res.Env, c.EnvFor(seed)...)
+	}
 	c.CheckSource(ctx, res, p.Source, p.ExactCalls)
 	res.Wall = time.Since(start)
 	return res
@@ -188,11 +198,24 @@ func (c *Config) CheckSource(ctx context.Context, res *Result, src string, exact
 		}
 		var runs []Run
 		for _, m := range Modes {
-			r := c.RunOnce(ctx, rt, rexe, m)
+			r := c.runEnv(ctx, rt, rexe, m, res.Env)
 			runs = append(runs, r)
 			res.Runs = append(res.Runs, r)
 		}
 		fails := c.compare(runs, exactCalls)
+		if len(res.Env) == 0 {
+			// With the default limits every printed argument is captured whole.
+			for _, r := range runs {
+				if r.Mode == "capture-on" && r.Signal == "" && !r.TimedOut {
+					for _, b := range checkValues(runs[0].Stdout, r.spans) {
+						fails = append(fails, Failure{Runtime: rt.Name, Mode: r.Mode, Kind: "value", Detail: b})
+					}
+				}
+			}
+		}
+		for i := range runs {
+			runs[i].spans = nil
+		}
 		if len(fails) > 0 {
 			// Is the program itself deterministic? A second untraced run
 			// tells a generator bug from a profiler bug.
@@ -255,6 +278,10 @@ func (c *Config) compare(runs []Run, exactCalls bool) []Failure {
 
 // RunOnce runs exe on rt in mode m.
 func (c *Config) RunOnce(ctx context.Context, rt Runtime, exe string, m Mode) Run {
+	return c.runEnv(ctx, rt, exe, m, c.Env)
+}
+
+func (c *Config) runEnv(ctx context.Context, rt Runtime, exe string, m Mode, extra []string) Run {
 	timeout := c.Timeout
 	if timeout == 0 {
 		timeout = 60 * time.Second
@@ -285,6 +312,7 @@ func (c *Config) RunOnce(ctx context.Context, rt Runtime, exe string, m Mode) Ru
 			"CLROTEL_LOG_LEVEL=info",
 			"CLROTEL_CAPTURE="+m.Capture,
 		)
+		env = append(env, extra...)
 	}
 	cmd.Env = env
 	var stdout, stderr bytes.Buffer
@@ -313,6 +341,7 @@ func (c *Config) RunOnce(ctx context.Context, rt Runtime, exe string, m Mode) Ru
 		spans := sink.WaitIdle(wctx, 200*time.Millisecond)
 		wcancel()
 		r.Received = len(spans)
+		r.spans = spans
 		for _, s := range spans {
 			for _, v := range s.Attrs {
 				if str, ok := v.(string); ok && strings.Contains(str, "<unreadable>") {

@@ -1,0 +1,79 @@
+package difftest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/clrotel/clrotel/otlpsink"
+)
+
+func TestVary(t *testing.T) {
+	allowed := map[string]bool{}
+	for _, s := range settings {
+		for _, v := range s.values {
+			allowed[s.name+"="+v] = true
+		}
+	}
+	changed := 0
+	for seed := int64(1); seed <= 50; seed++ {
+		a, b := Vary(seed), Vary(seed)
+		if strings.Join(a, " ") != strings.Join(b, " ") {
+			t.Fatalf("seed %d: %v then %v", seed, a, b)
+		}
+		for _, kv := range a {
+			if !allowed[kv] {
+				t.Fatalf("seed %d: %s is not a listed value", seed, kv)
+			}
+		}
+		changed += len(a)
+	}
+	if changed < 50*len(settings)/4 {
+		t.Fatalf("only %d settings changed over 50 seeds", changed)
+	}
+}
+
+func TestParseAccount(t *testing.T) {
+	for _, tt := range []struct {
+		log  string
+		want Account
+	}{
+		{"clrotel: shut down: 9 records drained; 7 spans exported, 1 failed, 0 lost at exit; 2 calls dropped; 0 traces not sampled", Account{7, 1, 0, 2, 0}},
+		{"shut down: 9 records drained; 7 spans exported, 0 failed, 0 lost at exit; 0 calls dropped; 12 calls folded; 0 traces", Account{7, 0, 0, 0, 12}},
+	} {
+		got, ok := ParseAccount(tt.log)
+		if !ok || got != tt.want {
+			t.Errorf("ParseAccount(%q) = %+v, %v; want %+v", tt.log, got, ok, tt.want)
+		}
+	}
+	if _, ok := ParseAccount("no line"); ok {
+		t.Error("found an account in a log without one")
+	}
+}
+
+func TestCheckValues(t *testing.T) {
+	out := "x\n@arg Take12 a1 L -5\n@arg Take12 a2 D 3ff4000000000000\n@arg Take12 s1 S 00680069\n@arg Take12 s2 N -\n" +
+		"@arg Take12 c1 C 233\n@arg Take12 u1 U 18446744073709551615\n@arg Take12 b1 B true\n@arg Gen13 g L 7\n"
+	good := map[string]any{
+		"dotnet.arg.a1": int64(-5), "dotnet.arg.a2": 1.25, "dotnet.arg.s1": "hi", "dotnet.arg.s2": "null", "dotnet.arg.s2.null": true,
+		"dotnet.arg.c1": "é", "dotnet.arg.u1": "18446744073709551615", "dotnet.arg.b1": true,
+	}
+	spans := []otlpsink.Span{
+		{Name: "Gen.exe!Gen.S1.U.Take12(Int32 a1, Double a2, String s1, String s2, Char c1, UInt64 u1, Boolean b1)", Attrs: good},
+		{Name: "Gen.exe!Gen.S1.U.Gen13<System.Collections.Generic.List<Int32>>(Int32 g)", Attrs: map[string]any{"dotnet.arg.g": int64(7)}},
+	}
+	if bad := checkValues(out, spans); len(bad) != 0 {
+		t.Fatalf("matching values reported: %v", bad)
+	}
+	for k, v := range map[string]any{"dotnet.arg.a1": int64(5), "dotnet.arg.a2": 1.5, "dotnet.arg.s1": "ho", "dotnet.arg.s2": "",
+		"dotnet.arg.c1": "e", "dotnet.arg.u1": int64(-1), "dotnet.arg.b1": false} {
+		attrs := map[string]any{}
+		for k2, v2 := range good {
+			attrs[k2] = v2
+		}
+		attrs[k] = v
+		spans[0].Attrs = attrs
+		if bad := checkValues(out, spans); len(bad) != 1 {
+			t.Errorf("%s = %v: reported %v, want one difference", k, v, bad)
+		}
+	}
+}
