@@ -237,15 +237,17 @@ func (pl *planner) typeSlot(t naming.Type, mid uint64, typeArgs, methodArgs []ui
 			return slot{kind: values.KindRef}
 		}
 		// A generic value type (Nullable<Int32>, KeyValuePair<K, V>): its
-		// exact instantiation from the runtime's type arguments. With a
-		// reference type among them it may never have been loaded (shared
-		// code lays KeyValuePair<String, Int32> out as KeyValuePair<__Canon,
-		// Int32>), and asking for it loads it: only on the thread that
-		// JIT-compiles a traced method. From the planner's own thread the
-		// runtime loaded it with no Thread of its own and crashed
-		// (NRefactory's parser: 3.1 SIGSEGV in LoadTypeHandleForTypeKey_Body,
-		// 8 a smashed stack); such a field is then not read.
-		if !pl.jitThread && !pl.valueTypeArgsOnly(t, typeArgs, methodArgs, depth) {
+		// exact instantiation from the runtime's type arguments. It may
+		// never have been loaded (shared code lays KeyValuePair<String,
+		// Int32> out as KeyValuePair<__Canon, Int32>; LINQ's ordered
+		// sequences over Int32 hold instantiations not loaded yet either),
+		// and asking for it loads it: only on the thread that JIT-compiles
+		// a traced method. From the planner's own thread the runtime loaded
+		// it with no Thread of its own and crashed (NRefactory's parser:
+		// 3.1 SIGSEGV in LoadTypeHandleForTypeKey_Body, 8 a smashed stack;
+		// generator seed 35, a smashed stack on 8 with Int32 arguments
+		// only); off that thread such a field is not read.
+		if !pl.jitThread {
 			return slot{}
 		}
 		cid, err := pl.classOfType(t, mid, typeArgs, methodArgs, depth)
@@ -291,40 +293,6 @@ func (pl *planner) typeSlot(t naming.Type, mid uint64, typeArgs, methodArgs []ui
 	return slot{}
 }
 
-// valueTypeArgsOnly tells whether every type argument of generic value type
-// t is itself a value type (a primitive, a struct, or a type parameter the
-// runtime fixed to one): then the exact instantiation is the one the
-// runtime laid out, already loaded, and finding it loads nothing.
-func (pl *planner) valueTypeArgsOnly(t naming.Type, typeArgs, methodArgs []uint64, depth int) bool {
-	if depth > maxPlanDepth {
-		return false
-	}
-	for _, a := range t.Args {
-		switch a.Kind {
-		case naming.ElemBoolean, naming.ElemChar, naming.ElemI1, naming.ElemU1, naming.ElemI2, naming.ElemU2,
-			naming.ElemI4, naming.ElemU4, naming.ElemI8, naming.ElemU8, naming.ElemR4, naming.ElemR8,
-			naming.ElemI, naming.ElemU, naming.ElemValueType:
-		case naming.ElemGenericInst:
-			if a.Elem == nil || a.Elem.Kind != naming.ElemValueType || !pl.valueTypeArgsOnly(a, typeArgs, methodArgs, depth+1) {
-				return false
-			}
-		case naming.ElemVar, naming.ElemMVar:
-			args := typeArgs
-			if a.Kind == naming.ElemMVar {
-				args = methodArgs
-			}
-			if int(a.Index) >= len(args) || pl.p.resolver.ClassName(args[a.Index]) == "System.__Canon" {
-				return false
-			}
-			if e, err := pl.entry(args[a.Index], depth+1); err != nil || !e.valueType {
-				return false
-			}
-		default:
-			return false
-		}
-	}
-	return true
-}
 
 // planArrayElem plans the value type an array field or parameter holds
 // (List<KeyValuePair<K, V>>._items, Dictionary's Entry[]), so that the

@@ -12,8 +12,11 @@ import (
 // the field out through Pair<__Canon, Int32>) made it load a type on a
 // thread it does not know. Found by the real-program suite (NRefactory's
 // parser); on 3.1 every traced run crashed. The app runs as without the
-// profiler, the objects are read, and the fields whose exact instantiation
-// is over value types only are read in full.
+// profiler and the objects are read. Off the JIT thread no generic struct
+// field is resolved at all, not even over value types only (Pair<Int32,
+// Int32> inside Box<Int32>): generator seed 35 showed an instantiation over
+// Int32 alone that was not loaded either (LINQ's ordered sequences, a
+// smashed stack on .NET 8). Such a field shows as not captured.
 func TestPlannerThreadLoadsNoType(t *testing.T) {
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
 		plain := runApp(t, rt, "PlannerThread", nil, runOpts{})
@@ -33,10 +36,10 @@ func TestPlannerThreadLoadsNoType(t *testing.T) {
 				t.Errorf("%s: dotnet.arg.o=%s", s.Name, v)
 			}
 			sawString = sawString || strings.HasPrefix(v, "Acme.Planner.Box<String>{Item=")
-			sawInt = sawInt || strings.HasPrefix(v, "Acme.Planner.Box<Int32>{Item=Acme.Planner.Pair<Int32, Int32>{First=")
+			sawInt = sawInt || strings.HasPrefix(v, "Acme.Planner.Box<Int32>{")
 		}
 		if !sawString || !sawInt {
-			t.Errorf("Box<String> read with its fields: %v; Box<Int32> with its Pair<Int32, Int32>: %v (%d spans)", sawString, sawInt, len(r.Spans))
+			t.Errorf("Box<String> read with its fields: %v; Box<Int32> read: %v (%d spans)", sawString, sawInt, len(r.Spans))
 		}
 		if strings.Contains(r.Stderr, "runtime calls about objects faulted") {
 			t.Errorf("guarded faults on ordinary objects:\n%s", r.Stderr)

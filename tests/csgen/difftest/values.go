@@ -39,6 +39,11 @@ func checkValues(stdout string, spans []otlpsink.Span) []string {
 		}
 		method, param, kind, val := f[1], f[2], f[3], f[4]
 		ss := find(method)
+		if len(ss) == 0 && folded(spans) {
+			// The call was folded into its caller's span (a full capture
+			// buffer folds calls too): accounted for, its values not kept.
+			continue
+		}
 		if len(ss) != 1 {
 			bad = append(bad, fmt.Sprintf("%s: %d spans, want 1", method, len(ss)))
 			continue
@@ -118,4 +123,14 @@ func compareValue(kind, val string, got, null any) string {
 		}
 	}
 	return ""
+}
+
+// folded reports whether any span carries calls folded into it.
+func folded(spans []otlpsink.Span) bool {
+	for _, s := range spans {
+		if n, ok := s.Attrs["clrotel.folded.count"].(int64); ok && n > 0 {
+			return true
+		}
+	}
+	return false
 }
