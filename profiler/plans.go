@@ -293,7 +293,6 @@ func (pl *planner) typeSlot(t naming.Type, mid uint64, typeArgs, methodArgs []ui
 	return slot{}
 }
 
-
 // planArrayElem plans the value type an array field or parameter holds
 // (List<KeyValuePair<K, V>>._items, Dictionary's Entry[]), so that the
 // hooks can read such an array the first time they meet it.
