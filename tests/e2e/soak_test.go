@@ -124,7 +124,7 @@ loop:
 	time.Sleep(300 * time.Millisecond)
 	calls := steadyCalls(t, stdout.String())
 	a := readAccount(t, stderr.String())
-	if got := a.exported + a.failed + a.lost + a.dropped; got != calls || a.exported != sink.Count() {
+	if got := a.total(); got != calls || a.exported != sink.Count() {
 		t.Errorf("%d calls; profiler %+v; received %d", calls, a, sink.Count())
 	}
 	if a.exported != calls {
