@@ -58,6 +58,11 @@ func checkValues(stdout string, spans []otlpsink.Span) []string {
 			bad = append(bad, fmt.Sprintf("%s(%s): no %s attribute", method, param, key))
 			continue
 		}
+		if got == "***" && s.Attrs[key+".redacted"] == "pan" {
+			// A string holding a run of digits that passes the Luhn check is
+			// hidden as a payment card number, by design.
+			continue
+		}
 		if msg := compareValue(kind, val, got, s.Attrs[key+".null"]); msg != "" {
 			bad = append(bad, fmt.Sprintf("%s(%s): %s", method, param, msg))
 		}
