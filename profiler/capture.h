@@ -118,8 +118,7 @@ typedef struct clr_slot {
     uint8_t *data;             // ring memory, ring_size bytes
     clr_frame *stack;          // shadow stack, stack_cap frames
     uint32_t depth;            // traced frames open (may exceed stack_cap)
-    uint32_t open_recorded;    // frames whose exit record is reserved
-    uint32_t reserved;         // ring bytes kept for those exit records
+    uint32_t reserved;         // ring bytes kept for the exit records of the recorded frames open
     uint32_t trace_spans;      // spans recorded in the thread's current trace
     uint32_t trace_truncated;  // that trace reached the span budget
     uintptr_t unwinding;       // FunctionID given by ExceptionUnwindFunctionEnter

@@ -81,7 +81,6 @@ void clr_slot_release(clr_slot *s) {
     atomic_store_explicit(&s->head, 0, memory_order_relaxed);
     atomic_store_explicit(&s->tail, 0, memory_order_relaxed);
     s->depth = 0;
-    s->open_recorded = 0;
     s->reserved = 0;
     s->trace_spans = 0;
     s->trace_truncated = 0;
@@ -398,7 +397,6 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     f->fold_calls = 0;
     f->fold_ntop = 0;
     f->fold_ns = 0;
-    s->open_recorded++;
     s->reserved += REC_EXIT_SIZE;
     if (flags & RF_ROOT) {
         s->trace_spans = 1;
@@ -426,7 +424,6 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
         return;
     uint64_t ts = now_ns();
     f->recorded = FRAME_SKIPPED;
-    s->open_recorded--;
     if (d > 0 && kind == REC_LEAVE)
         clr_fold_judge(&g_cfg, f->fn, ts - f->start);
     // The fixed part: the exit, then what was folded into the frame.
