@@ -56,6 +56,16 @@ const (
 	// FlagFoldedCount (exit records): calls were folded into the frame
 	// while the ring had no room for the fold part; Aux is their count.
 	FlagFoldedCount uint16 = 1 << 6
+	// FlagSpanID (enter records): the span's id, chosen by the hook,
+	// follows the trace id part (an async method, whose resumes name it).
+	FlagSpanID uint16 = 1 << 8
+	// FlagResume (enter records): not a span, but a continuation of the
+	// span whose trace id and span id follow the fixed part (an async
+	// method's MoveNext, or the builder call that completes its task).
+	FlagResume uint16 = 1 << 9
+	// FlagAsyncEnd (with FlagResume): the span's task completes here; the
+	// values are the builder's SetResult/SetException arguments.
+	FlagAsyncEnd uint16 = 1 << 10
 )
 
 // FoldTop is how many methods an exit record lists by folded time, and
@@ -99,7 +109,8 @@ type Record struct {
 // Enter is the decoded fixed part of an enter record.
 type Enter struct {
 	Func     uint32   // index of the function in the profiler's table
-	TraceID  [16]byte // set when the record has FlagRoot
+	TraceID  [16]byte // set when the record has FlagRoot or FlagResume
+	SpanID   [8]byte  // set when the record has FlagSpanID or FlagResume
 	Class    uint64   // exact ClassID of the method's type, with FlagGeneric
 	TypeArgs []uint64 // exact method type arguments, with FlagGeneric
 	Values   []byte   // captured values, with FlagValues
@@ -115,12 +126,19 @@ func DecodeEnter(r Record) (Enter, error) {
 	e.Func = binary.LittleEndian.Uint32(p)
 	nargs := binary.LittleEndian.Uint32(p[4:])
 	p = p[8:]
-	if r.Flags&FlagRoot != 0 {
+	if r.Flags&(FlagRoot|FlagResume) != 0 {
 		if len(p) < 16 {
 			return e, fmt.Errorf("capture: enter record: truncated trace id")
 		}
 		copy(e.TraceID[:], p[:16])
 		p = p[16:]
+	}
+	if r.Flags&(FlagSpanID|FlagResume) != 0 {
+		if len(p) < 8 {
+			return e, fmt.Errorf("capture: enter record: truncated span id")
+		}
+		copy(e.SpanID[:], p[:8])
+		p = p[8:]
 	}
 	if r.Flags&FlagGeneric != 0 {
 		if nargs > MaxTypeArgs || len(p) < 8+8*int(nargs) {

@@ -7,6 +7,7 @@ package main
 #include <stdlib.h>
 #include "profiler.h"
 #include "clrinfo.h"
+#include "async.h"
 */
 import "C"
 
@@ -129,11 +130,15 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	p.pipe = pipe
 	p.bridge = otelbridge.New(pipe)
 	p.bridge.SetMinDuration(cfg.Sampling.MinDurationNs)
+	p.bridge.SetAsyncLimit(int(cfg.AsyncMaxPending))
 	p.drain = newDrainer(p)
 	go p.drain.run()
 	go p.planner.run(p.stop)
 	prof = p
 	configureScope(p.sel)
+	if cfg.Async {
+		C.clr_async_enable(1)
+	}
 
 	out.event_mask = C.uint32_t(eventMask)
 	out.capture.max_threads = C.uint32_t(cfg.MaxThreads)
@@ -248,7 +253,10 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		p.log.Debugf("%v", err)
 		return f
 	}
-	if !p.sel.selected(asm, name) {
+	// A task builder's SetResult/SetException ends async spans: traced
+	// wherever it is (it makes no span of its own).
+	builder := p.cfg.Async && asyncBuilderMethod(fid)
+	if !builder && !p.sel.selected(asm, name) {
 		return f
 	}
 	m, err := p.resolver.Method(fid, 0, nil)
@@ -260,6 +268,13 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	if m.Shared {
 		flags |= C.FN_SHARED_GENERIC
 	}
+	var role asyncRole
+	if p.cfg.Async {
+		if role, err = p.asyncRoleOf(fid, m); err != nil {
+			p.log.Debugf("async: %v", err)
+		}
+		flags |= role.flags
+	}
 	f.method = bridgeMethod(m)
 	// A trace rooted here is sampled by the first matching rule, else by
 	// the sampler (a remote strategy's entry for it): decided in the hook
@@ -269,8 +284,13 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	}
 	f.names = sampling.MethodNames{Select: m.SelectName, Span: f.method.SpanName, Function: m.FunctionName}
 	f.c = newCFn(fid, index, flags, p.samp.setting(f.names))
+	for i, o := range role.off {
+		f.c.flow_off[i] = C.uint16_t(o)
+	}
+	f.c.async_owner = C.uint32_t(role.owner)
 	p.planner.prepare()
-	if p.cfg.Capture && !p.captureExclude.MatchAny(m.SelectName) {
+	// A MoveNext is no span: nothing of it is shown.
+	if p.cfg.Capture && role.flags&C.FN_ASYNC_MOVENEXT == 0 && !p.captureExclude.MatchAny(m.SelectName) {
 		f.plan = p.planner.functionPlan(m)
 		f.c.plan = f.plan.c
 	}
@@ -359,6 +379,12 @@ func (p *profiler) shutdown() {
 	}
 	if n := uint64(C.clr_guard_faults()); n > 0 {
 		p.log.Warnf("%d runtime calls about objects faulted and were abandoned; those values show as <unreadable> (references that point at no object, such as ones forged by unsafe code)", n)
+	}
+	if n := p.bridge.AsyncOverflow(); n > 0 {
+		p.log.Warnf("%d async spans ended untracked (clrotel.end_reason=async_untracked): more than CLROTEL_ASYNC_MAX_PENDING=%d were waiting for their task", n, p.cfg.AsyncMaxPending)
+	}
+	if p.cfg.Async {
+		p.log.Infof("async: %d state machines carry their span; %d modules with native code left as they are", uint64(C.clr_async_types()), uint64(C.clr_async_skipped_modules()))
 	}
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
