@@ -66,6 +66,9 @@ const (
 	// FlagAsyncEnd (with FlagResume): the span's task completes here; the
 	// values are the builder's SetResult/SetException arguments.
 	FlagAsyncEnd uint16 = 1 << 10
+	// FlagSyncEnd (an async method's exit record): no state machine
+	// carried its span; it ends with the call.
+	FlagSyncEnd uint16 = 1 << 12
 )
 
 // FoldTop is how many methods an exit record lists by folded time, and

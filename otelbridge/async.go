@@ -101,6 +101,14 @@ func (b *Bridge) EnterAsync(t *Thread, ts int64, m *Method, traceID trace.TraceI
 	f.async = true
 }
 
+// EndsWithCall says that t's innermost span, an async method's, ends with
+// its call: nothing will carry it to the task's end.
+func (b *Bridge) EndsWithCall(t *Thread) {
+	if n := len(t.stack); n > 0 {
+		t.stack[n-1].async = false
+	}
+}
+
 // Resume opens a continuation of the span spanID of trace traceID on t:
 // calls until the matching Exit are its children. m is the method that
 // continues it (for stack traces).

@@ -77,9 +77,24 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 	}
 	cid := m.ClassID
 	if cid == 0 {
+		// Shared generic code: the canonical instantiation (its type
+		// arguments System.__Canon) has the layout every reference-type
+		// instantiation shares.
 		var c C.uintptr_t
-		if C.clr_class_from_token(C.uintptr_t(m.ModuleID), C.uint32_t(m.OwnerToken), &c) != 0 || c == 0 {
-			return r, fmt.Errorf("%s: no class for the state machine (shared generic code is traced as before)", m.SelectName)
+		hr := C.int(-1)
+		if gp, err := md.GenericParams(m.OwnerToken); err == nil && len(gp) > 0 {
+			if canon, err := p.planner.findType([]string{"System.__Canon"}); err == nil {
+				args := make([]C.uintptr_t, len(gp))
+				for i := range args {
+					args[i] = C.uintptr_t(canon)
+				}
+				hr = C.clr_class_from_token_args(C.uintptr_t(m.ModuleID), C.uint32_t(m.OwnerToken), C.uint32_t(len(args)), &args[0], &c)
+			}
+		} else if err == nil {
+			hr = C.clr_class_from_token(C.uintptr_t(m.ModuleID), C.uint32_t(m.OwnerToken), &c)
+		}
+		if hr != 0 || c == 0 {
+			return r, fmt.Errorf("%s: no class for the state machine (its async method's span ends with the call)", m.SelectName)
 		}
 		cid = uint64(c)
 	}

@@ -32,7 +32,10 @@ enum {
 // RF_ASYNC_END (with RF_RESUME): that span's task completes here; the values
 // are the builder's SetResult/SetException arguments.
 enum { RF_ROOT = 1, RF_GENERIC = 2, RF_VALUES = 4, RF_VALUES_DROPPED = 8, RF_FOLDED = 16, RF_TRUNCATED = 32, RF_FOLDED_COUNT = 64,
-       RF_SPANID = 256, RF_RESUME = 512, RF_ASYNC_END = 1024 };
+       RF_SPANID = 256, RF_RESUME = 512, RF_ASYNC_END = 1024, RF_SYNC_END = 4096 };
+// RF_SYNC_END (an async method's exit record): no state machine carried
+// its span (one the profiler could not pair, as shared generic code): the
+// span ends with the call, as any other.
 enum { REC_HEADER = 16, REC_EXIT_SIZE = 24, MAX_TYPE_ARGS = 8 };
 enum { FOLD_TOP = 3, REC_FOLD_SIZE = 16 + 16 * FOLD_TOP };
 
@@ -111,6 +114,10 @@ typedef struct clr_frame {
     // continuation of one) that span's id.
     uint64_t trace[2];
     uint64_t span;
+    // An async method's frame: its state machine took its identity (the
+    // first MoveNext was a continuation of it). If not, its span ends
+    // with the call (RF_SYNC_END).
+    uint32_t async_linked;
     // FRAME_RECORDED: what was folded into it.
     uint32_t fold_calls;
     uint32_t fold_ntop;

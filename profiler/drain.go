@@ -220,6 +220,9 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 		}
 		attrs = d.markDropped(r, attrs)
 		attrs = d.folded(r, x, attrs)
+		if r.Flags&capture.FlagSyncEnd != 0 {
+			b.EndsWithCall(ts.th)
+		}
 		b.Exit(ts.th, r.Time, otelbridge.ExitReturn, attrs...)
 	case capture.KindException:
 		x, err := capture.DecodeExit(r)

@@ -363,6 +363,7 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
             *w[1] = parent->trace[1];
             *w[2] = parent->span;
             *w[3] = clr_async_check(parent->trace[0], parent->trace[1], parent->span);
+            parent->async_linked = 1;
             record_continuation(s, f, fn, elt, d, 0, parent->trace, parent->span);
             return ASYNC_HANDLED;
         }
@@ -538,6 +539,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     f->fold_ntop = 0;
     f->fold_ns = 0;
     f->span = span;
+    f->async_linked = 0;
     if (flags & RF_ROOT) {
         f->trace[0] = tid[0];
         f->trace[1] = tid[1];
@@ -585,6 +587,8 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
         flags |= RF_FOLDED_COUNT;
     if (d == 0 && s->trace_truncated)
         flags |= RF_TRUNCATED;
+    if (f->fn != NULL && (f->fn->flags & FN_ASYNC_KICKOFF) && !f->async_linked)
+        flags |= RF_SYNC_END;
     s->reserved -= base;
     uint32_t keep = s->reserved, size = base;
     uint8_t *p = NULL;

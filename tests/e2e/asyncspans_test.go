@@ -174,6 +174,50 @@ func TestAsyncMethodOutcomes(t *testing.T) {
 	})
 }
 
+// Async methods of a generic class: a value-type instantiation (code of
+// its own) and shared code (the state machine's layout read from its
+// canonical instantiation) are each one span until the task completes.
+func TestAsyncGenericMethods(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		r := runApp(t, rt, "AsyncFlow", []string{"generic"}, runOpts{profiler: true})
+		if r.ExitCode != 0 || r.Stdout != "s\n42\n" {
+			t.Fatalf("exit %d, stdout %q\n%s", r.ExitCode, r.Stdout, r.Stderr)
+		}
+		for _, inst := range []string{"Int32", "String"} {
+			gets := byName(r.Spans, asyncNS+"Box<"+inst+">.Get("+inst+" v)")
+			if len(gets) != 1 {
+				t.Fatalf("%d Get spans of Box<%s>\n%v", len(gets), inst, spanNames(r.Spans))
+			}
+			g := gets[0]
+			if reason := g.Attrs["clrotel.end_reason"]; reason != nil {
+				t.Errorf("Box<%s>.Get ended as %v", inst, reason)
+			}
+			want := map[string]any{"Int32": int64(42), "String": "s"}[inst]
+			if g.Duration() < 4*time.Millisecond || g.Attrs["dotnet.return"] != want {
+				t.Errorf("Box<%s>.Get: lasted %v, returned %v", inst, g.Duration(), g.Attrs["dotnet.return"])
+			}
+		}
+	})
+}
+
+// An async method whose state machine is not traced (its MoveNext
+// excluded) cannot be followed to its task's end: its span ends with the
+// call, as it did before async methods were followed, never left open.
+func TestAsyncUnpairedEndsWithCall(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		r := asyncRun(t, rt, []string{"flow"}, map[string]string{"CLROTEL_EXCLUDE": "*.MoveNext"})
+		handles := byName(r.Spans, asyncNS+"Handler.Handle(Int32 req)")
+		if len(handles) != 3 {
+			t.Fatalf("%d Handle spans", len(handles))
+		}
+		for _, h := range handles {
+			if h.Attrs["clrotel.end_reason"] != nil || h.Duration() > 15*time.Millisecond {
+				t.Errorf("Handle: end reason %v, lasted %v: want it to end with its call", h.Attrs["clrotel.end_reason"], h.Duration())
+			}
+		}
+	})
+}
+
 // 10,000 flows in flight at once, each resumed on the pool: every step
 // stays with its own flow.
 func TestAsyncConcurrentFlows(t *testing.T) {

@@ -97,6 +97,19 @@ namespace Acme.Async
         }
     }
 
+    // Async methods of a generic class: their state machines are generic
+    // too, and shared between reference-type instantiations.
+    public class Box<T>
+    {
+        public async Task<T> Get(T v)
+        {
+            await Task.Delay(5);
+            return Keep(v);
+        }
+
+        public T Keep(T v) { return v; }
+    }
+
     public class ClassMachine
     {
         [AsyncStateMachine(typeof(SumMachine))]
@@ -197,6 +210,12 @@ public static class Program
                 Console.WriteLine("void done");
                 Console.WriteLine(new Acme.Async.ClassMachine().Sum(4).Result);
                 Console.WriteLine(Acme.Async.Cases.Deep(1000).Result);
+                break;
+            }
+            case "generic":
+            {
+                Console.WriteLine(new Acme.Async.Box<string>().Get("s").Result);
+                Console.WriteLine(new Acme.Async.Box<int>().Get(42).Result);
                 break;
             }
             case "many":
