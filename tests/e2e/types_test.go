@@ -50,8 +50,10 @@ func noCardNumbers(t *testing.T, spans []otlpsink.Span) {
 // differ between 3.1 and 8).
 func TestTypeRenderings(t *testing.T) {
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
-		r := runApp(t, rt, "Types", nil, runOpts{profiler: true})
-		if r.ExitCode != 0 || !strings.Contains(r.Stdout, "types 612 42") {
+		// A local DateTime shows with the offset of the process's time zone
+		// at its date: Paris is +01:00 in November, +02:00 in July.
+		r := runApp(t, rt, "Types", nil, runOpts{profiler: true, env: map[string]string{"TZ": "Europe/Paris"}})
+		if r.ExitCode != 0 || !strings.Contains(r.Stdout, "types 660 42") {
 			t.Fatalf("exit %d, stdout %q\n%s", r.ExitCode, r.Stdout, r.Stderr)
 		}
 		tests := []struct {
@@ -127,9 +129,14 @@ func TestTypeRenderings(t *testing.T) {
 			{"Calls.Flags(", "dotnet.arg.both", "Read, Write"},
 			{"Calls.Flags(", "dotnet.arg.one", "Execute"},
 			{"Calls.Flags(", "dotnet.arg.odd", "8"},
-			{"Calls.Delegates(", "dotnet.arg.lambda", "System.Func<Int32>(static)"},
-			{"Calls.Delegates(", "dotnet.arg.bound", "System.Func<Int32, Int32>(target Acme.Types.Service)"},
+			{"Calls.Delegates(", "dotnet.arg.lambda", "System.Func<Int32>(Acme.Types.Program.<Main>m__4())"},
+			{"Calls.Delegates(", "dotnet.arg.bound", "System.Func<Int32, Int32>(Acme.Types.Service.Count(Int32 extra), target Acme.Types.Service)"},
+			{"Calls.Delegates(", "dotnet.arg.bound.method", "Acme.Types.Service.Count(Int32 extra)"},
 			{"Calls.Delegates(", "dotnet.arg.multi", "System.Action(2 handlers)"},
+			{"Calls.Delegates(", "dotnet.arg.discount", "System.Func<System.Decimal, System.Decimal>(Acme.Types.Pricing.Discount(System.Decimal price))"},
+			{"Calls.Locals(", "dotnet.arg.winter", "2026-11-23T09:00:00.0000000+01:00"},
+			{"Calls.Locals(", "dotnet.arg.winter.kind", "Local"},
+			{"Calls.Locals(", "dotnet.arg.summer", "2026-07-01T09:00:00.0000000+02:00"},
 			// `this`: a service's own fields; its collections as their count.
 			{"Service.Count(", "dotnet.this", `Acme.Types.Service{stock=[40], log=[1], gate=Object{…}, Name="svc"}`},
 			{"Service.Count(", "dotnet.this.stock", nil}, // the count is in dotnet.this
@@ -138,6 +145,16 @@ func TestTypeRenderings(t *testing.T) {
 			if got := latest(t, r.Spans, tt.span)[tt.key]; got != tt.want {
 				t.Errorf("%s %s = %#v, want %#v", tt.span, tt.key, got, tt.want)
 			}
+		}
+		// A delegate to a method never called: .NET 7+'s precode names its
+		// method; 3.1's (a call into the prestub) does not, and the
+		// delegate shows as static.
+		never := "System.Func<Int32, Int32>(Acme.Types.Pricing.Never(Int32 x))"
+		if rt.Name == "net3.1" {
+			never = "System.Func<Int32, Int32>(static)"
+		}
+		if got := latest(t, r.Spans, "Calls.Delegates(")["dotnet.arg.never"]; got != never {
+			t.Errorf("never = %#v, want %q", got, never)
 		}
 		// A constructor's `this` on entry (all defaults) is not shown.
 		if this, ok := latest(t, r.Spans, "Service..ctor(")["dotnet.this"]; ok {

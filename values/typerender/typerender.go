@@ -2,6 +2,7 @@ package typerender
 
 import (
 	"strings"
+	"time"
 
 	"github.com/clrotel/clrotel/values"
 	"go.opentelemetry.io/otel/attribute"
@@ -9,7 +10,12 @@ import (
 
 // Renderer is a values.TypeRenderer for the common BCL types. The zero
 // value is ready; it holds no state.
-type Renderer struct{}
+type Renderer struct {
+	// Location is the time zone a DateTime of Kind Local is shown in (its
+	// offset for that date); nil: the process's (time.Local: TZ, else
+	// /etc/localtime, as .NET reads it on Linux).
+	Location *time.Location
+}
 
 // New returns a Renderer.
 func New() *Renderer { return &Renderer{} }
@@ -65,8 +71,8 @@ func genericBase(name string) (string, bool) {
 }
 
 // Render implements values.TypeRenderer.
-func (*Renderer) Render(ci values.ClassInfo, v values.Value, c values.Context) (values.Rendering, bool) {
-	f := fields{ci: ci, v: v}
+func (r *Renderer) Render(ci values.ClassInfo, v values.Value, c values.Context) (values.Rendering, bool) {
+	f := fields{ci: ci, v: v, loc: r.Location}
 	base, isGeneric := genericBase(ci.Name)
 	var fn renderFunc
 	if isGeneric {
@@ -91,8 +97,9 @@ func (*Renderer) Render(ci values.ClassInfo, v values.Value, c values.Context) (
 
 // fields finds a captured value's fields by name.
 type fields struct {
-	ci values.ClassInfo
-	v  values.Value
+	ci  values.ClassInfo
+	v   values.Value
+	loc *time.Location // Renderer.Location
 }
 
 // has reports whether the class has a field of that name.

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/clrotel/clrotel/values"
 )
@@ -14,6 +15,7 @@ type fakeCtx struct {
 	classes map[uint64]values.ClassInfo
 	depth   int
 	nested  bool
+	methods map[uint64]string
 }
 
 func (c fakeCtx) Text(v values.Value) string {
@@ -30,6 +32,7 @@ func (c fakeCtx) Text(v values.Value) string {
 func (c fakeCtx) Class(id uint64) (values.ClassInfo, bool) { ci, ok := c.classes[id]; return ci, ok }
 func (c fakeCtx) Nested() bool                             { return c.nested }
 func (c fakeCtx) Depth() int                               { return c.depth }
+func (c fakeCtx) Method(code uint64) (string, bool)        { m, ok := c.methods[code]; return m, ok }
 func (c fakeCtx) SensitiveKey(k values.Value) bool {
 	return k.Shape == values.String && values.StringText(k) == "password"
 }
@@ -148,6 +151,81 @@ func TestBounds(t *testing.T) {
 	for _, tt := range tests {
 		if got := Bounds(tt.class, tt.fields); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("Bounds(%s, %v) = %v, want %v", tt.class, tt.fields, got, tt.want)
+		}
+	}
+}
+
+func TestDateTimeLocal(t *testing.T) {
+	kolkata := time.FixedZone("IST", 330*60)
+	paris, err := time.LoadLocation("Europe/Paris")
+	if err != nil {
+		t.Skip("no tzdata:", err)
+	}
+	ci := class("System.DateTime", "_dateData")
+	local := func(ticks uint64) values.Value { return obj(prim(values.KindU8, 2<<62|ticks)) }
+	tests := []struct {
+		loc  *time.Location
+		v    values.Value
+		want string
+	}{
+		{kolkata, local(638679492000000000), "2024-11-23T09:00:00.0000000+05:30"},
+		// The offset is the zone's at that date: winter and summer in Paris.
+		{paris, local(638679492000000000), "2024-11-23T09:00:00.0000000+01:00"},
+		{paris, local(638679492000000000 - 150*864000000000), "2024-06-26T09:00:00.0000000+02:00"},
+		{time.FixedZone("W", -(3*60+30)*60), local(638679492000000000), "2024-11-23T09:00:00.0000000-03:30"},
+		// The Local kind's second encoding (bit 63 and 62: ambiguous DST hour).
+		{kolkata, obj(prim(values.KindU8, 3<<62|638679492000000000)), "2024-11-23T09:00:00.0000000+05:30"},
+	}
+	for _, tt := range tests {
+		got, ok := (&Renderer{Location: tt.loc}).Render(ci, tt.v, fakeCtx{})
+		if !ok || got.Text != tt.want {
+			t.Errorf("%v: %q, %v; want %q", tt.loc, got.Text, ok, tt.want)
+		}
+		if len(got.Subs) != 1 || got.Subs[0].Value.AsString() != "Local" {
+			t.Errorf("%v: subs %v", tt.loc, got.Subs)
+		}
+	}
+}
+
+func TestDelegates(t *testing.T) {
+	const svcCls = 10
+	ctx := fakeCtx{
+		classes: map[uint64]values.ClassInfo{svcCls: class("Acme.Service")},
+		methods: map[uint64]string{0x1000: "Acme.Service.Count(Int32 extra)", 0x2000: "Acme.Pricing.Discount(Decimal d)"},
+	}
+	ci := class("System.Func<Int32, Int32>", "_target", "_methodBase", "_methodPtr", "_methodPtrAux", "_invocationList", "_invocationCount")
+	null := values.Value{Shape: values.Null}
+	ptr := func(a uint64) values.Value { return prim(values.KindI, a) }
+	target := values.Value{Shape: values.Object, Class: svcCls}
+	self := values.Value{Shape: values.Cycle}
+	tests := []struct {
+		name, want, method string
+		v                  values.Value
+	}{
+		{"instance", "System.Func<Int32, Int32>(Acme.Service.Count(Int32 extra), target Acme.Service)", "Acme.Service.Count(Int32 extra)",
+			obj(target, null, ptr(0x1000), ptr(0), null, ptr(0))},
+		// A static method: the shuffle thunk in _methodPtr, the method in _methodPtrAux.
+		{"static", "System.Func<Int32, Int32>(Acme.Pricing.Discount(Decimal d))", "Acme.Pricing.Discount(Decimal d)",
+			obj(self, null, ptr(0x9999), ptr(0x2000), null, ptr(0))},
+		// Code the context cannot name: the target's class only.
+		{"unknown code", "System.Func<Int32, Int32>(target Acme.Service)", "",
+			obj(target, null, ptr(0x5555), ptr(0), null, ptr(0))},
+		{"unknown static", "System.Func<Int32, Int32>(static)", "",
+			obj(self, null, ptr(0x5555), ptr(0x6666), null, ptr(0))},
+	}
+	for _, tt := range tests {
+		got, ok := New().Render(ci, tt.v, ctx)
+		if !ok || got.Text != tt.want {
+			t.Errorf("%s: %q, %v; want %q", tt.name, got.Text, ok, tt.want)
+		}
+		var method string
+		for _, s := range got.Subs {
+			if s.Suffix == ".method" {
+				method = s.Value.AsString()
+			}
+		}
+		if method != tt.method {
+			t.Errorf("%s: .method %q, want %q", tt.name, method, tt.method)
 		}
 	}
 }

@@ -48,6 +48,12 @@ namespace Acme.Types
         public int Count(int extra) { lock (gate) { return stock.Count + extra; } }
     }
 
+    public static class Pricing
+    {
+        public static decimal Discount(decimal price) { return price * 0.9m; }
+        public static int Never(int x) { return x; } // never called
+    }
+
     public static class Calls
     {
         public static int Scalars(decimal price, decimal negative, DateTime at, DateTime unspecified, DateTimeOffset when,
@@ -73,7 +79,14 @@ namespace Acme.Types
         public static int Flags(Access both, Access one, Access odd) { return 10; }
         // DateOnly and TimeOnly exist from .NET 6: made by name, null before.
         public static int Dates(object day, object time) { return 11; }
-        public static int Delegates(Func<int> lambda, Func<int, int> bound, Action multi) { return 12; }
+        // Each delegate is called, so that its method is compiled when the
+        // span is rendered (the method of code never compiled is not known).
+        public static int Delegates(Func<int> lambda, Func<int, int> bound, Action multi, Func<decimal, decimal> discount, Func<int, int> never)
+        {
+            lambda(); bound(0); multi(); discount(10m);
+            return 12;
+        }
+        public static int Locals(DateTime winter, DateTime summer) { return 16; }
         public static void Decline(string who)
         {
             throw new InvalidOperationException("card 4111 1111 1111 1111 declined for " + who);
@@ -150,7 +163,8 @@ namespace Acme.Types
                 try { Calls.Decline("Ada"); } catch (InvalidOperationException) { sum++; }
                 var svc = new Service();
                 Action a = () => { }, b = () => { };
-                sum += Calls.Delegates(() => 1, svc.Count, a + b);
+                sum += Calls.Delegates(() => 1, svc.Count, a + b, Pricing.Discount, Pricing.Never);
+                sum += Calls.Locals(new DateTime(2026, 11, 23, 9, 0, 0, DateTimeKind.Local), new DateTime(2026, 7, 1, 9, 0, 0, DateTimeKind.Local));
                 Thread.Sleep(400); // plans of classes first met in this round are built
             }
             Console.WriteLine("types " + sum + " " + forced);
