@@ -769,6 +769,7 @@ func (pl *planner) layoutPlan(e *classEntry, cid uint64, c naming.Class, depth i
 		e.info.Fields[i] = values.Field{Name: displayFieldName(r.name), Enum: r.slot.enum}
 	}
 	boundCollections(e.info.Name, rows, fields)
+	nodeLinks(plan, e.info, rows)
 	if !e.valueType {
 		e.obj = plan
 		return nil
@@ -788,7 +789,9 @@ func (pl *planner) layoutPlan(e *classEntry, cid uint64, c naming.Class, depth i
 
 // boundCollections marks the array fields a collection uses only up to a
 // count field (typerender.Bounds decides which, by field name): the hooks
-// copy no element past the count.
+// copy no element past the count. A walked collection's field (a tree's
+// root, an array of hash chains) is marked for the hooks to walk, with its
+// count field if it has one.
 func boundCollections(class string, rows []fieldRow, fields []C.clr_value_plan) {
 	names := make([]string, len(rows))
 	for i, r := range rows {
@@ -804,7 +807,18 @@ func boundCollections(class string, rows []fieldRow, fields []C.clr_value_plan) 
 				cnt = i
 			}
 		}
-		if arr >= 0 && cnt >= 0 {
+		switch {
+		case arr < 0:
+		case b.Walk != typerender.WalkNone:
+			fields[arr].bounded = C.BOUND_TREE
+			if b.Walk == typerender.WalkChains {
+				fields[arr].bounded = C.BOUND_CHAINS
+			}
+			fields[arr].bound_offset = C.BOUND_NO_COUNT
+			if cnt >= 0 {
+				fields[arr].bound_offset = C.uint32_t(rows[cnt].offset)
+			}
+		case cnt >= 0:
 			fields[arr].bounded = C.BOUND_COLLECTION
 			if b.Text {
 				fields[arr].bounded = C.BOUND_TEXT
@@ -812,6 +826,33 @@ func boundCollections(class string, rows []fieldRow, fields []C.clr_value_plan) 
 			fields[arr].bound_offset = C.uint32_t(rows[cnt].offset)
 		}
 	}
+}
+
+// nodeLinks marks, in the plan of a walked collection's node class
+// (typerender.NodeLinks decides, by field name), the fields that link
+// nodes and the subtree count: the hooks follow them.
+func nodeLinks(plan *C.clr_class_plan, info values.ClassInfo, rows []fieldRow) {
+	names := make([]string, len(info.Fields))
+	for i, f := range info.Fields {
+		names[i] = f.Name
+	}
+	l, ok := typerender.NodeLinks(info.Name, names)
+	if !ok {
+		return
+	}
+	index := func(name string, kind values.Kind) C.uint8_t {
+		for i, f := range info.Fields {
+			if name != "" && f.Name == name && i < len(rows) && rows[i].slot.kind == kind && i < 255 {
+				return C.uint8_t(i + 1)
+			}
+		}
+		return 0
+	}
+	left, right, count := index(l.Left, values.KindRef), index(l.Right, values.KindRef), index(l.Count, values.KindI4)
+	if left == 0 || (l.Right != "" && right == 0) || (l.Count != "" && count == 0) {
+		return // not the expected kinds: the collection renders generically
+	}
+	plan.link[0], plan.link[1], plan.node_count = left, right, count
 }
 
 // ownerIsValueType tells from metadata alone whether a method's owning type

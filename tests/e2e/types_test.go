@@ -53,7 +53,7 @@ func TestTypeRenderings(t *testing.T) {
 		// A local DateTime shows with the offset of the process's time zone
 		// at its date: Paris is +01:00 in November, +02:00 in July.
 		r := runApp(t, rt, "Types", nil, runOpts{profiler: true, env: map[string]string{"TZ": "Europe/Paris"}})
-		if r.ExitCode != 0 || !strings.Contains(r.Stdout, "types 660 42") {
+		if r.ExitCode != 0 || !strings.Contains(r.Stdout, "types 981 42") {
 			t.Fatalf("exit %d, stdout %q\n%s", r.ExitCode, r.Stdout, r.Stderr)
 		}
 		tests := []struct {
@@ -105,7 +105,34 @@ func TestTypeRenderings(t *testing.T) {
 			{"Calls.OrderedSizes(", "dotnet.arg.manyStack.count", int64(20)},
 			{"Calls.ValueTuples(", "dotnet.arg.pair", `(2, "b")`},
 			{"Calls.Concurrent(", "dotnet.arg.empty", "{}"},
-			{"Calls.Concurrent(", "dotnet.arg.three", "{…}(3)"},
+			{"Calls.SortedSets(", "dotnet.arg.empty", "{}"},
+			{"Calls.SortedSets(", "dotnet.arg.empty.count", int64(0)},
+			{"Calls.SortedSets(", "dotnet.arg.one", "{7}"},
+			{"Calls.SortedSets(", "dotnet.arg.many", "{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, …}(20)"},
+			{"Calls.SortedSets(", "dotnet.arg.many.count", int64(20)},
+			{"Calls.SortedSets(", "dotnet.arg.removed", "{1, 3, 5, 6}"},
+			{"Calls.SortedSets(", "dotnet.arg.removed.count", int64(4)},
+			{"Calls.SortedDicts(", "dotnet.arg.empty", "{}"},
+			{"Calls.SortedDicts(", "dotnet.arg.one", `{"only": 4}`},
+			{"Calls.SortedDicts(", "dotnet.arg.many", `{"k00": 0, "k01": 1, "k02": 2, "k03": 3, "k04": 4, "k05": 5, "k06": 6, "k07": 7, "k08": 8, "k09": 9, "k10": 10, "k11": 11, "k12": 12, "k13": 13, "k14": 14, "k15": 15, …}(20)`},
+			{"Calls.SortedDicts(", "dotnet.arg.many.count", int64(20)},
+			{"Calls.SortedDicts(", "dotnet.arg.removed", `{"apple": 5, "kiwi": 4, "pear": 4}`},
+			{"Calls.SortedDicts(", "dotnet.arg.removed.count", int64(3)},
+			{"Calls.Immutables(", "dotnet.arg.empty", "[]"},
+			{"Calls.Immutables(", "dotnet.arg.empty.count", int64(0)},
+			{"Calls.Immutables(", "dotnet.arg.one", "[0]"},
+			{"Calls.Immutables(", "dotnet.arg.many", "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, …](20)"},
+			{"Calls.Immutables(", "dotnet.arg.many.count", int64(20)},
+			{"Calls.Immutables(", "dotnet.arg.removed", "[0, 2, 4, 5]"},
+			{"Calls.Immutables(", "dotnet.arg.removed.count", int64(4)},
+			{"Calls.Immutables(", "dotnet.arg.array", "[0, 1, 2]"},
+			{"Calls.Immutables(", "dotnet.arg.array.count", int64(3)},
+			// Int32 keys below the bucket count sit in their own buckets, in order.
+			{"Calls.ConcurrentInts(", "dotnet.arg.one", "{0: 0}"},
+			{"Calls.ConcurrentInts(", "dotnet.arg.many", "{0: 0, 1: 10, 2: 20, 3: 30, 4: 40, 5: 50, 6: 60, 7: 70, 8: 80, 9: 90, 10: 100, 11: 110, 12: 120, 13: 130, 14: 140, 15: 150, …}(20)"},
+			{"Calls.ConcurrentInts(", "dotnet.arg.many.count", int64(20)},
+			{"Calls.ConcurrentInts(", "dotnet.arg.removed", "{0: 0, 2: 20, 5: 50}"},
+			{"Calls.ConcurrentInts(", "dotnet.arg.removed.count", int64(3)},
 			{"Calls.Concurrent(", "dotnet.arg.three.count", int64(3)},
 			{"Calls.Misc(", "dotnet.arg.tuple", `(1, "a")`},
 			{"Calls.Misc(", "dotnet.arg.kv", `["k"]=3`},
@@ -155,6 +182,14 @@ func TestTypeRenderings(t *testing.T) {
 		}
 		if got := latest(t, r.Spans, "Calls.Delegates(")["dotnet.arg.never"]; got != never {
 			t.Errorf("never = %#v, want %q", got, never)
+		}
+		// String keys hash randomly per process: the entries in any order.
+		three, _ := latest(t, r.Spans, "Calls.Concurrent(")["dotnet.arg.three"].(string)
+		for _, e := range []string{`"c0": 0`, `"c1": 1`, `"c2": 2`} {
+			if !strings.HasPrefix(three, "{") || !strings.HasSuffix(three, "}") || !strings.Contains(three, e) || len(three) != len(`{"c0": 0, "c1": 1, "c2": 2}`) {
+				t.Errorf("Concurrent three = %q", three)
+				break
+			}
 		}
 		// A constructor's `this` on entry (all defaults) is not shown.
 		if this, ok := latest(t, r.Spans, "Service..ctor(")["dotnet.this"]; ok {

@@ -53,6 +53,10 @@ func init() {
 		"System.ArraySegment":                                renderArraySegment,
 		"System.Collections.Immutable.ImmutableArray":        renderImmutableArray,
 		"System.Collections.Concurrent.ConcurrentDictionary": renderConcurrentDictionary,
+		"System.Collections.Generic.SortedSet":               renderSortedSet,
+		"System.Collections.Generic.TreeSet":                 renderSortedSet,
+		"System.Collections.Generic.SortedDictionary":        renderSortedDictionary,
+		"System.Collections.Immutable.ImmutableList":         renderImmutableList,
 		"System.Tuple":                     renderTuple,
 		"System.ValueTuple":                renderTuple,
 		"System.Lazy":                      renderLazy,
@@ -61,19 +65,12 @@ func init() {
 	}
 }
 
-// genericBase is a class name without its generic arguments.
-func genericBase(name string) (string, bool) {
-	i := strings.IndexByte(name, '<')
-	if i < 0 {
-		return name, false
-	}
-	return name[:i], true
-}
-
 // Render implements values.TypeRenderer.
 func (r *Renderer) Render(ci values.ClassInfo, v values.Value, c values.Context) (values.Rendering, bool) {
 	f := fields{ci: ci, v: v, loc: r.Location}
-	base, isGeneric := genericBase(ci.Name)
+	// Generic arguments left out, nested classes kept: List<T>.Enumerator
+	// is not a List<T>.
+	base, isGeneric := stripArgs(ci.Name), strings.IndexByte(ci.Name, '<') >= 0
 	var fn renderFunc
 	if isGeneric {
 		fn = generic[base]

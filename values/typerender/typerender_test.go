@@ -142,9 +142,9 @@ func TestBounds(t *testing.T) {
 		fields []string
 		want   []Bound
 	}{
-		{"System.Collections.Generic.List<Int32>", []string{"_items", "_size", "_version"}, []Bound{{"_items", "_size", false}}},
-		{"System.Collections.Generic.HashSet<String>", []string{"_buckets", "_slots", "_count", "_lastIndex"}, []Bound{{"_slots", "_lastIndex", false}}},
-		{"System.Collections.Generic.HashSet<String>", []string{"_buckets", "_entries", "_count", "_freeCount"}, []Bound{{"_entries", "_count", false}}},
+		{"System.Collections.Generic.List<Int32>", []string{"_items", "_size", "_version"}, []Bound{{Array: "_items", Count: "_size"}}},
+		{"System.Collections.Generic.HashSet<String>", []string{"_buckets", "_slots", "_count", "_lastIndex"}, []Bound{{Array: "_slots", Count: "_lastIndex"}}},
+		{"System.Collections.Generic.HashSet<String>", []string{"_buckets", "_entries", "_count", "_freeCount"}, []Bound{{Array: "_entries", Count: "_count"}}},
 		{"System.Collections.Generic.List<Int32>", []string{"_items"}, nil},
 		{"Acme.List<Int32>", []string{"_items", "_size"}, nil},
 	}

@@ -67,6 +67,12 @@ namespace Acme.Types
         public static int OrderedSizes(object emptyQueue, object manyQueue, object emptyStack, object manyStack) { return 14; }
         public static int ValueTuples(ValueTuple<int, string> pair) { return 15; }
         public static int Concurrent(object empty, object three) { return 13; }
+        // Trees and hash chains, walked by the value writer; made by name
+        // (System.Collections, System.Collections.Immutable on .NET Core).
+        public static int SortedSets(object empty, object one, object many, object removed) { return 17; }
+        public static int SortedDicts(object empty, object one, object many, object removed) { return 18; }
+        public static int Immutables(object empty, object one, object many, object removed, object array) { return 19; }
+        public static int ConcurrentInts(object one, object many, object removed) { return 20; }
         public static int Misc(Tuple<int, string> tuple, KeyValuePair<string, int> kv, CancellationToken none,
             CancellationToken live, CancellationToken canceled, Lazy<int> made, Lazy<int> notMade,
             Exception error, Encoding enc, Type type, Task<int> done) { return 8; }
@@ -98,6 +104,21 @@ namespace Acme.Types
         static List<int> Range(int n) { var l = new List<int>(); for (int i = 0; i < n; i++) l.Add(i); return l; }
 
         static object Make(string type) { return Activator.CreateInstance(Type.GetType(type, true)); }
+        static object Ret(object o, string method, params object[] args) { return o.GetType().GetMethod(method).Invoke(o, args); }
+
+        const string sortedSet = "System.Collections.Generic.SortedSet`1[[System.Int32]], System.Collections";
+        const string sortedDict = "System.Collections.Generic.SortedDictionary`2[[System.String],[System.Int32]], System.Collections";
+        const string cdInts = "System.Collections.Concurrent.ConcurrentDictionary`2[[System.Int32],[System.Int32]], System.Collections.Concurrent";
+
+        static object Sorted(params int[] xs) { var s = Make(sortedSet); foreach (var x in xs) Call(s, "Add", x); return s; }
+        static object SortedD(params string[] ks) { var d = Make(sortedDict); foreach (var k in ks) Call(d, "Add", k, k.Length); return d; }
+        static object CdInts(int n) { var d = Make(cdInts); for (int i = 0; i < n; i++) Call(d, "TryAdd", i, i * 10); return d; }
+        static object Immutable(string type, int n)
+        {
+            object l = Type.GetType(type + "`1[[System.Int32]], System.Collections.Immutable", true).GetField("Empty").GetValue(null);
+            for (int i = 0; i < n; i++) l = Ret(l, "Add", i);
+            return l;
+        }
         static void Call(object o, string method, params object[] args) { o.GetType().GetMethod(method).Invoke(o, args); }
 
         public static int Main(string[] args)
@@ -123,6 +144,18 @@ namespace Acme.Types
             var made = new Lazy<int>(() => 42); int forced = made.Value;
             var tz = new DateTimeOffset(2026, 11, 23, 10, 0, 0, TimeSpan.FromHours(1));
             int sum = 0;
+            // A ConcurrentDictionary is three classes deep down to its
+            // nodes (the dictionary, its Tables, the bucket array, then
+            // Node), each planned after a call first meets it: warmed up
+            // here so that the rounds below show the entries.
+            for (int i = 0; i < 3; i++)
+            {
+                var warm = Make("System.Collections.Concurrent.ConcurrentDictionary`2[[System.String],[System.Int32]], System.Collections.Concurrent");
+                Call(warm, "TryAdd", "w", 1);
+                sum += Calls.Concurrent(warm, warm);
+                sum += Calls.ConcurrentInts(CdInts(1), CdInts(1), CdInts(1));
+                Thread.Sleep(200);
+            }
             for (int round = 0; round < 3; round++)
             {
                 sum += Calls.Scalars(99.95m, -0.001m, new DateTime(2026, 11, 23, 9, 0, 0, DateTimeKind.Utc), new DateTime(2026, 1, 2, 3, 4, 5, 678),
@@ -146,6 +179,21 @@ namespace Acme.Types
                 var three = Make(cd);
                 for (int i = 0; i < 3; i++) Call(three, "TryAdd", "c" + i, i);
                 sum += Calls.Concurrent(Make(cd), three);
+                // Inserted out of order: shown in order.
+                var sortedMany = Sorted(19, 3, 7, 0, 12, 5, 16, 1, 9, 14, 2, 18, 6, 11, 4, 17, 8, 13, 10, 15);
+                var sortedRemoved = Sorted(1, 2, 3, 4, 5, 6); Call(sortedRemoved, "Remove", 2); Call(sortedRemoved, "Remove", 4);
+                sum += Calls.SortedSets(Sorted(), Sorted(7), sortedMany, sortedRemoved);
+                var dictMany = Make(sortedDict);
+                for (int i = 19; i >= 0; i--) Call(dictMany, "Add", "k" + i.ToString("D2"), i);
+                var dictRemoved = SortedD("pear", "apple", "fig", "kiwi"); Call(dictRemoved, "Remove", "fig");
+                sum += Calls.SortedDicts(SortedD(), SortedD("only"), dictMany, dictRemoved);
+                var listRemoved = Ret(Ret(Immutable("System.Collections.Immutable.ImmutableList", 6), "RemoveAt", 1), "RemoveAt", 2);
+                sum += Calls.Immutables(Immutable("System.Collections.Immutable.ImmutableList", 0), Immutable("System.Collections.Immutable.ImmutableList", 1),
+                    Immutable("System.Collections.Immutable.ImmutableList", 20), listRemoved, Immutable("System.Collections.Immutable.ImmutableArray", 3));
+                var cdRemoved = CdInts(6);
+                var cdAsDict = (System.Collections.IDictionary)cdRemoved;
+                cdAsDict.Remove(1); cdAsDict.Remove(3); cdAsDict.Remove(4);
+                sum += Calls.ConcurrentInts(CdInts(1), CdInts(20), cdRemoved);
                 Exception error;
                 try { throw new InvalidOperationException("bad state"); } catch (Exception e) { error = e; }
                 sum += Calls.Misc(Tuple.Create(1, "a"), new KeyValuePair<string, int>("k", 3), CancellationToken.None,
