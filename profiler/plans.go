@@ -809,6 +809,8 @@ func boundCollections(class string, rows []fieldRow, fields []C.clr_value_plan) 
 		}
 		switch {
 		case arr < 0:
+		case b.Walk == typerender.WalkInner:
+			fields[arr].bounded = C.BOUND_INNER
 		case b.Walk != typerender.WalkNone:
 			fields[arr].bounded = C.BOUND_TREE
 			if b.Walk == typerender.WalkChains {

@@ -172,6 +172,12 @@ static void write_struct(writer *w, const clr_class_plan *p, uintptr_t addr, uin
             write_walk(w, f, addr);
             continue;
         }
+        if (f->bounded == BOUND_INNER) {
+            w->depth--;
+            write_value(w, f, addr + f->offset);
+            w->depth++;
+            continue;
+        }
         // A collection's array used up to a count field (List<T>._items up
         // to _size): the array shows only that many elements.
         int32_t count;

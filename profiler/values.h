@@ -59,7 +59,10 @@ struct clr_class_plan;
 // was complete, else BOUND_UNKNOWN), each element the node with its link
 // fields as VT_SKIP. Nodes are no nesting level of their own. The node
 // class's plan says which fields link (clr_class_plan.link).
-enum { BOUND_COLLECTION = 1, BOUND_TEXT = 2, BOUND_TREE = 3, BOUND_CHAINS = 4 };
+// BOUND_INNER: the object the field holds is the collection's own inner
+// part (SortedDictionary's _set), no nesting level of its own: its values
+// are as deep as a Dictionary's.
+enum { BOUND_COLLECTION = 1, BOUND_TEXT = 2, BOUND_TREE = 3, BOUND_CHAINS = 4, BOUND_INNER = 5 };
 #define BOUND_NO_COUNT 0xFFFFFFFFu // bound_offset: the owner has no count field
 #define BOUND_UNKNOWN 0xFFFFFFFFu  // dims[0] of a walk whose count is not known
 enum { COMPACT_DEPTH = 3, COMPACT_DEPTH_THIS = 2 };

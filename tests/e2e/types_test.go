@@ -10,7 +10,7 @@ import (
 )
 
 // latest returns the attributes of the last-started span whose name
-// contains part (each call in the Types app is made three times: a class's plan
+// contains part (each call in the Types app is made five times: a class's plan
 // can be built after its first sighting).
 func latest(t *testing.T, spans []otlpsink.Span, part string) map[string]any {
 	t.Helper()
@@ -53,7 +53,7 @@ func TestTypeRenderings(t *testing.T) {
 		// A local DateTime shows with the offset of the process's time zone
 		// at its date: Paris is +01:00 in November, +02:00 in July.
 		r := runApp(t, rt, "Types", nil, runOpts{profiler: true, env: map[string]string{"TZ": "Europe/Paris"}})
-		if r.ExitCode != 0 || !strings.Contains(r.Stdout, "types 981 42") {
+		if r.ExitCode != 0 || !strings.Contains(r.Stdout, "types 1475 42") {
 			t.Fatalf("exit %d, stdout %q\n%s", r.ExitCode, r.Stdout, r.Stderr)
 		}
 		tests := []struct {
@@ -118,6 +118,8 @@ func TestTypeRenderings(t *testing.T) {
 			{"Calls.SortedDicts(", "dotnet.arg.many.count", int64(20)},
 			{"Calls.SortedDicts(", "dotnet.arg.removed", `{"apple": 5, "kiwi": 4, "pear": 4}`},
 			{"Calls.SortedDicts(", "dotnet.arg.removed.count", int64(3)},
+			// Values as deep as a Dictionary's: the tree inside is no level.
+			{"Calls.SortedDicts(", "dotnet.arg.cats", `{"tom": Acme.Types.Cat{Name="Tom"}}`},
 			{"Calls.Immutables(", "dotnet.arg.empty", "[]"},
 			{"Calls.Immutables(", "dotnet.arg.empty.count", int64(0)},
 			{"Calls.Immutables(", "dotnet.arg.one", "[0]"},

@@ -32,6 +32,10 @@ const (
 	WalkNone   Walk = iota
 	WalkTree        // a binary tree's root, walked in order (left, node, right)
 	WalkChains      // an array of hash chains' heads, each chain followed
+	// WalkInner: Array is an object that is the collection's own inner
+	// part (SortedDictionary's tree, _set): it counts as no nesting level,
+	// so that the values show as deep as a Dictionary's.
+	WalkInner
 )
 
 // bounds lists, per class (generic arguments left out, nested classes by
@@ -47,9 +51,10 @@ var bounds = map[string][]Bound{
 	"System.Text.StringBuilder":             {{Array: "m_ChunkChars", Count: "m_ChunkLength", Text: true}},
 	// Red-black trees (SortedDictionary<K, V> keeps a TreeSet of its
 	// pairs) and ImmutableList<T>'s AVL tree, which counts in its nodes.
-	"System.Collections.Generic.SortedSet":       {{Array: "root", Count: "count", Walk: WalkTree}, {Array: "_root", Count: "_count", Walk: WalkTree}},
-	"System.Collections.Generic.TreeSet":         {{Array: "root", Count: "count", Walk: WalkTree}, {Array: "_root", Count: "_count", Walk: WalkTree}},
-	"System.Collections.Immutable.ImmutableList": {{Array: "_root", Walk: WalkTree}},
+	"System.Collections.Generic.SortedSet":        {{Array: "root", Count: "count", Walk: WalkTree}, {Array: "_root", Count: "_count", Walk: WalkTree}},
+	"System.Collections.Generic.TreeSet":          {{Array: "root", Count: "count", Walk: WalkTree}, {Array: "_root", Count: "_count", Walk: WalkTree}},
+	"System.Collections.Immutable.ImmutableList":  {{Array: "_root", Walk: WalkTree}},
+	"System.Collections.Generic.SortedDictionary": {{Array: "_set", Walk: WalkInner}},
 	// Node[] on 3.1, VolatileNode[] (a struct holding the Node) on .NET 8.
 	"System.Collections.Concurrent.ConcurrentDictionary.Tables": {{Array: "_buckets", Walk: WalkChains}, {Array: "m_buckets", Walk: WalkChains}},
 }

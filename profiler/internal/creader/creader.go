@@ -50,7 +50,7 @@ type Field struct {
 	Kind   uint8
 	Offset uint32
 	Redact bool
-	// Walk: BoundTree or BoundChains, with the owner's count at
+	// Walk: BoundTree, BoundChains or BoundInner, with the owner's count at
 	// BoundOffset (NoCount: none).
 	Walk        uint8
 	BoundOffset uint32
@@ -60,6 +60,7 @@ type Field struct {
 const (
 	BoundTree   = C.BOUND_TREE
 	BoundChains = C.BOUND_CHAINS
+	BoundInner  = C.BOUND_INNER
 	NoCount     = C.BOUND_NO_COUNT
 	Unknown     = C.BOUND_UNKNOWN
 )

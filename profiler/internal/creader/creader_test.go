@@ -17,14 +17,14 @@ var (
 	classMem                               Mem
 	clsString, clsNode, clsInts, clsSecret uint64
 	clsTree, clsTNode, clsTable, clsHeads  uint64
-	clsCNode, clsOther                     uint64
+	clsCNode, clsOther, clsWrap            uint64
 )
 
 var limits = Limits{MaxBytes: 4096, MaxChars: 16, MaxElems: 4, MaxDepth: 3, MaxFields: 8}
 
 func TestMain(m *testing.M) {
 	Init(limits)
-	for _, c := range []*uint64{&clsString, &clsNode, &clsInts, &clsSecret, &clsTree, &clsTNode, &clsTable, &clsHeads, &clsCNode, &clsOther} {
+	for _, c := range []*uint64{&clsString, &clsNode, &clsInts, &clsSecret, &clsTree, &clsTNode, &clsTable, &clsHeads, &clsCNode, &clsOther, &clsWrap} {
 		*c = Addr(classMem.Alloc(64))
 	}
 	Publish(clsString, ShapeString, 0, 0, nil)
@@ -43,6 +43,8 @@ func TestMain(m *testing.M) {
 	Publish(clsHeads, ShapeArray, ref, 8, nil)
 	PublishNode(clsCNode, ShapeObject, 0, 0, []Field{{Kind: i4, Offset: 8}, {Kind: ref, Offset: 16}}, Links{Left: 2})
 	PublishNode(clsOther, ShapeObject, 0, 0, []Field{{Kind: i4, Offset: 8}, {Kind: ref, Offset: 16}, {Kind: ref, Offset: 24}}, Links{Left: 2, Right: 3})
+	// Wrap { Node inner @8: the collection's inner part, no level }
+	Publish(clsWrap, ShapeObject, 0, 0, []Field{{Kind: ref, Offset: 8, Walk: BoundInner}})
 	m.Run()
 }
 
@@ -307,6 +309,21 @@ func TestWalks(t *testing.T) {
 		// The root itself unreadable.
 		if v := capture(owner(&m, clsTree, UnmappedPage(), 2)); v.Fields[0].Shape != values.Unreadable {
 			t.Fatalf("unmapped root: %+v", v.Fields[0])
+		}
+	})
+	t.Run("an inner part is no nesting level", func(t *testing.T) {
+		var next uint64
+		for i := 0; i < 10; i++ {
+			next = Addr(node(&m, next, int32(i)))
+		}
+		v := capture(owner(&m, clsWrap, next, 0)).Fields[0]
+		depth := 0
+		for v.Shape == values.Object {
+			v = v.Fields[0]
+			depth++
+		}
+		if depth != int(limits.MaxDepth) || v.Shape != values.DepthLimit {
+			t.Fatalf("stopped after %d levels at %v", depth, v.Shape)
 		}
 	})
 	t.Run("hash chains in bucket order", func(t *testing.T) {

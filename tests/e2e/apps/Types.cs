@@ -1,5 +1,5 @@
 // Types.cs: the common .NET types and collections as arguments, for the
-// rendering end-to-end test (TestTypeRenderings). Each call is made three times:
+// rendering end-to-end test (TestTypeRenderings). Each call is made five times:
 // a class's plan may be built after its first sighting.
 using System;
 using System.Collections.Generic;
@@ -70,7 +70,7 @@ namespace Acme.Types
         // Trees and hash chains, walked by the value writer; made by name
         // (System.Collections, System.Collections.Immutable on .NET Core).
         public static int SortedSets(object empty, object one, object many, object removed) { return 17; }
-        public static int SortedDicts(object empty, object one, object many, object removed) { return 18; }
+        public static int SortedDicts(object empty, object one, object many, object removed, object cats) { return 18; }
         public static int Immutables(object empty, object one, object many, object removed, object array) { return 19; }
         public static int ConcurrentInts(object one, object many, object removed) { return 20; }
         public static int Misc(Tuple<int, string> tuple, KeyValuePair<string, int> kv, CancellationToken none,
@@ -108,6 +108,7 @@ namespace Acme.Types
 
         const string sortedSet = "System.Collections.Generic.SortedSet`1[[System.Int32]], System.Collections";
         const string sortedDict = "System.Collections.Generic.SortedDictionary`2[[System.String],[System.Int32]], System.Collections";
+        const string catsDict = "System.Collections.Generic.SortedDictionary`2[[System.String],[Acme.Types.Cat, Types]], System.Collections";
         const string cdInts = "System.Collections.Concurrent.ConcurrentDictionary`2[[System.Int32],[System.Int32]], System.Collections.Concurrent";
 
         static object Sorted(params int[] xs) { var s = Make(sortedSet); foreach (var x in xs) Call(s, "Add", x); return s; }
@@ -144,19 +145,11 @@ namespace Acme.Types
             var made = new Lazy<int>(() => 42); int forced = made.Value;
             var tz = new DateTimeOffset(2026, 11, 23, 10, 0, 0, TimeSpan.FromHours(1));
             int sum = 0;
-            // A ConcurrentDictionary is three classes deep down to its
-            // nodes (the dictionary, its Tables, the bucket array, then
-            // Node), each planned after a call first meets it: warmed up
-            // here so that the rounds below show the entries.
-            for (int i = 0; i < 3; i++)
-            {
-                var warm = Make("System.Collections.Concurrent.ConcurrentDictionary`2[[System.String],[System.Int32]], System.Collections.Concurrent");
-                Call(warm, "TryAdd", "w", 1);
-                sum += Calls.Concurrent(warm, warm);
-                sum += Calls.ConcurrentInts(CdInts(1), CdInts(1), CdInts(1));
-                Thread.Sleep(200);
-            }
-            for (int round = 0; round < 3; round++)
+            // Five rounds: a class's plan is built after a call first meets
+            // it, and a ConcurrentDictionary is four classes deep down to
+            // its nodes (the dictionary, its Tables, the bucket array, Node),
+            // a SortedDictionary three: the last rounds show the entries.
+            for (int round = 0; round < 5; round++)
             {
                 sum += Calls.Scalars(99.95m, -0.001m, new DateTime(2026, 11, 23, 9, 0, 0, DateTimeKind.Utc), new DateTime(2026, 1, 2, 3, 4, 5, 678),
                     tz, TimeSpan.FromMinutes(90), TimeSpan.FromDays(-1.5), new Guid("3f2504e0-4f89-11d3-9a0c-0305e82c3301"),
@@ -186,7 +179,9 @@ namespace Acme.Types
                 var dictMany = Make(sortedDict);
                 for (int i = 19; i >= 0; i--) Call(dictMany, "Add", "k" + i.ToString("D2"), i);
                 var dictRemoved = SortedD("pear", "apple", "fig", "kiwi"); Call(dictRemoved, "Remove", "fig");
-                sum += Calls.SortedDicts(SortedD(), SortedD("only"), dictMany, dictRemoved);
+                var cats = Make(catsDict);
+                Call(cats, "Add", "tom", new Cat());
+                sum += Calls.SortedDicts(SortedD(), SortedD("only"), dictMany, dictRemoved, cats);
                 var listRemoved = Ret(Ret(Immutable("System.Collections.Immutable.ImmutableList", 6), "RemoveAt", 1), "RemoveAt", 2);
                 sum += Calls.Immutables(Immutable("System.Collections.Immutable.ImmutableList", 0), Immutable("System.Collections.Immutable.ImmutableList", 1),
                     Immutable("System.Collections.Immutable.ImmutableList", 20), listRemoved, Immutable("System.Collections.Immutable.ImmutableArray", 3));
