@@ -364,3 +364,39 @@ func TestWalks(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkWalks: what the hook spends on a walked collection of
+// MaxElems elements (a tree, hash chains) against an array of as many,
+// Capture's own cost (cgo, a plan and a buffer allocated) included.
+func BenchmarkWalks(b *testing.B) {
+	var m Mem
+	defer m.Free()
+	ref := uint8(values.KindRef)
+	// A balanced tree of 7 and chains of 7 nodes: 4 (MaxElems) shown.
+	leaf := func(v int32) uint64 { return tnode(&m, clsTNode, v, 0, 0) }
+	root := tnode(&m, clsTNode, 4, tnode(&m, clsTNode, 2, leaf(1), leaf(3)), tnode(&m, clsTNode, 6, leaf(5), leaf(7)))
+	tree := owner(&m, clsTree, root, 7)
+	heads := m.Alloc(16 + 8*7)
+	binary.LittleEndian.PutUint64(heads, clsHeads)
+	binary.LittleEndian.PutUint32(heads[8:], 7)
+	for i := 0; i < 7; i++ {
+		n := m.Alloc(24)
+		binary.LittleEndian.PutUint64(n, clsCNode)
+		binary.LittleEndian.PutUint32(n[8:], uint32(i))
+		binary.LittleEndian.PutUint64(heads[16+8*i:], Addr(n))
+	}
+	table := owner(&m, clsTable, Addr(heads), 0)
+	arr := m.Alloc(16 + 4*7)
+	binary.LittleEndian.PutUint64(arr, clsInts)
+	binary.LittleEndian.PutUint32(arr[8:], 7)
+	for _, c := range []struct {
+		name string
+		obj  uint64
+	}{{"array", Addr(arr)}, {"tree", tree}, {"chains", table}} {
+		b.Run(c.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				Capture([]uint8{ref}, []uint64{c.obj}, 4096)
+			}
+		})
+	}
+}
