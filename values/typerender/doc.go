@@ -9,7 +9,7 @@
 // collections keep their elements in nodes the writer walks (a tree's
 // root, an array of hash chains: Bounds with a Walk) and which fields of
 // their node classes link the nodes (NodeLinks).
-// Both go by the class's name and its fields' names as the runtime's
+// All go by the class's name and its fields' names as the runtime's
 // layout gives them (they differ between .NET versions: List<T>._items,
 // Dictionary's _entries, HashSet's _slots on 3.1 and _entries on 8...);
 // a class whose fields are not the expected ones is left to the generic
