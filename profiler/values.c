@@ -481,9 +481,11 @@ static void seq_end(uint8_t *hdr, uint64_t cls, uint32_t total, uint32_t copied)
     memcpy(hdr + 14, &copied, 4);
 }
 
-// A node: VT_OBJECT with its fields, the links as VT_SKIP, at the depth of
-// the collection's own fields (a node is no level the user sees).
-static void write_node(writer *w, const clr_class_plan *np, uintptr_t obj) {
+// A node: VT_OBJECT with its fields, the links as VT_SKIP. A tree's node
+// is no level the user sees (its item is: a KeyValuePair, say); a hash
+// chain's node, which holds a key and a value, is one, as a Dictionary's
+// entry is (level 1): the values show as deep in both.
+static void write_node(writer *w, const clr_class_plan *np, uintptr_t obj, uint32_t level) {
     uint16_t n = np->nfields;
     if (n > g_lim.max_fields)
         n = (uint16_t)g_lim.max_fields;
@@ -493,12 +495,14 @@ static void write_node(writer *w, const clr_class_plan *np, uintptr_t obj) {
     uint64_t cls = np->class_id;
     put(w, &cls, 8);
     put(w, &n, 2);
+    w->depth += level;
     for (uint16_t i = 0; i < n && !w->full; i++) {
         if (i + 1 == np->link[0] || i + 1 == np->link[1])
             tag(w, VT_SKIP);
         else
             write_value(w, &np->fields[i], obj + np->fields[i].offset);
     }
+    w->depth -= level;
 }
 
 // Reads the node reference at addr; 0 for none (a null link, or an empty
@@ -572,7 +576,7 @@ static void write_tree(writer *w, uintptr_t root, int64_t count, int compact) {
             }
             cur = stack[--sp];
             n++;
-            write_node(w, np, cur);
+            write_node(w, np, cur, 0);
             if (next_node(np, mt, cur + roff, &cur) != 0) {
                 done = 0;
                 break;
@@ -670,7 +674,7 @@ static void write_chains(writer *w, uintptr_t arr, int compact) {
                         break;
                     }
                     n++;
-                    write_node(w, np, cur);
+                    write_node(w, np, cur, 1);
                     if (next_node(np, mt, cur + np->fields[np->link[0] - 1].offset, &cur) != 0) {
                         done = 0;
                         break;

@@ -135,6 +135,7 @@ func TestTypeRenderings(t *testing.T) {
 			{"Calls.ConcurrentInts(", "dotnet.arg.many.count", int64(20)},
 			{"Calls.ConcurrentInts(", "dotnet.arg.removed", "{0: 0, 2: 20, 5: 50}"},
 			{"Calls.ConcurrentInts(", "dotnet.arg.removed.count", int64(3)},
+			{"Calls.ConcurrentInts(", "dotnet.arg.cats", `{"tom": Acme.Types.Cat{Name="Tom"}}`},
 			{"Calls.Concurrent(", "dotnet.arg.three.count", int64(3)},
 			{"Calls.Misc(", "dotnet.arg.tuple", `(1, "a")`},
 			{"Calls.Misc(", "dotnet.arg.kv", `["k"]=3`},
@@ -167,7 +168,7 @@ func TestTypeRenderings(t *testing.T) {
 			{"Calls.Locals(", "dotnet.arg.winter.kind", "Local"},
 			{"Calls.Locals(", "dotnet.arg.summer", "2026-07-01T09:00:00.0000000+02:00"},
 			// `this`: a service's own fields; its collections as their count.
-			{"Service.Count(", "dotnet.this", `Acme.Types.Service{stock=[40], log=[1], gate=Object{…}, Name="svc"}`},
+			{"Service.Count(", "dotnet.this", `Acme.Types.Service{stock=[40], log=[1], gate=Object{…}, Name="svc", prices=[2], seen=[1]}`},
 			{"Service.Count(", "dotnet.this.stock", nil}, // the count is in dotnet.this
 		}
 		for _, tt := range tests {

@@ -33,8 +33,9 @@ const (
 	WalkTree        // a binary tree's root, walked in order (left, node, right)
 	WalkChains      // an array of hash chains' heads, each chain followed
 	// WalkInner: Array is an object that is the collection's own inner
-	// part (SortedDictionary's tree, _set): it counts as no nesting level,
-	// so that the values show as deep as a Dictionary's.
+	// part (SortedDictionary's tree, _set; ConcurrentDictionary's _tables):
+	// it counts as no nesting level, so that the values show as deep as a
+	// Dictionary's, and its count is read where the collection's would be.
 	WalkInner
 )
 
@@ -55,6 +56,8 @@ var bounds = map[string][]Bound{
 	"System.Collections.Generic.TreeSet":          {{Array: "root", Count: "count", Walk: WalkTree}, {Array: "_root", Count: "_count", Walk: WalkTree}},
 	"System.Collections.Immutable.ImmutableList":  {{Array: "_root", Walk: WalkTree}},
 	"System.Collections.Generic.SortedDictionary": {{Array: "_set", Walk: WalkInner}},
+	// Its Tables (buckets, locks and counts per lock) is its inner part too.
+	"System.Collections.Concurrent.ConcurrentDictionary": {{Array: "_tables", Walk: WalkInner}, {Array: "m_tables", Walk: WalkInner}},
 	// Node[] on 3.1, VolatileNode[] (a struct holding the Node) on .NET 8.
 	"System.Collections.Concurrent.ConcurrentDictionary.Tables": {{Array: "_buckets", Walk: WalkChains}, {Array: "m_buckets", Walk: WalkChains}},
 }

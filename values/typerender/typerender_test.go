@@ -313,8 +313,8 @@ func TestWalkBounds(t *testing.T) {
 	if got := Bounds("System.Collections.Concurrent.ConcurrentDictionary<Int32, Int32>.Tables", []string{"_comparer", "_buckets", "_locks", "_countPerLock"}); len(got) != 1 || got[0].Walk != WalkChains {
 		t.Errorf("Tables: %+v", got)
 	}
-	// The dictionary itself is not walked: its Tables is.
-	if got := Bounds("System.Collections.Concurrent.ConcurrentDictionary<Int32, Int32>", []string{"_tables", "_budget"}); got != nil {
+	// The dictionary's Tables is its inner part, walked.
+	if got := Bounds("System.Collections.Concurrent.ConcurrentDictionary<Int32, Int32>", []string{"_tables", "_budget"}); len(got) != 1 || got[0].Walk != WalkInner {
 		t.Errorf("ConcurrentDictionary: %+v", got)
 	}
 	if l, ok := NodeLinks("System.Collections.Generic.SortedSet<KeyValuePair<String, Int32>>.Node", []string{"Item", "Left", "Right", "Color"}); !ok || l.Left != "Left" || l.Right != "Right" {

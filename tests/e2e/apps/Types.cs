@@ -38,11 +38,19 @@ namespace Acme.Types
         private readonly List<string> log = new List<string>();
         private readonly object gate = new object();
         public string Name = "svc";
+        // Walked collections (trees, hash chains) in `this`: their count.
+        private readonly object prices = Activator.CreateInstance(Type.GetType(
+            "System.Collections.Generic.SortedDictionary`2[[System.String],[System.Int32]], System.Collections", true));
+        private readonly object seen = Activator.CreateInstance(Type.GetType(
+            "System.Collections.Concurrent.ConcurrentDictionary`2[[System.Int32],[System.Int32]], System.Collections.Concurrent", true));
 
         public Service()
         {
             for (int i = 0; i < 40; i++) stock["sku" + i] = i;
             log.Add("started");
+            ((System.Collections.IDictionary)prices).Add("pen", 2);
+            ((System.Collections.IDictionary)prices).Add("ink", 5);
+            ((System.Collections.IDictionary)seen).Add(1, 1);
         }
 
         public int Count(int extra) { lock (gate) { return stock.Count + extra; } }
@@ -72,7 +80,7 @@ namespace Acme.Types
         public static int SortedSets(object empty, object one, object many, object removed) { return 17; }
         public static int SortedDicts(object empty, object one, object many, object removed, object cats) { return 18; }
         public static int Immutables(object empty, object one, object many, object removed, object array) { return 19; }
-        public static int ConcurrentInts(object one, object many, object removed) { return 20; }
+        public static int ConcurrentInts(object one, object many, object removed, object cats) { return 20; }
         public static int Misc(Tuple<int, string> tuple, KeyValuePair<string, int> kv, CancellationToken none,
             CancellationToken live, CancellationToken canceled, Lazy<int> made, Lazy<int> notMade,
             Exception error, Encoding enc, Type type, Task<int> done) { return 8; }
@@ -188,7 +196,9 @@ namespace Acme.Types
                 var cdRemoved = CdInts(6);
                 var cdAsDict = (System.Collections.IDictionary)cdRemoved;
                 cdAsDict.Remove(1); cdAsDict.Remove(3); cdAsDict.Remove(4);
-                sum += Calls.ConcurrentInts(CdInts(1), CdInts(20), cdRemoved);
+                var cdCats = (System.Collections.IDictionary)Make("System.Collections.Concurrent.ConcurrentDictionary`2[[System.String],[Acme.Types.Cat, Types]], System.Collections.Concurrent");
+                cdCats.Add("tom", new Cat());
+                sum += Calls.ConcurrentInts(CdInts(1), CdInts(20), cdRemoved, cdCats);
                 Exception error;
                 try { throw new InvalidOperationException("bad state"); } catch (Exception e) { error = e; }
                 sum += Calls.Misc(Tuple.Create(1, "a"), new KeyValuePair<string, int>("k", 3), CancellationToken.None,
