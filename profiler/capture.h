@@ -53,6 +53,13 @@ enum {
     FN_ASYNC_MOVENEXT = 32,
     FN_ASYNC_COMPLETE = 64,
     FN_ASYNC = FN_ASYNC_KICKOFF | FN_ASYNC_MOVENEXT | FN_ASYNC_COMPLETE,
+    // Closures (async.c): a closure class's constructor, whose span the
+    // closure's lambdas later link to; one of its methods, which run as a
+    // new root (queued work on another thread) joins that span's trace.
+    // Never folded.
+    FN_CLOSURE_CTOR = 128,
+    FN_CLOSURE_BODY = 256,
+    FN_LINKED = FN_ASYNC | FN_CLOSURE_CTOR | FN_CLOSURE_BODY,
 };
 
 // clr_fn is what FunctionIDMapper2 hands the runtime as client ID: the hooks
