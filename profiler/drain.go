@@ -193,6 +193,9 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 		}
 		attrs = d.markDropped(r, attrs)
 		b.Enter(ts.th, r.Time, m, tid, attrs...)
+		if r.Flags&capture.FlagParent != 0 {
+			b.JoinParent(ts.th, trace.SpanID(e.Parent))
+		}
 		depth := ts.th.Depth()
 		outer := ts.argBytes[:min(len(ts.argBytes), depth-1)]
 		for len(outer) < depth-1 { // out of step: the bridge has more frames
@@ -225,6 +228,8 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 		b.Throw(ts.th, r.Time, d.exception(x.Values))
 	case capture.KindCatch:
 		b.Catch(ts.th, r.Time)
+	case capture.KindActivity:
+		d.activity(ts, r)
 	case capture.KindTailcall, capture.KindUnwind:
 		x, err := capture.DecodeExit(r)
 		if err != nil {

@@ -59,6 +59,8 @@ type profiler struct {
 
 	samp    *samplingState
 	cfgPath string // CLROTEL_CONFIG, watched for changes
+
+	ambient *ambientState // joining the caller's trace (Activity.Current)
 }
 
 var prof *profiler
@@ -105,6 +107,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		captureExclude: naming.Patterns(cfg.CaptureExclude),
 		foldExempt:     naming.Patterns(cfg.Fold.Exempt),
 	}
+	p.ambient = &ambientState{p: p}
 	p.planner = newPlanner(p, values.NewRedactor(append(append([]string{}, values.DefaultSensitive...), cfg.Redact...)), cfg.Statics)
 	p.planner.messages = cfg.Capture
 	p.render = &values.Renderer{Classes: p.planner, Limits: values.Limits{MaxAttrBytes: cfg.MaxAttrBytes, MaxSubAttrs: 16}, Redact: p.planner.redact,
@@ -248,7 +251,8 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		p.log.Debugf("%v", err)
 		return f
 	}
-	if !p.sel.selected(asm, name) {
+	stop := activityStop(asm, name)
+	if !stop && !p.sel.selected(asm, name) {
 		return f
 	}
 	m, err := p.resolver.Method(fid, 0, nil)
@@ -268,8 +272,15 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		flags |= C.FN_FOLD_EXEMPT
 	}
 	f.names = sampling.MethodNames{Select: m.SelectName, Span: f.method.SpanName, Function: m.FunctionName}
+	if stop {
+		// No span: its enter records the Activity for a span of its own.
+		f.c = newCFn(fid, index, flags|C.FN_ACTIVITY_STOP, sampling.MethodSetting{})
+		p.ambient.refresh()
+		return f
+	}
 	f.c = newCFn(fid, index, flags, p.samp.setting(f.names))
 	p.planner.prepare()
+	p.ambient.refresh()
 	if p.cfg.Capture && !p.captureExclude.MatchAny(m.SelectName) {
 		f.plan = p.planner.functionPlan(m)
 		f.c.plan = f.plan.c

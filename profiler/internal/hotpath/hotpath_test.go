@@ -52,6 +52,12 @@ var apiCallers = map[string]bool{
 	"array_object_info":  true,
 	"clr_is_array_class": true,
 	"class_module":       true,
+	// Joining the caller's trace (ambient.c): the address of this thread's
+	// Thread.t_currentThread, asked once per thread (again only when the
+	// cached one went stale), and the `this` of Activity.Stop, once per
+	// stopped Activity.
+	"ambient_thread_slot": true,
+	"stop_this":           true,
 }
 
 // forbidden are what the hot path must never reach.
