@@ -89,14 +89,15 @@ const (
 const MaxInline = 4
 
 // Pair is where KeyValuePair<IAsyncLocal, object> keeps its key and value,
-// from the start of the struct.
-type Pair struct{ Key, Value uint32 }
+// from the start of the struct, and its size (an array element's).
+type Pair struct{ Key, Value, Size uint32 }
 
 // Map is the layout of one map class.
 type Map struct {
 	Kind       MapKind
 	Keys, Vals []uint32 // MapInline: offsets from the object
 	Array      uint32   // MapArray: the array field
+	Pair       Pair     // MapArray: its elements
 }
 
 // MapLayout chooses a map class's layout from its name and fields: .NET
@@ -113,7 +114,10 @@ func MapLayout(class string, fields []Field, pair Pair) (Map, bool) {
 		return Map{}, false
 	}
 	if off, ok := Find(fields, "_keyValues"); ok {
-		return Map{Kind: MapArray, Array: off}, true
+		if pair.Key == pair.Value || pair.Size < 16 {
+			return Map{}, false
+		}
+		return Map{Kind: MapArray, Array: off, Pair: pair}, true
 	}
 	m := Map{Kind: MapInline}
 	for i := 0; i < MaxInline; i++ {

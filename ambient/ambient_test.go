@@ -19,7 +19,7 @@ func fields(kv ...any) []Field {
 // The layouts as .NET Core 3.1 and .NET 8 report them (field names from
 // the runtimes; offsets made up).
 func TestMapLayout(t *testing.T) {
-	pair := Pair{Key: 0, Value: 8}
+	pair := Pair{Key: 0, Value: 8, Size: 16}
 	for _, tc := range []struct {
 		class  string
 		fields []Field
@@ -38,12 +38,13 @@ func TestMapLayout(t *testing.T) {
 		{"System.Threading.AsyncLocalValueMap+TwoElementAsyncLocalValueMap", fields("_item0", 8, "_item1", 24), pair,
 			Map{Kind: MapInline, Keys: []uint32{8, 24}, Vals: []uint32{16, 32}}, true},
 		{"System.Threading.AsyncLocalValueMap+FourElementAsyncLocalValueMap",
-			fields("_item0", 8, "_item1", 24, "_item2", 40, "_item3", 56), Pair{Key: 8, Value: 0},
+			fields("_item0", 8, "_item1", 24, "_item2", 40, "_item3", 56), Pair{Key: 8, Value: 0, Size: 16},
 			Map{Kind: MapInline, Keys: []uint32{16, 32, 48, 64}, Vals: []uint32{8, 24, 40, 56}}, true},
 		// The pair's layout unknown: the struct maps are not read.
 		{"System.Threading.AsyncLocalValueMap+OneElementAsyncLocalValueMap", fields("_item0", 8), Pair{}, Map{}, false},
 		{"System.Threading.AsyncLocalValueMap+MultiElementAsyncLocalValueMap", fields("_keyValues", 8), pair,
-			Map{Kind: MapArray, Array: 8}, true},
+			Map{Kind: MapArray, Array: 8, Pair: pair}, true},
+		{"System.Threading.AsyncLocalValueMap+MultiElementAsyncLocalValueMap", fields("_keyValues", 8), Pair{}, Map{}, false},
 		{"System.Threading.AsyncLocalValueMap+ManyElementAsyncLocalValueMap", fields("_buckets", 8, "_entries", 16), pair, Map{}, false},
 		// A key without its value, or fields of another shape: not read.
 		{"X+OneElementAsyncLocalValueMap", fields("_key1", 8), pair, Map{}, false},

@@ -8,12 +8,17 @@
 // joined", never a fault) through the plan Go published (ambient.h).
 //
 // The one runtime call: the address of this thread's t_currentThread
-// ([ThreadStatic]), asked once per thread and cached. The storage behind it
-// may move (a compacting GC) or not exist yet (the thread has not touched
-// Thread.CurrentThread): every use checks that the object there is a Thread
-// whose _DONT_USE_InternalThread is this thread's ThreadID, and asks again
-// otherwise, at most once every AMB_RETRY roots. The hooks run in cooperative
-// mode, so no GC moves an object while it is read.
+// ([ThreadStatic]), asked once per thread and cached until the next GC.
+// The storage behind it moves (.NET 8 keeps GC thread statics in a managed
+// array: after a compacting GC the old address held a plausible but stale
+// Thread, seen in TestJoinCallerTrace's "/gc" request), so a GC (counted
+// from GarbageCollectionFinished, COR_PRF_HIGH_BASIC_GC) makes each thread
+// ask again at its next root: one call per thread per GC, not per root. It
+// may also not exist yet (the thread has not touched Thread.CurrentThread):
+// every use checks that the object there is a Thread whose
+// _DONT_USE_InternalThread is this thread's ThreadID, and asks again
+// otherwise, at most once every AMB_RETRY roots. The hooks run in
+// cooperative mode, so no GC moves an object while it is read.
 #include <stdatomic.h>
 #include <string.h>
 
@@ -25,6 +30,7 @@
 static _Atomic(const clr_ambient_plan *) g_plan;
 static _Atomic uintptr_t g_missed;
 static _Atomic uint64_t g_joined; // approximate: a plain load and store, like the slot counters
+static _Atomic uint64_t g_gc_epoch; // GCs finished
 
 // Per thread: where t_currentThread is for this thread, the ThreadID it was
 // found for, the plan's thread field it was asked with, and how many roots
@@ -33,6 +39,7 @@ static __thread uintptr_t t_ref __attribute__((tls_model("initial-exec")));
 static __thread uintptr_t t_native __attribute__((tls_model("initial-exec")));
 static __thread uintptr_t t_for_class __attribute__((tls_model("initial-exec")));
 static __thread uint32_t t_wait __attribute__((tls_model("initial-exec")));
+static __thread uint64_t t_epoch __attribute__((tls_model("initial-exec"))); // g_gc_epoch when t_ref was asked
 
 enum { AMB_RETRY = 256 };
 
@@ -40,6 +47,7 @@ void clr_ambient_publish(const clr_ambient_plan *p) { atomic_store_explicit(&g_p
 uintptr_t clr_ambient_missed(void) { return atomic_load_explicit(&g_missed, memory_order_relaxed); }
 void clr_ambient_clear_missed(void) { atomic_store_explicit(&g_missed, 0, memory_order_relaxed); }
 uint64_t clr_ambient_joined(void) { return atomic_load_explicit(&g_joined, memory_order_relaxed); }
+void clr_ambient_gc(void) { atomic_fetch_add_explicit(&g_gc_epoch, 1, memory_order_release); }
 
 static inline int rd(void *dst, uintptr_t src, uintptr_t n) {
     return src >= 4096 && clr_safe_copy(dst, (const void *)src, n) == 0;
@@ -70,8 +78,10 @@ __attribute__((noinline, cold)) static int ambient_thread_slot(const clr_ambient
     void *addr = NULL;
     if (v == NULL || v->GetCurrentThreadID(info, &tid) < 0 || tid == 0)
         return 0;
+    uint64_t epoch = atomic_load_explicit(&g_gc_epoch, memory_order_acquire);
     if (v->GetThreadStaticAddress(info, p->thread_class, p->thread_field, tid, &addr) < 0 || addr == NULL)
         return 0;
+    t_epoch = epoch;
     t_ref = (uintptr_t)addr;
     t_native = tid;
     t_for_class = p->thread_class;
@@ -80,7 +90,7 @@ __attribute__((noinline, cold)) static int ambient_thread_slot(const clr_ambient
 
 // This thread's Thread object, if the cached address still holds it.
 static inline uintptr_t current_thread(const clr_ambient_plan *p) {
-    if (t_ref == 0 || t_for_class != p->thread_class)
+    if (t_ref == 0 || t_for_class != p->thread_class || t_epoch != atomic_load_explicit(&g_gc_epoch, memory_order_acquire))
         return 0;
     uintptr_t th = 0, native = 0;
     if (!rd(&th, t_ref, 8) || th == 0 || class_of(th) != p->thread_class)
@@ -88,6 +98,37 @@ static inline uintptr_t current_thread(const clr_ambient_plan *p) {
     if (!rd(&native, th + p->thread_native_off, 8) || native != t_native)
         return 0;
     return th;
+}
+
+// Where a one-dimensional array keeps its length and its elements, learnt
+// once per process from the runtime (GetArrayObjectInfo on the first map
+// array met): the element data is where the runtime says, and the length is
+// the one 4-byte word between the type pointer and the data that holds the
+// count it reports (a map array holds at least 4 pairs; the padding is 0).
+// Nothing learnt (0): arrays are not read.
+static _Atomic uint32_t g_arr_len_off, g_arr_data_off;
+
+__attribute__((noinline, cold)) static int learn_array_layout(uintptr_t arr) {
+    ULONG32 dims[1] = {0};
+    int lb[1] = {0};
+    BYTE *data = NULL;
+    HRESULT hr;
+    CLR_GUARDED(hr, clr_info_vtbl()->GetArrayObjectInfo(clr_info(), arr, 1, dims, lb, &data));
+    if (hr < 0 || data == NULL || (uintptr_t)data <= arr + 8 || (uintptr_t)data - arr > 64 || dims[0] < 2)
+        return 0;
+    uint32_t data_off = (uint32_t)((uintptr_t)data - arr), len_off = 0, found = 0;
+    for (uint32_t off = 8; off + 4 <= data_off; off += 4) {
+        uint32_t v = 0;
+        if (rd(&v, arr + off, 4) && v == dims[0]) {
+            len_off = off;
+            found++;
+        }
+    }
+    if (found != 1)
+        return 0;
+    atomic_store(&g_arr_len_off, len_off);
+    atomic_store(&g_arr_data_off, data_off);
+    return 1;
 }
 
 // The value of key in the map object, or 0.
@@ -107,11 +148,14 @@ static uintptr_t map_find(const clr_ambient_plan *p, uintptr_t map, uintptr_t ke
             return 0;
         case AMB_MAP_ARRAY: {
             uintptr_t arr = rd_ref(map, m->arr_off);
-            uint32_t n = 0;
-            if (arr == 0 || p->array_data_off == 0 || !rd(&n, arr + p->array_len_off, 4) || m->elem_size == 0)
+            uint32_t n = 0, len_off = atomic_load_explicit(&g_arr_len_off, memory_order_relaxed),
+                     data_off = atomic_load_explicit(&g_arr_data_off, memory_order_relaxed);
+            if (arr != 0 && data_off == 0 && learn_array_layout(arr))
+                len_off = atomic_load(&g_arr_len_off), data_off = atomic_load(&g_arr_data_off);
+            if (arr == 0 || data_off == 0 || !rd(&n, arr + len_off, 4) || m->elem_size == 0)
                 return 0;
             for (uint32_t j = 0; j < n && j < AMB_MAX_ARRAY; j++) {
-                uintptr_t e = arr + p->array_data_off + (uintptr_t)j * m->elem_size, k = 0, v = 0;
+                uintptr_t e = arr + data_off + (uintptr_t)j * m->elem_size, k = 0, v = 0;
                 if (rd(&k, e + m->elem_key, 8) && k == key)
                     return rd(&v, e + m->elem_val, 8) ? v : 0;
             }

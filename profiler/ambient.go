@@ -68,6 +68,11 @@ func (a *ambientState) refresh() {
 	C.clr_ambient_publish(c) // never freed: published once
 	a.done = true
 	a.p.log.Infof("caller's trace: Activity.Current is read (%d map classes)", plan.nmaps)
+	for i := 0; i < int(plan.nmaps); i++ {
+		m := plan.maps[i]
+		a.p.log.Debugf("caller's trace: map class %#x: kind %d, %d pairs, array at %d (elements of %d bytes, key %d, value %d)",
+			uint64(m.class_id), m.kind, m.n, m.arr_off, m.elem_size, m.elem_key, m.elem_val)
+	}
 }
 
 func (a *ambientState) diagnosticsLoaded() bool {
@@ -212,8 +217,11 @@ func (a *ambientState) build() (C.clr_ambient_plan, error) {
 		e := &p.maps[p.nmaps]
 		e.class_id = C.uintptr_t(cid)
 		switch {
-		case !ok || m.Kind == ambient.MapArray:
+		case !ok:
 			e.kind = C.AMB_MAP_EMPTY // known, not read (ambient.MapLayout, README)
+		case m.Kind == ambient.MapArray:
+			e.kind, e.arr_off = C.AMB_MAP_ARRAY, C.uint32_t(m.Array)
+			e.elem_size, e.elem_key, e.elem_val = C.uint32_t(m.Pair.Size), C.uint32_t(m.Pair.Key), C.uint32_t(m.Pair.Value)
 		case m.Kind == ambient.MapInline:
 			e.kind, e.n = C.AMB_MAP_INLINE, C.uint32_t(len(m.Keys))
 			for i := range m.Keys {
@@ -249,12 +257,13 @@ func (a *ambientState) pairLayout() ambient.Pair {
 	if err != nil {
 		return ambient.Pair{}
 	}
+	_, size, err := classLayout(uint64(cid))
 	k, ok1 := ambient.Find(fields, "key")
 	v, ok2 := ambient.Find(fields, "value")
-	if !ok1 || !ok2 {
+	if !ok1 || !ok2 || err != nil {
 		return ambient.Pair{}
 	}
-	return ambient.Pair{Key: k, Value: v}
+	return ambient.Pair{Key: k, Value: v, Size: size}
 }
 
 // activity exports a span for the Activity whose Stop a record reports,

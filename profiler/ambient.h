@@ -50,7 +50,6 @@ typedef struct clr_ambient_plan {
     // (the Activity it was started under, in this process) (0: none).
     uint32_t parent_span_off, parent_id_off, name_off, start_off, source_off, source_name_off, parent_off;
     uint32_t str_len_off, str_buf_off;       // String (GetStringLayout2)
-    uint32_t array_len_off, array_data_off;  // a one-dimensional array
     uint32_t nmaps;
     clr_ambient_map maps[AMB_MAX_MAPS];
 } clr_ambient_plan;
@@ -62,6 +61,9 @@ uintptr_t clr_ambient_missed(void);
 void clr_ambient_clear_missed(void);
 uint64_t clr_ambient_joined(void);
 int clr_ambient_static(uintptr_t cls, uint32_t field, uintptr_t *addr);
+// GarbageCollectionFinished (COR_PRF_HIGH_BASIC_GC): cached thread-static
+// addresses are asked again.
+void clr_ambient_gc(void);
 
 // For the Enter hook, on a root: when Activity.Current is set on this
 // thread and has W3C ids, writes its trace id (16 bytes, as on the wire),

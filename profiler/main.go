@@ -139,6 +139,9 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	configureScope(p.sel)
 
 	out.event_mask = C.uint32_t(eventMask)
+	// GC start/end only (no object tracking, concurrent GC kept): a GC may
+	// move the storage of a thread's t_currentThread (ambient.c).
+	out.event_mask_high = C.COR_PRF_HIGH_BASIC_GC
 	out.capture.max_threads = C.uint32_t(cfg.MaxThreads)
 	out.capture.ring_size = C.uint32_t(cfg.RingBytes)
 	out.capture.stack_cap = C.uint32_t(cfg.MaxDepth)

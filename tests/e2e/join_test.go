@@ -236,10 +236,15 @@ func TestJoinCallerTrace(t *testing.T) {
 					env["OTEL_TRACES_SAMPLER"] = tc.sampler
 				}
 				app := startJoin(t, rt, sink, "join", env, "stdin")
-				callers := []caller{newCaller(t, true), newCaller(t, true), newCaller(t, false), newCaller(t, true)}
+				// Plain requests, an unsampled caller, one with work on a
+				// pool thread, one with many AsyncLocals set (an array-based
+				// map), one after compacting collections.
+				paths := []string{"/x", "/x", "/x", "/pool", "/many", "/gc", "/x"}
+				callers := []caller{newCaller(t, true), newCaller(t, true), newCaller(t, false), newCaller(t, true),
+					newCaller(t, true), newCaller(t, true), newCaller(t, true)}
 				printed := map[string]string{} // trace -> the Activity's span id, as the app printed it
-				for _, c := range callers {
-					fmt.Fprintf(app.stdin, "/x %s\n", c.traceparent())
+				for i, c := range callers {
+					fmt.Fprintf(app.stdin, "%s %s\n", paths[i], c.traceparent())
 					f := strings.Fields(app.line(t))
 					if len(f) < 3 || f[1] != c.trace {
 						t.Fatalf("the app's Activity is not in the caller's trace: %q", f)
@@ -250,7 +255,7 @@ func TestJoinCallerTrace(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 				spans := sink.WaitIdle(ctx, 300*time.Millisecond)
 				cancel()
-				for _, c := range callers {
+				for i, c := range callers {
 					got := inTrace(spans, c.trace)
 					if !c.sampled && !tc.keepUnsampledCaller {
 						if len(got) != 0 {
@@ -258,13 +263,32 @@ func TestJoinCallerTrace(t *testing.T) {
 						}
 						continue
 					}
+					t.Logf("%s: trace %s", paths[i], c.trace)
 					act := checkJoined(t, spans, c.trace, c.span, "join")
 					if act.SpanID != printed[c.trace] {
 						t.Errorf("the Activity's span id is %s, the app's Activity.SpanId %s", act.SpanID, printed[c.trace])
 					}
 					noMissingParent(t, spans, c.trace, c.span)
-					if len(got) != 6 {
-						t.Errorf("trace %s: %d spans, want 6 (Activity, Handle, 3 Step, Format):\n%s", c.trace, len(got), dumpSpans(got))
+					want := 6 // Activity, Handle, 3 Step, Format
+					if paths[i] == "/pool" {
+						// The pool thread's root joins the Activity that
+						// flowed to it with the ExecutionContext.
+						want++
+						pooled := 0
+						for _, s := range got {
+							if strings.Contains(s.Name, "Acme.Join.Work.Pooled(") {
+								pooled++
+								if s.ParentSpanID != act.SpanID {
+									t.Errorf("the pool thread's root has parent %q, want the Activity's span %s", s.ParentSpanID, act.SpanID)
+								}
+							}
+						}
+						if pooled != 1 {
+							t.Errorf("%d Pooled spans in the caller's trace, want 1", pooled)
+						}
+					}
+					if len(got) != want {
+						t.Errorf("%s: trace %s: %d spans, want %d:\n%s", paths[i], c.trace, len(got), want, dumpSpans(got))
 					}
 				}
 				if t.Failed() {

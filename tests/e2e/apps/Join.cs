@@ -15,6 +15,8 @@ using System.IO;
 using System.Net;
 using System.Reflection;
 using System.Text;
+using System.Threading;
+using System.Threading.Tasks;
 
 namespace Acme.Join
 {
@@ -37,6 +39,8 @@ namespace Acme.Join
         public static string Format(int sum, string below) { return "sum=" + sum + (below == "" ? "" : " below=" + below); }
 
         public static string Call(string url) { return Program.HttpGet(url); }
+
+        public static int Pooled(int i) { return i + 1; }
     }
 
     public static class Program
@@ -71,15 +75,45 @@ namespace Acme.Join
         }
 
         // One request: the Activity the caller's context starts, the work
-        // under it, the Activity stopped at the end.
+        // under it, the Activity stopped at the end. "/pool" also runs work
+        // on a pool thread (Activity.Current flows there with the
+        // ExecutionContext); "/gc" forces compacting collections first.
         static string Serve(string path, string traceparent, string downstream)
         {
+            if (path == "/gc")
+            {
+                GC.Collect(2, GCCollectionMode.Forced, true, true);
+                GC.WaitForPendingFinalizers();
+                GC.Collect(2, GCCollectionMode.Forced, true, true);
+            }
             object act = StartActivity(traceparent);
             string body = Work.Handle(3, path == "/chain" ? downstream : null);
+            if (path == "/pool")
+                Task.Run(() => Work.Pooled(9)).Wait();
             body = Prop(act, "TraceId") + " " + Prop(act, "SpanId") + " " + body;
             ActivityType.GetMethod("Stop", Type.EmptyTypes).Invoke(act, null);
             Console.WriteLine(path + " " + body);
             return body;
+        }
+
+        // "/many": the request runs with more AsyncLocal values set than the
+        // runtime keeps in fields (an array-based map), in a flow of its own.
+        static readonly AsyncLocal<int>[] extra = new AsyncLocal<int>[6];
+
+        static string Dispatch(string path, string traceparent, string downstream)
+        {
+            if (path != "/many")
+                return Serve(path, traceparent, downstream);
+            return Task.Run(() =>
+            {
+                for (int i = 0; i < extra.Length; i++)
+                {
+                    if (extra[i] == null)
+                        extra[i] = new AsyncLocal<int>();
+                    extra[i].Value = i + 1;
+                }
+                return Serve(path, traceparent, downstream);
+            }).Result;
         }
 
         public static int Main(string[] args)
@@ -90,7 +124,7 @@ namespace Acme.Join
                 while ((line = Console.ReadLine()) != null)
                 {
                     string[] parts = line.Split(' ');
-                    Serve(parts[0], parts.Length > 1 ? parts[1] : null, null);
+                    Dispatch(parts[0], parts.Length > 1 ? parts[1] : null, null);
                 }
                 return 0;
             }
@@ -111,7 +145,7 @@ namespace Acme.Join
                     ctx.Response.Close();
                     break;
                 }
-                byte[] b = Encoding.UTF8.GetBytes(Serve(path, ctx.Request.Headers["traceparent"], downstream));
+                byte[] b = Encoding.UTF8.GetBytes(Dispatch(path, ctx.Request.Headers["traceparent"], downstream));
                 ctx.Response.ContentLength64 = b.Length;
                 ctx.Response.OutputStream.Write(b, 0, b.Length);
                 ctx.Response.Close();
