@@ -152,6 +152,10 @@ type Span struct {
 	Start    int64 // unix ns; 0: unknown
 	Sampled  bool  // the W3C sampled flag (ActivityTraceFlags.Recorded)
 	External bool  // created by an ActivitySource: a listener has it
+	// Decided: Sampled is a decision to honour (the Activity has a
+	// caller's context, or something recorded it); a local root Activity
+	// nothing sampled is not sampled by default, which decides nothing.
+	Decided bool
 }
 
 // FromRecord parses what the Activity.Stop hook read. ok is false when the
@@ -175,19 +179,21 @@ func FromRecord(a capture.Activity) (s Span, ok bool) {
 	s.Start = DateTimeUnixNano(a.StartTime)
 	s.Sampled = a.Flags&1 != 0
 	s.External = a.HasSource && a.Source != ""
+	s.Decided = s.Sampled || a.HasCaller
 	return s, true
 }
 
 // Export says whether clrotel exports a span for the Activity: only when
 // nothing else does (no ActivitySource created it: `new Activity(name)`,
 // as ASP.NET Core and HttpClient do with no listener), and its trace is
-// sampled as the configured sampler would sample a root that joins it
-// (parentBased: the parent's flag; else the trace id under bound).
+// sampled as the hook samples a root that joins it (profiler/hooks.c):
+// a parent-based sampler follows a decided flag; else the sampler's rule
+// on the trace id (sampled) decides.
 func Export(s Span, parentBased bool, sampled func(traceID [16]byte) bool) bool {
 	if s.External {
 		return false
 	}
-	if parentBased {
+	if parentBased && s.Decided {
 		return s.Sampled
 	}
 	return sampled(s.TraceID)

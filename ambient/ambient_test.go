@@ -127,10 +127,12 @@ func TestFromRecord(t *testing.T) {
 		export bool // parent-based
 	}{
 		{"no parent", func(*capture.Activity) {}, true, [8]byte{}, true},
+		// A local root nothing sampled: the flag decides nothing.
+		{"local root, not recorded", func(a *capture.Activity) { a.Flags = 0x80 }, true, [8]byte{}, true},
 		{"parent span id", func(a *capture.Activity) { a.ParentSpanID = "b7ad6b7169203331" }, true, parent, true},
 		{"parent id from a caller", func(a *capture.Activity) { a.ParentID = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01" }, true, parent, true},
 		{"parent Activity in process", func(a *capture.Activity) { a.ParentActivitySpanID = "b7ad6b7169203331" }, true, parent, true},
-		{"unsampled", func(a *capture.Activity) { a.Flags = 0x80 }, true, [8]byte{}, false},
+		{"unsampled caller", func(a *capture.Activity) { a.Flags, a.HasCaller = 0x80, true }, true, [8]byte{}, false},
 		{"from an ActivitySource", func(a *capture.Activity) { a.HasSource, a.Source = true, "System.Net.Http" }, true, [8]byte{}, false},
 		{"default source", func(a *capture.Activity) { a.HasSource, a.Source = true, "" }, true, [8]byte{}, true},
 		{"hierarchical", func(a *capture.Activity) { a.TraceID, a.SpanID = "", "" }, false, [8]byte{}, false},
@@ -148,7 +150,7 @@ func TestFromRecord(t *testing.T) {
 		if s.Parent != tc.parent || s.Name != "op" || s.Start != when.UnixNano() || s.SpanID[7] != 0xb7 {
 			t.Errorf("%s: %+v (start want %d)", tc.name, s, when.UnixNano())
 		}
-		if got := Export(s, true, nil); got != tc.export {
+		if got := Export(s, true, func([16]byte) bool { return true }); got != tc.export {
 			t.Errorf("%s: Export(parent-based) = %v", tc.name, got)
 		}
 		// Not parent-based: the sampler's rule on the trace id decides.

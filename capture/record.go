@@ -203,6 +203,7 @@ type Activity struct {
 	StartTime uint64 // StartTimeUtc's DateTime bits (ticks and kind)
 	Flags     uint8  // _w3CIdFlags
 	HasSource bool   // the runtime's Activity has a Source (an ActivitySource)
+	HasCaller bool   // it, or an Activity it descends from, has a parent id (a caller's context)
 	// Strings; Null[i] says the field was null (in the order below).
 	TraceID, SpanID, ParentSpanID, ParentID, Name, Source string
 	ParentActivitySpanID                                  string // the span id of its Parent Activity
@@ -210,7 +211,8 @@ type Activity struct {
 }
 
 // DecodeActivity decodes a KindActivity record's payload: u32 function,
-// u32 0, u64 start, u8 flags, u8 has-source, 6 pad, then seven strings, each
+// u32 0, u64 start, u8 flags, u8 has-source, u8 has-caller, 5 pad, then
+// seven strings, each
 // u16 UTF-16 units (0xFFFF: null), u16 pad, the units padded to 4 bytes.
 func DecodeActivity(r Record) (Activity, error) {
 	var a Activity
@@ -222,6 +224,7 @@ func DecodeActivity(r Record) (Activity, error) {
 	a.StartTime = binary.LittleEndian.Uint64(p[8:])
 	a.Flags = p[16]
 	a.HasSource = p[17] != 0
+	a.HasCaller = p[18] != 0
 	p = p[24:]
 	out := []*string{&a.TraceID, &a.SpanID, &a.ParentSpanID, &a.ParentID, &a.Name, &a.Source, &a.ParentActivitySpanID}
 	for i, dst := range out {

@@ -26,11 +26,11 @@ func TestDecodeEnterParent(t *testing.T) {
 
 // activityPayload lays a record out as profiler/ambient.c clr_ambient_stop
 // does; nil strings are null.
-func activityPayload(start uint64, flags, hasSource byte, strs ...*string) []byte {
+func activityPayload(start uint64, flags, hasSource, hasCaller byte, strs ...*string) []byte {
 	p := make([]byte, 24)
 	binary.LittleEndian.PutUint32(p, 3)
 	binary.LittleEndian.PutUint64(p[8:], start)
-	p[16], p[17] = flags, hasSource
+	p[16], p[17], p[18] = flags, hasSource, hasCaller
 	for _, s := range strs {
 		h := make([]byte, 4)
 		if s == nil {
@@ -52,13 +52,13 @@ func activityPayload(start uint64, flags, hasSource byte, strs ...*string) []byt
 
 func TestDecodeActivity(t *testing.T) {
 	str := func(s string) *string { return &s }
-	p := activityPayload(42, 1, 1, str("0af7651916cd43dd8448eb211c80319c"), str("00f067aa0ba902b7"), nil,
+	p := activityPayload(42, 1, 1, 1, str("0af7651916cd43dd8448eb211c80319c"), str("00f067aa0ba902b7"), nil,
 		str("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"), str("Acme.op"), str(""), str("b7ad6b7169203331"))
 	a, err := DecodeActivity(Record{Kind: KindActivity, Payload: p})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if a.Func != 3 || a.StartTime != 42 || a.Flags != 1 || !a.HasSource || a.TraceID != "0af7651916cd43dd8448eb211c80319c" ||
+	if a.Func != 3 || a.StartTime != 42 || a.Flags != 1 || !a.HasSource || !a.HasCaller || a.TraceID != "0af7651916cd43dd8448eb211c80319c" ||
 		a.SpanID != "00f067aa0ba902b7" || !a.Null[2] || a.Null[5] || a.Name != "Acme.op" || a.Source != "" ||
 		a.ParentActivitySpanID != "b7ad6b7169203331" || a.ParentID[:3] != "00-" {
 		t.Fatalf("%+v", a)

@@ -199,6 +199,17 @@ static int hex_id(const clr_ambient_plan *p, uintptr_t str, uint8_t *out, uint32
     return any != 0;
 }
 
+// Whether act, or an Activity it descends from in this process, was given
+// its parent's id (a caller's context: SetParentId, or a remote parent).
+static int has_caller(const clr_ambient_plan *p, uintptr_t act) {
+    for (int depth = 0; act != 0 && depth < 16; depth++) {
+        if (rd_ref(act, p->parent_id_off) != 0 || rd_ref(act, p->parent_span_off) != 0)
+            return 1;
+        act = rd_ref(act, p->parent_off);
+    }
+    return 0;
+}
+
 int clr_ambient_parent(clr_slot *s, uint8_t trace[16], uint8_t span[8], uint8_t *flags) {
     (void)s;
     const clr_ambient_plan *p = atomic_load_explicit(&g_plan, memory_order_acquire);
@@ -228,7 +239,8 @@ int clr_ambient_parent(clr_slot *s, uint8_t trace[16], uint8_t span[8], uint8_t 
         fl = 0;
     memcpy(trace, t, 16);
     memcpy(span, sp, 8);
-    *flags = fl & 0x7f; // .NET 5+ keeps "flags set" in the top bit
+    fl &= 1; // .NET 5+ keeps "flags set" in the top bit
+    *flags = fl | (fl || has_caller(p, act) ? AMB_DECIDED : 0);
     atomic_store_explicit(&g_joined, atomic_load_explicit(&g_joined, memory_order_relaxed) + 1, memory_order_relaxed);
     return 1;
 }
@@ -292,6 +304,7 @@ uint32_t clr_ambient_stop(uintptr_t fid, uintptr_t elt, uint8_t *buf, uint32_t l
     memcpy(buf, &start, 8);
     buf[8] = fl;
     buf[9] = p->source_off != 0 && p->source_name_off != 0;
+    buf[10] = (uint8_t)has_caller(p, act);
     uint8_t *w = buf + 16;
     w = put_str(p, w, rd_ref(act, p->trace_id_off), 32);
     w = put_str(p, w, rd_ref(act, p->span_id_off), 16);

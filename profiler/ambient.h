@@ -67,17 +67,24 @@ void clr_ambient_gc(void);
 
 // For the Enter hook, on a root: when Activity.Current is set on this
 // thread and has W3C ids, writes its trace id (16 bytes, as on the wire),
-// its span id (8 bytes) and trace flags, and returns 1; else 0. No lock,
-// no allocation, no system call: guarded reads of the objects, and once
-// per thread (again only if the cached address goes stale) the runtime's
-// address of this thread's t_currentThread.
+// its span id (8 bytes) and flags, and returns 1; else 0. No lock, no
+// allocation, no system call: guarded reads of the objects, and once per
+// thread and GC the runtime's address of this thread's t_currentThread.
+// flags: AMB_SAMPLED, the Activity's W3C sampled flag (Recorded); and
+// AMB_DECIDED when that flag is a decision to honour: the Activity (or one
+// it descends from in this process) has a caller's context (a parent id),
+// or something recorded it. A local root Activity that nothing sampled
+// (`new Activity(name).Start()` with no listener) has Recorded false by
+// default, which decides nothing: the sampler decides as for a root.
+enum { AMB_SAMPLED = 1, AMB_DECIDED = 0x80 };
 int clr_ambient_parent(clr_slot *s, uint8_t trace[16], uint8_t span[8], uint8_t *flags);
 
 // For the Enter hook of Activity.Stop (FN_ACTIVITY_STOP): writes what the
 // REC_ACTIVITY record carries about the Activity being stopped into buf (at
 // most len bytes) and returns the bytes written (0: nothing to report).
 // Layout (capture/record.go DecodeActivity): u64 StartTimeUtc (DateTime
-// bits), u8 w3c flags, u8 has a source, 6 pad; then seven strings, each u16
+// bits), u8 w3c flags, u8 has a source, u8 has a caller (as AMB_DECIDED
+// tells it), 5 pad; then seven strings, each u16
 // chars (0xFFFF: null), u16 pad, chars padded to 4 bytes: trace id, span
 // id, parent span id, parent id, operation name, source name, and the span
 // id of the Parent Activity.

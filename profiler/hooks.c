@@ -357,7 +357,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
             flags |= RF_PARENT;
             size += 8;
         }
-        int verdict = decide_root(s, fn, (const uint8_t *)tid, joined ? (pflags & 1) : -1);
+        int verdict = decide_root(s, fn, (const uint8_t *)tid, joined && (pflags & AMB_DECIDED) ? (pflags & AMB_SAMPLED) : -1);
         if (verdict != CLR_KEPT) {
             bump(verdict == CLR_RATE_LIMITED ? &s->rate_limited : &s->unsampled);
             return;

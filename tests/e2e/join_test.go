@@ -291,6 +291,47 @@ func TestJoinCallerTrace(t *testing.T) {
 						t.Errorf("%s: trace %s: %d spans, want %d:\n%s", paths[i], c.trace, len(got), want, dumpSpans(got))
 					}
 				}
+				// A request with no traceparent: on .NET 8 the Activity is
+				// a local root with W3C ids and Recorded false (no listener
+				// sampled it), which decides nothing: the sampler decides
+				// as for a root, on the Activity's trace id. On .NET Core
+				// 3.1 its id is hierarchical: nothing to join.
+				app = startJoin(t, rt, sink, "join-local", env, "stdin")
+				fmt.Fprintf(app.stdin, "/x\n")
+				f := strings.Fields(app.line(t))
+				app.wait(t)
+				ctx, cancel = context.WithTimeout(context.Background(), 5*time.Second)
+				spans = sink.WaitIdle(ctx, 300*time.Millisecond)
+				cancel()
+				var local []otlpsink.Span
+				for _, s := range spans {
+					if s.Resource["service.name"] == "join-local" {
+						local = append(local, s)
+					}
+				}
+				switch {
+				case tc.sampler == "parentbased_always_off":
+					if len(local) != 0 {
+						t.Errorf("no caller, root sampler off: %d spans:\n%s", len(local), dumpSpans(local))
+					}
+				case f[1] == strings.Repeat("0", 32): // hierarchical
+					if len(local) != 5 || len(byName(local, activityName)) != 0 {
+						t.Errorf("no caller (hierarchical Activity): want Handle's own trace, 5 spans:\n%s", dumpSpans(local))
+					}
+					for _, s := range local {
+						if strings.Contains(s.Name, ".Handle(") && s.ParentSpanID != "" {
+							t.Errorf("Handle has parent %s with nothing to join", s.ParentSpanID)
+						}
+					}
+				default:
+					act := checkJoined(t, local, f[1], "", "join-local")
+					if act.SpanID != f[2] {
+						t.Errorf("local root Activity's span id %s, the app's %s", act.SpanID, f[2])
+					}
+					if len(local) != 6 {
+						t.Errorf("no caller: %d spans, want 6:\n%s", len(local), dumpSpans(local))
+					}
+				}
 				if t.Failed() {
 					t.Logf("all spans:\n%s", dumpSpans(spans))
 				}
