@@ -210,37 +210,79 @@ static int has_caller(const clr_ambient_plan *p, uintptr_t act) {
     return 0;
 }
 
-int clr_ambient_parent(clr_slot *s, uint8_t trace[16], uint8_t span[8], uint8_t *flags) {
-    (void)s;
-    const clr_ambient_plan *p = atomic_load_explicit(&g_plan, memory_order_acquire);
-    if (p == NULL || p->activity_class == 0)
-        return 0;
-    uintptr_t th = current_thread(p);
-    if (th == 0) {
-        if (t_wait > 0) {
-            t_wait--;
-            return 0;
-        }
-        if (!ambient_thread_slot(p) || (th = current_thread(p)) == 0) {
-            t_wait = AMB_RETRY;
-            return 0;
-        }
-    }
-    uintptr_t map = rd_ref(rd_ref(th, p->thread_ec_off), p->ec_locals_off), key = 0;
+// What the last ExecutionContext read on this thread yielded. An
+// ExecutionContext is immutable (a new one replaces it on every change of an
+// AsyncLocal), and between two GCs no other object can take its address:
+// the same address in the same GC epoch is the same context, with the same
+// Activity.Current. The Activity's ids are fixed once it has started; its
+// flags are read when it is first seen.
+#define AMB_TLS __attribute__((tls_model("initial-exec")))
+static __thread uintptr_t t_th AMB_TLS;
+static __thread uintptr_t t_ec AMB_TLS;
+static __thread uint64_t t_ec_epoch __attribute__((tls_model("initial-exec")));
+static __thread const clr_ambient_plan *t_ec_plan __attribute__((tls_model("initial-exec")));
+static __thread int t_ec_joined __attribute__((tls_model("initial-exec")));
+static __thread uint8_t t_trace[16] AMB_TLS;
+static __thread uint8_t t_span[8] AMB_TLS;
+static __thread uint8_t t_flags AMB_TLS;
+
+// Follows Thread._executionContext.m_localValues[Activity.s_current] and
+// reads the Activity's ids into the cache above; 1 if joined.
+static int read_context(const clr_ambient_plan *p, uintptr_t ec) {
+    uintptr_t map = rd_ref(ec, p->ec_locals_off), key = 0;
     if (map == 0 || !rd(&key, p->current_static, 8) || key == 0)
         return 0;
     uintptr_t act = map_find(p, map, key);
     if (act == 0 || class_of(act) != p->activity_class)
         return 0;
-    uint8_t t[16], sp[8], fl = 0;
-    if (!hex_id(p, rd_ref(act, p->trace_id_off), t, 16) || !hex_id(p, rd_ref(act, p->span_id_off), sp, 8))
+    uint8_t fl = 0;
+    if (!hex_id(p, rd_ref(act, p->trace_id_off), t_trace, 16) || !hex_id(p, rd_ref(act, p->span_id_off), t_span, 8))
         return 0;
     if (p->flags_off != 0 && !rd(&fl, act + p->flags_off, 1))
         fl = 0;
-    memcpy(trace, t, 16);
-    memcpy(span, sp, 8);
     fl &= 1; // .NET 5+ keeps "flags set" in the top bit
-    *flags = fl | (fl || has_caller(p, act) ? AMB_DECIDED : 0);
+    t_flags = fl | (fl || has_caller(p, act) ? AMB_DECIDED : 0);
+    return 1;
+}
+
+int clr_ambient_parent(clr_slot *s, uint8_t trace[16], uint8_t span[8], uint8_t *flags) {
+    (void)s;
+    const clr_ambient_plan *p = atomic_load_explicit(&g_plan, memory_order_acquire);
+    if (p == NULL || p->activity_class == 0)
+        return 0;
+    uint64_t epoch = atomic_load_explicit(&g_gc_epoch, memory_order_acquire);
+    uintptr_t th = 0;
+    // The Thread validated since the last GC is still the one there: no
+    // need to check it again.
+    if (!(t_th != 0 && t_epoch == epoch && t_for_class == p->thread_class && rd(&th, t_ref, 8) && th == t_th)) {
+        th = current_thread(p);
+        if (th == 0) {
+            if (t_wait > 0) {
+                t_wait--;
+                return 0;
+            }
+            if (!ambient_thread_slot(p) || (th = current_thread(p)) == 0) {
+                t_wait = AMB_RETRY;
+                t_th = 0;
+                return 0;
+            }
+        }
+        t_th = th;
+    }
+    uintptr_t ec = rd_ref(th, p->thread_ec_off);
+    if (ec == 0)
+        return 0;
+    if (ec != t_ec || t_ec_epoch != epoch || t_ec_plan != p) {
+        t_ec = ec;
+        t_ec_epoch = epoch;
+        t_ec_plan = p;
+        t_ec_joined = read_context(p, ec);
+    }
+    if (!t_ec_joined)
+        return 0;
+    memcpy(trace, t_trace, 16);
+    memcpy(span, t_span, 8);
+    *flags = t_flags;
     atomic_store_explicit(&g_joined, atomic_load_explicit(&g_joined, memory_order_relaxed) + 1, memory_order_relaxed);
     return 1;
 }

@@ -36,8 +36,11 @@ type ambientState struct {
 // activityStop tells System.Diagnostics.Activity.Stop, hooked (whatever the
 // selection) to export a span for an Activity nothing else exports.
 func activityStop(assembly, name string) bool {
-	return assembly == "System.Diagnostics.DiagnosticSource" && name == "System.Diagnostics.Activity.Stop"
+	return assembly == diagnosticsAssembly && name == "System.Diagnostics.Activity.Stop"
 }
+
+// diagnosticsAssembly holds Activity (.NET Core 3.1 and .NET 8).
+const diagnosticsAssembly = "System.Diagnostics.DiagnosticSource"
 
 // mapClasses are the IAsyncLocalValueMap implementations, nested in
 // System.Threading.AsyncLocalValueMap (CoreLib) on .NET Core 3.1 and 8.
@@ -79,7 +82,7 @@ func (a *ambientState) diagnosticsLoaded() bool {
 	mods := make([]C.uintptr_t, 8192)
 	n := C.clr_modules(&mods[0], C.uint32_t(len(mods)))
 	for _, m := range mods[:n] {
-		if mod, err := a.p.resolver.ModuleInfo(uint64(m)); err == nil && mod.Assembly == "System.Diagnostics.DiagnosticSource" {
+		if mod, err := a.p.resolver.ModuleInfo(uint64(m)); err == nil && mod.Assembly == diagnosticsAssembly {
 			return true
 		}
 	}

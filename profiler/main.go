@@ -255,6 +255,11 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		return f
 	}
 	stop := activityStop(asm, name)
+	if asm == diagnosticsAssembly {
+		// Activity's code runs: a moment to find how to read it (an app
+		// may have compiled every traced method before its first Activity).
+		p.ambient.refresh()
+	}
 	if !stop && !p.sel.selected(asm, name) {
 		return f
 	}

@@ -6,6 +6,8 @@
 // reflection: mcs compiles against Mono's reference assemblies, which lack
 // them.
 //   Join.exe <port> [downstream port]   serves until GET /quit
+//   Join.exe bench <n>                  ns per root call (Work.Step), with no
+//                                       Activity and under one (joined)
 //   Join.exe stdin                      the same requests, one per line
 //                                       "<path> [traceparent]", until EOF
 //                                       (.NET Core 3.1 here: its HttpListener
@@ -116,8 +118,32 @@ namespace Acme.Join
             }).Result;
         }
 
+        static double PerRoot(int n)
+        {
+            var sw = System.Diagnostics.Stopwatch.StartNew();
+            for (int i = 0; i < n; i++)
+                Work.Step(i);
+            return sw.Elapsed.TotalMilliseconds * 1e6 / n;
+        }
+
+        static void Bench(int n)
+        {
+            PerRoot(n / 10); // warm up (JIT, the plan)
+            double none = PerRoot(n);
+            object act = StartActivity("00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01");
+            PerRoot(n / 10);
+            double joined = PerRoot(n);
+            ActivityType.GetMethod("Stop", Type.EmptyTypes).Invoke(act, null);
+            Console.WriteLine("ns per root: no Activity " + none.ToString("F1") + ", joined " + joined.ToString("F1"));
+        }
+
         public static int Main(string[] args)
         {
+            if (args[0] == "bench")
+            {
+                Bench(int.Parse(args[1]));
+                return 0;
+            }
             if (args[0] == "stdin")
             {
                 string line;
