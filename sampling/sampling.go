@@ -210,8 +210,10 @@ func (c Config) ParentBased() bool {
 }
 
 // DefaultBound is the bound of the configured sampler for a trace whose root
-// has no parent. Calls traced in-process have none (no context arrives from
-// another service), so a parent-based sampler decides as its root sampler.
+// has no parent to follow: a trace that starts in-process, or one joined
+// (Activity.Current) under a sampler that is not parent-based, decided on
+// the joined trace id. A parent-based sampler decides such roots as its
+// root sampler.
 func (c Config) DefaultBound() uint64 {
 	switch c.Sampler {
 	case AlwaysOff, ParentBasedAlwaysOff:
