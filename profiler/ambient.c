@@ -29,7 +29,6 @@
 
 static _Atomic(const clr_ambient_plan *) g_plan;
 static _Atomic uintptr_t g_missed;
-static _Atomic uint64_t g_joined; // approximate: a plain load and store, like the slot counters
 static _Atomic uint64_t g_gc_epoch; // GCs finished
 
 // Per thread: where t_currentThread is for this thread, the ThreadID it was
@@ -46,7 +45,6 @@ enum { AMB_RETRY = 256 };
 void clr_ambient_publish(const clr_ambient_plan *p) { atomic_store_explicit(&g_plan, p, memory_order_release); }
 uintptr_t clr_ambient_missed(void) { return atomic_load_explicit(&g_missed, memory_order_relaxed); }
 void clr_ambient_clear_missed(void) { atomic_store_explicit(&g_missed, 0, memory_order_relaxed); }
-uint64_t clr_ambient_joined(void) { return atomic_load_explicit(&g_joined, memory_order_relaxed); }
 void clr_ambient_gc(void) { atomic_fetch_add_explicit(&g_gc_epoch, 1, memory_order_release); }
 
 static inline int rd(void *dst, uintptr_t src, uintptr_t n) {
@@ -283,7 +281,6 @@ int clr_ambient_parent(clr_slot *s, uint8_t trace[16], uint8_t span[8], uint8_t 
     memcpy(trace, t_trace, 16);
     memcpy(span, t_span, 8);
     *flags = t_flags;
-    atomic_store_explicit(&g_joined, atomic_load_explicit(&g_joined, memory_order_relaxed) + 1, memory_order_relaxed);
     return 1;
 }
 

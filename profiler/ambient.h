@@ -59,7 +59,6 @@ void clr_ambient_publish(const clr_ambient_plan *p);
 // A map class the hook met that the plan lacks (0: none); Go clears it.
 uintptr_t clr_ambient_missed(void);
 void clr_ambient_clear_missed(void);
-uint64_t clr_ambient_joined(void);
 int clr_ambient_static(uintptr_t cls, uint32_t field, uintptr_t *addr);
 // GarbageCollectionFinished (COR_PRF_HIGH_BASIC_GC): cached thread-static
 // addresses are asked again.
