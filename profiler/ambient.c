@@ -28,7 +28,6 @@
 #include "values.h"
 
 static _Atomic(const clr_ambient_plan *) g_plan;
-static _Atomic uintptr_t g_missed;
 static _Atomic uint64_t g_gc_epoch; // GCs finished
 
 // Per thread: where t_currentThread is for this thread, the ThreadID it was
@@ -43,8 +42,6 @@ static __thread uint64_t t_epoch __attribute__((tls_model("initial-exec"))); // 
 enum { AMB_RETRY = 256 };
 
 void clr_ambient_publish(const clr_ambient_plan *p) { atomic_store_explicit(&g_plan, p, memory_order_release); }
-uintptr_t clr_ambient_missed(void) { return atomic_load_explicit(&g_missed, memory_order_relaxed); }
-void clr_ambient_clear_missed(void) { atomic_store_explicit(&g_missed, 0, memory_order_relaxed); }
 void clr_ambient_gc(void) { atomic_fetch_add_explicit(&g_gc_epoch, 1, memory_order_release); }
 
 static inline int rd(void *dst, uintptr_t src, uintptr_t n) {
@@ -163,9 +160,8 @@ static uintptr_t map_find(const clr_ambient_plan *p, uintptr_t map, uintptr_t ke
             return 0;
         }
     }
-    // A map class the plan does not know yet: tell Go, which plans it.
-    uintptr_t none = 0;
-    atomic_compare_exchange_strong_explicit(&g_missed, &none, mt, memory_order_relaxed, memory_order_relaxed);
+    // A map class the plan does not know (Go plans every implementation
+    // the runtime has when it publishes): not joined.
     return 0;
 }
 

@@ -56,9 +56,6 @@ typedef struct clr_ambient_plan {
 
 // Go publishes a plan (the previous one is never freed: see above).
 void clr_ambient_publish(const clr_ambient_plan *p);
-// A map class the hook met that the plan lacks (0: none); Go clears it.
-uintptr_t clr_ambient_missed(void);
-void clr_ambient_clear_missed(void);
 int clr_ambient_static(uintptr_t cls, uint32_t field, uintptr_t *addr);
 // GarbageCollectionFinished (COR_PRF_HIGH_BASIC_GC): cached thread-static
 // addresses are asked again.
