@@ -101,9 +101,13 @@ static inline uintptr_t current_thread(const clr_ambient_plan *p) {
 // the one 4-byte word between the type pointer and the data that holds the
 // count it reports (a map array holds at least 4 pairs; the padding is 0).
 // Nothing learnt (0): arrays are not read.
-static _Atomic uint32_t g_arr_len_off, g_arr_data_off;
+// It is asked at most AMB_ARRAY_TRIES times in all.
+static _Atomic uint32_t g_arr_len_off, g_arr_data_off, g_arr_tries;
+enum { AMB_ARRAY_TRIES = 8 };
 
 __attribute__((noinline, cold)) static int learn_array_layout(uintptr_t arr) {
+    if (atomic_fetch_add(&g_arr_tries, 1) >= AMB_ARRAY_TRIES)
+        return 0;
     ULONG32 dims[1] = {0};
     int lb[1] = {0};
     BYTE *data = NULL;
