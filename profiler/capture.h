@@ -38,7 +38,7 @@ enum {
     FN_SHARED_GENERIC = 2, // shared (canonical) code: read exact types from frame info
     FN_FOLDED = 4,         // set later by the hooks (fold.c): calls under a span fold into it
     FN_FOLD_EXEMPT = 8,    // never folded (CLROTEL_FOLD_EXEMPT)
-    FN_ACTIVITY_STOP = 16, // System.Diagnostics.Activity.Stop: no span, a REC_ACTIVITY record
+    FN_ACTIVITY_STOP = 1 << 16, // System.Diagnostics.Activity.Stop: no span, a REC_ACTIVITY record (a high bit: clear of new flags)
 };
 
 // clr_fn is what FunctionIDMapper2 hands the runtime as client ID: the hooks
