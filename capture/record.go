@@ -63,8 +63,22 @@ const (
 	// while the ring had no room for the fold part; Aux is their count.
 	FlagFoldedCount uint16 = 1 << 6
 	// FlagParent (a root's enter record): the trace joins the caller's
-	// (Activity.Current); the parent span id follows the trace id.
+	// (Activity.Current); the parent span id follows the trace id (and the
+	// span id, with FlagSpanID).
 	FlagParent uint16 = 1 << 7
+	// FlagSpanID (enter records): the span's id, chosen by the hook,
+	// follows the trace id part (an async method, whose resumes name it).
+	FlagSpanID uint16 = 1 << 8
+	// FlagResume (enter records): not a span, but a continuation of the
+	// span whose trace id and span id follow the fixed part (an async
+	// method's MoveNext, or the builder call that completes its task).
+	FlagResume uint16 = 1 << 9
+	// FlagAsyncEnd (with FlagResume): the span's task completes here; the
+	// values are the builder's SetResult/SetException arguments.
+	FlagAsyncEnd uint16 = 1 << 10
+	// FlagSyncEnd (an async method's exit record): no state machine
+	// carried its span; it ends with the call.
+	FlagSyncEnd uint16 = 1 << 12
 )
 
 // FoldTop is how many methods an exit record lists by folded time, and
@@ -108,7 +122,8 @@ type Record struct {
 // Enter is the decoded fixed part of an enter record.
 type Enter struct {
 	Func     uint32   // index of the function in the profiler's table
-	TraceID  [16]byte // set when the record has FlagRoot
+	TraceID  [16]byte // set when the record has FlagRoot or FlagResume
+	SpanID   [8]byte  // set when the record has FlagSpanID or FlagResume
 	Parent   [8]byte  // the caller's span id, with FlagParent
 	Class    uint64   // exact ClassID of the method's type, with FlagGeneric
 	TypeArgs []uint64 // exact method type arguments, with FlagGeneric
@@ -125,12 +140,19 @@ func DecodeEnter(r Record) (Enter, error) {
 	e.Func = binary.LittleEndian.Uint32(p)
 	nargs := binary.LittleEndian.Uint32(p[4:])
 	p = p[8:]
-	if r.Flags&FlagRoot != 0 {
+	if r.Flags&(FlagRoot|FlagResume) != 0 {
 		if len(p) < 16 {
 			return e, fmt.Errorf("capture: enter record: truncated trace id")
 		}
 		copy(e.TraceID[:], p[:16])
 		p = p[16:]
+	}
+	if r.Flags&(FlagSpanID|FlagResume) != 0 {
+		if len(p) < 8 {
+			return e, fmt.Errorf("capture: enter record: truncated span id")
+		}
+		copy(e.SpanID[:], p[:8])
+		p = p[8:]
 	}
 	if r.Flags&FlagParent != 0 {
 		if len(p) < 8 {

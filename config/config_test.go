@@ -47,6 +47,12 @@ func TestFromEnv(t *testing.T) {
 					reflect.DeepEqual(c.Fold.Exempt, []string{"Acme.A.*", "Acme.B.Get"}) && c.MaxSpansPerTrace == 0
 			}, ""},
 		{"fold switch garbage", []string{"CLROTEL_FOLD", "sometimes"}, nil, "CLROTEL_FOLD"},
+		{"async on by default", nil, func(c Config) bool { return c.Async && c.AsyncMaxPending == 65536 }, ""},
+		{"async settings", []string{"CLROTEL_ASYNC", "off", "CLROTEL_ASYNC_MAX_PENDING", "100"}, func(c Config) bool {
+			return !c.Async && c.AsyncMaxPending == 100
+		}, ""},
+		{"async switch garbage", []string{"CLROTEL_ASYNC", "maybe"}, nil, "CLROTEL_ASYNC"},
+		{"async bound zero", []string{"CLROTEL_ASYNC_MAX_PENDING", "0"}, nil, "CLROTEL_ASYNC_MAX_PENDING"},
 		{"fold min calls zero", []string{"CLROTEL_FOLD_MIN_CALLS", "0"}, nil, "CLROTEL_FOLD_MIN_CALLS"},
 	}
 	for _, tt := range tests {

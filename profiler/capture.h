@@ -25,9 +25,21 @@ enum {
 // had no room for that part: their count is the fixed part's second word.
 // RF_TRUNCATED (a root's exit record): its trace reached the span budget,
 // and later calls were folded into their parents.
-enum { RF_ROOT = 1, RF_GENERIC = 2, RF_VALUES = 4, RF_VALUES_DROPPED = 8, RF_FOLDED = 16, RF_TRUNCATED = 32, RF_FOLDED_COUNT = 64 };
+// RF_SPANID (enter records): the span's id follows the trace id part (an
+// async method's span, whose id the hooks hand to its resumes).
+// RF_RESUME (enter records): not a span of its own, but a continuation of
+// the span whose trace id (16 bytes) and span id (8) follow the fixed
+// part: the calls under it are that span's children (async.c).
+// RF_ASYNC_END (with RF_RESUME): that span's task completes here; the values
+// are the builder's SetResult/SetException arguments.
+enum { RF_ROOT = 1, RF_GENERIC = 2, RF_VALUES = 4, RF_VALUES_DROPPED = 8, RF_FOLDED = 16, RF_TRUNCATED = 32, RF_FOLDED_COUNT = 64,
+       RF_SPANID = 256, RF_RESUME = 512, RF_ASYNC_END = 1024, RF_SYNC_END = 4096 };
+// RF_SYNC_END (an async method's exit record): no state machine carried
+// its span (one the profiler could not pair, as shared generic code): the
+// span ends with the call, as any other.
 // RF_PARENT (a root's enter record): the trace joins Activity.Current's; the
-// parent span id (8 bytes) follows the trace id.
+// parent span id (8 bytes) follows the trace id (and the span id, with
+// RF_SPANID).
 enum { RF_PARENT = 128 };
 enum { REC_HEADER = 16, REC_EXIT_SIZE = 24, MAX_TYPE_ARGS = 8 };
 enum { FOLD_TOP = 3, REC_FOLD_SIZE = 16 + 16 * FOLD_TOP };
@@ -38,6 +50,14 @@ enum {
     FN_SHARED_GENERIC = 2, // shared (canonical) code: read exact types from frame info
     FN_FOLDED = 4,         // set later by the hooks (fold.c): calls under a span fold into it
     FN_FOLD_EXEMPT = 8,    // never folded (CLROTEL_FOLD_EXEMPT)
+    // Async methods (async.c): a method with AsyncStateMachineAttribute
+    // whose state machine has the profiler's fields; that state machine's
+    // MoveNext; a task builder's SetResult/SetException. None is ever
+    // folded.
+    FN_ASYNC_KICKOFF = 16,
+    FN_ASYNC_MOVENEXT = 32,
+    FN_ASYNC_COMPLETE = 64,
+    FN_ASYNC = FN_ASYNC_KICKOFF | FN_ASYNC_MOVENEXT | FN_ASYNC_COMPLETE,
     FN_ACTIVITY_STOP = 1 << 16, // System.Diagnostics.Activity.Stop: no span, a REC_ACTIVITY record (a high bit: clear of new flags)
 };
 
@@ -63,6 +83,11 @@ typedef struct clr_fn {
     // lost to a race only delays the verdict.
     _Atomic uint32_t stat_calls;
     _Atomic uint32_t stat_slow;
+    // FN_ASYNC_MOVENEXT: where the identity fields are from `this`.
+    // Kickoff and MoveNext: the TypeDef that declares the kickoff method
+    // (the state machine's enclosing type), to pair them.
+    uint16_t flow_off[4];
+    uint32_t async_owner;
 } clr_fn;
 
 // What became of a traced frame's enter.
@@ -91,6 +116,14 @@ typedef struct clr_frame {
     uint32_t anc;
     uint32_t fold_state; // FRAME_RECORDED: FOLD_NONE, or FOLD_KEPT once ring room is kept for its fold part
     uint64_t start;      // FRAME_RECORDED too: its enter time
+    // FRAME_RECORDED: its trace, and for an async method's span (or a
+    // continuation of one) that span's id.
+    uint64_t trace[2];
+    uint64_t span;
+    // An async method's frame: its state machine took its identity (the
+    // first MoveNext was a continuation of it). If not, its span ends
+    // with the call (RF_SYNC_END).
+    uint32_t async_linked;
     // FRAME_RECORDED: what was folded into it.
     uint32_t fold_calls;
     uint32_t fold_ntop;

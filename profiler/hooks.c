@@ -15,6 +15,7 @@
 #include <sys/random.h>
 #include <sys/syscall.h>
 
+#include "async.h"
 #include "clrapi.h"
 #include "capture.h"
 #include "profiler.h"
@@ -283,6 +284,129 @@ __attribute__((noinline)) static void activity_stopped(clr_slot *s, clr_fn *fn, 
     ring_commit(s, size);
 }
 
+// A frame that continues an async method's span (a MoveNext, or the
+// builder call that completes the task): an enter record carrying the
+// span's trace id and span id, no span of its own. Calls under it are the
+// span's children, whatever thread this is and whatever ran it.
+static void record_continuation(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uint32_t d, uint16_t flags,
+                                const uint64_t trace[2], uint64_t span) {
+    uint32_t size = REC_HEADER + 8 + 24, fixed, budget = 0;
+    flags |= RF_RESUME;
+    fixed = size;
+    if ((flags & RF_ASYNC_END) && fn->plan != NULL && g_cfg.value_bytes > 0) {
+        budget = g_cfg.value_bytes;
+        size += budget;
+    }
+    uint8_t *p = ring_reserve(s, size, s->reserved + 2 * REC_EXIT_SIZE);
+    if (p == NULL && budget > 0) {
+        size = fixed;
+        budget = 0;
+        flags |= RF_VALUES_DROPPED;
+        p = ring_reserve(s, size, s->reserved + 2 * REC_EXIT_SIZE);
+    }
+    if (p == NULL) {
+        f->recorded = FRAME_DROPPED;
+        bump(&s->dropped);
+        return;
+    }
+    uint64_t ts = now_ns();
+    if (budget > 0) {
+        uint32_t n = clr_capture_enter(fn->plan, fn->function_id, elt, p + fixed, budget);
+        size = fixed + ((n + 7) & ~7u);
+        if (n > 0)
+            flags |= RF_VALUES;
+    }
+    put_header(p, size, REC_ENTER, flags, ts);
+    uint8_t *q = p + REC_HEADER;
+    *(uint32_t *)q = fn->index;
+    *(uint32_t *)(q + 4) = 0;
+    memcpy(q + 8, trace, 16);
+    memcpy(q + 24, &span, 8);
+    ring_commit(s, size);
+    f->recorded = FRAME_RECORDED;
+    f->start = ts;
+    f->trace[0] = trace[0];
+    f->trace[1] = trace[1];
+    f->span = span;
+    f->fold_state = FOLD_NONE;
+    f->fold_calls = 0;
+    f->fold_ntop = 0;
+    f->fold_ns = 0;
+    s->reserved += REC_EXIT_SIZE;
+    if (d == 0) {
+        // A resume on a thread with nothing else traced: the span budget
+        // counts from here.
+        s->trace_spans = 0;
+        s->trace_truncated = 0;
+    }
+}
+
+enum { ASYNC_HANDLED = 0, ASYNC_NORMAL = 1 };
+
+// The enter of a state machine's MoveNext or of a builder's completion.
+// Returns ASYNC_NORMAL when the call is to be traced as any other (a state
+// machine the profiler could not pair with its kickoff call).
+static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uint32_t d) {
+    clr_frame *parent = d > 0 ? &s->stack[d - 1] : NULL;
+    if (fn->flags & FN_ASYNC_COMPLETE) {
+        // SetResult/SetException end the task of the MoveNext that calls
+        // them; called from anywhere else, they are not traced.
+        if (parent == NULL || parent->recorded != FRAME_RECORDED || parent->span == 0 || parent->fn == NULL ||
+            !(parent->fn->flags & FN_ASYNC_MOVENEXT))
+            return ASYNC_HANDLED;
+        record_continuation(s, f, fn, elt, d, RF_ASYNC_END, parent->trace, parent->span);
+        return ASYNC_HANDLED;
+    }
+    uintptr_t self = clr_async_this(fn->function_id, elt);
+    if (self == 0)
+        return ASYNC_NORMAL;
+    volatile uint64_t *w[ASYNC_FIELDS];
+    for (int i = 0; i < ASYNC_FIELDS; i++)
+        w[i] = (volatile uint64_t *)(self + fn->flow_off[i]);
+    uint64_t t[2] = {*w[0], *w[1]}, span = *w[2], check = *w[3];
+    if ((t[0] | t[1] | span) == 0) {
+        if (check == ASYNC_UNTRACED)
+            return ASYNC_HANDLED; // its kickoff call was not sampled
+        if (check == ASYNC_DROPPED) {
+            f->recorded = FRAME_DROPPED;
+            bump(&s->dropped);
+            return ASYNC_HANDLED;
+        }
+        if (check != 0)
+            return ASYNC_NORMAL;
+        // The first MoveNext, called (through the builder's Start, which is
+        // not traced) by the kickoff method: the identity is written once,
+        // here, and the compiler's copy into the task's box keeps it.
+        if (parent == NULL || parent->fn == NULL || !(parent->fn->flags & FN_ASYNC_KICKOFF) ||
+            parent->fn->async_owner != fn->async_owner)
+            return ASYNC_NORMAL;
+        if (parent->recorded == FRAME_RECORDED && parent->span != 0) {
+            *w[0] = parent->trace[0];
+            *w[1] = parent->trace[1];
+            *w[2] = parent->span;
+            *w[3] = clr_async_check(parent->trace[0], parent->trace[1], parent->span);
+            parent->async_linked = 1;
+            record_continuation(s, f, fn, elt, d, 0, parent->trace, parent->span);
+            return ASYNC_HANDLED;
+        }
+        // An unsampled kickoff call: its resumes are not traced either. A
+        // dropped (or folded, when the ring was full) one: they count as
+        // dropped.
+        if (parent->recorded == FRAME_SKIPPED) {
+            *w[3] = ASYNC_UNTRACED;
+        } else {
+            *w[3] = ASYNC_DROPPED;
+            f->recorded = FRAME_DROPPED;
+            bump(&s->dropped);
+        }
+        return ASYNC_HANDLED;
+    }
+    if (check != clr_async_check(t[0], t[1], span))
+        return ASYNC_NORMAL;
+    record_continuation(s, f, fn, elt, d, 0, t, span);
+    return ASYNC_HANDLED;
+}
+
 void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     clr_slot *s = slot_get();
     if (s == NULL) {
@@ -299,10 +423,13 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     f->fn_index = fn->index;
     f->fn = fn;
     f->recorded = FRAME_SKIPPED;
+    f->span = 0;
     if (__builtin_expect(fn->flags & FN_ACTIVITY_STOP, 0)) {
         activity_stopped(s, fn, elt);
         return;
     }
+    if ((fn->flags & (FN_ASYNC_MOVENEXT | FN_ASYNC_COMPLETE)) && async_enter(s, f, fn, elt, d) == ASYNC_HANDLED)
+        return;
     // A frame is recorded only under a recorded parent, so a dropped enter
     // drops its whole subtree (each call of it counted) and nesting stays
     // exact. Under a recorded parent, a folded method's call (or any call
@@ -320,7 +447,8 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
             // Past the trace's span budget calls fold too, except those of a
             // method seen to be slow (most of its calls took fold_max_ns or
             // more): the calls worth a span keep theirs.
-            if (g_cfg.max_trace_spans != 0 && s->trace_spans >= g_cfg.max_trace_spans && !clr_fold_slow(fn)) {
+            if (g_cfg.max_trace_spans != 0 && s->trace_spans >= g_cfg.max_trace_spans && !clr_fold_slow(fn) &&
+                !(fn->flags & FN_ASYNC)) {
                 s->trace_truncated = 1;
                 fold_begin(s, f, d - 1, now_ns());
                 return;
@@ -364,6 +492,15 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         }
         flags |= RF_ROOT;
         size += 16;
+    }
+    // An async method's span id is chosen here: its state machine carries
+    // it to the resumes (async.c).
+    uint64_t span = 0;
+    if (fn->flags & FN_ASYNC_KICKOFF) {
+        while (span == 0)
+            span = rng_next(s);
+        flags |= RF_SPANID;
+        size += 8;
     }
     uint64_t ts = now_ns();
     uint64_t cls = 0, targs[MAX_TYPE_ARGS];
@@ -419,6 +556,10 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         memcpy(q, tid, 16);
         q += 16;
     }
+    if (flags & RF_SPANID) {
+        memcpy(q, &span, 8);
+        q += 8;
+    }
     if (flags & RF_PARENT) {
         memcpy(q, &parent, 8);
         q += 8;
@@ -434,6 +575,15 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     f->fold_calls = 0;
     f->fold_ntop = 0;
     f->fold_ns = 0;
+    f->span = span;
+    f->async_linked = 0;
+    if (flags & RF_ROOT) {
+        f->trace[0] = tid[0];
+        f->trace[1] = tid[1];
+    } else {
+        f->trace[0] = s->stack[d - 1].trace[0];
+        f->trace[1] = s->stack[d - 1].trace[1];
+    }
     s->reserved += REC_EXIT_SIZE;
     if (flags & RF_ROOT) {
         s->trace_spans = 1;
@@ -461,7 +611,7 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
         return;
     uint64_t ts = now_ns();
     f->recorded = FRAME_SKIPPED;
-    if (d > 0 && kind == REC_LEAVE)
+    if (d > 0 && kind == REC_LEAVE && !(f->fn->flags & FN_ASYNC))
         clr_fold_judge(&g_cfg, f->fn, ts - f->start);
     // The fixed part: the exit, then what was folded into the frame.
     uint32_t base = REC_EXIT_SIZE;
@@ -474,6 +624,8 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
         flags |= RF_FOLDED_COUNT;
     if (d == 0 && s->trace_truncated)
         flags |= RF_TRUNCATED;
+    if (f->fn != NULL && (f->fn->flags & FN_ASYNC_KICKOFF) && !f->async_linked)
+        flags |= RF_SYNC_END;
     s->reserved -= base;
     uint32_t keep = s->reserved, size = base;
     uint8_t *p = NULL;

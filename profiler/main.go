@@ -7,6 +7,7 @@ package main
 #include <stdlib.h>
 #include "profiler.h"
 #include "clrinfo.h"
+#include "async.h"
 */
 import "C"
 
@@ -132,11 +133,15 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	p.pipe = pipe
 	p.bridge = otelbridge.New(pipe)
 	p.bridge.SetMinDuration(cfg.Sampling.MinDurationNs)
+	p.bridge.SetAsyncLimit(int(cfg.AsyncMaxPending))
 	p.drain = newDrainer(p)
 	go p.drain.run()
 	go p.planner.run(p.stop)
 	prof = p
 	configureScope(p.sel)
+	if cfg.Async {
+		C.clr_async_enable(1)
+	}
 
 	out.event_mask = C.uint32_t(eventMask)
 	// GC start/end only (no object tracking, concurrent GC kept): a GC may
@@ -260,7 +265,10 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		// may have compiled every traced method before its first Activity).
 		p.ambient.refresh()
 	}
-	if !stop && !p.sel.selected(asm, name) {
+	// A task builder's SetResult/SetException ends async spans: traced
+	// wherever it is (it makes no span of its own).
+	builder := p.cfg.Async && asyncBuilderMethod(fid)
+	if !stop && !builder && !p.sel.selected(asm, name) {
 		return f
 	}
 	m, err := p.resolver.Method(fid, 0, nil)
@@ -272,6 +280,13 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	if m.Shared {
 		flags |= C.FN_SHARED_GENERIC
 	}
+	var role asyncRole
+	if p.cfg.Async {
+		if role, err = p.asyncRoleOf(fid, m); err != nil {
+			p.log.Debugf("async: %v", err)
+		}
+		flags |= role.flags
+	}
 	f.method = bridgeMethod(m)
 	// A trace rooted here is sampled by the first matching rule, else by
 	// the sampler (a remote strategy's entry for it): decided in the hook
@@ -282,14 +297,19 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	f.names = sampling.MethodNames{Select: m.SelectName, Span: f.method.SpanName, Function: m.FunctionName}
 	if stop {
 		// No span: its enter records the Activity for a span of its own.
-		f.c = newCFn(fid, index, flags|C.FN_ACTIVITY_STOP, sampling.MethodSetting{})
+		f.c = newCFn(fid, index, C.FN_SELECTED|C.FN_ACTIVITY_STOP, sampling.MethodSetting{})
 		p.ambient.refresh()
 		return f
 	}
 	f.c = newCFn(fid, index, flags, p.samp.setting(f.names))
+	for i, o := range role.off {
+		f.c.flow_off[i] = C.uint16_t(o)
+	}
+	f.c.async_owner = C.uint32_t(role.owner)
 	p.planner.prepare()
 	p.ambient.refresh()
-	if p.cfg.Capture && !p.captureExclude.MatchAny(m.SelectName) {
+	// A MoveNext is no span: nothing of it is shown.
+	if p.cfg.Capture && role.flags&C.FN_ASYNC_MOVENEXT == 0 && !p.captureExclude.MatchAny(m.SelectName) {
 		f.plan = p.planner.functionPlan(m)
 		f.c.plan = f.plan.c
 	}
@@ -378,6 +398,12 @@ func (p *profiler) shutdown() {
 	}
 	if n := uint64(C.clr_guard_faults()); n > 0 {
 		p.log.Warnf("%d runtime calls about objects faulted and were abandoned; those values show as <unreadable> (references that point at no object, such as ones forged by unsafe code)", n)
+	}
+	if n := p.bridge.AsyncOverflow(); n > 0 {
+		p.log.Warnf("%d async spans ended untracked (clrotel.end_reason=async_untracked): more than CLROTEL_ASYNC_MAX_PENDING=%d were waiting for their task", n, p.cfg.AsyncMaxPending)
+	}
+	if p.cfg.Async {
+		p.log.Infof("async: %d state machines carry their span; %d modules with native code left as they are", uint64(C.clr_async_types()), uint64(C.clr_async_skipped_modules()))
 	}
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
