@@ -43,6 +43,16 @@ namespace Acme.Join
         public static string Call(string url) { return Program.HttpGet(url); }
 
         public static int Pooled(int i) { return i + 1; }
+
+        // An async method: one span until its task completes, its resumes
+        // (on pool threads) nested under it.
+        public static async Task<int> HandleAsync(int n)
+        {
+            await Task.Delay(5);
+            int sum = Step(n);
+            await Task.Delay(5);
+            return sum + Step(n + 1);
+        }
     }
 
     public static class Program
@@ -79,7 +89,8 @@ namespace Acme.Join
         // One request: the Activity the caller's context starts, the work
         // under it, the Activity stopped at the end. "/pool" also runs work
         // on a pool thread (Activity.Current flows there with the
-        // ExecutionContext); "/gc" forces compacting collections first.
+        // ExecutionContext); "/async" an async method; "/gc" forces
+        // compacting collections first.
         static string Serve(string path, string traceparent, string downstream)
         {
             if (path == "/gc")
@@ -92,6 +103,8 @@ namespace Acme.Join
             string body = Work.Handle(3, path == "/chain" ? downstream : null);
             if (path == "/pool")
                 Task.Run(() => Work.Pooled(9)).Wait();
+            if (path == "/async")
+                Work.HandleAsync(4).Wait();
             body = Prop(act, "TraceId") + " " + Prop(act, "SpanId") + " " + body;
             ActivityType.GetMethod("Stop", Type.EmptyTypes).Invoke(act, null);
             Console.WriteLine(path + " " + body);
