@@ -13,6 +13,7 @@
 #include "async.h"
 #include "clrinfo.h"
 #include "startup.h"
+#include "ambient.h"
 #include "_cgo_export.h"
 
 // The project's CLSID; cmd/clrotel prints the same value.
@@ -288,6 +289,13 @@ static HRESULT cb_module_load_finished(void *self, ModuleID mid, HRESULT status)
     return S_OK;
 }
 
+// COR_PRF_HIGH_BASIC_GC: a GC may have moved what ambient.c caches.
+static HRESULT cb_gc_finished(void *self) {
+    (void)self;
+    clr_ambient_gc();
+    return S_OK;
+}
+
 static HRESULT cb_module_unload_finished(void *self, ModuleID mid, HRESULT status) {
     (void)self;
     (void)status;
@@ -388,6 +396,7 @@ static void build_vtable(void) {
     g_cb_vtbl[CB_ThreadCreated] = (void *)cb_thread_created;
     g_cb_vtbl[CB_ThreadAssignedToOSThread] = (void *)cb_thread_assigned;
     g_cb_vtbl[CB_ModuleUnloadFinished] = (void *)cb_module_unload_finished;
+    g_cb_vtbl[CB_GarbageCollectionFinished] = (void *)cb_gc_finished;
     g_cb_vtbl[CB_ExceptionUnwindFunctionLeave] = (void *)cb_unwind_function_leave;
 }
 

@@ -14,6 +14,7 @@
 enum {
     REC_PAD = 1, REC_ENTER = 2, REC_LEAVE = 3, REC_TAILCALL = 4,
     REC_UNWIND = 5, REC_EXCEPTION = 6, REC_CATCH = 7,
+    REC_ACTIVITY = 16, // an Activity was stopped (ambient.h clr_ambient_stop)
 };
 // RF_VALUES_DROPPED: the method's values were to be recorded, but the ring
 // had no room for them; the call is recorded without.
@@ -36,6 +37,10 @@ enum { RF_ROOT = 1, RF_GENERIC = 2, RF_VALUES = 4, RF_VALUES_DROPPED = 8, RF_FOL
 // RF_SYNC_END (an async method's exit record): no state machine carried
 // its span (one the profiler could not pair, as shared generic code): the
 // span ends with the call, as any other.
+// RF_PARENT (a root's enter record): the trace joins Activity.Current's; the
+// parent span id (8 bytes) follows the trace id (and the span id, with
+// RF_SPANID).
+enum { RF_PARENT = 128 };
 enum { REC_HEADER = 16, REC_EXIT_SIZE = 24, MAX_TYPE_ARGS = 8 };
 enum { FOLD_TOP = 3, REC_FOLD_SIZE = 16 + 16 * FOLD_TOP };
 
@@ -60,6 +65,7 @@ enum {
     FN_CLOSURE_CTOR = 128,
     FN_CLOSURE_BODY = 256,
     FN_LINKED = FN_ASYNC | FN_CLOSURE_CTOR | FN_CLOSURE_BODY,
+    FN_ACTIVITY_STOP = 1 << 16, // System.Diagnostics.Activity.Stop: no span, a REC_ACTIVITY record (a high bit: clear of new flags)
 };
 
 // clr_fn is what FunctionIDMapper2 hands the runtime as client ID: the hooks
@@ -197,6 +203,7 @@ uint64_t clr_slot_decision_seq(uint32_t i);
 void clr_strategy_set_method(clr_strategy *st, uint32_t i, uint64_t bound, int64_t lb_interval, int64_t lb_tolerance);
 void clr_strategy_set_limits(clr_strategy *st, uint64_t generation, int64_t limit_interval, int64_t limit_tolerance,
                              int64_t rate_interval, int64_t rate_tolerance);
+void clr_strategy_set_parent_based(clr_strategy *st, int on);
 void clr_fn_set_sampling(clr_fn *fn, uint64_t bound, int64_t lb_interval, int64_t lb_tolerance);
 // For the hook: the block in force, and whether a reader must fence
 // (membarrier(2) unavailable, so the publisher cannot fence for it).

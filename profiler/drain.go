@@ -202,6 +202,9 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 		} else {
 			b.Enter(ts.th, r.Time, m, tid, attrs...)
 		}
+		if r.Flags&capture.FlagParent != 0 {
+			b.JoinParent(ts.th, trace.SpanID(e.Parent))
+		}
 		ts.pushArgBytes(used)
 	case capture.KindLeave:
 		var attrs []attribute.KeyValue
@@ -232,6 +235,8 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 		b.Throw(ts.th, r.Time, d.exception(x.Values))
 	case capture.KindCatch:
 		b.Catch(ts.th, r.Time)
+	case capture.KindActivity:
+		d.activity(ts, r)
 	case capture.KindTailcall, capture.KindUnwind:
 		x, err := capture.DecodeExit(r)
 		if err != nil {

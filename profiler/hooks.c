@@ -21,6 +21,7 @@
 #include "profiler.h"
 #include "values.h"
 #include "sample.h"
+#include "ambient.h"
 
 static clr_slot *g_slots;
 static clr_capture_config g_cfg;
@@ -249,17 +250,38 @@ static int64_t clock_ns(void) { return (int64_t)now_ns(); }
 // The sampling decision on a new trace rooted at fn, with the strategy
 // block in force (strategy.c explains the decision_seq protocol that lets Go
 // free a replaced block). No block yet (not possible once Initialize has
-// published one): sampled.
-static inline int decide_root(clr_slot *s, clr_fn *fn, const uint8_t *tid) {
+// published one): sampled. parent: -1 for a new trace, else the sampled
+// flag of the caller's trace the root joins (ambient.c).
+static inline int decide_root(clr_slot *s, clr_fn *fn, const uint8_t *tid, int parent) {
     uint64_t seq;
     clr_strategy *st = clr_strategy_enter(&s->decision_seq, &clr_strategy_ptr, clr_strategy_reader_fence, &seq);
     int verdict = CLR_KEPT;
-    if (st != NULL) {
+    if (st != NULL && parent >= 0 && st->parent_based) {
+        verdict = clr_decide_parent(st, &g_rate_tat, parent, clock_ns);
+    } else if (st != NULL) {
         clr_method_sampling *m = fn->index < st->n ? &st->methods[fn->index] : &fn->sampling;
         verdict = clr_decide(st, m, &g_rate_tat, tid, clock_ns);
     }
     clr_strategy_exit(&s->decision_seq, seq);
     return verdict;
+}
+
+// Activity.Stop (FN_ACTIVITY_STOP) is no span: its enter records the
+// Activity being stopped (ambient.c), for Go to export a span for it.
+__attribute__((noinline)) static void activity_stopped(clr_slot *s, clr_fn *fn, uintptr_t elt) {
+    uint8_t *p = ring_reserve(s, REC_HEADER + 8 + AMB_STOP_MAX, s->reserved + 2 * REC_EXIT_SIZE);
+    if (p == NULL) {
+        bump(&s->dropped);
+        return;
+    }
+    uint32_t n = clr_ambient_stop(fn->function_id, elt, p + REC_HEADER + 8, AMB_STOP_MAX);
+    if (n == 0)
+        return; // reserved, not committed: the space stays free
+    uint32_t size = REC_HEADER + 8 + ((n + 7) & ~7u);
+    put_header(p, size, REC_ACTIVITY, 0, now_ns());
+    *(uint32_t *)(p + REC_HEADER) = fn->index;
+    *(uint32_t *)(p + REC_HEADER + 4) = 0;
+    ring_commit(s, size);
 }
 
 // A frame that continues an async method's span (a MoveNext, or the
@@ -402,6 +424,10 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     f->fn = fn;
     f->recorded = FRAME_SKIPPED;
     f->span = 0;
+    if (__builtin_expect(fn->flags & FN_ACTIVITY_STOP, 0)) {
+        activity_stopped(s, fn, elt);
+        return;
+    }
     if ((fn->flags & (FN_ASYNC_MOVENEXT | FN_ASYNC_COMPLETE)) && async_enter(s, f, fn, elt, d) == ASYNC_HANDLED)
         return;
     // A frame is recorded only under a recorded parent, so a dropped enter
@@ -444,7 +470,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     // trace's calls cost a depth count, nothing more.
     uint16_t flags = 0;
     uint32_t size = REC_HEADER + 8;
-    uint64_t tid[2] = {0, 0};
+    uint64_t tid[2] = {0, 0}, parent = 0;
     if (d == 0) {
         // A new trace: its id, then the sampling decision on it. An
         // unsampled trace records nothing; its calls only count depth.
@@ -452,7 +478,14 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         tid[1] = rng_next(s);
         if ((tid[0] | tid[1]) == 0)
             tid[1] = 1;
-        int verdict = decide_root(s, fn, (const uint8_t *)tid);
+        // Or the caller's trace, when Activity.Current is set (ambient.c).
+        uint8_t pflags = 0;
+        int joined = clr_ambient_parent(s, (uint8_t *)tid, (uint8_t *)&parent, &pflags);
+        if (joined) {
+            flags |= RF_PARENT;
+            size += 8;
+        }
+        int verdict = decide_root(s, fn, (const uint8_t *)tid, joined && (pflags & AMB_DECIDED) ? (pflags & AMB_SAMPLED) : -1);
         if (verdict != CLR_KEPT) {
             bump(verdict == CLR_RATE_LIMITED ? &s->rate_limited : &s->unsampled);
             return;
@@ -525,6 +558,10 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     }
     if (flags & RF_SPANID) {
         memcpy(q, &span, 8);
+        q += 8;
+    }
+    if (flags & RF_PARENT) {
+        memcpy(q, &parent, 8);
         q += 8;
     }
     if (flags & RF_GENERIC) {

@@ -60,6 +60,8 @@ type profiler struct {
 
 	samp    *samplingState
 	cfgPath string // CLROTEL_CONFIG, watched for changes
+
+	ambient *ambientState // joining the caller's trace (Activity.Current)
 }
 
 var prof *profiler
@@ -106,6 +108,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		captureExclude: naming.Patterns(cfg.CaptureExclude),
 		foldExempt:     naming.Patterns(cfg.Fold.Exempt),
 	}
+	p.ambient = &ambientState{p: p}
 	p.planner = newPlanner(p, values.NewRedactor(append(append([]string{}, values.DefaultSensitive...), cfg.Redact...)), cfg.Statics)
 	p.planner.messages = cfg.Capture
 	p.render = &values.Renderer{Classes: p.planner, Limits: values.Limits{MaxAttrBytes: cfg.MaxAttrBytes, MaxSubAttrs: 16}, Redact: p.planner.redact,
@@ -141,6 +144,9 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	}
 
 	out.event_mask = C.uint32_t(eventMask)
+	// GC start/end only (no object tracking, concurrent GC kept): a GC may
+	// move the storage of a thread's t_currentThread (ambient.c).
+	out.event_mask_high = C.COR_PRF_HIGH_BASIC_GC
 	out.capture.max_threads = C.uint32_t(cfg.MaxThreads)
 	out.capture.ring_size = C.uint32_t(cfg.RingBytes)
 	out.capture.stack_cap = C.uint32_t(cfg.MaxDepth)
@@ -253,10 +259,16 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		p.log.Debugf("%v", err)
 		return f
 	}
+	stop := activityStop(asm, name)
+	if asm == diagnosticsAssembly {
+		// Activity's code runs: a moment to find how to read it (an app
+		// may have compiled every traced method before its first Activity).
+		p.ambient.refresh()
+	}
 	// A task builder's SetResult/SetException ends async spans: traced
 	// wherever it is (it makes no span of its own).
 	builder := p.cfg.Async && asyncBuilderMethod(fid)
-	if !builder && !p.sel.selected(asm, name) {
+	if !stop && !builder && !p.sel.selected(asm, name) {
 		return f
 	}
 	m, err := p.resolver.Method(fid, 0, nil)
@@ -283,12 +295,19 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		flags |= C.FN_FOLD_EXEMPT
 	}
 	f.names = sampling.MethodNames{Select: m.SelectName, Span: f.method.SpanName, Function: m.FunctionName}
+	if stop {
+		// No span: its enter records the Activity for a span of its own.
+		f.c = newCFn(fid, index, C.FN_SELECTED|C.FN_ACTIVITY_STOP, sampling.MethodSetting{})
+		p.ambient.refresh()
+		return f
+	}
 	f.c = newCFn(fid, index, flags, p.samp.setting(f.names))
 	for i, o := range role.off {
 		f.c.flow_off[i] = C.uint16_t(o)
 	}
 	f.c.async_owner = C.uint32_t(role.owner)
 	p.planner.prepare()
+	p.ambient.refresh()
 	// A MoveNext is no span: nothing of it is shown.
 	if p.cfg.Capture && role.flags&C.FN_ASYNC_MOVENEXT == 0 && !p.captureExclude.MatchAny(m.SelectName) {
 		f.plan = p.planner.functionPlan(m)
