@@ -93,12 +93,17 @@ func (b *Bridge) AsyncPending() int {
 
 // EnterAsync starts an async method's span with the id the hook chose.
 func (b *Bridge) EnterAsync(t *Thread, ts int64, m *Method, traceID trace.TraceID, spanID trace.SpanID, attrs ...attribute.KeyValue) {
+	b.EnterWithID(t, ts, m, traceID, spanID, attrs...)
+	t.stack[len(t.stack)-1].async = true
+}
+
+// EnterWithID starts a span with the id the hook chose (one that other
+// threads' records may name as their parent).
+func (b *Bridge) EnterWithID(t *Thread, ts int64, m *Method, traceID trace.TraceID, spanID trace.SpanID, attrs ...attribute.KeyValue) {
 	b.Enter(t, ts, m, traceID, attrs...)
-	f := &t.stack[len(t.stack)-1]
 	if spanID.IsValid() {
-		f.spanID = spanID
+		t.stack[len(t.stack)-1].spanID = spanID
 	}
-	f.async = true
 }
 
 // EndsWithCall says that t's innermost span, an async method's, ends with

@@ -135,7 +135,7 @@ static void field_name(uint16_t *out, int i, int closure) {
 
 int clr_async_field_index(const uint16_t *name, uint32_t len, int closure) {
     uint16_t want[16];
-    for (int i = 0; i < ASYNC_FIELDS; i++) {
+    for (int i = 0; i < (closure ? CLOSURE_FIELDS : ASYNC_FIELDS); i++) {
         field_name(want, i, closure);
         uint32_t n = 0;
         while (want[n] != 0)
@@ -350,7 +350,7 @@ void clr_async_module_loading(uintptr_t mid) {
         int closure = k >= nfound;
         mdTypeDef td = closure ? closures[k - nfound] : found[k];
         int ok = 1;
-        for (int i = 0; i < ASYNC_FIELDS && ok; i++) {
+        for (int i = 0; i < (closure ? CLOSURE_FIELDS : ASYNC_FIELDS) && ok; i++) {
             uint16_t name[16];
             mdFieldDef fd = 0;
             field_name(name, i, closure);

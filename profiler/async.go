@@ -24,7 +24,7 @@ import (
 type asyncRole struct {
 	flags uint32
 	owner uint32    // the kickoff's declaring TypeDef
-	off   [4]uint16 // MoveNext: the fields' offsets from `this`
+	off   [5]uint16 // MoveNext, closures: the added fields' offsets from `this`
 }
 
 var asyncStateMachineAttr = utf16.Encode([]rune("System.Runtime.CompilerServices.AsyncStateMachineAttribute\x00"))
@@ -66,16 +66,20 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 			return r, nil // a module left as it is (native code): traced as before
 		}
 		r.flags, r.owner = C.FN_ASYNC_KICKOFF, m.OwnerToken
-		return r, nil
+		// An async lambda is a kickoff and a closure's method too.
 	}
 	if toks, _ := closureFields(md.imp, m.OwnerToken); toks != nil && m.Sig.HasThis {
 		if r.off, err = p.fieldOffsets(m, md, toks); err != nil {
-			return asyncRole{}, err
+			return asyncRole{flags: r.flags, owner: r.owner}, err
 		}
-		r.flags = C.FN_CLOSURE_BODY
 		if m.Name == ".ctor" {
-			r.flags = C.FN_CLOSURE_CTOR
+			r.flags |= C.FN_CLOSURE_CTOR
+		} else {
+			r.flags |= C.FN_CLOSURE_BODY
 		}
+		return r, nil
+	}
+	if r.flags != 0 {
 		return r, nil
 	}
 	if m.Name != "MoveNext" {
@@ -94,8 +98,8 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 
 // fieldOffsets finds the added fields toks in the layout of m's class
 // (for shared generic code, its canonical instantiation's).
-func (p *profiler) fieldOffsets(m *naming.Method, md metadata, toks []uint32) ([4]uint16, error) {
-	var off [4]uint16
+func (p *profiler) fieldOffsets(m *naming.Method, md metadata, toks []uint32) ([5]uint16, error) {
+	var off [5]uint16
 	cid := m.ClassID
 	if cid == 0 {
 		// Shared generic code: the canonical instantiation (its type
@@ -153,7 +157,11 @@ func addedFields(imp unsafe.Pointer, td uint32, closure C.int) ([]uint32, error)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]uint32, C.ASYNC_FIELDS)
+	n := C.ASYNC_FIELDS
+	if closure != 0 {
+		n = C.CLOSURE_FIELDS
+	}
+	out := make([]uint32, n)
 	found := 0
 	for _, fd := range all {
 		name, _, _, err := fieldProps(imp, uint32(fd))

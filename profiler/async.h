@@ -8,6 +8,11 @@
 // span's id, and a check word that tells the profiler's writing from zeros
 // (not yet written) or from anything else.
 enum { ASYNC_FIELDS = 4 };
+// A closure class's fields: the same four, then when the closure was made
+// (unix ns): its lambdas join the maker's trace only within LINK_WINDOW_NS
+// of that (a timer's ticks an hour later start traces of their own).
+enum { CLOSURE_FIELDS = 5 };
+#define LINK_WINDOW_NS (60ull * 1000000000ull)
 
 // On by Go before the first module loads (CLROTEL_ASYNC).
 void clr_async_enable(int on);

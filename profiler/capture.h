@@ -90,10 +90,11 @@ typedef struct clr_fn {
     // lost to a race only delays the verdict.
     _Atomic uint32_t stat_calls;
     _Atomic uint32_t stat_slow;
-    // FN_ASYNC_MOVENEXT: where the identity fields are from `this`.
+    // FN_ASYNC_MOVENEXT, FN_CLOSURE_*: where the added fields are from
+    // `this` (async.h: ASYNC_FIELDS, CLOSURE_FIELDS).
     // Kickoff and MoveNext: the TypeDef that declares the kickoff method
     // (the state machine's enclosing type), to pair them.
-    uint16_t flow_off[4];
+    uint16_t flow_off[5];
     uint32_t async_owner;
 } clr_fn;
 

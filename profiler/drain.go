@@ -197,9 +197,12 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 			attrs, used = d.values(f.plan.enter, e.Values, d.p.render.Limits.MaxAttrBytes)
 		}
 		attrs = d.markDropped(r, attrs)
-		if r.Flags&capture.FlagSpanID != 0 {
+		switch {
+		case r.Flags&capture.FlagSpanID != 0 && f.c.flags&C.FN_ASYNC_KICKOFF != 0:
 			b.EnterAsync(ts.th, r.Time, m, tid, trace.SpanID(e.SpanID), attrs...)
-		} else {
+		case r.Flags&capture.FlagSpanID != 0:
+			b.EnterWithID(ts.th, r.Time, m, tid, trace.SpanID(e.SpanID), attrs...)
+		default:
 			b.Enter(ts.th, r.Time, m, tid, attrs...)
 		}
 		if r.Flags&capture.FlagParent != 0 {

@@ -407,6 +407,63 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
     return ASYNC_HANDLED;
 }
 
+// Closures (async.c): the fields a closure class was given, through the
+// `this` of one of its methods; NULL when `this` cannot be read.
+static volatile uint64_t *closure_fields(clr_fn *fn, uintptr_t elt, volatile uint64_t *w[CLOSURE_FIELDS]) {
+    uintptr_t self = clr_async_this(fn->function_id, elt);
+    if (self == 0)
+        return NULL;
+    for (int i = 0; i < CLOSURE_FIELDS; i++)
+        w[i] = (volatile uint64_t *)(self + fn->flow_off[i]);
+    return w[0];
+}
+
+// A closure's constructor was recorded as span f: its lambdas, wherever
+// they run as a new root soon after (a task, a pool work item, a timer, a
+// thread), join f's trace under it.
+static void closure_made(clr_fn *fn, uintptr_t elt, const clr_frame *f) {
+    volatile uint64_t *w[CLOSURE_FIELDS];
+    if (closure_fields(fn, elt, w) == NULL)
+        return;
+    *w[0] = f->trace[0];
+    *w[1] = f->trace[1];
+    *w[2] = f->span;
+    *w[4] = f->start;
+    *w[3] = clr_async_check(f->trace[0], f->trace[1], f->span ^ f->start);
+}
+
+// A closure made under an unsampled span: its lambdas' work is not traced
+// either.
+static void closure_unsampled(clr_fn *fn, uintptr_t elt) {
+    volatile uint64_t *w[CLOSURE_FIELDS];
+    if (closure_fields(fn, elt, w) != NULL && (*w[0] | *w[1] | *w[2]) == 0) {
+        *w[4] = now_ns();
+        *w[3] = ASYNC_UNTRACED;
+    }
+}
+
+enum { LINK_NONE = 0, LINK_JOINED = 1, LINK_UNSAMPLED = 2 };
+
+// A closure's lambda starting a trace: the span that made the closure, if
+// the closure carries one made within LINK_WINDOW_NS.
+static int closure_link(clr_fn *fn, uintptr_t elt, uint64_t tid[2], uint64_t *parent) {
+    volatile uint64_t *w[CLOSURE_FIELDS];
+    if (closure_fields(fn, elt, w) == NULL)
+        return LINK_NONE;
+    uint64_t t0 = *w[0], t1 = *w[1], span = *w[2], check = *w[3], made = *w[4];
+    uint64_t now = now_ns();
+    if (made > now || now - made > LINK_WINDOW_NS)
+        return LINK_NONE;
+    if ((t0 | t1 | span) == 0)
+        return check == ASYNC_UNTRACED ? LINK_UNSAMPLED : LINK_NONE;
+    if (check != clr_async_check(t0, t1, span ^ made))
+        return LINK_NONE;
+    tid[0] = t0;
+    tid[1] = t1;
+    *parent = span;
+    return LINK_JOINED;
+}
+
 void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     clr_slot *s = slot_get();
     if (s == NULL) {
@@ -448,7 +505,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
             // method seen to be slow (most of its calls took fold_max_ns or
             // more): the calls worth a span keep theirs.
             if (g_cfg.max_trace_spans != 0 && s->trace_spans >= g_cfg.max_trace_spans && !clr_fold_slow(fn) &&
-                !(fn->flags & FN_ASYNC)) {
+                !(fn->flags & (FN_ASYNC | FN_CLOSURE_CTOR))) {
                 s->trace_truncated = 1;
                 fold_begin(s, f, d - 1, now_ns());
                 return;
@@ -462,6 +519,8 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
             bump(&s->dropped);
             return;
         default:
+            if (fn->flags & FN_CLOSURE_CTOR)
+                closure_unsampled(fn, elt);
             return;
         }
     }
@@ -478,14 +537,26 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         tid[1] = rng_next(s);
         if ((tid[0] | tid[1]) == 0)
             tid[1] = 1;
-        // Or the caller's trace, when Activity.Current is set (ambient.c).
+        // Or the trace of the span that made the closure this lambda
+        // belongs to (work it queued), else the caller's trace when
+        // Activity.Current is set (ambient.c).
         uint8_t pflags = 0;
-        int joined = clr_ambient_parent(s, (uint8_t *)tid, (uint8_t *)&parent, &pflags);
+        int link = (fn->flags & FN_CLOSURE_BODY) ? closure_link(fn, elt, tid, &parent) : LINK_NONE;
+        if (link == LINK_UNSAMPLED) {
+            bump(&s->unsampled);
+            return;
+        }
+        int joined = link == LINK_JOINED;
+        if (joined)
+            pflags = AMB_DECIDED | AMB_SAMPLED; // its maker was recorded
+        else
+            joined = clr_ambient_parent(s, (uint8_t *)tid, (uint8_t *)&parent, &pflags);
         if (joined) {
             flags |= RF_PARENT;
             size += 8;
         }
-        int verdict = decide_root(s, fn, (const uint8_t *)tid, joined && (pflags & AMB_DECIDED) ? (pflags & AMB_SAMPLED) : -1);
+        int verdict = link == LINK_JOINED ? CLR_KEPT
+                                          : decide_root(s, fn, (const uint8_t *)tid, joined && (pflags & AMB_DECIDED) ? (pflags & AMB_SAMPLED) : -1);
         if (verdict != CLR_KEPT) {
             bump(verdict == CLR_RATE_LIMITED ? &s->rate_limited : &s->unsampled);
             return;
@@ -496,7 +567,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     // An async method's span id is chosen here: its state machine carries
     // it to the resumes (async.c).
     uint64_t span = 0;
-    if (fn->flags & FN_ASYNC_KICKOFF) {
+    if (fn->flags & (FN_ASYNC_KICKOFF | FN_CLOSURE_CTOR)) {
         while (span == 0)
             span = rng_next(s);
         flags |= RF_SPANID;
@@ -591,6 +662,8 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     } else {
         s->trace_spans++;
     }
+    if (fn->flags & FN_CLOSURE_CTOR)
+        closure_made(fn, elt, f);
 }
 
 // Pops the top frame and, if its enter was recorded, writes the exit record
@@ -611,7 +684,7 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
         return;
     uint64_t ts = now_ns();
     f->recorded = FRAME_SKIPPED;
-    if (d > 0 && kind == REC_LEAVE && !(f->fn->flags & FN_ASYNC))
+    if (d > 0 && kind == REC_LEAVE && !(f->fn->flags & (FN_ASYNC | FN_CLOSURE_CTOR)))
         clr_fold_judge(&g_cfg, f->fn, ts - f->start);
     // The fixed part: the exit, then what was folded into the frame.
     uint32_t base = REC_EXIT_SIZE;

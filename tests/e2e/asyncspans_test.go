@@ -218,6 +218,46 @@ func TestAsyncUnpairedEndsWithCall(t *testing.T) {
 	})
 }
 
+// Work a traced method queues (Task.Run, StartNew, QueueUserWorkItem, a
+// new Thread, a Timer, ContinueWith, Parallel.For, an async lambda) with lambdas that
+// capture its state runs in the method's trace, under the span of the
+// closure it made there, whatever thread runs it.
+func TestQueuedWorkNestsUnderItsMaker(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		r := asyncRun(t, rt, []string{"queued"}, map[string]string{"CLROTEL_EXCLUDE": "Program.Main"})
+		ids := byID(r.Spans)
+		runs := byName(r.Spans, asyncNS+"Queued.Run(Int32 id)")
+		if len(runs) != 2 {
+			t.Fatalf("%d Run spans\n%s", len(runs), dumpSpans(r.Spans))
+		}
+		works := byName(r.Spans, asyncNS+"Queued.Work(Int32 id)")
+		if len(works) != 2*(7+4) {
+			t.Fatalf("%d Work spans, want 22\n%s", len(works), dumpSpans(r.Spans))
+		}
+		for _, w := range works {
+			id := w.Attrs["dotnet.arg.id"].(int64)
+			want := id / 10
+			if id >= 100 {
+				want = id / 100
+			}
+			// Up the parents to a Run span: it must be the one that
+			// queued this work.
+			p, found := w, false
+			for i := 0; i < 10 && p.ParentSpanID != ""; i++ {
+				p = ids[p.ParentSpanID]
+				if p.Name == asyncNS+"Queued.Run(Int32 id)" {
+					found = p.Attrs["dotnet.arg.id"] == want && p.TraceID == w.TraceID
+					break
+				}
+			}
+			if !found {
+				t.Errorf("Work(%d) is not under Run(%d): parent %q\n%s", id, want, parentName(ids, w), dumpSpans(r.Spans))
+				return
+			}
+		}
+	})
+}
+
 // 10,000 flows in flight at once, each resumed on the pool: every step
 // stays with its own flow.
 func TestAsyncConcurrentFlows(t *testing.T) {

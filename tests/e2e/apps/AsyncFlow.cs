@@ -110,6 +110,30 @@ namespace Acme.Async
         public T Keep(T v) { return v; }
     }
 
+    // Work queued from a traced method, every way the framework offers;
+    // each lambda captures the method's state (a closure).
+    public static class Queued
+    {
+        public static int Work(int id) { return id; }
+
+        public static void Run(int id)
+        {
+            var done = new CountdownEvent(7);
+            Task.Run(() => { Work(id * 10 + 1); done.Signal(); });
+            Task.Factory.StartNew(() => { Work(id * 10 + 2); done.Signal(); });
+            ThreadPool.QueueUserWorkItem(_ => { Work(id * 10 + 3); done.Signal(); });
+            var th = new Thread(() => { Work(id * 10 + 4); done.Signal(); });
+            th.Start();
+            var timer = new Timer(_ => { Work(id * 10 + 5); done.Signal(); }, null, 5, Timeout.Infinite);
+            Task.Delay(5).ContinueWith(t => { Work(id * 10 + 6); done.Signal(); });
+            Task.Run(async () => { await Task.Delay(5); Work(id * 10 + 7); done.Signal(); });
+            Parallel.For(0, 4, i => Work(id * 100 + i));
+            done.Wait();
+            th.Join();
+            GC.KeepAlive(timer);
+        }
+    }
+
     public class ClassMachine
     {
         [AsyncStateMachine(typeof(SumMachine))]
@@ -216,6 +240,13 @@ public static class Program
             {
                 Console.WriteLine(new Acme.Async.Box<string>().Get("s").Result);
                 Console.WriteLine(new Acme.Async.Box<int>().Get(42).Result);
+                break;
+            }
+            case "queued":
+            {
+                Acme.Async.Queued.Run(1);
+                Acme.Async.Queued.Run(2);
+                Console.WriteLine("queued done");
                 break;
             }
             case "many":
