@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 	"unsafe"
 
 	"github.com/clrotel/clrotel/ambient"
@@ -28,10 +29,15 @@ type ambientState struct {
 	p *profiler
 
 	mu     sync.Mutex
-	done   bool  // the plan is complete (or cannot be)
-	last   error // the last reason it is not, logged when it changes
+	done   bool // the plan is complete
 	logged string
+	// When the last attempt failed: attempts from traced methods' compiles
+	// wait retryEvery after it (an app that loads DiagnosticSource but
+	// never starts an Activity would pay for each).
+	failedAt time.Time
 }
+
+const retryEvery = 50 * time.Millisecond
 
 // activityStop tells System.Diagnostics.Activity.Stop, hooked (whatever the
 // selection) to export a span for an Activity nothing else exports.
@@ -52,14 +58,17 @@ var mapClasses = []string{
 
 // refresh tries to complete the plan. Cheap until the app has loaded
 // System.Diagnostics.DiagnosticSource (no Activity can exist before).
-func (a *ambientState) refresh() {
+// activityCode: called for a method of that assembly (Activity's code is
+// about to run), not throttled.
+func (a *ambientState) refresh(activityCode bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.done || !a.diagnosticsLoaded() {
+	if a.done || (!activityCode && time.Since(a.failedAt) < retryEvery) || !a.diagnosticsLoaded() {
 		return
 	}
 	plan, err := a.build()
 	if err != nil {
+		a.failedAt = time.Now()
 		if msg := err.Error(); msg != a.logged {
 			a.logged = msg
 			a.p.log.Debugf("caller's trace not joined yet: %v", err)
