@@ -60,23 +60,83 @@ static _Atomic uint64_t g_async_types;   // state machine types given the fields
 static _Atomic uint64_t g_async_modules; // modules skipped: native code in them
 
 void clr_async_enable(int on) { g_async_on = on; }
+static void ascii16(uint16_t *out, const char *s);
+static _Atomic uint64_t g_closure_types; // closure classes given the fields
+uint64_t clr_closure_types(void) { return atomic_load_explicit(&g_closure_types, memory_order_relaxed); }
+
+static const char k_compiler_generated[] = "System.Runtime.CompilerServices.CompilerGeneratedAttribute";
+
+// Whether a type is a closure class: a nested class the compiler generated
+// (CompilerGeneratedAttribute), deriving from Object, that is not a
+// singleton (a static field of its own type: the cache of non-capturing
+// lambdas, one object shared by every call). Each capturing scope's run
+// makes one of these: what its lambdas do later, on any thread, was made
+// there (hooks.c links it).
+static int is_closure(void *imp, mdTypeDef td, DWORD flags, mdToken ext) {
+    if ((flags & 0x7) < 2 || (flags & 0x20) != 0 || (ext >> 24) != 0x01) // nested, class, base a TypeRef
+        return 0;
+    WCHAR name[16];
+    ULONG n = 0;
+    mdToken scope = 0;
+    static const char object[] = "System.Object";
+    if (MD(imp)->GetTypeRefProps(imp, ext, &scope, name, 16, &n) != S_OK || n != sizeof object)
+        return 0;
+    for (size_t i = 0; i < sizeof object - 1; i++)
+        if (name[i] != (WCHAR)object[i])
+            return 0;
+    uint16_t attr[sizeof k_compiler_generated];
+    ascii16(attr, k_compiler_generated);
+    const void *data = NULL;
+    ULONG len = 0;
+    if (MD(imp)->GetCustomAttributeByName(imp, td, (const WCHAR *)attr, &data, &len) != S_OK)
+        return 0;
+    HCORENUM e = NULL;
+    mdFieldDef fds[32];
+    ULONG got = 0;
+    int singleton = 0;
+    while (!singleton && MD(imp)->EnumFields(imp, &e, td, fds, 32, &got) == S_OK && got > 0) {
+        for (ULONG i = 0; i < got && !singleton; i++) {
+            mdTypeDef owner = 0;
+            DWORD fa = 0, cplus = 0;
+            PCCOR_SIGNATURE sig = NULL;
+            ULONG sl = 0, nl = 0, vl = 0;
+            UVCP_CONSTANT v = NULL;
+            if (MD(imp)->GetFieldProps(imp, fds[i], &owner, NULL, 0, &nl, &fa, &sig, &sl, &cplus, &v, &vl) != S_OK)
+                continue;
+            // static, FIELD CLASS <TypeDefOrRef coded index of td>
+            if ((fa & 0x10) && sl >= 3 && sig[0] == 0x06 && sig[1] == 0x12) {
+                uint32_t coded = sig[2];
+                if ((sig[2] & 0xC0) == 0x80 && sl >= 4)
+                    coded = ((uint32_t)(sig[2] & 0x3F) << 8) | sig[3];
+                else if ((sig[2] & 0xE0) == 0xC0 && sl >= 6)
+                    coded = ((uint32_t)(sig[2] & 0x1F) << 24) | ((uint32_t)sig[3] << 16) | ((uint32_t)sig[4] << 8) | sig[5];
+                singleton = (coded & 3) == 0 && (0x02000000u | (coded >> 2)) == td;
+            }
+        }
+    }
+    if (e != NULL)
+        MD(imp)->CloseEnum(imp, e);
+    return !singleton;
+}
+
 uint64_t clr_async_types(void) { return atomic_load_explicit(&g_async_types, memory_order_relaxed); }
 uint64_t clr_async_skipped_modules(void) { return atomic_load_explicit(&g_async_modules, memory_order_relaxed); }
 
-// "<clrotel>flow0" .. "<clrotel>flow3" as UTF-16.
-static void field_name(uint16_t *out, int i) {
-    static const char base[] = "<clrotel>flow";
-    size_t n = sizeof base - 1;
+// "<clrotel>flow0" .. "<clrotel>flow3" (state machines) or "<clrotel>link0"
+// .. (closures) as UTF-16.
+static void field_name(uint16_t *out, int i, int closure) {
+    const char *base = closure ? "<clrotel>link" : "<clrotel>flow";
+    size_t n = strlen(base);
     for (size_t k = 0; k < n; k++)
         out[k] = (uint16_t)base[k];
     out[n] = (uint16_t)('0' + i);
     out[n + 1] = 0;
 }
 
-int clr_async_field_index(const uint16_t *name, uint32_t len) {
+int clr_async_field_index(const uint16_t *name, uint32_t len, int closure) {
     uint16_t want[16];
     for (int i = 0; i < ASYNC_FIELDS; i++) {
-        field_name(want, i);
+        field_name(want, i, closure);
         uint32_t n = 0;
         while (want[n] != 0)
             n++;
@@ -261,8 +321,8 @@ void clr_async_module_loading(uintptr_t mid) {
     // Two passes: find every state machine first, then add the fields, so
     // that the enumeration never runs over tables being written.
     enum { MAX_SM = 4096 };
-    mdTypeDef found[MAX_SM]; // 16 KiB of the loading thread's stack
-    uint32_t nfound = 0;
+    mdTypeDef found[MAX_SM], closures[MAX_SM]; // 32 KiB of the loading thread's stack
+    uint32_t nfound = 0, nclosures = 0;
     HCORENUM e = NULL;
     mdTypeDef tds[64];
     ULONG got = 0;
@@ -279,21 +339,25 @@ void clr_async_module_loading(uintptr_t mid) {
                 found[nfound++] = tds[i];
             else if (has_method(imp, tds[i], "AwaitUnsafeOnCompleted"))
                 add_builder(imp, mid, tds[i]); // an app's own task builder
+            else if (nclosures < MAX_SM && is_closure(imp, tds[i], tf, ext))
+                closures[nclosures++] = tds[i];
         }
     }
     if (e != NULL)
         MD(imp)->CloseEnum(imp, e);
     static const uint8_t sig[] = {0x06 /* FIELD */, 0x0a /* ELEMENT_TYPE_I8 */};
-    for (uint32_t k = 0; k < nfound; k++) {
+    for (uint32_t k = 0; k < nfound + nclosures; k++) {
+        int closure = k >= nfound;
+        mdTypeDef td = closure ? closures[k - nfound] : found[k];
         int ok = 1;
         for (int i = 0; i < ASYNC_FIELDS && ok; i++) {
             uint16_t name[16];
             mdFieldDef fd = 0;
-            field_name(name, i);
-            ok = (*(MDEmitVtbl **)emit)->DefineField(emit, found[k], (const WCHAR *)name, fdPrivate, sig, sizeof sig, 0, NULL, 0, &fd) >= 0;
+            field_name(name, i, closure);
+            ok = (*(MDEmitVtbl **)emit)->DefineField(emit, td, (const WCHAR *)name, fdPrivate, sig, sizeof sig, 0, NULL, 0, &fd) >= 0;
         }
         if (ok)
-            atomic_fetch_add_explicit(&g_async_types, 1, memory_order_relaxed);
+            atomic_fetch_add_explicit(closure ? &g_closure_types : &g_async_types, 1, memory_order_relaxed);
     }
     MD(imp)->Release(imp);
     (*(MDEmitVtbl **)emit)->Release(emit);

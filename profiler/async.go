@@ -68,6 +68,16 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 		r.flags, r.owner = C.FN_ASYNC_KICKOFF, m.OwnerToken
 		return r, nil
 	}
+	if toks, _ := closureFields(md.imp, m.OwnerToken); toks != nil && m.Sig.HasThis {
+		if r.off, err = p.fieldOffsets(m, md, toks); err != nil {
+			return asyncRole{}, err
+		}
+		r.flags = C.FN_CLOSURE_BODY
+		if m.Name == ".ctor" {
+			r.flags = C.FN_CLOSURE_CTOR
+		}
+		return r, nil
+	}
 	if m.Name != "MoveNext" {
 		return r, nil
 	}
@@ -75,6 +85,17 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 	if toks == nil {
 		return r, err
 	}
+	if r.off, err = p.fieldOffsets(m, md, toks); err != nil {
+		return asyncRole{}, err
+	}
+	r.flags, r.owner = C.FN_ASYNC_MOVENEXT, md.EnclosingClass(m.OwnerToken)
+	return r, nil
+}
+
+// fieldOffsets finds the added fields toks in the layout of m's class
+// (for shared generic code, its canonical instantiation's).
+func (p *profiler) fieldOffsets(m *naming.Method, md metadata, toks []uint32) ([4]uint16, error) {
+	var off [4]uint16
 	cid := m.ClassID
 	if cid == 0 {
 		// Shared generic code: the canonical instantiation (its type
@@ -94,33 +115,38 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 			hr = C.clr_class_from_token(C.uintptr_t(m.ModuleID), C.uint32_t(m.OwnerToken), &c)
 		}
 		if hr != 0 || c == 0 {
-			return r, fmt.Errorf("%s: no class for the state machine (its async method's span ends with the call)", m.SelectName)
+			return off, fmt.Errorf("%s: no class for its type (async methods' spans end with the call; closures' work is not linked)", m.SelectName)
 		}
 		cid = uint64(c)
 	}
 	layout, _, err := classLayout(cid)
 	if err != nil {
-		return r, err
+		return off, err
 	}
 	found := 0
 	for _, f := range layout {
 		for i, t := range toks {
 			if uint32(f.token) == t && f.offset < 1<<16 {
-				r.off[i] = uint16(f.offset)
+				off[i] = uint16(f.offset)
 				found++
 			}
 		}
 	}
 	if found != len(toks) {
-		return r, fmt.Errorf("%s: %d of the state machine's %d fields in its layout", m.SelectName, found, len(toks))
+		return off, fmt.Errorf("%s: %d of the type's %d added fields in its layout", m.SelectName, found, len(toks))
 	}
-	r.flags, r.owner = C.FN_ASYNC_MOVENEXT, md.EnclosingClass(m.OwnerToken)
-	return r, nil
+	return off, nil
 }
 
 // asyncFields returns the tokens of the fields async.c gave a state
 // machine, in order, or nil when it has none.
-func asyncFields(imp unsafe.Pointer, td uint32) ([]uint32, error) {
+func asyncFields(imp unsafe.Pointer, td uint32) ([]uint32, error) { return addedFields(imp, td, 0) }
+
+// closureFields returns the tokens of the fields async.c gave a closure
+// class, in order, or nil.
+func closureFields(imp unsafe.Pointer, td uint32) ([]uint32, error) { return addedFields(imp, td, 1) }
+
+func addedFields(imp unsafe.Pointer, td uint32, closure C.int) ([]uint32, error) {
 	all, err := enumAll("EnumFields", 64, func(toks *C.uint32_t, capacity C.uint32_t, count, total *C.uint32_t) C.int {
 		return C.md_enum_fields(imp, C.uint32_t(td), toks, capacity, count, total)
 	})
@@ -138,7 +164,7 @@ func asyncFields(imp unsafe.Pointer, td uint32) ([]uint32, error) {
 		if len(w) == 0 {
 			continue
 		}
-		if i := C.clr_async_field_index((*C.uint16_t)(&w[0]), C.uint32_t(len(w))); i >= 0 {
+		if i := C.clr_async_field_index((*C.uint16_t)(&w[0]), C.uint32_t(len(w)), closure); i >= 0 {
 			out[i] = uint32(fd)
 			found++
 		}

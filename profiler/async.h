@@ -13,9 +13,11 @@ enum { ASYNC_FIELDS = 4 };
 void clr_async_enable(int on);
 // ModuleLoadFinished, before anything else reads the module's metadata.
 void clr_async_module_loading(uintptr_t mid);
-// Which of the fields (0..3) a field name is, or -1.
-int clr_async_field_index(const uint16_t *name, uint32_t len);
+// Which of the fields (0..3) a field name is, or -1: a state machine's
+// (closure 0) or a closure class's (closure 1).
+int clr_async_field_index(const uint16_t *name, uint32_t len, int closure);
 uint64_t clr_async_types(void);
+uint64_t clr_closure_types(void);
 uint64_t clr_async_skipped_modules(void);
 
 // Whether the MethodDef tok of module mid is a task builder's SetResult or

@@ -58,6 +58,13 @@ enum {
     FN_ASYNC_MOVENEXT = 32,
     FN_ASYNC_COMPLETE = 64,
     FN_ASYNC = FN_ASYNC_KICKOFF | FN_ASYNC_MOVENEXT | FN_ASYNC_COMPLETE,
+    // Closures (async.c): a closure class's constructor, whose span the
+    // closure's lambdas later link to; one of its methods, which run as a
+    // new root (queued work on another thread) joins that span's trace.
+    // Never folded.
+    FN_CLOSURE_CTOR = 128,
+    FN_CLOSURE_BODY = 256,
+    FN_LINKED = FN_ASYNC | FN_CLOSURE_CTOR | FN_CLOSURE_BODY,
     FN_ACTIVITY_STOP = 1 << 16, // System.Diagnostics.Activity.Stop: no span, a REC_ACTIVITY record (a high bit: clear of new flags)
 };
 
