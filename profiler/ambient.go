@@ -153,32 +153,8 @@ func (a *ambientState) build() (C.clr_ambient_plan, error) {
 		}
 		return C.uint32_t(off), nil
 	}
-	var err error
-	// Thread.t_currentThread, and what proves the cached address holds it.
-	thread, tf, ttoks, err := find("System.Threading.Thread")
-	if err != nil {
-		return p, err
-	}
-	tok, ok := ttoks[ambient.ThreadCurrent]
-	if !ok {
-		return p, fmt.Errorf("Thread has no %s", ambient.ThreadCurrent)
-	}
-	p.thread_class, p.thread_field = C.uintptr_t(thread), C.uint32_t(tok)
-	if p.thread_ec_off, err = need(tf, "Thread", ambient.ThreadExecutionContext); err != nil {
-		return p, err
-	}
-	if p.thread_native_off, err = need(tf, "Thread", ambient.ThreadNative); err != nil {
-		return p, err
-	}
-	_, ecf, _, err := find("System.Threading.ExecutionContext")
-	if err != nil {
-		return p, err
-	}
-	if p.ec_locals_off, err = need(ecf, "ExecutionContext", ambient.ContextLocals); err != nil {
-		return p, err
-	}
-	// Activity and its s_current (initialised with the class: until then
-	// its address is not known, and no Activity can be current).
+	// Activity and its s_current first: until the class is initialised
+	// (the app starts its first Activity) this is where an attempt stops.
 	act, af, atoks, err := find("System.Diagnostics.Activity")
 	if err != nil {
 		return p, err
@@ -207,6 +183,29 @@ func (a *ambientState) build() (C.clr_ambient_plan, error) {
 				p.source_off, p.source_name_off = C.uint32_t(layout.Source), C.uint32_t(off)
 			}
 		}
+	}
+	// Thread.t_currentThread, and what proves the cached address holds it.
+	thread, tf, ttoks, err := find("System.Threading.Thread")
+	if err != nil {
+		return p, err
+	}
+	tok, ok := ttoks[ambient.ThreadCurrent]
+	if !ok {
+		return p, fmt.Errorf("Thread has no %s", ambient.ThreadCurrent)
+	}
+	p.thread_class, p.thread_field = C.uintptr_t(thread), C.uint32_t(tok)
+	if p.thread_ec_off, err = need(tf, "Thread", ambient.ThreadExecutionContext); err != nil {
+		return p, err
+	}
+	if p.thread_native_off, err = need(tf, "Thread", ambient.ThreadNative); err != nil {
+		return p, err
+	}
+	_, ecf, _, err := find("System.Threading.ExecutionContext")
+	if err != nil {
+		return p, err
+	}
+	if p.ec_locals_off, err = need(ecf, "ExecutionContext", ambient.ContextLocals); err != nil {
+		return p, err
 	}
 	var lenOff, bufOff C.uint32_t
 	if C.clr_string_layout(&lenOff, &bufOff) != 0 {
