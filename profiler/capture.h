@@ -267,5 +267,8 @@ void clr_fold_write(const clr_frame *anc, uint8_t *p);
 // folded calls and time of each recorded frame of s, outermost first, at
 // most cap; returns how many recorded frames are open.
 uint32_t clr_slot_open_folds(const clr_slot *s, uint32_t stack_cap, uint32_t *calls, uint64_t *ns, uint32_t cap);
+// At exit: folded calls still running on any thread (each counts as folded
+// into the span it was folding into).
+uint64_t clr_open_folded_calls(const clr_slot *slots, uint32_t nslots, uint32_t stack_cap);
 
 #endif

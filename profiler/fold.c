@@ -79,6 +79,11 @@ uint32_t clr_slot_open_folds(const clr_slot *s, uint32_t stack_cap, uint32_t *ca
     uint32_t n = 0, depth = s->depth < stack_cap ? s->depth : stack_cap;
     for (uint32_t i = 0; s->stack != NULL && i < depth; i++) {
         const clr_frame *f = &s->stack[i];
+        // A folded call still running (the process exits inside it, as
+        // Environment.Exit does) counts into its span too: the nearest
+        // recorded frame below it is the one it folds into.
+        if (f->recorded == FRAME_FOLDED && n > 0 && n <= cap)
+            calls[n - 1]++;
         if (f->recorded != FRAME_RECORDED)
             continue;
         if (n < cap) {
@@ -88,6 +93,17 @@ uint32_t clr_slot_open_folds(const clr_slot *s, uint32_t stack_cap, uint32_t *ca
         n++;
     }
     return n;
+}
+
+uint64_t clr_open_folded_calls(const clr_slot *slots, uint32_t nslots, uint32_t stack_cap) {
+    uint64_t total = 0;
+    for (uint32_t k = 0; k < nslots; k++) {
+        const clr_slot *s = &slots[k];
+        uint32_t depth = s->depth < stack_cap ? s->depth : stack_cap;
+        for (uint32_t i = 0; s->stack != NULL && i < depth; i++)
+            total += s->stack[i].recorded == FRAME_FOLDED;
+    }
+    return total;
 }
 
 void clr_fold_write(const clr_frame *anc, uint8_t *p) {

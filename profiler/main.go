@@ -42,14 +42,15 @@ func main() {}
 // profiler is the Go half of the library. The runtime loads one profiler
 // per process, so the exported entry points reach it through prof.
 type profiler struct {
-	cfg      config.Config
-	log      *logger
-	resolver *naming.Resolver
-	sel      selector
-	funcs    *functionTable
-	pipe     *otelbridge.Pipeline
-	bridge   *otelbridge.Bridge
-	drain    *drainer
+	openFolded uint64 // folded calls running at exit
+	cfg        config.Config
+	log        *logger
+	resolver   *naming.Resolver
+	sel        selector
+	funcs      *functionTable
+	pipe       *otelbridge.Pipeline
+	bridge     *otelbridge.Bridge
+	drain      *drainer
 
 	planner        *planner
 	render         *values.Renderer
@@ -388,6 +389,9 @@ func (p *profiler) shutdown() {
 		done = p.drain.wait(time.Second)
 	}
 	if done {
+		// Folded calls still running count as folded (abandonAll puts
+		// them on the spans they fold into).
+		p.openFolded = uint64(C.clr_open_folded_calls(C.clr_slots(), C.clr_slot_count(), C.clr_stack_cap()))
 		p.drain.abandonAll()
 		p.log.Infof("%v", p.drain.stats())
 	}
@@ -411,5 +415,5 @@ func (p *profiler) shutdown() {
 	}
 	st := p.pipe.Stats()
 	p.log.Infof("shut down: %d records drained; %d spans exported, %d failed, %d lost at exit; %d calls dropped; %d calls folded; %d traces not sampled, %d rate-limited",
-		p.drain.records.Load(), st.Exported, st.Failed, st.Lost, dropped(), uint64(C.clr_folded_calls()), uint64(C.clr_unsampled_roots()), uint64(C.clr_rate_limited_roots()))
+		p.drain.records.Load(), st.Exported, st.Failed, st.Lost, dropped(), uint64(C.clr_folded_calls())+p.openFolded, uint64(C.clr_unsampled_roots()), uint64(C.clr_rate_limited_roots()))
 }

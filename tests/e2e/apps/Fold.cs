@@ -22,6 +22,14 @@ namespace Acme.Fold
             return i & 7;
         }
         public int Mid(int i) { return (i * 31) ^ v; }
+        // Folded once called often; its last call ends the process from
+        // inside (a folded call still running at exit).
+        public int Last(int k)
+        {
+            if (k < 0)
+                Environment.Exit(0);
+            return k & v;
+        }
         public void Slow() { Thread.Sleep(2); }
     }
 
@@ -57,11 +65,11 @@ namespace Acme.Fold
         {
             long sum = 0;
             for (int i = 0; i < n; i++)
-                sum += b.Get();
+                sum += b.Get() + b.Last(i);
             Console.WriteLine("result " + sum);
             Console.WriteLine("calls " + n);
             Console.Out.Flush();
-            Environment.Exit(0);
+            b.Last(-1);
         }
 
         public static int Main(string[] args)
