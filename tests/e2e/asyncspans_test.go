@@ -133,7 +133,9 @@ func TestAsyncMethodOutcomes(t *testing.T) {
 		for _, e := range fail.Events {
 			excEvent = excEvent || (e.Name == "exception" && e.Attrs["exception.message"] == "failed 7")
 		}
-		if !excEvent || fail.Duration() < 5*time.Millisecond {
+		// Timers run on the kernel's coarse clock (4 ms ticks here): a
+		// Delay(d) may end up to a tick early, traced or not.
+		if !excEvent || fail.Duration() < 1*time.Millisecond {
 			t.Errorf("faulted task: exception event %v, lasted %v; events %v", excEvent, fail.Duration(), fail.Events)
 		}
 		cancel := one("Cases.Cancel(System.Threading.CancellationToken ct)")
@@ -142,7 +144,7 @@ func TestAsyncMethodOutcomes(t *testing.T) {
 		}
 		void := one("Cases.FireAndForget(Int32 n, System.Threading.ManualResetEventSlim done)")
 		touch := one("Cases.Touch(Int32 n)")
-		if void.Duration() < 15*time.Millisecond || touch.ParentSpanID != void.SpanID {
+		if void.Duration() < 10*time.Millisecond || touch.ParentSpanID != void.SpanID {
 			t.Errorf("async void: lasted %v, Touch under it %v", void.Duration(), touch.ParentSpanID == void.SpanID)
 		}
 		sum := one("ClassMachine.Sum(Int32 n)")
@@ -152,7 +154,7 @@ func TestAsyncMethodOutcomes(t *testing.T) {
 				steps++
 			}
 		}
-		if sum.Duration() < 20*time.Millisecond || steps != 2 || sum.Attrs["dotnet.return"] != int64(6) {
+		if sum.Duration() < 15*time.Millisecond || steps != 2 || sum.Attrs["dotnet.return"] != int64(6) {
 			t.Errorf("class state machine: lasted %v, %d steps under it, return %v", sum.Duration(), steps, sum.Attrs["dotnet.return"])
 		}
 		deep := byName(r.Spans, asyncNS+"Cases.Deep(Int32 n)")
@@ -194,7 +196,7 @@ func TestAsyncGenericMethods(t *testing.T) {
 			if reason := g.Attrs["clrotel.end_reason"]; reason != nil {
 				t.Errorf("Box<%s>.Get ended as %v", inst, reason)
 			}
-			if inst == "Int32" && (g.Duration() < 4*time.Millisecond || g.Attrs["dotnet.return"] != int64(42)) {
+			if inst == "Int32" && (g.Duration() < 1*time.Millisecond || g.Attrs["dotnet.return"] != int64(42)) {
 				t.Errorf("Box<Int32>.Get: lasted %v, returned %v", g.Duration(), g.Attrs["dotnet.return"])
 			}
 		}
