@@ -11,29 +11,27 @@ using System.Threading.Tasks;
 
 namespace Acme.Async
 {
-    public class Repo
+    public static class Repo
     {
-        public async Task<int> Load(int id)
+        public static async Task<int> Load(int id)
         {
             await Task.Delay(20);
             return Score(id);
         }
 
-        public int Score(int id) { return id * 10 + 1; }
+        public static int Score(int id) { return id * 10 + 1; }
     }
 
-    public class Handler
+    public static class Handler
     {
-        Repo repo = new Repo();
-
-        public async Task<string> Handle(int req)
+        public static async Task<string> Handle(int req)
         {
-            int a = await repo.Load(req);
-            int b = await repo.Load(req + 1);
+            int a = await Repo.Load(req);
+            int b = await Repo.Load(req + 1);
             return Format(a, b);
         }
 
-        public string Format(int a, int b) { return a + "/" + b; }
+        public static string Format(int a, int b) { return a + "/" + b; }
     }
 
     public static class Cases
@@ -211,9 +209,8 @@ public static class Program
         {
             case "flow":
             {
-                var h = new Acme.Async.Handler();
                 var ts = new Task<string>[3];
-                for (int i = 0; i < 3; i++) ts[i] = h.Handle(i * 100);
+                for (int i = 0; i < 3; i++) ts[i] = Acme.Async.Handler.Handle(i * 100);
                 Task.WaitAll(ts);
                 foreach (var t in ts) Console.WriteLine(t.Result);
                 break;
