@@ -738,6 +738,9 @@ func (pl *planner) layoutPlan(e *classEntry, cid uint64, c naming.Class, depth i
 			if err != nil || attrs&0x10 != 0 { // static fields have no offset in the object
 				continue
 			}
+			if strings.HasPrefix(name, "<clrotel>") {
+				continue // the profiler's own fields (async.c): not the app's state
+			}
 			ft, err := naming.ParseFieldSig(sig)
 			var s slot
 			if err == nil {

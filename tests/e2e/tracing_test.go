@@ -79,7 +79,10 @@ func TestSpanNamesAndNesting(t *testing.T) {
 	})
 }
 
-func TestThreadsGetTheirOwnTraces(t *testing.T) {
+// TestThreadsNestUnderTheirStarter: threads started from traced code with
+// lambdas that capture state run in the starter's trace, each on its own
+// thread id.
+func TestThreadsNestUnderTheirStarter(t *testing.T) {
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
 		r := runApp(t, rt, "Basic", []string{"threads"}, runOpts{profiler: true})
 		if r.ExitCode != 0 || !strings.Contains(r.Stdout, "threads 3,303,603,903") {
@@ -99,10 +102,14 @@ func TestThreadsGetTheirOwnTraces(t *testing.T) {
 		for _, w := range works {
 			threadIDs[w.Attrs["thread.id"]] = true
 			traceIDs[w.TraceID] = true
-			// The thread's entry lambda is the root; Work is under it.
+			// The thread's entry lambda is the first span on its thread,
+			// Work is under it, and it is under the span of the closure
+			// Main made when it started the thread (work queued from
+			// traced code, see asyncspans_test.go), in Main's trace.
 			p, ok := all[w.ParentSpanID]
-			if !ok || p.ParentSpanID != "" || !strings.Contains(p.Name, "<Threads>") {
-				t.Errorf("Work's parent: %q (root %v)", p.Name, ok && p.ParentSpanID == "")
+			c, okc := all[p.ParentSpanID]
+			if !ok || !okc || !strings.Contains(p.Name, "<Threads>") || !strings.HasSuffix(c.Name, "..ctor()") || p.Attrs["thread.id"] == c.Attrs["thread.id"] {
+				t.Errorf("Work's parent: %q, its parent %q", p.Name, c.Name)
 			}
 			steps := 0
 			for _, s := range r.Spans {
@@ -117,8 +124,8 @@ func TestThreadsGetTheirOwnTraces(t *testing.T) {
 				t.Errorf("Work has %d children, want 3", steps)
 			}
 		}
-		if len(threadIDs) != 5 || len(traceIDs) != 5 {
-			t.Errorf("%d thread ids and %d traces for main + 4 threads, want 5 each", len(threadIDs), len(traceIDs))
+		if len(threadIDs) != 5 || len(traceIDs) != 1 {
+			t.Errorf("%d thread ids and %d traces for main + 4 threads, want 5 threads in 1 trace", len(threadIDs), len(traceIDs))
 		}
 	})
 }
