@@ -35,6 +35,15 @@ enum {
     FN_FOLDED = 4,         // set later by the hooks (fold.c): calls under a span fold into it
     FN_FOLD_EXEMPT = 8,    // never folded (CLROTEL_FOLD_EXEMPT)
 };
+// Folded and asked to be re-JIT-compiled without hooks (rejit.c): its new
+// code's calls reach no hook, so folded counts stop at that point.
+enum { FN_REJIT = 0x1000, FN_UNHOOKED = 0x2000 }; // FN_UNHOOKED: its new code is installed
+// RF_APPROX (exit records of spans with folded calls): some folded method
+// was re-JIT-compiled without hooks before the span ended, so its later
+// calls are not in the span's counts.
+enum { RF_APPROX = 2048 };
+// How many new code versions without hooks the runtime installed (rejit.c).
+extern _Atomic uint64_t clr_rejit_installed_count;
 
 // clr_fn is what FunctionIDMapper2 hands the runtime as client ID: the hooks
 // receive it instead of the FunctionID. Allocated once per selected function,
@@ -58,6 +67,10 @@ typedef struct clr_fn {
     // lost to a race only delays the verdict.
     _Atomic uint32_t stat_calls;
     _Atomic uint32_t stat_slow;
+    // Set once a call of it began a trace (sampled or not): a method
+    // called as a root is never re-JIT-compiled without hooks
+    // (rejit.c), or its root spans would go.
+    _Atomic uint32_t roots;
 } clr_fn;
 
 // What became of a traced frame's enter.
@@ -93,7 +106,7 @@ typedef struct clr_frame {
     clr_fold_entry fold_top[FOLD_TOP];
 } clr_frame;
 
-enum { FOLD_NONE = 0, FOLD_KEPT = 1 };
+enum { FOLD_NONE = 0, FOLD_KEPT = 1, FOLD_NESTED = 2 }; // FOLD_NESTED: a folded frame under a folded call, timed only for the rule
 
 enum { SLOT_FREE = 0, SLOT_LIVE = 1, SLOT_DEAD = 2 };
 
@@ -140,6 +153,7 @@ typedef struct clr_capture_config {
     uint32_t max_trace_spans; // spans per trace before the rest fold (0: no limit)
     uint32_t fold_min_calls;  // folding rule (0: off): this many recorded calls,
     uint64_t fold_max_ns;     // and at most 1 in 100 of them this long or longer
+    uint32_t fold_judge_folded; // the rule judges folded calls too (span budget), for re-JIT (rejit.c)
 } clr_capture_config;
 
 // Set up before the hooks are installed (from Initialize).

@@ -5,6 +5,10 @@
 //                  then Slow() 5 times
 //   Fold exit N    Leaving() calls Get() N times, then the process exits
 //                  from inside it (its span never gets a Leave)
+//   Fold rejit N   ReJit() calls Get() and Step() N times each, then a
+//                  Step() that sleeps (re-JIT of the folded methods lands
+//                  while it is on the stack), Mark() 3 times, then Get()
+//                  and Step() N times each again
 using System;
 using System.Threading;
 
@@ -23,6 +27,13 @@ namespace Acme.Fold
         }
         public int Mid(int i) { return (i * 31) ^ v; }
         public void Slow() { Thread.Sleep(2); }
+        public int Step(bool wait)
+        {
+            if (wait)
+                Thread.Sleep(1500);
+            return v + 1;
+        }
+        public int Mark(int i) { return i * 2; }
     }
 
     public static class Program
@@ -53,6 +64,19 @@ namespace Acme.Fold
             return sum;
         }
 
+        static long ReJit(Box b, int n)
+        {
+            long sum = 0;
+            for (int i = 0; i < n; i++)
+                sum += b.Get() + b.Step(false);
+            sum += b.Step(true);
+            for (int i = 0; i < 3; i++)
+                sum += b.Mark(i);
+            for (int i = 0; i < n; i++)
+                sum += b.Get() + b.Step(false);
+            return sum;
+        }
+
         static void Leaving(Box b, int n)
         {
             long sum = 0;
@@ -70,6 +94,12 @@ namespace Acme.Fold
             var b = new Box(3);
             if (args[0] == "exit")
                 Leaving(b, n);
+            if (args[0] == "rejit")
+            {
+                Console.WriteLine("result " + ReJit(b, n));
+                Console.WriteLine("calls " + (4 * n + 4));
+                return 0;
+            }
             long r = args[0] == "hot" ? Hot(b, n) : Wide(b, n);
             Console.WriteLine("result " + r);
             Console.WriteLine("calls " + (args[0] == "hot" ? n + 5 + n / 10 : n + 5));

@@ -1,0 +1,166 @@
+// rejit.c: folded methods re-JIT-compiled without their Enter/Leave hooks.
+//
+// Why this works (runtime source, .NET Core 3.1 and .NET 8 alike; startup.c
+// has the rest):
+//  - The JIT inserts the hooks only into code it compiles while
+//    COR_PRF_MONITOR_ENTERLEAVE is in the event mask
+//    (CORJIT_FLAG_PROF_ENTERLEAVE), and asks FunctionIDMapper2 about the
+//    method only then, once per compile (the answer is cached in the
+//    CEEJitInfo of that compile, not per function).
+//  - clrotel keeps the bit off except while a selected method compiles
+//    (startup.c). A ReJIT compile raises ReJITCompilationStarted, not
+//    JITCompilationStarted, so no window opens for it: its code has no
+//    hooks. Should another thread's window be open at that moment, the
+//    mapper answers "no hook" for a method marked FN_REJIT.
+//  - GetReJITParameters is answered without SetILFunctionBody: a new IL
+//    version with no IL of its own compiles the method's original IL
+//    (ILCodeVersion::GetIL, codeversion.cpp).
+//  - RequestReJIT applies to every instantiation of a generic method
+//    (module + methodDef). An instantiation that is not folded has its
+//    window opened in ReJITCompilationStarted, so it keeps its hooks.
+//  - Code already running keeps running: a frame of the old, hooked code
+//    calls its Leave hook as it returns, so the shadow stack stays
+//    balanced; a call of the new code raises neither hook.
+//
+// RequestReJIT suspends the runtime, so it is never called from a CLR
+// thread, and not from a Go thread either (the runtime might adopt it):
+// Go queues batches here and one C thread of our own makes the calls.
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clrapi.h"
+#include "capture.h"
+#include "profiler.h"
+#include "rejit.h"
+
+#define REJIT_QUEUE 4096
+
+static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t g_cv = PTHREAD_COND_INITIALIZER;
+static clr_fn *g_queue[REJIT_QUEUE];
+static uint32_t g_queued;
+static int g_worker_started;
+
+static _Atomic uint64_t g_requested, g_installed, g_failed, g_refused;
+_Atomic uint64_t clr_rejit_installed_count;
+
+uint64_t clr_rejit_requested(void) { return atomic_load(&g_requested); }
+uint64_t clr_rejit_installed(void) { return atomic_load(&g_installed); }
+uint64_t clr_rejit_failed(void) { return atomic_load(&g_failed) + atomic_load(&g_refused); }
+
+static void request_batch(clr_fn **fns, uint32_t n) {
+    ProfInfoVtbl *v = clr_info_vtbl();
+    ModuleID *mods = calloc(n, sizeof *mods);
+    mdMethodDef *toks = calloc(n, sizeof *toks);
+    if (mods == NULL || toks == NULL) {
+        free(mods);
+        free(toks);
+        atomic_fetch_add(&g_refused, n);
+        return;
+    }
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        // A method that began a trace keeps its hooks: its root calls are
+        // spans, never folded.
+        if (atomic_load_explicit(&fns[i]->roots, memory_order_relaxed) != 0)
+            continue;
+        ClassID cls = 0;
+        ModuleID mid = 0;
+        mdToken tok = 0;
+        if (v->GetFunctionInfo(clr_info(), fns[i]->function_id, &cls, &mid, &tok) < 0 || mid == 0 ||
+            (tok >> 24) != 0x06) {
+            atomic_fetch_add(&g_refused, 1);
+            continue;
+        }
+        // Marked before the request: the mapper and the compile callbacks
+        // must know the new compile is to have no hooks.
+        __atomic_or_fetch(&fns[i]->flags, FN_REJIT, __ATOMIC_RELEASE);
+        mods[k] = mid;
+        toks[k] = tok;
+        k++;
+    }
+    if (k > 0) {
+        HRESULT hr = v->RequestReJIT(clr_info(), k, mods, toks);
+        if (hr < 0)
+            atomic_fetch_add(&g_refused, k);
+        else
+            atomic_fetch_add(&g_requested, k);
+    }
+    free(mods);
+    free(toks);
+}
+
+static void *worker(void *arg) {
+    (void)arg;
+    clr_fn **batch = calloc(REJIT_QUEUE, sizeof *batch);
+    if (batch == NULL)
+        return NULL;
+    for (;;) {
+        pthread_mutex_lock(&g_mu);
+        while (g_queued == 0)
+            pthread_cond_wait(&g_cv, &g_mu);
+        uint32_t n = g_queued;
+        memcpy(batch, g_queue, n * sizeof *batch);
+        g_queued = 0;
+        pthread_mutex_unlock(&g_mu);
+        request_batch(batch, n);
+    }
+    return NULL;
+}
+
+int clr_rejit_submit(clr_fn **fns, uint32_t n) {
+    if (clr_info_vtbl() == NULL || clr_info_vtbl()->RequestReJIT == NULL)
+        return -1;
+    pthread_mutex_lock(&g_mu);
+    if (!g_worker_started) {
+        pthread_t t;
+        pthread_attr_t a;
+        pthread_attr_init(&a);
+        pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+        // Every signal blocked in the worker: it only calls the runtime.
+        sigset_t all, old;
+        sigfillset(&all);
+        pthread_sigmask(SIG_SETMASK, &all, &old);
+        int rc = pthread_create(&t, &a, worker, NULL);
+        pthread_sigmask(SIG_SETMASK, &old, NULL);
+        pthread_attr_destroy(&a);
+        if (rc != 0) {
+            pthread_mutex_unlock(&g_mu);
+            return -1;
+        }
+        g_worker_started = 1;
+    }
+    uint32_t took = 0;
+    for (; took < n && g_queued < REJIT_QUEUE; took++)
+        g_queue[g_queued++] = fns[took];
+    pthread_cond_signal(&g_cv);
+    pthread_mutex_unlock(&g_mu);
+    return (int)took;
+}
+
+// ---- the runtime's ReJIT callbacks (registered in callbacks.c) -----------
+
+// fn: the function's verdict (NULL: not selected). A selected instantiation
+// that is not to lose its hooks compiles inside an ENTERLEAVE window.
+int clr_rejit_compile_wants_hooks(const clr_fn *fn) {
+    return fn != NULL && (fn->flags & FN_SELECTED) && !(fn->flags & FN_REJIT);
+}
+
+void clr_rejit_finished(clr_fn *fn, HRESULT status) {
+    if (fn == NULL || !(fn->flags & FN_REJIT))
+        return;
+    if (status < 0) {
+        atomic_fetch_add(&g_failed, 1);
+        return;
+    }
+    // Counted once per function (an instantiation or a later tier
+    // compiles again).
+    if (__atomic_fetch_or(&fn->flags, FN_UNHOOKED, __ATOMIC_ACQ_REL) & FN_UNHOOKED)
+        return;
+    atomic_fetch_add(&g_installed, 1);
+    atomic_fetch_add_explicit(&clr_rejit_installed_count, 1, memory_order_release);
+}
+
+void clr_rejit_error(void) { atomic_fetch_add(&g_failed, 1); }
