@@ -47,6 +47,9 @@ func TestFromEnv(t *testing.T) {
 					reflect.DeepEqual(c.Fold.Exempt, []string{"Acme.A.*", "Acme.B.Get"}) && c.MaxSpansPerTrace == 0
 			}, ""},
 		{"fold switch garbage", []string{"CLROTEL_FOLD", "sometimes"}, nil, "CLROTEL_FOLD"},
+		{"re-JIT on by default", nil, func(c Config) bool { return c.Fold.ReJIT.Enabled && c.Fold.ReJIT.Interval > 0 }, ""},
+		{"re-JIT off", []string{"CLROTEL_FOLD_REJIT", "off"}, func(c Config) bool { return !c.Fold.ReJIT.Enabled }, ""},
+		{"re-JIT garbage", []string{"CLROTEL_FOLD_REJIT", "later"}, nil, "CLROTEL_FOLD_REJIT"},
 		{"fold min calls zero", []string{"CLROTEL_FOLD_MIN_CALLS", "0"}, nil, "CLROTEL_FOLD_MIN_CALLS"},
 	}
 	for _, tt := range tests {
