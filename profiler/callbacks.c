@@ -377,9 +377,8 @@ static HRESULT cb_rejit_error(void *self, ModuleID mid, mdMethodDef tok, Functio
     (void)self;
     (void)mid;
     (void)tok;
-    (void)fid;
     (void)status;
-    clr_rejit_error();
+    clr_rejit_error(fid != 0 ? map_function(fid) : NULL);
     return S_OK;
 }
 

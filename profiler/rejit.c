@@ -26,6 +26,7 @@
 // thread, and not from a Go thread either (the runtime might adopt it):
 // Go queues batches here and one C thread of our own makes the calls.
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,10 +84,14 @@ static void request_batch(clr_fn **fns, uint32_t n) {
     }
     if (k > 0) {
         HRESULT hr = v->RequestReJIT(clr_info(), k, mods, toks);
-        if (hr < 0)
+        if (hr < 0) {
+            // Refused: the methods keep their hooks, in later tiers too.
             atomic_fetch_add(&g_refused, k);
-        else
+            for (uint32_t i = 0; i < n; i++)
+                __atomic_and_fetch(&fns[i]->flags, ~(uint32_t)FN_REJIT, __ATOMIC_RELEASE);
+        } else {
             atomic_fetch_add(&g_requested, k);
+        }
     }
     free(mods);
     free(toks);
@@ -119,9 +124,15 @@ int clr_rejit_submit(clr_fn **fns, uint32_t n) {
         pthread_attr_t a;
         pthread_attr_init(&a);
         pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-        // Every signal blocked in the worker: it only calls the runtime.
+        // Asynchronous signals blocked in the worker (it only calls the
+        // runtime); the synchronous ones and the runtime's activation
+        // signal stay deliverable.
         sigset_t all, old;
         sigfillset(&all);
+        int keep[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT};
+        for (size_t i = 0; i < sizeof keep / sizeof *keep; i++)
+            sigdelset(&all, keep[i]);
+        sigdelset(&all, SIGRTMIN);
         pthread_sigmask(SIG_SETMASK, &all, &old);
         int rc = pthread_create(&t, &a, worker, NULL);
         pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -163,4 +174,9 @@ void clr_rejit_finished(clr_fn *fn, HRESULT status) {
     atomic_fetch_add_explicit(&clr_rejit_installed_count, 1, memory_order_release);
 }
 
-void clr_rejit_error(void) { atomic_fetch_add(&g_failed, 1); }
+void clr_rejit_error(clr_fn *fn) {
+    atomic_fetch_add(&g_failed, 1);
+    // The method keeps its old, hooked code: later tiers keep the hooks too.
+    if (fn != NULL)
+        __atomic_and_fetch(&fn->flags, ~(uint32_t)FN_REJIT, __ATOMIC_RELEASE);
+}

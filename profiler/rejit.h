@@ -22,6 +22,6 @@ uint64_t clr_rejit_failed(void);
 // to keep its hooks; the end of a ReJIT compile of fn; a ReJITError.
 int clr_rejit_compile_wants_hooks(const clr_fn *fn);
 void clr_rejit_finished(clr_fn *fn, HRESULT status);
-void clr_rejit_error(void);
+void clr_rejit_error(clr_fn *fn);
 
 #endif
