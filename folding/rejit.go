@@ -88,13 +88,19 @@ func (b *Batcher) Pending() int { return len(b.pending) }
 
 // ReJITNote is the exit summary's line on re-JIT: how many folded methods
 // ran without hooks, so that the counts above are read as lower bounds.
-func ReJITNote(requested, installed, failed uint64) string {
-	if requested == 0 && failed == 0 {
+// waiting methods were never asked for: a frame of theirs stayed open (a
+// recursive method's old frames and new code would share a FunctionID in
+// the runtime's exception callbacks).
+func ReJITNote(requested, installed, failed, waiting uint64) string {
+	if requested == 0 && failed == 0 && waiting == 0 {
 		return ""
 	}
 	s := fmt.Sprintf("%d folded methods re-JIT-compiled without hooks (%d asked for", installed, requested)
 	if failed > 0 {
 		s += fmt.Sprintf(", %d refused or failed", failed)
+	}
+	if waiting > 0 {
+		s += fmt.Sprintf(", %d not asked for: a call of theirs was running", waiting)
 	}
 	return s + "): their counts above are from before re-JIT; spans they folded into say clrotel.folded.approximate"
 }

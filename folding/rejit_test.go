@@ -49,11 +49,11 @@ func TestBatcher(t *testing.T) {
 }
 
 func TestReJITNote(t *testing.T) {
-	if s := ReJITNote(0, 0, 0); s != "" {
+	if s := ReJITNote(0, 0, 0, 0); s != "" {
 		t.Errorf("nothing asked: %q", s)
 	}
-	s := ReJITNote(5, 4, 1)
-	for _, want := range []string{"4 folded methods re-JIT-compiled without hooks (5 asked for, 1 refused or failed)", "from before re-JIT", string(KeyApproximate)} {
+	s := ReJITNote(5, 4, 1, 2)
+	for _, want := range []string{"4 folded methods re-JIT-compiled without hooks (5 asked for, 1 refused or failed, 2 not asked for: a call of theirs was running)", "from before re-JIT", string(KeyApproximate)} {
 		if !strings.Contains(s, want) {
 			t.Errorf("%q lacks %q", s, want)
 		}

@@ -71,6 +71,7 @@ typedef struct clr_fn {
     // called as a root is never re-JIT-compiled without hooks
     // (rejit.c), or its root spans would go.
     _Atomic uint32_t roots;
+    uint32_t scan_mark; // rejit.c's thread only: seen on a shadow stack in its last scan
 } clr_fn;
 
 // What became of a traced frame's enter.

@@ -21,6 +21,15 @@
 //  - Code already running keeps running: a frame of the old, hooked code
 //    calls its Leave hook as it returns, so the shadow stack stays
 //    balanced; a call of the new code raises neither hook.
+//  - Except with exceptions: the runtime reports each frame an exception
+//    unwinds by FunctionID only (ExceptionUnwindFunctionEnter), and the
+//    hooks pop the shadow stack's top frame when its FunctionID matches.
+//    A new-code frame of a method called (recursively) from one of its
+//    old-code frames has that same FunctionID: an exception unwinding the
+//    new frame and caught in the old one would pop the old frame's entry.
+//    So a method with a frame on any thread's shadow stack is not asked
+//    for yet; it waits here until none is open (a frame that begins
+//    between that look and the request is the race left).
 //
 // RequestReJIT suspends the runtime, so it is never called from a CLR
 // thread, and not from a Go thread either (the runtime might adopt it):
@@ -30,6 +39,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "clrapi.h"
 #include "capture.h"
@@ -44,14 +54,60 @@ static clr_fn *g_queue[REJIT_QUEUE];
 static uint32_t g_queued;
 static int g_worker_started;
 
-static _Atomic uint64_t g_requested, g_installed, g_failed, g_refused;
+static _Atomic uint64_t g_requested, g_installed, g_failed, g_refused, g_waiting;
 _Atomic uint64_t clr_rejit_installed_count;
 
 uint64_t clr_rejit_requested(void) { return atomic_load(&g_requested); }
 uint64_t clr_rejit_installed(void) { return atomic_load(&g_installed); }
+uint64_t clr_rejit_waiting(void) { return atomic_load(&g_waiting); }
 uint64_t clr_rejit_failed(void) { return atomic_load(&g_failed) + atomic_load(&g_refused); }
 
-static void request_batch(clr_fn **fns, uint32_t n) {
+// Marks (scan_mark = gen) every function with a frame open on a live
+// thread's shadow stack. Reads other threads' stacks without a lock: a torn
+// read only makes a function wait one more round, or be asked for while a
+// frame of it is just beginning (the race above). Slot memory is never
+// unmapped, and a frame's fn is always NULL or a clr_fn, never freed.
+static void mark_open_frames(uint32_t gen) {
+    clr_slot *slots = clr_slots();
+    uint32_t cap = clr_stack_cap(), hw = clr_slot_count();
+    for (uint32_t i = 0; slots != NULL && i < hw; i++) {
+        clr_slot *s = &slots[i];
+        if (atomic_load_explicit(&s->state, memory_order_acquire) != SLOT_LIVE || s->stack == NULL)
+            continue;
+        uint32_t depth = *(volatile uint32_t *)&s->depth;
+        if (depth > cap)
+            depth = cap;
+        for (uint32_t k = 0; k < depth; k++) {
+            clr_fn *fn = *(clr_fn *volatile *)&s->stack[k].fn;
+            if (fn != NULL)
+                fn->scan_mark = gen;
+        }
+    }
+}
+
+static void request_now(clr_fn **fns, uint32_t n);
+
+// Asks for the functions of fns that have no frame open; returns how many
+// wait, kept at the front of fns.
+static uint32_t request_batch(clr_fn **fns, uint32_t n) {
+    static clr_fn *ask[REJIT_QUEUE]; // the ReJIT thread's only
+    static uint32_t gen;
+    if (++gen == 0)
+        gen = 1;
+    mark_open_frames(gen);
+    uint32_t waiting = 0, nask = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (fns[i]->scan_mark == gen)
+            fns[waiting++] = fns[i];
+        else
+            ask[nask++] = fns[i];
+    }
+    if (nask > 0)
+        request_now(ask, nask);
+    return waiting;
+}
+
+static void request_now(clr_fn **fns, uint32_t n) {
     ProfInfoVtbl *v = clr_info_vtbl();
     ModuleID *mods = calloc(n, sizeof *mods);
     mdMethodDef *toks = calloc(n, sizeof *toks);
@@ -99,18 +155,35 @@ static void request_batch(clr_fn **fns, uint32_t n) {
 
 static void *worker(void *arg) {
     (void)arg;
-    clr_fn **batch = calloc(REJIT_QUEUE, sizeof *batch);
+    // batch[0, waiting): functions with a frame open at the last look,
+    // tried again every 50 ms and with each new batch.
+    clr_fn **batch = calloc(2 * REJIT_QUEUE, sizeof *batch);
     if (batch == NULL)
         return NULL;
+    uint32_t waiting = 0;
     for (;;) {
         pthread_mutex_lock(&g_mu);
-        while (g_queued == 0)
-            pthread_cond_wait(&g_cv, &g_mu);
+        if (g_queued == 0 && waiting == 0) {
+            while (g_queued == 0)
+                pthread_cond_wait(&g_cv, &g_mu);
+        } else if (g_queued == 0) {
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_nsec += 50 * 1000 * 1000;
+            if (until.tv_nsec >= 1000000000) {
+                until.tv_sec++;
+                until.tv_nsec -= 1000000000;
+            }
+            pthread_cond_timedwait(&g_cv, &g_mu, &until);
+        }
         uint32_t n = g_queued;
-        memcpy(batch, g_queue, n * sizeof *batch);
+        memcpy(batch + waiting, g_queue, n * sizeof *batch);
         g_queued = 0;
         pthread_mutex_unlock(&g_mu);
-        request_batch(batch, n);
+        waiting = request_batch(batch, waiting + n);
+        if (waiting > REJIT_QUEUE)
+            waiting = REJIT_QUEUE; // the rest keep their hooks
+        atomic_store(&g_waiting, waiting);
     }
     return NULL;
 }

@@ -62,5 +62,5 @@ func rejitInstalled() uint64 { return uint64(C.clr_rejit_installed()) }
 
 // reJITNote is the exit summary's line on re-JIT (empty when off).
 func reJITNote() string {
-	return folding.ReJITNote(uint64(C.clr_rejit_requested()), uint64(C.clr_rejit_installed()), uint64(C.clr_rejit_failed()))
+	return folding.ReJITNote(uint64(C.clr_rejit_requested()), uint64(C.clr_rejit_installed()), uint64(C.clr_rejit_failed()), uint64(C.clr_rejit_waiting()))
 }

@@ -17,6 +17,8 @@ int clr_rejit_submit(clr_fn **fns, uint32_t n);
 uint64_t clr_rejit_requested(void);
 uint64_t clr_rejit_installed(void);
 uint64_t clr_rejit_failed(void);
+// Functions not asked for yet because a frame of theirs was open.
+uint64_t clr_rejit_waiting(void);
 
 // For the compile callbacks (callbacks.c): whether a ReJIT compile of fn is
 // to keep its hooks; the end of a ReJIT compile of fn; a ReJITError.

@@ -22,14 +22,18 @@ func reJITInstalled(stderr string) bool {
 }
 
 // TestFoldReJIT: folded methods are re-JIT-compiled without hooks
-// (CLROTEL_FOLD_REJIT, on by default). Fold rejit N calls Get() and Step()
-// N times each, so both fold; a Step() call then sleeps, and the re-JIT
-// lands while that hooked call is on the stack; Mark() is called 3 times;
-// then Get() and Step() N times each again. With re-JIT the second half's
+// (CLROTEL_FOLD_REJIT, on by default). Fold rejit N calls Get(), Step()
+// and Rec(2) (3 calls, recursive) N times each, so all three fold; then a
+// Rec() call sleeps while the re-JIT of Get() and Step() lands, and calls
+// itself into a throw 4 calls down that it catches; Mark() is called 3
+// times; a sleep; then the first loop again. With re-JIT the second loop's
 // calls reach no hook: the counts stop at the first half, the span they
-// folded into says its counts are approximate, the exit summary says why,
-// and the spans after the sleeping call still nest under ReJit() (its old
-// code's Leave balanced the Enter). With re-JIT off every call is counted.
+// folded into says its counts are approximate, and the exit summary says
+// why. Rec() is not re-JIT-compiled while its sleeping call is open: new
+// code called from that frame would unwind under its FunctionID, and the
+// frame's own entry would be popped; the Mark() spans still nest under
+// ReJit() (they would not, were the shadow stack unbalanced). With re-JIT
+// off every call is counted.
 func TestFoldReJIT(t *testing.T) {
 	const n = 5000
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
@@ -46,7 +50,7 @@ func TestFoldReJIT(t *testing.T) {
 				}
 				a := readAccount(t, r.Stderr)
 				rj := byNameContains(t, r.Spans, "Program.ReJit(")
-				counted := countNamed(r.Spans, "Box.Get()") + countNamed(r.Spans, "Box.Step(")
+				counted := countNamed(r.Spans, "Box.Get()") + countNamed(r.Spans, "Box.Step(") + countNamed(r.Spans, "Box.Rec(")
 				folded, _ := rj.Attrs["clrotel.folded.count"].(int64)
 				counted += int(folded)
 				if a.dropped != 0 {
@@ -65,8 +69,8 @@ func TestFoldReJIT(t *testing.T) {
 				}
 				m := rejitNoteRE.FindStringSubmatch(r.Stderr)
 				if mode == "off" {
-					if counted != 4*n+1 {
-						t.Errorf("re-JIT off: %d calls of Get() and Step() counted, want all %d", counted, 4*n+1)
+					if counted != 10*n+5 {
+						t.Errorf("re-JIT off: %d calls of Get(), Step() and Rec() counted, want all %d", counted, 10*n+5)
 					}
 					if m != nil || rj.Attrs["clrotel.folded.approximate"] != nil {
 						t.Errorf("re-JIT off, yet re-JIT reported: %q, span attrs %v", m, rj.Attrs)
@@ -76,15 +80,16 @@ func TestFoldReJIT(t *testing.T) {
 				if m == nil {
 					t.Fatalf("no re-JIT line in the exit summary:\n%s", r.Stderr)
 				}
-				if installed, _ := strconv.Atoi(m[1]); installed < 2 {
-					t.Errorf("%s: want Get() and Step() both re-JIT-compiled", m[0])
+				if installed, _ := strconv.Atoi(m[1]); installed < 3 {
+					t.Errorf("%s: want Get(), Step() and Rec() re-JIT-compiled", m[0])
 				}
-				// The first half (2n calls) and the sleeping Step(), at most:
-				// the second half's calls reached no hook. At least the
-				// calls until each method folded.
-				if counted > 2*n+1 || counted < 2000 {
-					t.Errorf("re-JIT on: %d calls of Get() and Step() counted, want at most the first half's %d", counted, 2*n+1)
+				// The first half (5n calls) and the sleeping Rec()'s 5, at
+				// most: the second half's calls reached no hook. At least
+				// the calls until each method folded.
+				if counted > 5*n+5 || counted < 3000 {
+					t.Errorf("re-JIT on: %d calls of Get(), Step() and Rec() counted, want at most the first half's %d", counted, 5*n+5)
 				}
+				t.Logf("re-JIT on: %d of %d calls counted; %s", counted, 10*n+5, m[0])
 				if rj.Attrs["clrotel.folded.approximate"] != true {
 					t.Errorf("ReJit()'s attrs %v: want clrotel.folded.approximate", rj.Attrs)
 				}

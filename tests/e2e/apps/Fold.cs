@@ -5,10 +5,11 @@
 //                  then Slow() 5 times
 //   Fold exit N    Leaving() calls Get() N times, then the process exits
 //                  from inside it (its span never gets a Leave)
-//   Fold rejit N   ReJit() calls Get() and Step() N times each, then a
-//                  Step() that sleeps (re-JIT of the folded methods lands
-//                  while it is on the stack), Mark() 3 times, then Get()
-//                  and Step() N times each again
+//   Fold rejit N   ReJit() calls Get(), Step() and Rec() (recursive) N
+//                  times each, then a Rec() that sleeps (re-JIT of the
+//                  folded methods lands meanwhile) and then calls itself
+//                  into a throw it catches, Mark() 3 times, sleeps, then
+//                  calls Get(), Step() and Rec() N times each again
 using System;
 using System.Threading;
 
@@ -32,6 +33,24 @@ namespace Acme.Fold
             if (wait)
                 Thread.Sleep(1500);
             return v + 1;
+        }
+        // mode 0: d + 1 calls; mode 1: sleeps, then a throw 4 calls down,
+        // caught here; mode 2: throws at the bottom.
+        public int Rec(int d, int mode)
+        {
+            if (mode == 1)
+            {
+                Thread.Sleep(1500);
+                try { return Rec(3, 2); }
+                catch (InvalidOperationException) { return -1; }
+            }
+            if (d == 0)
+            {
+                if (mode == 2)
+                    throw new InvalidOperationException("bottom");
+                return 1;
+            }
+            return Rec(d - 1, mode) + 1;
         }
         public int Mark(int i) { return i * 2; }
     }
@@ -68,12 +87,13 @@ namespace Acme.Fold
         {
             long sum = 0;
             for (int i = 0; i < n; i++)
-                sum += b.Get() + b.Step(false);
-            sum += b.Step(true);
+                sum += b.Get() + b.Step(false) + b.Rec(2, 0);
+            sum += b.Rec(0, 1);
             for (int i = 0; i < 3; i++)
                 sum += b.Mark(i);
+            Thread.Sleep(500);
             for (int i = 0; i < n; i++)
-                sum += b.Get() + b.Step(false);
+                sum += b.Get() + b.Step(false) + b.Rec(2, 0);
             return sum;
         }
 
@@ -97,7 +117,7 @@ namespace Acme.Fold
             if (args[0] == "rejit")
             {
                 Console.WriteLine("result " + ReJit(b, n));
-                Console.WriteLine("calls " + (4 * n + 4));
+                Console.WriteLine("calls " + (10 * n + 9));
                 return 0;
             }
             long r = args[0] == "hot" ? Hot(b, n) : Wide(b, n);
