@@ -361,7 +361,7 @@ func (p *profiler) shutdown() {
 		p.log.Infof("%v", p.drain.stats())
 	}
 	p.drain.reportDrops(true)
-	if s := folding.Summary(p.funcs.folded(), p.funcName, 20); s != "" {
+	if s := folding.Summary(p.funcs.folded(), p.summaryName, 20); s != "" {
 		p.log.Infof("%s", s)
 	}
 	if s := reJITNote(); s != "" {

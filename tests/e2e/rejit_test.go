@@ -93,6 +93,9 @@ func TestFoldReJIT(t *testing.T) {
 				if rj.Attrs["clrotel.folded.approximate"] != true {
 					t.Errorf("ReJit()'s attrs %v: want clrotel.folded.approximate", rj.Attrs)
 				}
+				if !strings.Contains(r.Stderr, "Acme.Fold.Box.Get() (counted until re-JIT)") {
+					t.Errorf("the exit summary's folded list does not mark Get() as counted until re-JIT:\n%s", r.Stderr)
+				}
 				if !strings.Contains(r.Stderr, "counts above are from before re-JIT") {
 					t.Errorf("the exit summary does not say the counts stop at re-JIT:\n%s", r.Stderr)
 				}
