@@ -3,6 +3,7 @@ package capture
 import (
 	"encoding/binary"
 	"fmt"
+	"unicode/utf16"
 )
 
 // Kind says what a record reports. The values are shared with the C
@@ -17,6 +18,9 @@ const (
 	KindUnwind    Kind = 5 // a traced frame was popped by an exception
 	KindException Kind = 6 // an exception was thrown on this thread
 	KindCatch     Kind = 7 // a traced frame caught an exception
+	// KindActivity: System.Diagnostics.Activity.Stop was entered; the
+	// record says what the Activity was (DecodeActivity).
+	KindActivity Kind = 16
 )
 
 func (k Kind) String() string {
@@ -35,6 +39,8 @@ func (k Kind) String() string {
 		return "exception"
 	case KindCatch:
 		return "catch"
+	case KindActivity:
+		return "activity"
 	}
 	return fmt.Sprintf("kind(%d)", uint16(k))
 }
@@ -56,6 +62,23 @@ const (
 	// FlagFoldedCount (exit records): calls were folded into the frame
 	// while the ring had no room for the fold part; Aux is their count.
 	FlagFoldedCount uint16 = 1 << 6
+	// FlagParent (a root's enter record): the trace joins the caller's
+	// (Activity.Current); the parent span id follows the trace id (and the
+	// span id, with FlagSpanID).
+	FlagParent uint16 = 1 << 7
+	// FlagSpanID (enter records): the span's id, chosen by the hook,
+	// follows the trace id part (an async method, whose resumes name it).
+	FlagSpanID uint16 = 1 << 8
+	// FlagResume (enter records): not a span, but a continuation of the
+	// span whose trace id and span id follow the fixed part (an async
+	// method's MoveNext, or the builder call that completes its task).
+	FlagResume uint16 = 1 << 9
+	// FlagAsyncEnd (with FlagResume): the span's task completes here; the
+	// values are the builder's SetResult/SetException arguments.
+	FlagAsyncEnd uint16 = 1 << 10
+	// FlagSyncEnd (an async method's exit record): no state machine
+	// carried its span; it ends with the call.
+	FlagSyncEnd uint16 = 1 << 12
 )
 
 // FlagApprox (exit records of spans with folded calls): a folded method
@@ -104,7 +127,9 @@ type Record struct {
 // Enter is the decoded fixed part of an enter record.
 type Enter struct {
 	Func     uint32   // index of the function in the profiler's table
-	TraceID  [16]byte // set when the record has FlagRoot
+	TraceID  [16]byte // set when the record has FlagRoot or FlagResume
+	SpanID   [8]byte  // set when the record has FlagSpanID or FlagResume
+	Parent   [8]byte  // the caller's span id, with FlagParent
 	Class    uint64   // exact ClassID of the method's type, with FlagGeneric
 	TypeArgs []uint64 // exact method type arguments, with FlagGeneric
 	Values   []byte   // captured values, with FlagValues
@@ -120,12 +145,26 @@ func DecodeEnter(r Record) (Enter, error) {
 	e.Func = binary.LittleEndian.Uint32(p)
 	nargs := binary.LittleEndian.Uint32(p[4:])
 	p = p[8:]
-	if r.Flags&FlagRoot != 0 {
+	if r.Flags&(FlagRoot|FlagResume) != 0 {
 		if len(p) < 16 {
 			return e, fmt.Errorf("capture: enter record: truncated trace id")
 		}
 		copy(e.TraceID[:], p[:16])
 		p = p[16:]
+	}
+	if r.Flags&(FlagSpanID|FlagResume) != 0 {
+		if len(p) < 8 {
+			return e, fmt.Errorf("capture: enter record: truncated span id")
+		}
+		copy(e.SpanID[:], p[:8])
+		p = p[8:]
+	}
+	if r.Flags&FlagParent != 0 {
+		if len(p) < 8 {
+			return e, fmt.Errorf("capture: enter record: truncated parent span id")
+		}
+		copy(e.Parent[:], p[:8])
+		p = p[8:]
 	}
 	if r.Flags&FlagGeneric != 0 {
 		if nargs > MaxTypeArgs || len(p) < 8+8*int(nargs) {
@@ -182,4 +221,59 @@ func DecodeExit(r Record) (Exit, error) {
 		x.Values = rest
 	}
 	return x, nil
+}
+
+// Activity is what a KindActivity record says about the Activity being
+// stopped: its fields as read, undecoded (package ambient parses them).
+type Activity struct {
+	Func      uint32
+	StartTime uint64 // StartTimeUtc's DateTime bits (ticks and kind)
+	Flags     uint8  // _w3CIdFlags
+	HasSource bool   // the runtime's Activity has a Source (an ActivitySource)
+	HasCaller bool   // it, or an Activity it descends from, has a parent id (a caller's context)
+	// Strings; Null[i] says the field was null (in the order below).
+	TraceID, SpanID, ParentSpanID, ParentID, Name, Source string
+	ParentActivitySpanID                                  string // the span id of its Parent Activity
+	Null                                                  [7]bool
+}
+
+// DecodeActivity decodes a KindActivity record's payload: u32 function,
+// u32 0, u64 start, u8 flags, u8 has-source, u8 has-caller, 5 pad, then
+// seven strings, each
+// u16 UTF-16 units (0xFFFF: null), u16 pad, the units padded to 4 bytes.
+func DecodeActivity(r Record) (Activity, error) {
+	var a Activity
+	p := r.Payload
+	if len(p) < 24 {
+		return a, fmt.Errorf("capture: activity record: payload of %d bytes, want at least 24", len(p))
+	}
+	a.Func = binary.LittleEndian.Uint32(p)
+	a.StartTime = binary.LittleEndian.Uint64(p[8:])
+	a.Flags = p[16]
+	a.HasSource = p[17] != 0
+	a.HasCaller = p[18] != 0
+	p = p[24:]
+	out := []*string{&a.TraceID, &a.SpanID, &a.ParentSpanID, &a.ParentID, &a.Name, &a.Source, &a.ParentActivitySpanID}
+	for i, dst := range out {
+		if len(p) < 4 {
+			return a, fmt.Errorf("capture: activity record: string %d truncated", i)
+		}
+		n := binary.LittleEndian.Uint16(p)
+		p = p[4:]
+		if n == 0xFFFF {
+			a.Null[i] = true
+			continue
+		}
+		size := (2*int(n) + 3) &^ 3
+		if len(p) < size {
+			return a, fmt.Errorf("capture: activity record: string %d of %d units in %d bytes", i, n, len(p))
+		}
+		u := make([]uint16, n)
+		for j := range u {
+			u[j] = binary.LittleEndian.Uint16(p[2*j:])
+		}
+		*dst = string(utf16.Decode(u))
+		p = p[size:]
+	}
+	return a, nil
 }

@@ -52,6 +52,13 @@ type Config struct {
 	Fold             folding.Rule
 	MaxSpansPerTrace uint32
 
+	// Async makes each async method one span, until its task completes,
+	// with its resumes nested under it (CLROTEL_ASYNC, YAML async).
+	Async bool
+	// AsyncMaxPending bounds the async spans waiting for their task
+	// (CLROTEL_ASYNC_MAX_PENDING); past it they end at once, counted.
+	AsyncMaxPending uint32
+
 	ExportQueue    int
 	ExportBatch    int
 	ExportInterval time.Duration
@@ -64,24 +71,26 @@ var DefaultExclude = []string{"System.*", "Microsoft.*", "Internal.*", "Interop.
 // Default returns the configuration with nothing set.
 func Default() Config {
 	return Config{
-		MaxThreads:     512,
-		RingBytes:      512 << 10,
-		MaxDepth:       16384,
-		LogLevel:       "warn",
-		Capture:        true,
-		RedactPAN:      true,
-		MaxString:      256,
-		MaxElements:    16,
-		ValueDepth:     3,
-		MaxFields:      16,
-		ValueBytes:     2048,
-		MaxAttrBytes:   16 << 10,
-		ExportQueue:    8192,
-		ExportBatch:    2048,
-		ExportInterval: 500 * time.Millisecond,
-		ShutdownWait:   5 * time.Second,
-		Sampling:       sampling.Default(),
-		Fold:           folding.DefaultRule(),
+		MaxThreads:      512,
+		RingBytes:       512 << 10,
+		MaxDepth:        16384,
+		LogLevel:        "warn",
+		Capture:         true,
+		RedactPAN:       true,
+		Async:           true,
+		AsyncMaxPending: 65536,
+		MaxString:       256,
+		MaxElements:     16,
+		ValueDepth:      3,
+		MaxFields:       16,
+		ValueBytes:      2048,
+		MaxAttrBytes:    16 << 10,
+		ExportQueue:     8192,
+		ExportBatch:     2048,
+		ExportInterval:  500 * time.Millisecond,
+		ShutdownWait:    5 * time.Second,
+		Sampling:        sampling.Default(),
+		Fold:            folding.DefaultRule(),
 
 		MaxSpansPerTrace: 10000,
 	}
@@ -221,6 +230,16 @@ func fromEnv(c Config, lookup func(string) (string, bool)) (Config, error) {
 			c.Sampling.MinDurationNs = int64(d)
 		}
 	}
+	if v, ok := lookup("CLROTEL_ASYNC"); ok {
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "1", "true", "on", "yes", "":
+			c.Async = true
+		case "0", "false", "off", "no":
+			c.Async = false
+		default:
+			errs = append(errs, fmt.Sprintf("CLROTEL_ASYNC=%q: want on or off", v))
+		}
+	}
 	if v, ok := lookup("CLROTEL_FOLD"); ok {
 		switch strings.ToLower(strings.TrimSpace(v)) {
 		case "1", "true", "on", "yes", "":
@@ -251,6 +270,7 @@ func fromEnv(c Config, lookup func(string) (string, bool)) (Config, error) {
 		c.Fold.Exempt = SplitPatterns(v)
 	}
 	u32("CLROTEL_MAX_SPANS_PER_TRACE", &c.MaxSpansPerTrace, 0, 1<<30)
+	u32("CLROTEL_ASYNC_MAX_PENDING", &c.AsyncMaxPending, 1, 1<<24)
 	burst := uint32(c.Sampling.Burst)
 	u32("CLROTEL_RATE_BURST", &burst, 1, 1<<20)
 	c.Sampling.Burst = int(burst)

@@ -50,6 +50,12 @@ func TestFromEnv(t *testing.T) {
 		{"re-JIT on by default", nil, func(c Config) bool { return c.Fold.ReJIT.Enabled && c.Fold.ReJIT.Interval > 0 }, ""},
 		{"re-JIT off", []string{"CLROTEL_FOLD_REJIT", "off"}, func(c Config) bool { return !c.Fold.ReJIT.Enabled }, ""},
 		{"re-JIT garbage", []string{"CLROTEL_FOLD_REJIT", "later"}, nil, "CLROTEL_FOLD_REJIT"},
+		{"async on by default", nil, func(c Config) bool { return c.Async && c.AsyncMaxPending == 65536 }, ""},
+		{"async settings", []string{"CLROTEL_ASYNC", "off", "CLROTEL_ASYNC_MAX_PENDING", "100"}, func(c Config) bool {
+			return !c.Async && c.AsyncMaxPending == 100
+		}, ""},
+		{"async switch garbage", []string{"CLROTEL_ASYNC", "maybe"}, nil, "CLROTEL_ASYNC"},
+		{"async bound zero", []string{"CLROTEL_ASYNC_MAX_PENDING", "0"}, nil, "CLROTEL_ASYNC_MAX_PENDING"},
 		{"fold min calls zero", []string{"CLROTEL_FOLD_MIN_CALLS", "0"}, nil, "CLROTEL_FOLD_MIN_CALLS"},
 	}
 	for _, tt := range tests {

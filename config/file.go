@@ -26,6 +26,7 @@ type File struct {
 	Export   fileExport   `yaml:"export"`
 	Limits   fileLimits   `yaml:"limits"`
 	Fold     fileFold     `yaml:"fold"`
+	Async    *bool        `yaml:"async"`
 	Log      fileLog      `yaml:"log"`
 }
 
@@ -382,6 +383,9 @@ func (f *File) apply(c *Config) {
 	setU32(&c.MaxSpansPerTrace, f.Limits.MaxSpansPerTrace)
 	if f.Fold.Enabled != nil {
 		c.Fold.Enabled = *f.Fold.Enabled
+	}
+	if f.Async != nil {
+		c.Async = *f.Async
 	}
 	if f.Fold.MinCalls != nil {
 		c.Fold.MinCalls = uint64(*f.Fold.MinCalls)

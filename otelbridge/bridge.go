@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"sync/atomic"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -46,6 +47,13 @@ type Bridge struct {
 	// droppedCalls is the capture's count of calls not recorded so far; root
 	// spans carry it once it is non-zero.
 	droppedCalls atomic.Uint64
+
+	// Async spans waiting for their task, or task ends waiting for their
+	// span (async.go); shared by every Thread.
+	asyncMu       sync.Mutex
+	async         map[trace.SpanID]*asyncState
+	asyncLimit    int
+	asyncOverflow atomic.Uint64
 }
 
 // New returns a Bridge whose spans go to out.
@@ -85,6 +93,10 @@ type frame struct {
 	dropped int64 // children not exported as too short
 	// droppedCalls: on a root, the capture's drop count when it started.
 	droppedCalls uint64
+	// async: an async method's span, which ends when its task completes.
+	// pseudo: no span, a continuation of the span spanID (async.go).
+	async, pseudo bool
+	end           *asyncEnd // pseudo: the task completed in this step
 }
 
 type event struct {
@@ -132,6 +144,11 @@ func (b *Bridge) Exit(t *Thread, ts int64, kind ExitKind, attrs ...attribute.Key
 		return false
 	}
 	f := &t.stack[n-1]
+	if f.pseudo {
+		b.exitContinuation(t, f, attrs)
+		t.pop()
+		return true
+	}
 	e := ending{end: ts, attrs: attrs}
 	switch kind {
 	case ExitUnwind:
@@ -146,7 +163,9 @@ func (b *Bridge) Exit(t *Thread, ts int64, kind ExitKind, attrs ...attribute.Key
 	case ExitTailcall, ExitAbandon:
 		e.reason = kind.String()
 	}
-	if md := b.minDuration.Load(); md > 0 && kind == ExitReturn && n > 1 && ts-f.start < md {
+	if f.async && kind == ExitReturn {
+		b.exitAsync(t, f, &e)
+	} else if md := b.minDuration.Load(); md > 0 && kind == ExitReturn && n > 1 && ts-f.start < md {
 		t.stack[n-2].dropped += 1 + f.dropped
 	} else {
 		b.out.add(t, f, &e)
@@ -189,6 +208,10 @@ func (b *Bridge) AbandonUnhandled(t *Thread, ts int64) {
 	}
 	for n := len(t.stack); n > 0; n = len(t.stack) {
 		f := &t.stack[n-1]
+		if f.pseudo {
+			t.pop()
+			continue
+		}
 		if f.spanID != t.excSpan {
 			f.events = append(f.events, event{EventException, ts, t.excAttrs})
 		}

@@ -10,8 +10,10 @@
 #include <unistd.h>
 
 #include "profiler.h"
+#include "async.h"
 #include "clrinfo.h"
 #include "startup.h"
+#include "ambient.h"
 #include "rejit.h"
 #include "_cgo_export.h"
 
@@ -103,6 +105,15 @@ static uintptr_t verdict_get(FunctionID fid) {
 // again, where it would wait on the planner lock its own thread holds.
 static __thread int t_mapping __attribute__((tls_model("initial-exec")));
 
+// A task builder's SetResult/SetException (async.c): asked of Go wherever
+// it is, since it ends the spans of async methods.
+static int async_builder(FunctionID fid) {
+    ClassID cls = 0;
+    ModuleID mid = 0;
+    mdToken tok = 0;
+    return clr_info_vtbl()->GetFunctionInfo(clr_info(), fid, &cls, &mid, &tok) >= 0 && clr_async_builder_method(mid, tok);
+}
+
 // Asks Go (once per function) whether fid is traced. compiling: the runtime
 // is compiling code on this thread (not just looking up ReadyToRun code).
 static clr_fn *map_function_from(FunctionID fid, int compiling) {
@@ -111,7 +122,7 @@ static clr_fn *map_function_from(FunctionID fid, int compiling) {
         return v == 1 ? NULL : (clr_fn *)v;
     if (t_mapping)
         return NULL;
-    if (!clr_function_in_scope(fid)) {
+    if (!clr_function_in_scope(fid) && !async_builder(fid)) {
         // As clrotelMapFunction does for functions it is asked about: a
         // dying thread compiling the code that prints its unhandled
         // exception (framework code, never asked of Go). Not on a
@@ -270,8 +281,19 @@ static HRESULT cb_jit_cached_search_started(void *self, FunctionID fid, BOOL *us
 // another assembly (a TypeRef) to the module that defines it.
 static HRESULT cb_module_load_finished(void *self, ModuleID mid, HRESULT status) {
     (void)self;
-    if (status >= 0)
+    if (status >= 0) {
+        // State machines get their fields before any of the module's types
+        // loads, and before Go first reads the module's metadata.
+        clr_async_module_loading(mid);
         clr_module_loaded(mid);
+    }
+    return S_OK;
+}
+
+// COR_PRF_HIGH_BASIC_GC: a GC may have moved what ambient.c caches.
+static HRESULT cb_gc_finished(void *self) {
+    (void)self;
+    clr_ambient_gc();
     return S_OK;
 }
 
@@ -405,6 +427,7 @@ static void build_vtable(void) {
     g_cb_vtbl[CB_ThreadCreated] = (void *)cb_thread_created;
     g_cb_vtbl[CB_ThreadAssignedToOSThread] = (void *)cb_thread_assigned;
     g_cb_vtbl[CB_ModuleUnloadFinished] = (void *)cb_module_unload_finished;
+    g_cb_vtbl[CB_GarbageCollectionFinished] = (void *)cb_gc_finished;
     g_cb_vtbl[CB_ExceptionUnwindFunctionLeave] = (void *)cb_unwind_function_leave;
     g_cb_vtbl[CB_ReJITCompilationStarted] = (void *)cb_rejit_compilation_started;
     g_cb_vtbl[CB_ReJITCompilationFinished] = (void *)cb_rejit_compilation_finished;

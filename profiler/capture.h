@@ -14,6 +14,7 @@
 enum {
     REC_PAD = 1, REC_ENTER = 2, REC_LEAVE = 3, REC_TAILCALL = 4,
     REC_UNWIND = 5, REC_EXCEPTION = 6, REC_CATCH = 7,
+    REC_ACTIVITY = 16, // an Activity was stopped (ambient.h clr_ambient_stop)
 };
 // RF_VALUES_DROPPED: the method's values were to be recorded, but the ring
 // had no room for them; the call is recorded without.
@@ -24,7 +25,22 @@ enum {
 // had no room for that part: their count is the fixed part's second word.
 // RF_TRUNCATED (a root's exit record): its trace reached the span budget,
 // and later calls were folded into their parents.
-enum { RF_ROOT = 1, RF_GENERIC = 2, RF_VALUES = 4, RF_VALUES_DROPPED = 8, RF_FOLDED = 16, RF_TRUNCATED = 32, RF_FOLDED_COUNT = 64 };
+// RF_SPANID (enter records): the span's id follows the trace id part (an
+// async method's span, whose id the hooks hand to its resumes).
+// RF_RESUME (enter records): not a span of its own, but a continuation of
+// the span whose trace id (16 bytes) and span id (8) follow the fixed
+// part: the calls under it are that span's children (async.c).
+// RF_ASYNC_END (with RF_RESUME): that span's task completes here; the values
+// are the builder's SetResult/SetException arguments.
+enum { RF_ROOT = 1, RF_GENERIC = 2, RF_VALUES = 4, RF_VALUES_DROPPED = 8, RF_FOLDED = 16, RF_TRUNCATED = 32, RF_FOLDED_COUNT = 64,
+       RF_SPANID = 256, RF_RESUME = 512, RF_ASYNC_END = 1024, RF_SYNC_END = 4096 };
+// RF_SYNC_END (an async method's exit record): no state machine carried
+// its span (one the profiler could not pair, as shared generic code): the
+// span ends with the call, as any other.
+// RF_PARENT (a root's enter record): the trace joins Activity.Current's; the
+// parent span id (8 bytes) follows the trace id (and the span id, with
+// RF_SPANID).
+enum { RF_PARENT = 128 };
 enum { REC_HEADER = 16, REC_EXIT_SIZE = 24, MAX_TYPE_ARGS = 8 };
 enum { FOLD_TOP = 3, REC_FOLD_SIZE = 16 + 16 * FOLD_TOP };
 
@@ -34,10 +50,29 @@ enum {
     FN_SHARED_GENERIC = 2, // shared (canonical) code: read exact types from frame info
     FN_FOLDED = 4,         // set later by the hooks (fold.c): calls under a span fold into it
     FN_FOLD_EXEMPT = 8,    // never folded (CLROTEL_FOLD_EXEMPT)
+    // Async methods (async.c): a method with AsyncStateMachineAttribute
+    // whose state machine has the profiler's fields; that state machine's
+    // MoveNext; a task builder's SetResult/SetException. None is ever
+    // folded.
+    FN_ASYNC_KICKOFF = 16,
+    FN_ASYNC_MOVENEXT = 32,
+    FN_ASYNC_COMPLETE = 64,
+    FN_ASYNC = FN_ASYNC_KICKOFF | FN_ASYNC_MOVENEXT | FN_ASYNC_COMPLETE,
+    // Closures (async.c): a closure class's constructor, whose span the
+    // closure's lambdas later link to; one of its methods, which run as a
+    // new root (queued work on another thread) joins that span's trace.
+    // Never folded.
+    FN_CLOSURE_CTOR = 128,
+    FN_CLOSURE_BODY = 256,
+    FN_LINKED = FN_ASYNC | FN_CLOSURE_CTOR | FN_CLOSURE_BODY,
+    FN_ACTIVITY_STOP = 1 << 16, // System.Diagnostics.Activity.Stop: no span, a REC_ACTIVITY record (a high bit: clear of new flags)
 };
 // Folded and asked to be re-JIT-compiled without hooks (rejit.c): its new
 // code's calls reach no hook, so folded counts stop at that point.
 enum { FN_REJIT = 0x1000, FN_UNHOOKED = 0x2000 }; // FN_UNHOOKED: its new code is installed
+// Methods the rule never folds, nor re-JIT-compiles (their hooks do more
+// than count): async and closure roles, Activity.Stop.
+#define FN_NEVER_FOLDED (FN_LINKED | FN_ACTIVITY_STOP)
 // RF_APPROX (exit records of spans with folded calls): some folded method
 // was re-JIT-compiled without hooks before the span ended, so its later
 // calls are not in the span's counts.
@@ -67,6 +102,12 @@ typedef struct clr_fn {
     // lost to a race only delays the verdict.
     _Atomic uint32_t stat_calls;
     _Atomic uint32_t stat_slow;
+    // FN_ASYNC_MOVENEXT, FN_CLOSURE_*: where the added fields are from
+    // `this` (async.h: ASYNC_FIELDS, CLOSURE_FIELDS).
+    // Kickoff and MoveNext: the TypeDef that declares the kickoff method
+    // (the state machine's enclosing type), to pair them.
+    uint16_t flow_off[5];
+    uint32_t async_owner;
     // Set once a call of it began a trace (sampled or not): a method
     // called as a root is never re-JIT-compiled without hooks
     // (rejit.c), or its root spans would go.
@@ -100,6 +141,14 @@ typedef struct clr_frame {
     uint32_t anc;
     uint32_t fold_state; // FRAME_RECORDED: FOLD_NONE, or FOLD_KEPT once ring room is kept for its fold part
     uint64_t start;      // FRAME_RECORDED too: its enter time
+    // FRAME_RECORDED: its trace, and for an async method's span (or a
+    // continuation of one) that span's id.
+    uint64_t trace[2];
+    uint64_t span;
+    // An async method's frame: its state machine took its identity (the
+    // first MoveNext was a continuation of it). If not, its span ends
+    // with the call (RF_SYNC_END).
+    uint32_t async_linked;
     // FRAME_RECORDED: what was folded into it.
     uint32_t fold_calls;
     uint32_t fold_ntop;
@@ -173,6 +222,7 @@ uint64_t clr_slot_decision_seq(uint32_t i);
 void clr_strategy_set_method(clr_strategy *st, uint32_t i, uint64_t bound, int64_t lb_interval, int64_t lb_tolerance);
 void clr_strategy_set_limits(clr_strategy *st, uint64_t generation, int64_t limit_interval, int64_t limit_tolerance,
                              int64_t rate_interval, int64_t rate_tolerance);
+void clr_strategy_set_parent_based(clr_strategy *st, int on);
 void clr_fn_set_sampling(clr_fn *fn, uint64_t bound, int64_t lb_interval, int64_t lb_tolerance);
 // For the hook: the block in force, and whether a reader must fence
 // (membarrier(2) unavailable, so the publisher cannot fence for it).

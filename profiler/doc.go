@@ -11,7 +11,9 @@
 // and publishing sampling configurations to the hooks as immutable strategy
 // blocks swapped by one pointer store (sampling.go, strategy.c; the remote
 // strategy and the file reload are decided in packages sampling,
-// sampling/jaegerremote and config).
+// sampling/jaegerremote and config), and reading the caller's trace context
+// (Activity.Current) on a root call through layouts found at run time
+// (ambient.c, ambient.go; the decisions are package ambient's).
 //
 // What it must not do: run Go on a CLR thread per call. Every callback body
 // and hook is C, writes into preallocated lock-free rings, never blocks and

@@ -8,6 +8,7 @@ import "C"
 
 import (
 	"encoding/binary"
+	"strings"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -178,6 +179,10 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 			d.p.log.Debugf("enter record for unknown function %d", e.Func)
 			return
 		}
+		if r.Flags&capture.FlagResume != 0 {
+			d.resume(ts, r, e, f)
+			return
+		}
 		m := f.method
 		if r.Flags&capture.FlagGeneric != 0 {
 			m = d.p.instantiation(f, e.Class, e.TypeArgs)
@@ -192,13 +197,18 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 			attrs, used = d.values(f.plan.enter, e.Values, d.p.render.Limits.MaxAttrBytes)
 		}
 		attrs = d.markDropped(r, attrs)
-		b.Enter(ts.th, r.Time, m, tid, attrs...)
-		depth := ts.th.Depth()
-		outer := ts.argBytes[:min(len(ts.argBytes), depth-1)]
-		for len(outer) < depth-1 { // out of step: the bridge has more frames
-			outer = append(outer, 0)
+		switch {
+		case r.Flags&capture.FlagSpanID != 0 && f.c.flags&C.FN_ASYNC_KICKOFF != 0:
+			b.EnterAsync(ts.th, r.Time, m, tid, trace.SpanID(e.SpanID), attrs...)
+		case r.Flags&capture.FlagSpanID != 0:
+			b.EnterWithID(ts.th, r.Time, m, tid, trace.SpanID(e.SpanID), attrs...)
+		default:
+			b.Enter(ts.th, r.Time, m, tid, attrs...)
 		}
-		ts.argBytes = append(outer, int32(used))
+		if r.Flags&capture.FlagParent != 0 {
+			b.JoinParent(ts.th, trace.SpanID(e.Parent))
+		}
+		ts.pushArgBytes(used)
 	case capture.KindLeave:
 		var attrs []attribute.KeyValue
 		x, err := capture.DecodeExit(r)
@@ -216,6 +226,9 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 		}
 		attrs = d.markDropped(r, attrs)
 		attrs = d.folded(r, x, attrs)
+		if r.Flags&capture.FlagSyncEnd != 0 {
+			b.EndsWithCall(ts.th)
+		}
 		b.Exit(ts.th, r.Time, otelbridge.ExitReturn, attrs...)
 	case capture.KindException:
 		x, err := capture.DecodeExit(r)
@@ -225,6 +238,8 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 		b.Throw(ts.th, r.Time, d.exception(x.Values))
 	case capture.KindCatch:
 		b.Catch(ts.th, r.Time)
+	case capture.KindActivity:
+		d.activity(ts, r)
 	case capture.KindTailcall, capture.KindUnwind:
 		x, err := capture.DecodeExit(r)
 		if err != nil {
@@ -237,6 +252,35 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 			b.Exit(ts.th, r.Time, otelbridge.ExitUnwind, attrs...)
 		}
 	}
+}
+
+// pushArgBytes records the value bytes of the frame the bridge just
+// opened, which its return value's budget is reduced by.
+func (ts *threadState) pushArgBytes(used int) {
+	depth := ts.th.Depth()
+	outer := ts.argBytes[:min(len(ts.argBytes), depth-1)]
+	for len(outer) < depth-1 { // out of step: the bridge has more frames
+		outer = append(outer, 0)
+	}
+	ts.argBytes = append(outer, int32(used))
+}
+
+// resume handles a continuation of an async span: a MoveNext after an
+// await (or its first step), or the builder call that completes the task,
+// which ends the span with the task's outcome.
+func (d *drainer) resume(ts *threadState, r capture.Record, e capture.Enter, f *function) {
+	b := d.p.bridge
+	sid := trace.SpanID(e.SpanID)
+	if r.Flags&capture.FlagAsyncEnd != 0 {
+		var args []attribute.KeyValue
+		if e.Values != nil && f.plan != nil {
+			args, _ = d.values(f.plan.enter, e.Values, d.p.render.Limits.MaxAttrBytes)
+		}
+		setException := f.method != nil && strings.Contains(f.method.SpanName, ".SetException(")
+		b.AsyncEnd(ts.th, r.Time, sid, otelbridge.AsyncOutcome(setException, args))
+	}
+	b.Resume(ts.th, r.Time, f.method, trace.TraceID(e.TraceID), sid)
+	ts.pushArgBytes(0)
 }
 
 // folded adds to an exit's attributes what was folded into its span and
@@ -383,6 +427,7 @@ func (d *drainer) abandonUnhandled() {
 			d.p.bridge.AbandonUnhandled(ts.th, now)
 		}
 	}
+	d.p.bridge.AbandonAsync(now)
 }
 
 // abandonAll ends every open span: the process is shutting down.
@@ -398,6 +443,8 @@ func (d *drainer) abandonAll() {
 		}
 		d.p.bridge.Abandon(ts.th, now)
 	}
+	// Async methods whose task never completed.
+	d.p.bridge.AbandonAsync(now)
 }
 
 // abandonWithFolds ends a thread's open spans at exit with what was folded

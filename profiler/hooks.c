@@ -15,11 +15,13 @@
 #include <sys/random.h>
 #include <sys/syscall.h>
 
+#include "async.h"
 #include "clrapi.h"
 #include "capture.h"
 #include "profiler.h"
 #include "values.h"
 #include "sample.h"
+#include "ambient.h"
 
 static clr_slot *g_slots;
 static clr_capture_config g_cfg;
@@ -249,17 +251,218 @@ static int64_t clock_ns(void) { return (int64_t)now_ns(); }
 // The sampling decision on a new trace rooted at fn, with the strategy
 // block in force (strategy.c explains the decision_seq protocol that lets Go
 // free a replaced block). No block yet (not possible once Initialize has
-// published one): sampled.
-static inline int decide_root(clr_slot *s, clr_fn *fn, const uint8_t *tid) {
+// published one): sampled. parent: -1 for a new trace, else the sampled
+// flag of the caller's trace the root joins (ambient.c).
+static inline int decide_root(clr_slot *s, clr_fn *fn, const uint8_t *tid, int parent) {
     uint64_t seq;
     clr_strategy *st = clr_strategy_enter(&s->decision_seq, &clr_strategy_ptr, clr_strategy_reader_fence, &seq);
     int verdict = CLR_KEPT;
-    if (st != NULL) {
+    if (st != NULL && parent >= 0 && st->parent_based) {
+        verdict = clr_decide_parent(st, &g_rate_tat, parent, clock_ns);
+    } else if (st != NULL) {
         clr_method_sampling *m = fn->index < st->n ? &st->methods[fn->index] : &fn->sampling;
         verdict = clr_decide(st, m, &g_rate_tat, tid, clock_ns);
     }
     clr_strategy_exit(&s->decision_seq, seq);
     return verdict;
+}
+
+// Activity.Stop (FN_ACTIVITY_STOP) is no span: its enter records the
+// Activity being stopped (ambient.c), for Go to export a span for it.
+__attribute__((noinline)) static void activity_stopped(clr_slot *s, clr_fn *fn, uintptr_t elt) {
+    uint8_t *p = ring_reserve(s, REC_HEADER + 8 + AMB_STOP_MAX, s->reserved + 2 * REC_EXIT_SIZE);
+    if (p == NULL) {
+        bump(&s->dropped);
+        return;
+    }
+    uint32_t n = clr_ambient_stop(fn->function_id, elt, p + REC_HEADER + 8, AMB_STOP_MAX);
+    if (n == 0)
+        return; // reserved, not committed: the space stays free
+    uint32_t size = REC_HEADER + 8 + ((n + 7) & ~7u);
+    put_header(p, size, REC_ACTIVITY, 0, now_ns());
+    *(uint32_t *)(p + REC_HEADER) = fn->index;
+    *(uint32_t *)(p + REC_HEADER + 4) = 0;
+    ring_commit(s, size);
+}
+
+// A frame that continues an async method's span (a MoveNext, or the
+// builder call that completes the task): an enter record carrying the
+// span's trace id and span id, no span of its own. Calls under it are the
+// span's children, whatever thread this is and whatever ran it.
+static void record_continuation(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uint32_t d, uint16_t flags,
+                                const uint64_t trace[2], uint64_t span) {
+    uint32_t size = REC_HEADER + 8 + 24, fixed, budget = 0;
+    flags |= RF_RESUME;
+    fixed = size;
+    if ((flags & RF_ASYNC_END) && fn->plan != NULL && g_cfg.value_bytes > 0) {
+        budget = g_cfg.value_bytes;
+        size += budget;
+    }
+    uint8_t *p = ring_reserve(s, size, s->reserved + 2 * REC_EXIT_SIZE);
+    if (p == NULL && budget > 0) {
+        size = fixed;
+        budget = 0;
+        flags |= RF_VALUES_DROPPED;
+        p = ring_reserve(s, size, s->reserved + 2 * REC_EXIT_SIZE);
+    }
+    if (p == NULL) {
+        f->recorded = FRAME_DROPPED;
+        bump(&s->dropped);
+        return;
+    }
+    uint64_t ts = now_ns();
+    if (budget > 0) {
+        uint32_t n = clr_capture_enter(fn->plan, fn->function_id, elt, p + fixed, budget);
+        size = fixed + ((n + 7) & ~7u);
+        if (n > 0)
+            flags |= RF_VALUES;
+    }
+    put_header(p, size, REC_ENTER, flags, ts);
+    uint8_t *q = p + REC_HEADER;
+    *(uint32_t *)q = fn->index;
+    *(uint32_t *)(q + 4) = 0;
+    memcpy(q + 8, trace, 16);
+    memcpy(q + 24, &span, 8);
+    ring_commit(s, size);
+    f->recorded = FRAME_RECORDED;
+    f->start = ts;
+    f->trace[0] = trace[0];
+    f->trace[1] = trace[1];
+    f->span = span;
+    f->fold_state = FOLD_NONE;
+    f->fold_calls = 0;
+    f->fold_ntop = 0;
+    f->fold_ns = 0;
+    s->reserved += REC_EXIT_SIZE;
+    if (d == 0) {
+        // A resume on a thread with nothing else traced: the span budget
+        // counts from here.
+        s->trace_spans = 0;
+        s->trace_truncated = 0;
+    }
+}
+
+enum { ASYNC_HANDLED = 0, ASYNC_NORMAL = 1 };
+
+// The enter of a state machine's MoveNext or of a builder's completion.
+// Returns ASYNC_NORMAL when the call is to be traced as any other (a state
+// machine the profiler could not pair with its kickoff call).
+static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uint32_t d) {
+    clr_frame *parent = d > 0 ? &s->stack[d - 1] : NULL;
+    if (fn->flags & FN_ASYNC_COMPLETE) {
+        // SetResult/SetException end the task of the MoveNext that calls
+        // them; called from anywhere else, they are not traced.
+        if (parent == NULL || parent->recorded != FRAME_RECORDED || parent->span == 0 || parent->fn == NULL ||
+            !(parent->fn->flags & FN_ASYNC_MOVENEXT))
+            return ASYNC_HANDLED;
+        record_continuation(s, f, fn, elt, d, RF_ASYNC_END, parent->trace, parent->span);
+        return ASYNC_HANDLED;
+    }
+    uintptr_t self = clr_async_this(fn->function_id, elt);
+    if (self == 0)
+        return ASYNC_NORMAL;
+    volatile uint64_t *w[ASYNC_FIELDS];
+    for (int i = 0; i < ASYNC_FIELDS; i++)
+        w[i] = (volatile uint64_t *)(self + fn->flow_off[i]);
+    uint64_t t[2] = {*w[0], *w[1]}, span = *w[2], check = *w[3];
+    if ((t[0] | t[1] | span) == 0) {
+        if (check == ASYNC_UNTRACED)
+            return ASYNC_HANDLED; // its kickoff call was not sampled
+        if (check == ASYNC_DROPPED) {
+            f->recorded = FRAME_DROPPED;
+            bump(&s->dropped);
+            return ASYNC_HANDLED;
+        }
+        if (check != 0)
+            return ASYNC_NORMAL;
+        // The first MoveNext, called (through the builder's Start, which is
+        // not traced) by the kickoff method: the identity is written once,
+        // here, and the compiler's copy into the task's box keeps it.
+        if (parent == NULL || parent->fn == NULL || !(parent->fn->flags & FN_ASYNC_KICKOFF) ||
+            parent->fn->async_owner != fn->async_owner)
+            return ASYNC_NORMAL;
+        if (parent->recorded == FRAME_RECORDED && parent->span != 0) {
+            *w[0] = parent->trace[0];
+            *w[1] = parent->trace[1];
+            *w[2] = parent->span;
+            *w[3] = clr_async_check(parent->trace[0], parent->trace[1], parent->span);
+            parent->async_linked = 1;
+            record_continuation(s, f, fn, elt, d, 0, parent->trace, parent->span);
+            return ASYNC_HANDLED;
+        }
+        // An unsampled kickoff call: its resumes are not traced either. A
+        // dropped (or folded, when the ring was full) one: they count as
+        // dropped.
+        if (parent->recorded == FRAME_SKIPPED) {
+            *w[3] = ASYNC_UNTRACED;
+        } else {
+            *w[3] = ASYNC_DROPPED;
+            f->recorded = FRAME_DROPPED;
+            bump(&s->dropped);
+        }
+        return ASYNC_HANDLED;
+    }
+    if (check != clr_async_check(t[0], t[1], span))
+        return ASYNC_NORMAL;
+    record_continuation(s, f, fn, elt, d, 0, t, span);
+    return ASYNC_HANDLED;
+}
+
+// Closures (async.c): the fields a closure class was given, through the
+// `this` of one of its methods; NULL when `this` cannot be read.
+static volatile uint64_t *closure_fields(clr_fn *fn, uintptr_t elt, volatile uint64_t *w[CLOSURE_FIELDS]) {
+    uintptr_t self = clr_async_this(fn->function_id, elt);
+    if (self == 0)
+        return NULL;
+    for (int i = 0; i < CLOSURE_FIELDS; i++)
+        w[i] = (volatile uint64_t *)(self + fn->flow_off[i]);
+    return w[0];
+}
+
+// A closure's constructor was recorded as span f: its lambdas, wherever
+// they run as a new root soon after (a task, a pool work item, a timer, a
+// thread), join f's trace under it.
+static void closure_made(clr_fn *fn, uintptr_t elt, const clr_frame *f) {
+    volatile uint64_t *w[CLOSURE_FIELDS];
+    if (closure_fields(fn, elt, w) == NULL)
+        return;
+    *w[0] = f->trace[0];
+    *w[1] = f->trace[1];
+    *w[2] = f->span;
+    *w[4] = f->start;
+    *w[3] = clr_async_check(f->trace[0], f->trace[1], f->span ^ f->start);
+}
+
+// A closure made under an unsampled span: its lambdas' work is not traced
+// either.
+static void closure_unsampled(clr_fn *fn, uintptr_t elt) {
+    volatile uint64_t *w[CLOSURE_FIELDS];
+    if (closure_fields(fn, elt, w) != NULL && (*w[0] | *w[1] | *w[2]) == 0) {
+        *w[4] = now_ns();
+        *w[3] = ASYNC_UNTRACED;
+    }
+}
+
+enum { LINK_NONE = 0, LINK_JOINED = 1, LINK_UNSAMPLED = 2 };
+
+// A closure's lambda starting a trace: the span that made the closure, if
+// the closure carries one made within LINK_WINDOW_NS.
+static int closure_link(clr_fn *fn, uintptr_t elt, uint64_t tid[2], uint64_t *parent) {
+    volatile uint64_t *w[CLOSURE_FIELDS];
+    if (closure_fields(fn, elt, w) == NULL)
+        return LINK_NONE;
+    uint64_t t0 = *w[0], t1 = *w[1], span = *w[2], check = *w[3], made = *w[4];
+    uint64_t now = now_ns();
+    if (made > now || now - made > LINK_WINDOW_NS)
+        return LINK_NONE;
+    if ((t0 | t1 | span) == 0)
+        return check == ASYNC_UNTRACED ? LINK_UNSAMPLED : LINK_NONE;
+    if (check != clr_async_check(t0, t1, span ^ made))
+        return LINK_NONE;
+    tid[0] = t0;
+    tid[1] = t1;
+    *parent = span;
+    return LINK_JOINED;
 }
 
 void clr_on_enter(clr_fn *fn, uintptr_t elt) {
@@ -278,6 +481,13 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     f->fn_index = fn->index;
     f->fn = fn;
     f->recorded = FRAME_SKIPPED;
+    f->span = 0;
+    if (__builtin_expect(fn->flags & FN_ACTIVITY_STOP, 0)) {
+        activity_stopped(s, fn, elt);
+        return;
+    }
+    if ((fn->flags & (FN_ASYNC_MOVENEXT | FN_ASYNC_COMPLETE)) && async_enter(s, f, fn, elt, d) == ASYNC_HANDLED)
+        return;
     // A frame is recorded only under a recorded parent, so a dropped enter
     // drops its whole subtree (each call of it counted) and nesting stays
     // exact. Under a recorded parent, a folded method's call (or any call
@@ -295,7 +505,8 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
             // Past the trace's span budget calls fold too, except those of a
             // method seen to be slow (most of its calls took fold_max_ns or
             // more): the calls worth a span keep theirs.
-            if (g_cfg.max_trace_spans != 0 && s->trace_spans >= g_cfg.max_trace_spans && !clr_fold_slow(fn)) {
+            if (g_cfg.max_trace_spans != 0 && s->trace_spans >= g_cfg.max_trace_spans && !clr_fold_slow(fn) &&
+                !(fn->flags & (FN_ASYNC | FN_CLOSURE_CTOR))) {
                 s->trace_truncated = 1;
                 fold_begin(s, f, d - 1, now_ns());
                 return;
@@ -304,7 +515,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         case FRAME_FOLDED:
             // Timed only when the rule judges folded calls (for re-JIT) and
             // the method is not folded yet; its time is in its parent's.
-            if (g_cfg.fold_judge_folded && !(fn->flags & FN_FOLDED)) {
+            if (g_cfg.fold_judge_folded && !(fn->flags & (FN_FOLDED | FN_NEVER_FOLDED))) {
                 fold_begin(s, f, parent->anc, now_ns());
                 f->fold_state = FOLD_NESTED;
             } else {
@@ -316,6 +527,8 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
             bump(&s->dropped);
             return;
         default:
+            if (fn->flags & FN_CLOSURE_CTOR)
+                closure_unsampled(fn, elt);
             return;
         }
     }
@@ -324,7 +537,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     // trace's calls cost a depth count, nothing more.
     uint16_t flags = 0;
     uint32_t size = REC_HEADER + 8;
-    uint64_t tid[2] = {0, 0};
+    uint64_t tid[2] = {0, 0}, parent = 0;
     if (d == 0) {
         if (atomic_load_explicit(&fn->roots, memory_order_relaxed) == 0)
             atomic_store_explicit(&fn->roots, 1, memory_order_relaxed); // rejit.c: never unhooked
@@ -334,13 +547,41 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         tid[1] = rng_next(s);
         if ((tid[0] | tid[1]) == 0)
             tid[1] = 1;
-        int verdict = decide_root(s, fn, (const uint8_t *)tid);
+        // Or the trace of the span that made the closure this lambda
+        // belongs to (work it queued), else the caller's trace when
+        // Activity.Current is set (ambient.c).
+        uint8_t pflags = 0;
+        int link = (fn->flags & FN_CLOSURE_BODY) ? closure_link(fn, elt, tid, &parent) : LINK_NONE;
+        if (link == LINK_UNSAMPLED) {
+            bump(&s->unsampled);
+            return;
+        }
+        int joined = link == LINK_JOINED;
+        if (joined)
+            pflags = AMB_DECIDED | AMB_SAMPLED; // its maker was recorded
+        else
+            joined = clr_ambient_parent(s, (uint8_t *)tid, (uint8_t *)&parent, &pflags);
+        if (joined) {
+            flags |= RF_PARENT;
+            size += 8;
+        }
+        int verdict = link == LINK_JOINED ? CLR_KEPT
+                                          : decide_root(s, fn, (const uint8_t *)tid, joined && (pflags & AMB_DECIDED) ? (pflags & AMB_SAMPLED) : -1);
         if (verdict != CLR_KEPT) {
             bump(verdict == CLR_RATE_LIMITED ? &s->rate_limited : &s->unsampled);
             return;
         }
         flags |= RF_ROOT;
         size += 16;
+    }
+    // An async method's span id is chosen here: its state machine carries
+    // it to the resumes (async.c).
+    uint64_t span = 0;
+    if (fn->flags & (FN_ASYNC_KICKOFF | FN_CLOSURE_CTOR)) {
+        while (span == 0)
+            span = rng_next(s);
+        flags |= RF_SPANID;
+        size += 8;
     }
     uint64_t ts = now_ns();
     uint64_t cls = 0, targs[MAX_TYPE_ARGS];
@@ -396,6 +637,14 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         memcpy(q, tid, 16);
         q += 16;
     }
+    if (flags & RF_SPANID) {
+        memcpy(q, &span, 8);
+        q += 8;
+    }
+    if (flags & RF_PARENT) {
+        memcpy(q, &parent, 8);
+        q += 8;
+    }
     if (flags & RF_GENERIC) {
         memcpy(q, &cls, 8);
         memcpy(q + 8, targs, 8 * (size_t)ntargs);
@@ -407,6 +656,15 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     f->fold_calls = 0;
     f->fold_ntop = 0;
     f->fold_ns = 0;
+    f->span = span;
+    f->async_linked = 0;
+    if (flags & RF_ROOT) {
+        f->trace[0] = tid[0];
+        f->trace[1] = tid[1];
+    } else {
+        f->trace[0] = s->stack[d - 1].trace[0];
+        f->trace[1] = s->stack[d - 1].trace[1];
+    }
     s->reserved += REC_EXIT_SIZE;
     if (flags & RF_ROOT) {
         s->trace_spans = 1;
@@ -414,6 +672,8 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     } else {
         s->trace_spans++;
     }
+    if (fn->flags & FN_CLOSURE_CTOR)
+        closure_made(fn, elt, f);
 }
 
 // Pops the top frame and, if its enter was recorded, writes the exit record
@@ -430,7 +690,7 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
         uint64_t ns = f->start ? now_ns() - f->start : 0;
         // Calls folded by the span budget count for the rule too, so that
         // their method can fold and lose its hooks (rejit.c).
-        if (ns && kind == REC_LEAVE && g_cfg.fold_judge_folded)
+        if (ns && kind == REC_LEAVE && g_cfg.fold_judge_folded && !(f->fn->flags & FN_NEVER_FOLDED))
             clr_fold_judge(&g_cfg, f->fn, ns);
         clr_fold_account(s, &s->stack[f->anc], f->fn, f->fn_index, f->fold_state == FOLD_NESTED ? 0 : ns);
         return;
@@ -439,7 +699,7 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
         return;
     uint64_t ts = now_ns();
     f->recorded = FRAME_SKIPPED;
-    if (d > 0 && kind == REC_LEAVE)
+    if (d > 0 && kind == REC_LEAVE && !(f->fn->flags & (FN_ASYNC | FN_CLOSURE_CTOR)))
         clr_fold_judge(&g_cfg, f->fn, ts - f->start);
     // The fixed part: the exit, then what was folded into the frame.
     uint32_t base = REC_EXIT_SIZE;
@@ -455,6 +715,8 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
     // Folded methods re-JIT-compiled without hooks: later calls uncounted.
     if ((flags & (RF_FOLDED | RF_FOLDED_COUNT)) && atomic_load_explicit(&clr_rejit_installed_count, memory_order_relaxed))
         flags |= RF_APPROX;
+    if (f->fn != NULL && (f->fn->flags & FN_ASYNC_KICKOFF) && !f->async_linked)
+        flags |= RF_SYNC_END;
     s->reserved -= base;
     uint32_t keep = s->reserved, size = base;
     uint8_t *p = NULL;

@@ -7,6 +7,7 @@ package main
 #include <stdlib.h>
 #include "profiler.h"
 #include "clrinfo.h"
+#include "async.h"
 */
 import "C"
 
@@ -59,6 +60,8 @@ type profiler struct {
 
 	samp    *samplingState
 	cfgPath string // CLROTEL_CONFIG, watched for changes
+
+	ambient *ambientState // joining the caller's trace (Activity.Current)
 }
 
 var prof *profiler
@@ -105,6 +108,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		captureExclude: naming.Patterns(cfg.CaptureExclude),
 		foldExempt:     naming.Patterns(cfg.Fold.Exempt),
 	}
+	p.ambient = &ambientState{p: p}
 	p.planner = newPlanner(p, values.NewRedactor(append(append([]string{}, values.DefaultSensitive...), cfg.Redact...)), cfg.Statics)
 	p.planner.messages = cfg.Capture
 	p.render = &values.Renderer{Classes: p.planner, Limits: values.Limits{MaxAttrBytes: cfg.MaxAttrBytes, MaxSubAttrs: 16}, Redact: p.planner.redact,
@@ -129,13 +133,20 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	p.pipe = pipe
 	p.bridge = otelbridge.New(pipe)
 	p.bridge.SetMinDuration(cfg.Sampling.MinDurationNs)
+	p.bridge.SetAsyncLimit(int(cfg.AsyncMaxPending))
 	p.drain = newDrainer(p)
 	go p.drain.run()
 	go p.planner.run(p.stop)
 	prof = p
 	configureScope(p.sel)
+	if cfg.Async {
+		C.clr_async_enable(1)
+	}
 
 	out.event_mask = C.uint32_t(eventMask)
+	// GC start/end only (no object tracking, concurrent GC kept): a GC may
+	// move the storage of a thread's t_currentThread (ambient.c).
+	out.event_mask_high = C.COR_PRF_HIGH_BASIC_GC
 	out.capture.max_threads = C.uint32_t(cfg.MaxThreads)
 	out.capture.ring_size = C.uint32_t(cfg.RingBytes)
 	out.capture.stack_cap = C.uint32_t(cfg.MaxDepth)
@@ -255,7 +266,16 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		p.log.Debugf("%v", err)
 		return f
 	}
-	if !p.sel.selected(asm, name) {
+	stop := activityStop(asm, name)
+	if asm == diagnosticsAssembly {
+		// Activity's code runs: a moment to find how to read it (an app
+		// may have compiled every traced method before its first Activity).
+		p.ambient.refresh()
+	}
+	// A task builder's SetResult/SetException ends async spans: traced
+	// wherever it is (it makes no span of its own).
+	builder := p.cfg.Async && asyncBuilderMethod(fid)
+	if !stop && !builder && !p.sel.selected(asm, name) {
 		return f
 	}
 	m, err := p.resolver.Method(fid, 0, nil)
@@ -267,6 +287,13 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	if m.Shared {
 		flags |= C.FN_SHARED_GENERIC
 	}
+	var role asyncRole
+	if p.cfg.Async {
+		if role, err = p.asyncRoleOf(fid, m); err != nil {
+			p.log.Debugf("async: %v", err)
+		}
+		flags |= role.flags
+	}
 	f.method = bridgeMethod(m)
 	// A trace rooted here is sampled by the first matching rule, else by
 	// the sampler (a remote strategy's entry for it): decided in the hook
@@ -275,9 +302,21 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		flags |= C.FN_FOLD_EXEMPT
 	}
 	f.names = sampling.MethodNames{Select: m.SelectName, Span: f.method.SpanName, Function: m.FunctionName}
+	if stop {
+		// No span: its enter records the Activity for a span of its own.
+		f.c = newCFn(fid, index, C.FN_SELECTED|C.FN_ACTIVITY_STOP, sampling.MethodSetting{})
+		p.ambient.refresh()
+		return f
+	}
 	f.c = newCFn(fid, index, flags, p.samp.setting(f.names))
+	for i, o := range role.off {
+		f.c.flow_off[i] = C.uint16_t(o)
+	}
+	f.c.async_owner = C.uint32_t(role.owner)
 	p.planner.prepare()
-	if p.cfg.Capture && !p.captureExclude.MatchAny(m.SelectName) {
+	p.ambient.refresh()
+	// A MoveNext is no span: nothing of it is shown.
+	if p.cfg.Capture && role.flags&C.FN_ASYNC_MOVENEXT == 0 && !p.captureExclude.MatchAny(m.SelectName) {
 		f.plan = p.planner.functionPlan(m)
 		f.c.plan = f.plan.c
 	}
@@ -369,6 +408,12 @@ func (p *profiler) shutdown() {
 	}
 	if n := uint64(C.clr_guard_faults()); n > 0 {
 		p.log.Warnf("%d runtime calls about objects faulted and were abandoned; those values show as <unreadable> (references that point at no object, such as ones forged by unsafe code)", n)
+	}
+	if n := p.bridge.AsyncOverflow(); n > 0 {
+		p.log.Warnf("%d async spans ended untracked (clrotel.end_reason=async_untracked): more than CLROTEL_ASYNC_MAX_PENDING=%d were waiting for their task", n, p.cfg.AsyncMaxPending)
+	}
+	if p.cfg.Async {
+		p.log.Infof("async: %d state machines carry their span; %d modules with native code left as they are", uint64(C.clr_async_types()), uint64(C.clr_async_skipped_modules()))
 	}
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()

@@ -121,7 +121,7 @@ static void request_now(clr_fn **fns, uint32_t n) {
     for (uint32_t i = 0; i < n; i++) {
         // A method that began a trace keeps its hooks: its root calls are
         // spans, never folded.
-        if (atomic_load_explicit(&fns[i]->roots, memory_order_relaxed) != 0)
+        if (atomic_load_explicit(&fns[i]->roots, memory_order_relaxed) != 0 || (fns[i]->flags & FN_NEVER_FOLDED))
             continue;
         ClassID cls = 0;
         ModuleID mid = 0;

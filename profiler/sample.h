@@ -56,6 +56,7 @@ typedef struct clr_strategy {
     int64_t limit_interval, limit_tolerance; // the strategy's rate limit (0: none)
     _Atomic int64_t limit_tat;
     int64_t rate_interval, rate_tolerance;   // CLROTEL_RATE_LIMIT (0: none); its state outlives blocks
+    uint32_t parent_based; // a parentbased_* sampler: a joined root follows its parent's sampled flag
     uint32_t n;
     clr_method_sampling methods[];
 } clr_strategy;
@@ -109,6 +110,18 @@ static inline int clr_decide(const clr_strategy *st, clr_method_sampling *m, _At
         if (!clr_rate_allow(rate_tat, st->rate_interval, st->rate_tolerance, now))
             return CLR_RATE_LIMITED;
     }
+    return CLR_KEPT;
+}
+
+// The decision on a root that joined a caller's trace (Activity.Current)
+// under a parentbased_* sampler: the parent's sampled flag decides, and the
+// configured rate limit still applies to what it keeps.
+static inline int clr_decide_parent(const clr_strategy *st, _Atomic int64_t *rate_tat, int sampled,
+                                    int64_t (*clock)(void)) {
+    if (!sampled)
+        return CLR_NOT_SAMPLED;
+    if (st->rate_interval > 0 && !clr_rate_allow(rate_tat, st->rate_interval, st->rate_tolerance, clock()))
+        return CLR_RATE_LIMITED;
     return CLR_KEPT;
 }
 

@@ -45,6 +45,12 @@ func (s *samplingState) setting(names sampling.MethodNames) sampling.MethodSetti
 	return s.cfg.Setting(names, s.strategy)
 }
 
+// config is the sampling configuration in force.
+func (s *samplingState) config() (c sampling.Config) {
+	s.funcs.locked(func([]*function) { c = s.cfg })
+	return c
+}
+
 func setFnSampling(fn *C.clr_fn, m sampling.MethodSetting) {
 	iv, tol := sampling.LimiterParams(m.LowerBound, max(m.LowerBound, 1))
 	C.clr_fn_set_sampling(fn, C.uint64_t(m.Bound), C.int64_t(iv), C.int64_t(tol))
@@ -79,6 +85,9 @@ func (s *samplingState) publish(update func() bool) {
 			riv, rtol = l.Params()
 		}
 		C.clr_strategy_set_limits(blk, C.uint64_t(s.gen), C.int64_t(liv), C.int64_t(ltol), C.int64_t(riv), C.int64_t(rtol))
+		if s.cfg.ParentBased() {
+			C.clr_strategy_set_parent_based(blk, 1)
+		}
 		old = C.clr_strategy_publish(blk)
 	})
 	if old != nil {

@@ -122,6 +122,12 @@ static int framework_assembly(const uint16_t *s, uint32_t n) {
            ascii_prefix(s, n, "System.") || ascii_prefix(s, n, "Microsoft.");
 }
 
+static int activity_assembly(const uint16_t *s, uint32_t n) {
+    while (n > 0 && s[n - 1] == 0)
+        n--;
+    return ascii_eq(s, n, "System.Diagnostics.DiagnosticSource");
+}
+
 // Whether "<name>." and some prefix agree on their common length: then a
 // method of that type (or of a type nested in it) can have a name the
 // prefix starts, or the prefix names a namespace the type is in.
@@ -168,6 +174,10 @@ static int module_compute(ModuleID mid) {
     uint32_t plen = 0, alen = 0;
     int framework = clr_module_info(mid, path, 1024, &plen, asm_name, 512, &alen) == 0 && alen > 0 &&
                     framework_assembly(asm_name, alen);
+    // Activity.Stop is hooked whatever the selection (ambient.c): its
+    // assembly's methods are asked about (profiler/ambient.go activityStop).
+    if (framework && activity_assembly(asm_name, alen))
+        return MOD_MAYBE;
     if (g_own_code_only || (framework && !g_reaches_framework))
         return framework ? MOD_OUT : MOD_MAYBE;
     void *imp = clr_module_import(mid);

@@ -98,3 +98,7 @@ void clr_strategy_set_limits(clr_strategy *st, uint64_t generation, int64_t limi
 void clr_fn_set_sampling(clr_fn *fn, uint64_t bound, int64_t lb_interval, int64_t lb_tolerance) {
     set_method(&fn->sampling, bound, lb_interval, lb_tolerance);
 }
+
+// A parentbased_* sampler: roots that join a caller's trace follow its
+// sampled flag (sample.h clr_decide_parent).
+void clr_strategy_set_parent_based(clr_strategy *st, int on) { st->parent_based = on != 0; }

@@ -145,6 +145,7 @@ static uint32_t prim_size(uint8_t kind) {
 }
 
 static void write_value(writer *w, const clr_value_plan *vp, uintptr_t addr);
+static void write_walk(writer *w, const clr_value_plan *f, uintptr_t owner);
 
 static void write_struct(writer *w, const clr_class_plan *p, uintptr_t addr, uint8_t t) {
     if (p == NULL) {
@@ -167,6 +168,16 @@ static void write_struct(writer *w, const clr_class_plan *p, uintptr_t addr, uin
     w->depth++;
     for (uint16_t i = 0; i < n && !w->full; i++) {
         const clr_value_plan *f = &p->fields[i];
+        if (f->bounded == BOUND_TREE || f->bounded == BOUND_CHAINS) {
+            write_walk(w, f, addr);
+            continue;
+        }
+        if (f->bounded == BOUND_INNER) {
+            w->depth--;
+            write_value(w, f, addr + f->offset);
+            w->depth++;
+            continue;
+        }
         // A collection's array used up to a count field (List<T>._items up
         // to _size): the array shows only that many elements.
         int32_t count;
@@ -424,6 +435,282 @@ static void write_object(writer *w, uintptr_t obj) {
             w->seen[w->nseen++] = obj;
         write_struct(w, p, obj, VT_OBJECT);
     }
+}
+
+// ---- collections of nodes: trees and hash chains (BOUND_TREE, BOUND_CHAINS)
+
+enum { TREE_STACK = 64, CHUNK = 32, CHAIN_SCAN_PER_ELEM = 16 };
+
+// The plan of a walked collection's node obj (its type pointer in *mt), or
+// NULL with what the stream gets instead written: a class without a plan
+// yet is handed to Go (VT_NOPLAN) as an object's is.
+static const clr_class_plan *node_plan(writer *w, uintptr_t obj, uintptr_t *mt) {
+    uintptr_t probe;
+    if (clr_safe_copy(mt, (void *)obj, 8) != 0 || *mt == 0 || clr_safe_copy(&probe, (void *)*mt, 8) != 0) {
+        tag(w, VT_UNREADABLE);
+        return NULL;
+    }
+    const clr_class_plan *p = clr_plan_lookup(*mt);
+    if (p == NULL) {
+        if (class_plausible(*mt))
+            tag_u64(w, VT_NOPLAN, *mt);
+        else
+            tag(w, VT_UNREADABLE);
+    }
+    return p;
+}
+
+// Starts a walk's VT_ARRAY; its class, count and copied elements are set
+// by seq_end. Returns where they go, or NULL when out of room.
+static uint8_t *seq_begin(writer *w) {
+    if (!room(w, 1 + 8 + 1 + 4 + 4))
+        return NULL;
+    uint8_t *hdr = w->p;
+    *w->p++ = VT_ARRAY;
+    w->p += 8; // class
+    *w->p++ = 1; // rank
+    w->p += 8;   // dims[0], copied
+    memset(hdr + 1, 0, 8);
+    memset(hdr + 10, 0, 8);
+    return hdr;
+}
+
+static void seq_end(uint8_t *hdr, uint64_t cls, uint32_t total, uint32_t copied) {
+    memcpy(hdr + 1, &cls, 8);
+    memcpy(hdr + 10, &total, 4);
+    memcpy(hdr + 14, &copied, 4);
+}
+
+// A node: VT_OBJECT with its fields, the links as VT_SKIP. A tree's node
+// is no level the user sees (its item is: a KeyValuePair, say); a hash
+// chain's node, which holds a key and a value, is one, as a Dictionary's
+// entry is (level 1): the values show as deep in both.
+static void write_node(writer *w, const clr_class_plan *np, uintptr_t obj, uint32_t level) {
+    uint16_t n = np->nfields;
+    if (n > g_lim.max_fields)
+        n = (uint16_t)g_lim.max_fields;
+    if (!room(w, 11))
+        return;
+    *w->p++ = VT_OBJECT;
+    uint64_t cls = np->class_id;
+    put(w, &cls, 8);
+    put(w, &n, 2);
+    w->depth += level;
+    for (uint16_t i = 0; i < n && !w->full; i++) {
+        if (i + 1 == np->link[0] || i + 1 == np->link[1])
+            tag(w, VT_SKIP);
+        else
+            write_value(w, &np->fields[i], obj + np->fields[i].offset);
+    }
+    w->depth -= level;
+}
+
+// Reads the node reference at addr; 0 for none (a null link, or an empty
+// sentinel node: count 0), -1 when unreadable or not a node of class mt.
+static int next_node(const clr_class_plan *np, uintptr_t mt, uintptr_t addr, uintptr_t *node) {
+    uintptr_t m = 0;
+    if (clr_safe_copy(node, (void *)addr, 8) != 0)
+        return -1;
+    if (*node == 0)
+        return 0;
+    if (clr_safe_copy(&m, (void *)*node, 8) != 0 || m != mt)
+        return -1;
+    if (np->node_count) {
+        int32_t c;
+        if (clr_safe_copy(&c, (void *)(*node + np->fields[np->node_count - 1].offset), 4) != 0)
+            return -1;
+        if (c == 0)
+            *node = 0;
+    }
+    return 0;
+}
+
+// In-order walk of a binary tree from root, at most max_elems nodes; the
+// explicit stack bounds the height read (a red-black or AVL tree of 2^31
+// nodes is lower than 64).
+static void write_tree(writer *w, uintptr_t root, int64_t count, int compact) {
+    uintptr_t mt = 0;
+    const clr_class_plan *np = node_plan(w, root, &mt);
+    if (np == NULL)
+        return;
+    if (np->link[0] == 0 || np->link[1] == 0) {
+        write_object(w, root); // not a node class known to link
+        return;
+    }
+    uint32_t loff = np->fields[np->link[0] - 1].offset, roff = np->fields[np->link[1] - 1].offset;
+    int64_t total = count;
+    if (np->node_count) {
+        int32_t c = -1;
+        clr_safe_copy(&c, (void *)(root + np->fields[np->node_count - 1].offset), 4);
+        if (total < 0 && c >= 0)
+            total = c;
+        if (c == 0)
+            root = 0; // an empty sentinel
+    }
+    uint8_t *hdr = seq_begin(w);
+    if (hdr == NULL)
+        return;
+    uint32_t n = 0;
+    int done = !compact;
+    if (!compact) {
+        uintptr_t stack[TREE_STACK];
+        int sp = 0;
+        uintptr_t cur = root;
+        for (;;) {
+            while (cur != 0) {
+                if (sp == TREE_STACK) {
+                    done = 0;
+                    goto out;
+                }
+                stack[sp++] = cur;
+                if (next_node(np, mt, cur + loff, &cur) != 0) {
+                    done = 0;
+                    goto out;
+                }
+            }
+            if (sp == 0)
+                break;
+            if (n >= g_lim.max_elems || w->full) {
+                done = 0;
+                break;
+            }
+            cur = stack[--sp];
+            n++;
+            write_node(w, np, cur, 0);
+            if (next_node(np, mt, cur + roff, &cur) != 0) {
+                done = 0;
+                break;
+            }
+        }
+    }
+out:
+    seq_end(hdr, mt, total >= 0 ? (uint32_t)total : done ? n : BOUND_UNKNOWN, n);
+}
+
+// The nodes chained from an array of bucket heads (references, or structs
+// holding one: .NET 8's VolatileNode), in bucket order, at most max_elems
+// nodes and CHAIN_SCAN_PER_ELEM times that many buckets looked at.
+static void write_chains(writer *w, uintptr_t arr, int compact) {
+    uintptr_t amt = 0, probe;
+    if (clr_safe_copy(&amt, (void *)arr, 8) != 0 || amt == 0 || clr_safe_copy(&probe, (void *)amt, 8) != 0) {
+        tag(w, VT_UNREADABLE);
+        return;
+    }
+    ClassID acls = amt;
+    const clr_class_plan *ap = clr_plan_lookup(amt);
+    clr_class_plan implicit;
+    if (ap == NULL && class_from_object(arr, &acls) >= 0 && acls != 0) {
+        ap = clr_plan_lookup(acls);
+        if (ap == NULL && implicit_array_plan(acls, &implicit))
+            ap = &implicit;
+    }
+    if (ap == NULL) {
+        write_object(w, arr); // VT_NOPLAN: planned for next time
+        return;
+    }
+    uint32_t head = 0;
+    if (ap->shape != SHAPE_ARRAY || ap->rank > 1 || ap->elem_size != 8) {
+        write_object(w, arr);
+        return;
+    }
+    if (ap->elem_kind == VK_STRUCT) {
+        if (ap->elem == NULL || ap->elem->nfields != 1 || ap->elem->fields[0].kind != VK_REF) {
+            write_object(w, arr);
+            return;
+        }
+        head = ap->elem->fields[0].offset;
+    } else if (ap->elem_kind != VK_REF) {
+        write_object(w, arr);
+        return;
+    }
+    ULONG32 dim = 0;
+    int lbound = 0;
+    BYTE *data = NULL;
+    if (array_object_info(arr, 1, &dim, &lbound, &data) < 0 || data == NULL) {
+        tag(w, VT_UNREADABLE);
+        return;
+    }
+    uint8_t *hdr = NULL;
+    const clr_class_plan *np = NULL;
+    uintptr_t mt = 0;
+    uint32_t n = 0;
+    int done = !compact;
+    uint64_t scan = (uint64_t)g_lim.max_elems * CHAIN_SCAN_PER_ELEM;
+    if (scan < 64)
+        scan = 64;
+    if (!compact) {
+        for (uint32_t i = 0; i < dim && done; i += CHUNK) {
+            if (i >= scan) {
+                done = 0;
+                break;
+            }
+            uint32_t k = dim - i < CHUNK ? dim - i : CHUNK;
+            uint64_t heads[CHUNK];
+            if (clr_safe_copy(heads, data + (uintptr_t)i * 8, (uintptr_t)k * 8) != 0) {
+                done = 0;
+                break;
+            }
+            for (uint32_t j = 0; j < k && done; j++) {
+                uintptr_t cur = 0;
+                if (head != 0 && clr_safe_copy(&cur, data + (uintptr_t)(i + j) * 8 + head, 8) != 0) {
+                    done = 0;
+                    break;
+                }
+                if (head == 0)
+                    cur = heads[j];
+                while (cur != 0) {
+                    if (np == NULL) {
+                        if ((np = node_plan(w, cur, &mt)) == NULL)
+                            return; // VT_NOPLAN: Go plans the node class for next time
+                        if (np->link[0] == 0) {
+                            write_object(w, arr);
+                            return;
+                        }
+                        if ((hdr = seq_begin(w)) == NULL)
+                            return;
+                    }
+                    if (n >= g_lim.max_elems || w->full) {
+                        done = 0;
+                        break;
+                    }
+                    n++;
+                    write_node(w, np, cur, 1);
+                    if (next_node(np, mt, cur + np->fields[np->link[0] - 1].offset, &cur) != 0) {
+                        done = 0;
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    if (hdr == NULL) {
+        // No node met: an empty table, or none in the part looked at.
+        if ((hdr = seq_begin(w)) == NULL)
+            return;
+        mt = acls;
+    }
+    seq_end(hdr, mt, done ? n : BOUND_UNKNOWN, n);
+}
+
+static void write_walk(writer *w, const clr_value_plan *f, uintptr_t owner) {
+    int32_t count = -1;
+    uintptr_t ref = 0;
+    if (f->bound_offset != BOUND_NO_COUNT && clr_safe_copy(&count, (void *)(owner + f->bound_offset), 4) != 0)
+        count = -1;
+    if (clr_safe_copy(&ref, (void *)(owner + f->offset), 8) != 0) {
+        tag(w, VT_UNREADABLE);
+        return;
+    }
+    if (ref == 0) {
+        tag(w, VT_NULL);
+        return;
+    }
+    // As a collection's array: from the compact depth on, only the count.
+    int compact = w->depth >= w->compact_depth;
+    if (f->bounded == BOUND_TREE)
+        write_tree(w, ref, count, compact);
+    else
+        write_chains(w, ref, compact);
 }
 
 // The exact type argument `index` (of the method's class, or of the method

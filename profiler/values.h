@@ -49,7 +49,22 @@ struct clr_class_plan;
 // _size), not copied at all from COMPACT_DEPTH (COMPACT_DEPTH_THIS inside
 // `this`) on, where they render as their count; or a text's characters
 // (a StringBuilder chunk), always copied.
-enum { BOUND_COLLECTION = 1, BOUND_TEXT = 2 };
+// BOUND_TREE and BOUND_CHAINS are collections whose elements hang off
+// nodes rather than an array: the field holds a binary tree's root
+// (SortedSet<T>.root, ImmutableList<T>._root), or an array of hash chains
+// (ConcurrentDictionary's _tables._buckets). The hook walks them in order,
+// at most max_elems nodes, and writes them as one VT_ARRAY whose class is
+// the node's, dims[0] the real count (the Int32 at bound_offset of the
+// owner, else the root's subtree count, else the nodes walked when the walk
+// was complete, else BOUND_UNKNOWN), each element the node with its link
+// fields as VT_SKIP. Nodes are no nesting level of their own. The node
+// class's plan says which fields link (clr_class_plan.link).
+// BOUND_INNER: the object the field holds is the collection's own inner
+// part (SortedDictionary's _set), no nesting level of its own: its values
+// are as deep as a Dictionary's.
+enum { BOUND_COLLECTION = 1, BOUND_TEXT = 2, BOUND_TREE = 3, BOUND_CHAINS = 4, BOUND_INNER = 5 };
+#define BOUND_NO_COUNT 0xFFFFFFFFu // bound_offset: the owner has no count field
+#define BOUND_UNKNOWN 0xFFFFFFFFu  // dims[0] of a walk whose count is not known
 enum { COMPACT_DEPTH = 3, COMPACT_DEPTH_THIS = 2 };
 
 typedef struct clr_value_plan {
@@ -73,6 +88,13 @@ typedef struct clr_class_plan {
     uint32_t box_offset;   // boxes: where the value starts in the object
     uint32_t rank;         // arrays
     const struct clr_class_plan *elem; // arrays of structs, boxes: the value type
+    // Nodes of walked collections (BOUND_TREE, BOUND_CHAINS): 1 + the
+    // index of the fields linking to other nodes (a tree's left and right,
+    // a chain's next in link[0]), 0 for none; node_count: 1 + the index of
+    // an Int32 subtree count (0: none; a node counting 0 is an empty
+    // sentinel, ImmutableList's).
+    uint8_t link[2];
+    uint8_t node_count;
     clr_value_plan fields[];
 } clr_class_plan;
 

@@ -198,9 +198,22 @@ func Sampled(traceID [16]byte, bound uint64) bool {
 	return binary.BigEndian.Uint64(traceID[8:16])>>1 < bound
 }
 
+// ParentBased reports whether the sampler follows a parent's sampled flag:
+// a root that joins a caller's trace (Activity.Current) is sampled as its
+// parent was.
+func (c Config) ParentBased() bool {
+	switch c.Sampler {
+	case ParentBasedAlwaysOn, ParentBasedAlwaysOff, ParentBasedTraceIDRatio, ParentBasedJaegerRemote:
+		return true
+	}
+	return false
+}
+
 // DefaultBound is the bound of the configured sampler for a trace whose root
-// has no parent. Calls traced in-process have none (no context arrives from
-// another service), so a parent-based sampler decides as its root sampler.
+// has no parent to follow: a trace that starts in-process, or one joined
+// (Activity.Current) under a sampler that is not parent-based, decided on
+// the joined trace id. A parent-based sampler decides such roots as its
+// root sampler.
 func (c Config) DefaultBound() uint64 {
 	switch c.Sampler {
 	case AlwaysOff, ParentBasedAlwaysOff:

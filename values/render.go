@@ -122,6 +122,12 @@ func (c *ctx) Text(v Value) string {
 func (c *ctx) Class(id uint64) (ClassInfo, bool) { return c.r.info(id) }
 func (c *ctx) Nested() bool                      { return c.at.nested() }
 func (c *ctx) Depth() int                        { return c.at.depth }
+func (c *ctx) Method(code uint64) (string, bool) {
+	if m, ok := c.r.Classes.(Methods); ok && code != 0 {
+		return m.MethodAt(code)
+	}
+	return "", false
+}
 func (c *ctx) SensitiveKey(k Value) bool {
 	return c.r.Redact != nil && k.Shape == String && c.r.Redact.Sensitive(decodeUTF16(k.Str))
 }

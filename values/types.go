@@ -28,6 +28,16 @@ type Context interface {
 	// SensitiveKey reports whether a key-value entry with key k must hide
 	// its value.
 	SensitiveKey(k Value) bool
+	// Method names the managed method whose code a code address (a
+	// delegate's method pointer) leads to, or false when it cannot tell.
+	Method(code uint64) (string, bool)
+}
+
+// Methods names code addresses. A Renderer's Classes that implements it
+// lets delegates show their target method (package values never calls the
+// runtime itself).
+type Methods interface {
+	MethodAt(code uint64) (string, bool)
 }
 
 // Rendering is what a TypeRenderer makes of one value.

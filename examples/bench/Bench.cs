@@ -4,6 +4,7 @@
 //   <workload> <ns per call>
 using System;
 using System.Diagnostics;
+using System.Threading.Tasks;
 
 namespace Bench
 {
@@ -19,6 +20,20 @@ namespace Bench
         public static int TwoInts(int a, int b) { return a + b; }
         public static int OneString(string s) { return s.Length; }
         public static int OneObject(Point3 p) { return p.X; }
+
+        // k resumes of one async method, each after a real suspension (the
+        // continuation is queued to the thread pool): one span, k
+        // continuations of it.
+        public static async Task<int> Resumes(int k)
+        {
+            int acc = 0;
+            for (int i = 0; i < k; i++)
+            {
+                await Task.Yield();
+                acc += i;
+            }
+            return acc;
+        }
     }
 
     public static class Program
@@ -67,6 +82,7 @@ namespace Bench
             Time("two-ints", n, k => { int acc = 0; for (int i = 0; i < k; i++) acc += Work.TwoInts(i, acc); return acc; });
             Time("string-100", n, k => { int acc = 0; for (int i = 0; i < k; i++) acc += Work.OneString(s100); return acc; });
             Time("object-3-fields", n, k => { int acc = 0; for (int i = 0; i < k; i++) acc += Work.OneObject(p); return acc; });
+            Time("await-resume", Math.Max(n / 100, 1000), k => Work.Resumes(k).Result);
             return 0;
         }
     }

@@ -10,7 +10,7 @@ import (
 )
 
 // latest returns the attributes of the last-started span whose name
-// contains part (each call in the Types app is made three times: a class's plan
+// contains part (each call in the Types app is made five times: a class's plan
 // can be built after its first sighting).
 func latest(t *testing.T, spans []otlpsink.Span, part string) map[string]any {
 	t.Helper()
@@ -50,8 +50,10 @@ func noCardNumbers(t *testing.T, spans []otlpsink.Span) {
 // differ between 3.1 and 8).
 func TestTypeRenderings(t *testing.T) {
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
-		r := runApp(t, rt, "Types", nil, runOpts{profiler: true})
-		if r.ExitCode != 0 || !strings.Contains(r.Stdout, "types 612 42") {
+		// A local DateTime shows with the offset of the process's time zone
+		// at its date: Paris is +01:00 in November, +02:00 in July.
+		r := runApp(t, rt, "Types", nil, runOpts{profiler: true, env: map[string]string{"TZ": "Europe/Paris"}})
+		if r.ExitCode != 0 || !strings.Contains(r.Stdout, "types 1475 42") {
 			t.Fatalf("exit %d, stdout %q\n%s", r.ExitCode, r.Stdout, r.Stderr)
 		}
 		tests := []struct {
@@ -103,7 +105,37 @@ func TestTypeRenderings(t *testing.T) {
 			{"Calls.OrderedSizes(", "dotnet.arg.manyStack.count", int64(20)},
 			{"Calls.ValueTuples(", "dotnet.arg.pair", `(2, "b")`},
 			{"Calls.Concurrent(", "dotnet.arg.empty", "{}"},
-			{"Calls.Concurrent(", "dotnet.arg.three", "{…}(3)"},
+			{"Calls.SortedSets(", "dotnet.arg.empty", "{}"},
+			{"Calls.SortedSets(", "dotnet.arg.empty.count", int64(0)},
+			{"Calls.SortedSets(", "dotnet.arg.one", "{7}"},
+			{"Calls.SortedSets(", "dotnet.arg.many", "{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, …}(20)"},
+			{"Calls.SortedSets(", "dotnet.arg.many.count", int64(20)},
+			{"Calls.SortedSets(", "dotnet.arg.removed", "{1, 3, 5, 6}"},
+			{"Calls.SortedSets(", "dotnet.arg.removed.count", int64(4)},
+			{"Calls.SortedDicts(", "dotnet.arg.empty", "{}"},
+			{"Calls.SortedDicts(", "dotnet.arg.one", `{"only": 4}`},
+			{"Calls.SortedDicts(", "dotnet.arg.many", `{"k00": 0, "k01": 1, "k02": 2, "k03": 3, "k04": 4, "k05": 5, "k06": 6, "k07": 7, "k08": 8, "k09": 9, "k10": 10, "k11": 11, "k12": 12, "k13": 13, "k14": 14, "k15": 15, …}(20)`},
+			{"Calls.SortedDicts(", "dotnet.arg.many.count", int64(20)},
+			{"Calls.SortedDicts(", "dotnet.arg.removed", `{"apple": 5, "kiwi": 4, "pear": 4}`},
+			{"Calls.SortedDicts(", "dotnet.arg.removed.count", int64(3)},
+			// Values as deep as a Dictionary's: the tree inside is no level.
+			{"Calls.SortedDicts(", "dotnet.arg.cats", `{"tom": Acme.Types.Cat{Name="Tom"}}`},
+			{"Calls.Immutables(", "dotnet.arg.empty", "[]"},
+			{"Calls.Immutables(", "dotnet.arg.empty.count", int64(0)},
+			{"Calls.Immutables(", "dotnet.arg.one", "[0]"},
+			{"Calls.Immutables(", "dotnet.arg.many", "[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, …](20)"},
+			{"Calls.Immutables(", "dotnet.arg.many.count", int64(20)},
+			{"Calls.Immutables(", "dotnet.arg.removed", "[0, 2, 4, 5]"},
+			{"Calls.Immutables(", "dotnet.arg.removed.count", int64(4)},
+			{"Calls.Immutables(", "dotnet.arg.array", "[0, 1, 2]"},
+			{"Calls.Immutables(", "dotnet.arg.array.count", int64(3)},
+			// Int32 keys below the bucket count sit in their own buckets, in order.
+			{"Calls.ConcurrentInts(", "dotnet.arg.one", "{0: 0}"},
+			{"Calls.ConcurrentInts(", "dotnet.arg.many", "{0: 0, 1: 10, 2: 20, 3: 30, 4: 40, 5: 50, 6: 60, 7: 70, 8: 80, 9: 90, 10: 100, 11: 110, 12: 120, 13: 130, 14: 140, 15: 150, …}(20)"},
+			{"Calls.ConcurrentInts(", "dotnet.arg.many.count", int64(20)},
+			{"Calls.ConcurrentInts(", "dotnet.arg.removed", "{0: 0, 2: 20, 5: 50}"},
+			{"Calls.ConcurrentInts(", "dotnet.arg.removed.count", int64(3)},
+			{"Calls.ConcurrentInts(", "dotnet.arg.cats", `{"tom": Acme.Types.Cat{Name="Tom"}}`},
 			{"Calls.Concurrent(", "dotnet.arg.three.count", int64(3)},
 			{"Calls.Misc(", "dotnet.arg.tuple", `(1, "a")`},
 			{"Calls.Misc(", "dotnet.arg.kv", `["k"]=3`},
@@ -127,16 +159,39 @@ func TestTypeRenderings(t *testing.T) {
 			{"Calls.Flags(", "dotnet.arg.both", "Read, Write"},
 			{"Calls.Flags(", "dotnet.arg.one", "Execute"},
 			{"Calls.Flags(", "dotnet.arg.odd", "8"},
-			{"Calls.Delegates(", "dotnet.arg.lambda", "System.Func<Int32>(static)"},
-			{"Calls.Delegates(", "dotnet.arg.bound", "System.Func<Int32, Int32>(target Acme.Types.Service)"},
+			{"Calls.Delegates(", "dotnet.arg.lambda", "System.Func<Int32>(Acme.Types.Program.<Main>m__4())"},
+			{"Calls.Delegates(", "dotnet.arg.bound", "System.Func<Int32, Int32>(Acme.Types.Service.Count(Int32 extra), target Acme.Types.Service)"},
+			{"Calls.Delegates(", "dotnet.arg.bound.method", "Acme.Types.Service.Count(Int32 extra)"},
 			{"Calls.Delegates(", "dotnet.arg.multi", "System.Action(2 handlers)"},
+			{"Calls.Delegates(", "dotnet.arg.discount", "System.Func<System.Decimal, System.Decimal>(Acme.Types.Pricing.Discount(System.Decimal price))"},
+			{"Calls.Locals(", "dotnet.arg.winter", "2026-11-23T09:00:00.0000000+01:00"},
+			{"Calls.Locals(", "dotnet.arg.winter.kind", "Local"},
+			{"Calls.Locals(", "dotnet.arg.summer", "2026-07-01T09:00:00.0000000+02:00"},
 			// `this`: a service's own fields; its collections as their count.
-			{"Service.Count(", "dotnet.this", `Acme.Types.Service{stock=[40], log=[1], gate=Object{…}, Name="svc"}`},
+			{"Service.Count(", "dotnet.this", `Acme.Types.Service{stock=[40], log=[1], gate=Object{…}, Name="svc", prices=[2], seen=[1]}`},
 			{"Service.Count(", "dotnet.this.stock", nil}, // the count is in dotnet.this
 		}
 		for _, tt := range tests {
 			if got := latest(t, r.Spans, tt.span)[tt.key]; got != tt.want {
 				t.Errorf("%s %s = %#v, want %#v", tt.span, tt.key, got, tt.want)
+			}
+		}
+		// A delegate to a method never called: .NET 7+'s precode names its
+		// method; 3.1's (a call into the prestub) does not, and the
+		// delegate shows as static.
+		never := "System.Func<Int32, Int32>(Acme.Types.Pricing.Never(Int32 x))"
+		if rt.Name == "net3.1" {
+			never = "System.Func<Int32, Int32>(static)"
+		}
+		if got := latest(t, r.Spans, "Calls.Delegates(")["dotnet.arg.never"]; got != never {
+			t.Errorf("never = %#v, want %q", got, never)
+		}
+		// String keys hash randomly per process: the entries in any order.
+		three, _ := latest(t, r.Spans, "Calls.Concurrent(")["dotnet.arg.three"].(string)
+		for _, e := range []string{`"c0": 0`, `"c1": 1`, `"c2": 2`} {
+			if !strings.HasPrefix(three, "{") || !strings.HasSuffix(three, "}") || !strings.Contains(three, e) || len(three) != len(`{"c0": 0, "c1": 1, "c2": 2}`) {
+				t.Errorf("Concurrent three = %q", three)
+				break
 			}
 		}
 		// A constructor's `this` on entry (all defaults) is not shown.

@@ -17,24 +17,54 @@ type Bound struct {
 	// a collection's elements nested deep (or in `this`) are not, as they
 	// render as the count there.
 	Text bool
+	// Walk, when set, says that Array holds not an array but nodes the
+	// value writer walks (at most CLROTEL_MAX_ELEMENTS of them, in order):
+	// a binary tree's root, or an array of hash chains. Count may then be
+	// "" (the owner keeps no count: the root's subtree count is used, see
+	// Links).
+	Walk Walk
 }
 
-// bounds lists, per class (generic classes without their arguments), the
-// candidate pairs; the first whose two fields the runtime's layout has is
-// used. They differ between runtimes: HashSet<T> kept _slots up to
-// _lastIndex on .NET Core 3.1 and keeps _entries up to _count since .NET 5.
+// Walk is how a collection's nodes are walked.
+type Walk uint8
+
+const (
+	WalkNone   Walk = iota
+	WalkTree        // a binary tree's root, walked in order (left, node, right)
+	WalkChains      // an array of hash chains' heads, each chain followed
+	// WalkInner: Array is an object that is the collection's own inner
+	// part (SortedDictionary's tree, _set; ConcurrentDictionary's _tables):
+	// it counts as no nesting level, so that the values show as deep as a
+	// Dictionary's, and its count is read where the collection's would be.
+	WalkInner
+)
+
+// bounds lists, per class (generic arguments left out, nested classes by
+// their full path), the candidate pairs; the first whose fields the
+// runtime's layout has is used. They differ between runtimes: HashSet<T>
+// kept _slots up to _lastIndex on .NET Core 3.1 and keeps _entries up to
+// _count since .NET 5.
 var bounds = map[string][]Bound{
-	"System.Collections.Generic.List":       {{"_items", "_size", false}},
-	"System.Collections.Generic.Dictionary": {{"_entries", "_count", false}},
-	"System.Collections.Generic.HashSet":    {{"_entries", "_count", false}, {"_slots", "_lastIndex", false}},
-	"System.Collections.Generic.Stack":      {{"_array", "_size", false}},
-	"System.Text.StringBuilder":             {{"m_ChunkChars", "m_ChunkLength", true}},
+	"System.Collections.Generic.List":       {{Array: "_items", Count: "_size"}},
+	"System.Collections.Generic.Dictionary": {{Array: "_entries", Count: "_count"}},
+	"System.Collections.Generic.HashSet":    {{Array: "_entries", Count: "_count"}, {Array: "_slots", Count: "_lastIndex"}},
+	"System.Collections.Generic.Stack":      {{Array: "_array", Count: "_size"}},
+	"System.Text.StringBuilder":             {{Array: "m_ChunkChars", Count: "m_ChunkLength", Text: true}},
+	// Red-black trees (SortedDictionary<K, V> keeps a TreeSet of its
+	// pairs) and ImmutableList<T>'s AVL tree, which counts in its nodes.
+	"System.Collections.Generic.SortedSet":        {{Array: "root", Count: "count", Walk: WalkTree}, {Array: "_root", Count: "_count", Walk: WalkTree}},
+	"System.Collections.Generic.TreeSet":          {{Array: "root", Count: "count", Walk: WalkTree}, {Array: "_root", Count: "_count", Walk: WalkTree}},
+	"System.Collections.Immutable.ImmutableList":  {{Array: "_root", Walk: WalkTree}},
+	"System.Collections.Generic.SortedDictionary": {{Array: "_set", Walk: WalkInner}},
+	// Its Tables (buckets, locks and counts per lock) is its inner part too.
+	"System.Collections.Concurrent.ConcurrentDictionary": {{Array: "_tables", Walk: WalkInner}, {Array: "m_tables", Walk: WalkInner}},
+	// Node[] on 3.1, VolatileNode[] (a struct holding the Node) on .NET 8.
+	"System.Collections.Concurrent.ConcurrentDictionary.Tables": {{Array: "_buckets", Walk: WalkChains}, {Array: "m_buckets", Walk: WalkChains}},
 }
 
 // Bounds returns the bounded array fields of class (its full name, as
 // values.ClassInfo has it) given the names of its instance fields, or nil.
 func Bounds(class string, fieldNames []string) []Bound {
-	base, _ := genericBase(class)
 	has := func(n string) bool {
 		for _, f := range fieldNames {
 			if f == n {
@@ -43,12 +73,69 @@ func Bounds(class string, fieldNames []string) []Bound {
 		}
 		return false
 	}
-	for _, b := range bounds[base] {
-		if has(b.Array) && has(b.Count) {
+	for _, b := range bounds[stripArgs(class)] {
+		if has(b.Array) && (has(b.Count) || b.Walk != WalkNone && b.Count == "") {
 			return []Bound{b}
 		}
 	}
 	return nil
+}
+
+// Links says which fields of a walked collection's node class link to
+// other nodes: a tree's Left and Right, a chain's Next (in Left); Count, if
+// set, is an Int32 subtree count (a node counting 0 is an empty sentinel).
+type Links struct {
+	Left, Right, Count string
+}
+
+// links lists the node classes walked, by their fields' display names (an
+// auto-property's backing field by the property's name).
+var links = map[string][]Links{
+	"System.Collections.Generic.SortedSet.Node":               {{Left: "Left", Right: "Right"}},
+	"System.Collections.Immutable.ImmutableList.Node":         {{Left: "_left", Right: "_right", Count: "_count"}},
+	"System.Collections.Concurrent.ConcurrentDictionary.Node": {{Left: "_next"}, {Left: "m_next"}},
+}
+
+// NodeLinks returns how class's nodes link, given its fields' display
+// names, or false when it is not a node class walked (or its fields are
+// not the expected ones: the collection then renders generically).
+func NodeLinks(class string, fieldNames []string) (Links, bool) {
+	has := func(n string) bool {
+		for _, f := range fieldNames {
+			if f == n {
+				return true
+			}
+		}
+		return n == ""
+	}
+	for _, l := range links[stripArgs(class)] {
+		if has(l.Left) && has(l.Right) && has(l.Count) {
+			return l, true
+		}
+	}
+	return Links{}, false
+}
+
+// stripArgs is a class name without its generic arguments, nested classes
+// kept: System.Collections.Generic.SortedSet<Int32>.Node ->
+// System.Collections.Generic.SortedSet.Node.
+func stripArgs(name string) string {
+	if strings.IndexByte(name, '<') < 0 {
+		return name
+	}
+	var b strings.Builder
+	depth := 0
+	for _, r := range name {
+		switch {
+		case r == '<':
+			depth++
+		case r == '>':
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }
 
 // list is what a collection renderer found: the elements to show, in
@@ -62,10 +149,20 @@ type list struct {
 // render writes a collection: [1, 2, 3]; past what was captured, "…" and
 // the count: [1, 2, …](1000). Nested where collections show compactly
 // (inside `this`), only the count: [3].
+//
+// A count below 0 is not known (a walk cut short with no count kept): no
+// ".count" then, and "…" closes the list.
 func (l list) render(c values.Context, open, close string, item func(values.Value) string) values.Rendering {
+	if l.count < 0 {
+		l.more = true
+	}
+	countText := strconv.FormatInt(l.count, 10)
 	subs := []values.Sub{sub(".count", attribute.Int64Value(l.count))}
+	if l.count < 0 {
+		countText, subs = "?", nil
+	}
 	if c.Nested() && c.Depth() > 0 {
-		return values.Rendering{Text: "[" + strconv.FormatInt(l.count, 10) + "]", Subs: subs}
+		return values.Rendering{Text: "[" + countText + "]", Subs: subs}
 	}
 	var b strings.Builder
 	b.WriteString(open)
@@ -83,8 +180,8 @@ func (l list) render(c values.Context, open, close string, item func(values.Valu
 		b.WriteString(values.TextMore)
 	}
 	b.WriteString(close)
-	if more {
-		b.WriteString("(" + strconv.FormatInt(l.count, 10) + ")")
+	if more && l.count >= 0 {
+		b.WriteString("(" + countText + ")")
 	}
 	return values.Rendering{Text: b.String(), Subs: subs}
 }
@@ -337,9 +434,147 @@ func renderImmutableArray(f fields, c values.Context) (values.Rendering, bool) {
 	return list{elems: e, count: int64(a.Dims[0]), more: cut}.render(c, "[", "]", c.Text), true
 }
 
-// renderConcurrentDictionary: its count, the sum of _tables._countPerLock;
-// its entries (nodes chained from buckets, deeper than values are
-// followed) are not shown.
+// unknownCount is a walk's dims[0] when the hook could not tell the count.
+const unknownCount = 0xFFFFFFFF
+
+// walk reads the nodes of a walked collection (a tree or hash chains the
+// value writer walked: an array of node objects, links left out): each
+// node's fields, in order, and whether nodes past those exist. total is
+// the count the writer found (-1: not known). A value not walked (a node
+// class not planned yet, the depth limit) gives no node, more set.
+func walk(c values.Context, v values.Value) (nodes []fields, total int64, more, ok bool) {
+	switch v.Shape {
+	case values.Null:
+		return nil, 0, false, true
+	case values.Array:
+	default:
+		return nil, -1, true, true
+	}
+	if len(v.Dims) != 1 {
+		return nil, 0, false, false
+	}
+	total = int64(v.Dims[0])
+	if v.Dims[0] == unknownCount {
+		total = -1
+	}
+	e, cut := elems(v)
+	for _, x := range e {
+		nf, ok := of(c, x)
+		if !ok {
+			return nodes, total, true, true
+		}
+		nodes = append(nodes, nf)
+	}
+	return nodes, total, cut || total < 0 || int64(len(nodes)) < total, true
+}
+
+// pairs renders key-value entries as {key: value}, hiding the value of a
+// sensitive key.
+func pairs(c values.Context, l list, vals []values.Value) values.Rendering {
+	i := 0
+	return l.render(c, "{", "}", func(k values.Value) string {
+		v := vals[i]
+		i++
+		if c.SensitiveKey(k) {
+			return c.Text(k) + ": " + values.TextRedacted
+		}
+		return c.Text(k) + ": " + c.Text(v)
+	})
+}
+
+// renderSortedSet: SortedSet<T> as its elements in order, {1, 2, 3}, from
+// its red-black tree (walked by the value writer).
+func renderSortedSet(f fields, c values.Context) (values.Rendering, bool) {
+	count, ok1 := f.prim("count", "_count")
+	root, ok2 := f.get("root", "_root")
+	if !ok1 || !ok2 || count < 0 {
+		return values.Rendering{}, false
+	}
+	nodes, _, more, ok := walk(c, root)
+	if !ok {
+		return values.Rendering{}, false
+	}
+	l := list{count: count, more: more}
+	for _, n := range nodes {
+		item, ok := n.get("Item", "item")
+		if !ok {
+			return values.Rendering{}, false
+		}
+		l.elems = append(l.elems, item)
+	}
+	return l.render(c, "{", "}", c.Text), true
+}
+
+// renderSortedDictionary: SortedDictionary<K, V> as {key: value} in key
+// order, from the tree of KeyValuePairs its _set keeps.
+func renderSortedDictionary(f fields, c values.Context) (values.Rendering, bool) {
+	set, ok := f.get("_set")
+	if !ok {
+		return values.Rendering{}, false
+	}
+	sf, ok := of(c, set)
+	if !ok {
+		if set.Shape == values.DepthLimit || set.Shape == values.NoPlan {
+			return list{count: -1}.render(c, "{", "}", c.Text), true
+		}
+		return values.Rendering{}, false
+	}
+	count, ok1 := sf.prim("count", "_count")
+	root, ok2 := sf.get("root", "_root")
+	if !ok1 || !ok2 || count < 0 {
+		return values.Rendering{}, false
+	}
+	nodes, _, more, ok := walk(c, root)
+	if !ok {
+		return values.Rendering{}, false
+	}
+	l := list{count: count, more: more}
+	var vals []values.Value
+	for _, n := range nodes {
+		item, ok := n.get("Item", "item")
+		if !ok {
+			return values.Rendering{}, false
+		}
+		kv, ok := of(c, item)
+		if !ok {
+			return values.Rendering{}, false
+		}
+		k, ok1 := kv.get("key", "Key")
+		v, ok2 := kv.get("value", "Value")
+		if !ok1 || !ok2 {
+			return values.Rendering{}, false
+		}
+		l.elems, vals = append(l.elems, k), append(vals, v)
+	}
+	return pairs(c, l, vals), true
+}
+
+// renderImmutableList: ImmutableList<T> as a list, [1, 2, 3], from its AVL
+// tree; the count is the root's.
+func renderImmutableList(f fields, c values.Context) (values.Rendering, bool) {
+	root, ok := f.get("_root")
+	if !ok {
+		return values.Rendering{}, false
+	}
+	nodes, total, more, ok := walk(c, root)
+	if !ok {
+		return values.Rendering{}, false
+	}
+	l := list{count: total, more: more}
+	for _, n := range nodes {
+		item, ok := n.get("_key")
+		if !ok {
+			return values.Rendering{}, false
+		}
+		l.elems = append(l.elems, item)
+	}
+	return l.render(c, "[", "]", c.Text), true
+}
+
+// renderConcurrentDictionary: {key: value} over the nodes chained from
+// _tables._buckets (walked by the value writer, in bucket order: a
+// ConcurrentDictionary has no other); the count is the sum of
+// _tables._countPerLock.
 func renderConcurrentDictionary(f fields, c values.Context) (values.Rendering, bool) {
 	tables, ok := f.get("_tables", "m_tables")
 	if !ok {
@@ -349,20 +584,42 @@ func renderConcurrentDictionary(f fields, c values.Context) (values.Rendering, b
 	if !ok {
 		return values.Rendering{}, false
 	}
-	counts, ok := array(tf, "_countPerLock", "m_countPerLock")
+	count := int64(-1)
+	if counts, ok := array(tf, "_countPerLock", "m_countPerLock"); ok {
+		if e, cut := elems(counts); !cut && len(e) == int(counts.Dims[0]) {
+			count = 0
+			for _, x := range e {
+				if x.Shape != values.Prim {
+					count = -1
+					break
+				}
+				count += x.Int()
+			}
+		}
+	}
+	buckets, ok := tf.get("_buckets", "m_buckets")
 	if !ok {
 		return values.Rendering{}, false
 	}
-	e, cut := elems(counts)
-	if cut || len(e) < int(counts.Dims[0]) {
+	nodes, total, more, ok := walk(c, buckets)
+	if !ok {
 		return values.Rendering{}, false
 	}
-	n := int64(0)
-	for _, x := range e {
-		if x.Shape != values.Prim {
+	if buckets.Shape != values.Array && buckets.Shape != values.Null {
+		more = count != 0
+	}
+	if count < 0 {
+		count = total
+	}
+	l := list{count: count, more: more || count > int64(len(nodes))}
+	var vals []values.Value
+	for _, n := range nodes {
+		k, ok1 := n.get("_key", "m_key")
+		v, ok2 := n.get("_value", "m_value")
+		if !ok1 || !ok2 {
 			return values.Rendering{}, false
 		}
-		n += x.Int()
+		l.elems, vals = append(l.elems, k), append(vals, v)
 	}
-	return list{count: n}.render(c, "{", "}", c.Text), true
+	return pairs(c, l, vals), true
 }

@@ -89,9 +89,11 @@ func isoTicks(ticks int64) string {
 
 var dateKinds = [4]string{"Unspecified", "Utc", "Local", "Local"}
 
-// renderDateTime: ISO 8601 round-trip text, Z for UTC; ".kind" says Utc,
-// Local or Unspecified (a local time is shown as stored, without offset:
-// the process's time zone is not known here).
+// renderDateTime: ISO 8601 round-trip text, as .NET's "o" format: Z for
+// UTC, the offset for a local time (2026-11-23T09:00:00.0000000+01:00),
+// none for Unspecified; ".kind" says Utc, Local or Unspecified. A local
+// time's offset is the one of the process's time zone (Renderer.Location)
+// at that wall-clock time, as TimeZoneInfo.Local gives it to .NET.
 func renderDateTime(f fields, _ values.Context) (values.Rendering, bool) {
 	data, ok := f.primBits("_dateData", "dateData")
 	if !ok {
@@ -103,10 +105,33 @@ func renderDateTime(f fields, _ values.Context) (values.Rendering, bool) {
 	}
 	kind := dateKinds[data>>62]
 	text := isoTicks(ticks)
-	if kind == "Utc" {
+	switch kind {
+	case "Utc":
 		text += "Z"
+	case "Local":
+		text += localOffset(ticksTime(ticks), f.loc)
 	}
 	return values.Rendering{Text: text, Subs: []values.Sub{sub(".kind", attribute.StringValue(kind))}}, true
+}
+
+// localOffset is the "+hh:mm" offset of zone loc (nil: time.Local) at the
+// wall-clock time wall (read as UTC fields).
+func localOffset(wall time.Time, loc *time.Location) string {
+	if loc == nil {
+		loc = time.Local
+	}
+	t := time.Date(wall.Year(), wall.Month(), wall.Day(), wall.Hour(), wall.Minute(), wall.Second(), wall.Nanosecond(), loc)
+	_, off := t.Zone()
+	return offsetText(int64(off / 60))
+}
+
+// offsetText is an offset in minutes as +hh:mm or -hh:mm.
+func offsetText(min int64) string {
+	sign := "+"
+	if min < 0 {
+		sign, min = "-", -min
+	}
+	return fmt.Sprintf("%s%02d:%02d", sign, min/60, min%60)
 }
 
 // renderDateTimeOffset: the local time with its offset, as .NET's "o".
@@ -124,11 +149,7 @@ func renderDateTimeOffset(f fields, _ values.Context) (values.Rendering, bool) {
 	if utc > maxTicks || local < 0 || local > maxTicks {
 		return values.Rendering{}, false
 	}
-	sign := "+"
-	if off < 0 {
-		sign, off = "-", -off
-	}
-	text := fmt.Sprintf("%s%s%02d:%02d", isoTicks(local), sign, off/60, off%60)
+	text := isoTicks(local) + offsetText(off)
 	return values.Rendering{Text: text}, true
 }
 
@@ -516,10 +537,22 @@ func plain(v values.Value, text string) string {
 	return text
 }
 
-// renderDelegate: the delegate's type and its target's class (a closure,
-// the instance a method is bound to), or "static" without one; a
-// multicast delegate says how many it calls. The target method's name
-// would take the runtime (its code address to a method): not read.
+// renderDelegate: the delegate's type, the method it calls and, for an
+// instance method, its target's class:
+// System.Func<Int32, Int32>(Acme.Shop.Service.Count(Int32 extra), target
+// Acme.Shop.Service); a static method: System.Func<Decimal,
+// Decimal>(Acme.Shop.Pricing.Discount(Decimal d)); a multicast delegate
+// says how many it calls. ".method" holds the method.
+//
+// The method comes from the code pointers the hook copied with the
+// delegate's other fields (no runtime call on the app's thread): a static
+// method's delegate calls a shuffle thunk (_methodPtr) that jumps to the
+// method (_methodPtrAux); otherwise _methodPtr leads to it. The renderer's
+// context turns the address into a method off the app's threads
+// (values.Methods; the profiler asks GetFunctionFromIP, following the
+// method's precode to its code). _methodBase is no help: the runtime fills
+// it only once someone reads Delegate.Method. When the address names no
+// method (code not compiled yet), the target's class alone shows.
 func renderDelegate(f fields, c values.Context) (values.Rendering, bool) {
 	target, ok := f.get("_target")
 	if !ok {
@@ -528,6 +561,15 @@ func renderDelegate(f fields, c values.Context) (values.Rendering, bool) {
 	if n, ok := f.prim("_invocationCount"); ok && n > 1 {
 		if list, ok := f.get("_invocationList"); ok && list.Shape == values.Array {
 			return values.Rendering{Text: f.ci.Name + "(" + strconv.FormatInt(n, 10) + " handlers)"}, true
+		}
+	}
+	var method string
+	ptr, _ := f.primBits("_methodPtr")
+	aux, _ := f.primBits("_methodPtrAux")
+	for _, code := range []uint64{aux, ptr} {
+		if m, ok := c.Method(code); ok {
+			method = m
+			break
 		}
 	}
 	what := "static"
@@ -539,8 +581,15 @@ func renderDelegate(f fields, c values.Context) (values.Rendering, bool) {
 			what = "target ?"
 		}
 	case values.Cycle:
-		// A delegate whose target is itself (a static method's open
-		// delegate keeps the delegate there).
+		// A static method's delegate keeps itself as its target.
 	}
-	return values.Rendering{Text: f.ci.Name + "(" + what + ")"}, true
+	r := values.Rendering{Text: f.ci.Name + "(" + what + ")"}
+	if method != "" {
+		r.Subs = []values.Sub{sub(".method", attribute.StringValue(method))}
+		r.Text = f.ci.Name + "(" + method + ")"
+		if what != "static" {
+			r.Text = f.ci.Name + "(" + method + ", " + what + ")"
+		}
+	}
+	return r, true
 }

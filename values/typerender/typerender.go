@@ -2,6 +2,7 @@ package typerender
 
 import (
 	"strings"
+	"time"
 
 	"github.com/clrotel/clrotel/values"
 	"go.opentelemetry.io/otel/attribute"
@@ -9,7 +10,12 @@ import (
 
 // Renderer is a values.TypeRenderer for the common BCL types. The zero
 // value is ready; it holds no state.
-type Renderer struct{}
+type Renderer struct {
+	// Location is the time zone a DateTime of Kind Local is shown in (its
+	// offset for that date); nil: the process's (time.Local: TZ, else
+	// /etc/localtime, as .NET reads it on Linux).
+	Location *time.Location
+}
 
 // New returns a Renderer.
 func New() *Renderer { return &Renderer{} }
@@ -47,6 +53,10 @@ func init() {
 		"System.ArraySegment":                                renderArraySegment,
 		"System.Collections.Immutable.ImmutableArray":        renderImmutableArray,
 		"System.Collections.Concurrent.ConcurrentDictionary": renderConcurrentDictionary,
+		"System.Collections.Generic.SortedSet":               renderSortedSet,
+		"System.Collections.Generic.TreeSet":                 renderSortedSet,
+		"System.Collections.Generic.SortedDictionary":        renderSortedDictionary,
+		"System.Collections.Immutable.ImmutableList":         renderImmutableList,
 		"System.Tuple":                     renderTuple,
 		"System.ValueTuple":                renderTuple,
 		"System.Lazy":                      renderLazy,
@@ -55,19 +65,12 @@ func init() {
 	}
 }
 
-// genericBase is a class name without its generic arguments.
-func genericBase(name string) (string, bool) {
-	i := strings.IndexByte(name, '<')
-	if i < 0 {
-		return name, false
-	}
-	return name[:i], true
-}
-
 // Render implements values.TypeRenderer.
-func (*Renderer) Render(ci values.ClassInfo, v values.Value, c values.Context) (values.Rendering, bool) {
-	f := fields{ci: ci, v: v}
-	base, isGeneric := genericBase(ci.Name)
+func (r *Renderer) Render(ci values.ClassInfo, v values.Value, c values.Context) (values.Rendering, bool) {
+	f := fields{ci: ci, v: v, loc: r.Location}
+	// Generic arguments left out, nested classes kept: List<T>.Enumerator
+	// is not a List<T>.
+	base, isGeneric := stripArgs(ci.Name), strings.IndexByte(ci.Name, '<') >= 0
 	var fn renderFunc
 	if isGeneric {
 		fn = generic[base]
@@ -91,8 +94,9 @@ func (*Renderer) Render(ci values.ClassInfo, v values.Value, c values.Context) (
 
 // fields finds a captured value's fields by name.
 type fields struct {
-	ci values.ClassInfo
-	v  values.Value
+	ci  values.ClassInfo
+	v   values.Value
+	loc *time.Location // Renderer.Location
 }
 
 // has reports whether the class has a field of that name.

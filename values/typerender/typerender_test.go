@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"strconv"
 	"testing"
+	"time"
 
 	"github.com/clrotel/clrotel/values"
 )
@@ -14,6 +15,7 @@ type fakeCtx struct {
 	classes map[uint64]values.ClassInfo
 	depth   int
 	nested  bool
+	methods map[uint64]string
 }
 
 func (c fakeCtx) Text(v values.Value) string {
@@ -30,6 +32,7 @@ func (c fakeCtx) Text(v values.Value) string {
 func (c fakeCtx) Class(id uint64) (values.ClassInfo, bool) { ci, ok := c.classes[id]; return ci, ok }
 func (c fakeCtx) Nested() bool                             { return c.nested }
 func (c fakeCtx) Depth() int                               { return c.depth }
+func (c fakeCtx) Method(code uint64) (string, bool)        { m, ok := c.methods[code]; return m, ok }
 func (c fakeCtx) SensitiveKey(k values.Value) bool {
 	return k.Shape == values.String && values.StringText(k) == "password"
 }
@@ -139,15 +142,198 @@ func TestBounds(t *testing.T) {
 		fields []string
 		want   []Bound
 	}{
-		{"System.Collections.Generic.List<Int32>", []string{"_items", "_size", "_version"}, []Bound{{"_items", "_size", false}}},
-		{"System.Collections.Generic.HashSet<String>", []string{"_buckets", "_slots", "_count", "_lastIndex"}, []Bound{{"_slots", "_lastIndex", false}}},
-		{"System.Collections.Generic.HashSet<String>", []string{"_buckets", "_entries", "_count", "_freeCount"}, []Bound{{"_entries", "_count", false}}},
+		{"System.Collections.Generic.List<Int32>", []string{"_items", "_size", "_version"}, []Bound{{Array: "_items", Count: "_size"}}},
+		{"System.Collections.Generic.HashSet<String>", []string{"_buckets", "_slots", "_count", "_lastIndex"}, []Bound{{Array: "_slots", Count: "_lastIndex"}}},
+		{"System.Collections.Generic.HashSet<String>", []string{"_buckets", "_entries", "_count", "_freeCount"}, []Bound{{Array: "_entries", Count: "_count"}}},
 		{"System.Collections.Generic.List<Int32>", []string{"_items"}, nil},
 		{"Acme.List<Int32>", []string{"_items", "_size"}, nil},
 	}
 	for _, tt := range tests {
 		if got := Bounds(tt.class, tt.fields); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("Bounds(%s, %v) = %v, want %v", tt.class, tt.fields, got, tt.want)
+		}
+	}
+}
+
+func TestDateTimeLocal(t *testing.T) {
+	kolkata := time.FixedZone("IST", 330*60)
+	paris, err := time.LoadLocation("Europe/Paris")
+	if err != nil {
+		t.Skip("no tzdata:", err)
+	}
+	ci := class("System.DateTime", "_dateData")
+	local := func(ticks uint64) values.Value { return obj(prim(values.KindU8, 2<<62|ticks)) }
+	tests := []struct {
+		loc  *time.Location
+		v    values.Value
+		want string
+	}{
+		{kolkata, local(638679492000000000), "2024-11-23T09:00:00.0000000+05:30"},
+		// The offset is the zone's at that date: winter and summer in Paris.
+		{paris, local(638679492000000000), "2024-11-23T09:00:00.0000000+01:00"},
+		{paris, local(638679492000000000 - 150*864000000000), "2024-06-26T09:00:00.0000000+02:00"},
+		{time.FixedZone("W", -(3*60+30)*60), local(638679492000000000), "2024-11-23T09:00:00.0000000-03:30"},
+		// The Local kind's second encoding (bit 63 and 62: ambiguous DST hour).
+		{kolkata, obj(prim(values.KindU8, 3<<62|638679492000000000)), "2024-11-23T09:00:00.0000000+05:30"},
+	}
+	for _, tt := range tests {
+		got, ok := (&Renderer{Location: tt.loc}).Render(ci, tt.v, fakeCtx{})
+		if !ok || got.Text != tt.want {
+			t.Errorf("%v: %q, %v; want %q", tt.loc, got.Text, ok, tt.want)
+		}
+		if len(got.Subs) != 1 || got.Subs[0].Value.AsString() != "Local" {
+			t.Errorf("%v: subs %v", tt.loc, got.Subs)
+		}
+	}
+}
+
+func TestDelegates(t *testing.T) {
+	const svcCls = 10
+	ctx := fakeCtx{
+		classes: map[uint64]values.ClassInfo{svcCls: class("Acme.Service")},
+		methods: map[uint64]string{0x1000: "Acme.Service.Count(Int32 extra)", 0x2000: "Acme.Pricing.Discount(Decimal d)"},
+	}
+	ci := class("System.Func<Int32, Int32>", "_target", "_methodBase", "_methodPtr", "_methodPtrAux", "_invocationList", "_invocationCount")
+	null := values.Value{Shape: values.Null}
+	ptr := func(a uint64) values.Value { return prim(values.KindI, a) }
+	target := values.Value{Shape: values.Object, Class: svcCls}
+	self := values.Value{Shape: values.Cycle}
+	tests := []struct {
+		name, want, method string
+		v                  values.Value
+	}{
+		{"instance", "System.Func<Int32, Int32>(Acme.Service.Count(Int32 extra), target Acme.Service)", "Acme.Service.Count(Int32 extra)",
+			obj(target, null, ptr(0x1000), ptr(0), null, ptr(0))},
+		// A static method: the shuffle thunk in _methodPtr, the method in _methodPtrAux.
+		{"static", "System.Func<Int32, Int32>(Acme.Pricing.Discount(Decimal d))", "Acme.Pricing.Discount(Decimal d)",
+			obj(self, null, ptr(0x9999), ptr(0x2000), null, ptr(0))},
+		// Code the context cannot name: the target's class only.
+		{"unknown code", "System.Func<Int32, Int32>(target Acme.Service)", "",
+			obj(target, null, ptr(0x5555), ptr(0), null, ptr(0))},
+		{"unknown static", "System.Func<Int32, Int32>(static)", "",
+			obj(self, null, ptr(0x5555), ptr(0x6666), null, ptr(0))},
+	}
+	for _, tt := range tests {
+		got, ok := New().Render(ci, tt.v, ctx)
+		if !ok || got.Text != tt.want {
+			t.Errorf("%s: %q, %v; want %q", tt.name, got.Text, ok, tt.want)
+		}
+		var method string
+		for _, s := range got.Subs {
+			if s.Suffix == ".method" {
+				method = s.Value.AsString()
+			}
+		}
+		if method != tt.method {
+			t.Errorf("%s: .method %q, want %q", tt.name, method, tt.method)
+		}
+	}
+}
+
+func TestWalkedCollections(t *testing.T) {
+	const setNode, kvCls, kvNode, listNode, cdNode, tables, treeSet = 20, 21, 22, 23, 24, 25, 26
+	ctx := fakeCtx{classes: map[uint64]values.ClassInfo{
+		setNode:  class("System.Collections.Generic.SortedSet<Int32>.Node", "Item", "Left", "Right", "Color"),
+		kvCls:    class("System.Collections.Generic.KeyValuePair<String, Int32>", "key", "value"),
+		kvNode:   class("System.Collections.Generic.SortedSet<KeyValuePair<String, Int32>>.Node", "Item", "Left", "Right", "Color"),
+		listNode: class("System.Collections.Immutable.ImmutableList<Int32>.Node", "_key", "_frozen", "_height", "_count", "_left", "_right"),
+		cdNode:   class("System.Collections.Concurrent.ConcurrentDictionary<Int32, Int32>.Node", "_key", "_value", "_next", "_hashcode"),
+		tables:   class("System.Collections.Concurrent.ConcurrentDictionary<Int32, Int32>.Tables", "_comparer", "_buckets", "_locks", "_countPerLock"),
+		treeSet:  class("System.Collections.Generic.TreeSet<KeyValuePair<String, Int32>>", "root", "comparer", "count", "version"),
+	}}
+	skip := values.Value{Shape: values.Skipped}
+	null := values.Value{Shape: values.Null}
+	walkOf := func(cls uint64, total uint32, nodes ...values.Value) values.Value {
+		for i := range nodes {
+			nodes[i].Class = cls
+		}
+		return values.Value{Shape: values.Array, Class: cls, Dims: []uint32{total}, Elems: nodes}
+	}
+	setN := func(v int32) values.Value { return obj(i4(v), skip, skip, i4(0)) }
+	kv := func(k string, v int32) values.Value {
+		return obj(values.Value{Shape: values.Struct, Class: kvCls, Fields: []values.Value{str(k), i4(v)}}, skip, skip, i4(0))
+	}
+	listN := func(v int32) values.Value { return obj(i4(v), i4(1), i4(1), i4(1), skip, skip) }
+	cdN := func(k, v int32) values.Value { return obj(i4(k), i4(v), skip, i4(k)) }
+	ints := func(xs ...int32) values.Value {
+		a := values.Value{Shape: values.Array, Dims: []uint32{uint32(len(xs))}}
+		for _, x := range xs {
+			a.Elems = append(a.Elems, i4(x))
+		}
+		return a
+	}
+	tree := func(v values.Value) values.Value {
+		return values.Value{Shape: values.Object, Fields: []values.Value{v}}
+	}
+	set := class("System.Collections.Generic.SortedSet<Int32>", "root", "comparer", "count", "version")
+	tests := []struct {
+		name string
+		ci   values.ClassInfo
+		v    values.Value
+		want string
+	}{
+		{"sorted set", set, obj(walkOf(setNode, 3, setN(1), setN(2), setN(3)), null, i4(3), i4(0)), "{1, 2, 3}"},
+		{"sorted set cut", set, obj(walkOf(setNode, 30, setN(1), setN(2)), null, i4(30), i4(0)), "{1, 2, …}(30)"},
+		{"sorted set empty", set, obj(null, null, i4(0), i4(0)), "{}"},
+		// Nodes not planned yet: the count only.
+		{"sorted set unplanned", set, obj(values.Value{Shape: values.NoPlan, Class: setNode}, null, i4(5), i4(0)), "{…}(5)"},
+		{"sorted dictionary", class("System.Collections.Generic.SortedDictionary<String, Int32>", "_keys", "_values", "_set"),
+			obj(null, null, treeOf(treeSet, walkOf(kvNode, 2, kv("a", 1), kv("password", 2)), 2)), `{"a": 1, "password": ***}`},
+		{"immutable list", class("System.Collections.Immutable.ImmutableList<Int32>", "_root"),
+			tree(walkOf(listNode, 20, listN(4), listN(5))), "[4, 5, …](20)"},
+		{"immutable list unknown count", class("System.Collections.Immutable.ImmutableList<Int32>", "_root"),
+			tree(walkOf(listNode, unknownCount, listN(4))), "[4, …]"},
+		{"concurrent", class("System.Collections.Concurrent.ConcurrentDictionary<Int32, Int32>", "_tables", "_budget"),
+			obj(values.Value{Shape: values.Object, Class: tables, Fields: []values.Value{null, walkOf(cdNode, unknownCount, cdN(1, 10), cdN(2, 20)), null, ints(1, 2)}}, i4(0)),
+			"{1: 10, 2: 20, …}(3)"},
+		{"concurrent complete", class("System.Collections.Concurrent.ConcurrentDictionary<Int32, Int32>", "_tables", "_budget"),
+			obj(values.Value{Shape: values.Object, Class: tables, Fields: []values.Value{null, walkOf(cdNode, 2, cdN(1, 10), cdN(2, 20)), null, ints(2, 0)}}, i4(0)),
+			"{1: 10, 2: 20}"},
+	}
+	for _, tt := range tests {
+		got, ok := New().Render(tt.ci, tt.v, ctx)
+		if !ok || got.Text != tt.want {
+			t.Errorf("%s: %q, %v; want %q", tt.name, got.Text, ok, tt.want)
+		}
+	}
+}
+
+// treeOf is a TreeSet object (a SortedDictionary's _set) over root.
+func treeOf(cls uint64, root values.Value, count int32) values.Value {
+	return values.Value{Shape: values.Object, Class: cls, Fields: []values.Value{root, {Shape: values.Null}, i4(count), i4(0)}}
+}
+
+func TestWalkBounds(t *testing.T) {
+	if got := Bounds("System.Collections.Generic.TreeSet<KeyValuePair<String, Int32>>", []string{"root", "comparer", "count", "version"}); len(got) != 1 || got[0].Walk != WalkTree || got[0].Count != "count" {
+		t.Errorf("TreeSet: %+v", got)
+	}
+	if got := Bounds("System.Collections.Immutable.ImmutableList<Int32>", []string{"_root"}); len(got) != 1 || got[0].Walk != WalkTree || got[0].Count != "" {
+		t.Errorf("ImmutableList: %+v", got)
+	}
+	if got := Bounds("System.Collections.Concurrent.ConcurrentDictionary<Int32, Int32>.Tables", []string{"_comparer", "_buckets", "_locks", "_countPerLock"}); len(got) != 1 || got[0].Walk != WalkChains {
+		t.Errorf("Tables: %+v", got)
+	}
+	// The dictionary's Tables is its inner part, walked.
+	if got := Bounds("System.Collections.Concurrent.ConcurrentDictionary<Int32, Int32>", []string{"_tables", "_budget"}); len(got) != 1 || got[0].Walk != WalkInner {
+		t.Errorf("ConcurrentDictionary: %+v", got)
+	}
+	if l, ok := NodeLinks("System.Collections.Generic.SortedSet<KeyValuePair<String, Int32>>.Node", []string{"Item", "Left", "Right", "Color"}); !ok || l.Left != "Left" || l.Right != "Right" {
+		t.Errorf("SortedSet node: %+v %v", l, ok)
+	}
+	if l, ok := NodeLinks("System.Collections.Immutable.ImmutableList<Int32>.Node", []string{"_key", "_frozen", "_height", "_count", "_left", "_right"}); !ok || l.Count != "_count" {
+		t.Errorf("ImmutableList node: %+v %v", l, ok)
+	}
+	// A layout without the expected links: not walked.
+	if _, ok := NodeLinks("System.Collections.Generic.SortedSet<Int32>.Node", []string{"Item", "Children"}); ok {
+		t.Error("node without links walked")
+	}
+	for in, want := range map[string]string{
+		"System.Collections.Generic.SortedSet<Int32>.Node":                         "System.Collections.Generic.SortedSet.Node",
+		"System.Collections.Generic.Dictionary<String, List<Int32>>.KeyCollection": "System.Collections.Generic.Dictionary.KeyCollection",
+		"Acme.Plain": "Acme.Plain",
+	} {
+		if got := stripArgs(in); got != want {
+			t.Errorf("stripArgs(%s) = %s", in, got)
 		}
 	}
 }

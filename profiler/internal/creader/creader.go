@@ -50,7 +50,23 @@ type Field struct {
 	Kind   uint8
 	Offset uint32
 	Redact bool
+	// Walk: BoundTree, BoundChains or BoundInner, with the owner's count at
+	// BoundOffset (NoCount: none).
+	Walk        uint8
+	BoundOffset uint32
 }
+
+// Walked collections (values.h).
+const (
+	BoundTree   = C.BOUND_TREE
+	BoundChains = C.BOUND_CHAINS
+	BoundInner  = C.BOUND_INNER
+	NoCount     = C.BOUND_NO_COUNT
+	Unknown     = C.BOUND_UNKNOWN
+)
+
+// Links are a node class's linking fields, each 1 + its index (0: none).
+type Links struct{ Left, Right, Count uint8 }
 
 // Shapes.
 const (
@@ -61,6 +77,11 @@ const (
 
 // Publish makes a class plan known to the reader.
 func Publish(cls uint64, shape int, elemKind uint8, elemSize uint32, fields []Field) {
+	PublishNode(cls, shape, elemKind, elemSize, fields, Links{})
+}
+
+// PublishNode is Publish for a walked collection's node class.
+func PublishNode(cls uint64, shape int, elemKind uint8, elemSize uint32, fields []Field, l Links) {
 	size := unsafe.Sizeof(C.clr_class_plan{}) + uintptr(len(fields))*unsafe.Sizeof(C.clr_value_plan{})
 	p := (*C.clr_class_plan)(C.calloc(1, C.size_t(size)))
 	p.class_id = C.uintptr_t(cls)
@@ -76,7 +97,10 @@ func Publish(cls uint64, shape int, elemKind uint8, elemSize uint32, fields []Fi
 		if f.Redact {
 			fs[i].redact = 1
 		}
+		fs[i].bounded = C.uint8_t(f.Walk)
+		fs[i].bound_offset = C.uint32_t(f.BoundOffset)
 	}
+	p.link[0], p.link[1], p.node_count = C.uint8_t(l.Left), C.uint8_t(l.Right), C.uint8_t(l.Count)
 	C.clr_plan_publish(p)
 }
 

@@ -2,6 +2,7 @@ package creader
 
 import (
 	"encoding/binary"
+	"fmt"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -15,13 +16,15 @@ import (
 var (
 	classMem                               Mem
 	clsString, clsNode, clsInts, clsSecret uint64
+	clsTree, clsTNode, clsTable, clsHeads  uint64
+	clsCNode, clsOther, clsWrap            uint64
 )
 
 var limits = Limits{MaxBytes: 4096, MaxChars: 16, MaxElems: 4, MaxDepth: 3, MaxFields: 8}
 
 func TestMain(m *testing.M) {
 	Init(limits)
-	for _, c := range []*uint64{&clsString, &clsNode, &clsInts, &clsSecret} {
+	for _, c := range []*uint64{&clsString, &clsNode, &clsInts, &clsSecret, &clsTree, &clsTNode, &clsTable, &clsHeads, &clsCNode, &clsOther, &clsWrap} {
 		*c = Addr(classMem.Alloc(64))
 	}
 	Publish(clsString, ShapeString, 0, 0, nil)
@@ -30,6 +33,18 @@ func TestMain(m *testing.M) {
 	Publish(clsInts, ShapeArray, uint8(values.KindI4), 4, nil)
 	// Secret { String Password @8 (redacted); Int32 Id @16 }
 	Publish(clsSecret, ShapeObject, 0, 0, []Field{{Kind: uint8(values.KindRef), Offset: 8, Redact: true}, {Kind: uint8(values.KindI4), Offset: 16}})
+	ref, i4 := uint8(values.KindRef), uint8(values.KindI4)
+	// Tree { TNode root @8 (walked, count @16); Int32 count @16 }
+	Publish(clsTree, ShapeObject, 0, 0, []Field{{Kind: ref, Offset: 8, Walk: BoundTree, BoundOffset: 16}, {Kind: i4, Offset: 16}})
+	// TNode { Int32 item @8; TNode left @16; TNode right @24 }
+	PublishNode(clsTNode, ShapeObject, 0, 0, []Field{{Kind: i4, Offset: 8}, {Kind: ref, Offset: 16}, {Kind: ref, Offset: 24}}, Links{Left: 2, Right: 3})
+	// Table { CNode[] buckets @8 (walked, no count) }; CNode { Int32 key @8; CNode next @16 }
+	Publish(clsTable, ShapeObject, 0, 0, []Field{{Kind: ref, Offset: 8, Walk: BoundChains, BoundOffset: NoCount}})
+	Publish(clsHeads, ShapeArray, ref, 8, nil)
+	PublishNode(clsCNode, ShapeObject, 0, 0, []Field{{Kind: i4, Offset: 8}, {Kind: ref, Offset: 16}}, Links{Left: 2})
+	PublishNode(clsOther, ShapeObject, 0, 0, []Field{{Kind: i4, Offset: 8}, {Kind: ref, Offset: 16}, {Kind: ref, Offset: 24}}, Links{Left: 2, Right: 3})
+	// Wrap { Node inner @8: the collection's inner part, no level }
+	Publish(clsWrap, ShapeObject, 0, 0, []Field{{Kind: ref, Offset: 8, Walk: BoundInner}})
 	m.Run()
 }
 
@@ -207,4 +222,181 @@ func TestReader(t *testing.T) {
 			t.Fatalf("last value %v, want truncated", last.Shape)
 		}
 	})
+}
+
+func tnode(m *Mem, cls uint64, item int32, left, right uint64) uint64 {
+	b := m.Alloc(32)
+	binary.LittleEndian.PutUint64(b, cls)
+	binary.LittleEndian.PutUint32(b[8:], uint32(item))
+	binary.LittleEndian.PutUint64(b[16:], left)
+	binary.LittleEndian.PutUint64(b[24:], right)
+	return Addr(b)
+}
+
+func owner(m *Mem, cls, ref uint64, count int32) uint64 {
+	b := m.Alloc(24)
+	binary.LittleEndian.PutUint64(b, cls)
+	binary.LittleEndian.PutUint64(b[8:], ref)
+	binary.LittleEndian.PutUint32(b[16:], uint32(count))
+	return Addr(b)
+}
+
+// walked returns the items of a walked collection's nodes, its dims[0],
+// and checks that each node's links are left out.
+func walked(t *testing.T, v values.Value) ([]int64, uint32) {
+	t.Helper()
+	if v.Shape != values.Object || v.Fields[0].Shape != values.Array {
+		t.Fatalf("not walked: %+v", v)
+	}
+	a := v.Fields[0]
+	var items []int64
+	for _, n := range a.Elems {
+		if n.Shape != values.Object || n.Fields[0].Shape != values.Prim || n.Fields[1].Shape != values.Skipped {
+			t.Fatalf("node %+v", n)
+		}
+		items = append(items, n.Fields[0].Int())
+	}
+	return items, a.Dims[0]
+}
+
+func TestWalks(t *testing.T) {
+	var m Mem
+	defer m.Free()
+	ref := uint8(values.KindRef)
+	capture := func(obj uint64) values.Value {
+		return decodeAll(t, Capture([]uint8{ref}, []uint64{obj}, 4096))[0]
+	}
+	t.Run("tree in order, bounded, real count", func(t *testing.T) {
+		// 4 at the root; 2 (1, 3) left; 6 (5, 7) right.
+		leaf := func(v int32) uint64 { return tnode(&m, clsTNode, v, 0, 0) }
+		root := tnode(&m, clsTNode, 4, tnode(&m, clsTNode, 2, leaf(1), leaf(3)), tnode(&m, clsTNode, 6, leaf(5), leaf(7)))
+		items, n := walked(t, capture(owner(&m, clsTree, root, 7)))
+		if fmt.Sprint(items) != "[1 2 3 4]" || n != 7 {
+			t.Fatalf("items %v of %d", items, n)
+		}
+		small := tnode(&m, clsTNode, 2, leaf(1), 0)
+		if items, n := walked(t, capture(owner(&m, clsTree, small, 2))); fmt.Sprint(items) != "[1 2]" || n != 2 {
+			t.Fatalf("items %v of %d", items, n)
+		}
+		if v := capture(owner(&m, clsTree, 0, 0)); v.Fields[0].Shape != values.Null {
+			t.Fatalf("empty tree %+v", v)
+		}
+	})
+	t.Run("hostile trees stop, no crash, no hang", func(t *testing.T) {
+		// A node that is its own left child: the walk's stack fills and it stops.
+		b := m.Alloc(32)
+		binary.LittleEndian.PutUint64(b, clsTNode)
+		binary.LittleEndian.PutUint64(b[16:], Addr(b))
+		if items, n := walked(t, capture(owner(&m, clsTree, Addr(b), 3))); len(items) != 0 || n != 3 {
+			t.Fatalf("self-left: %v of %d", items, n)
+		}
+		// Its own right child: at most MaxElems nodes.
+		c := m.Alloc(32)
+		binary.LittleEndian.PutUint64(c, clsTNode)
+		binary.LittleEndian.PutUint64(c[24:], Addr(c))
+		if items, _ := walked(t, capture(owner(&m, clsTree, Addr(c), 1000))); len(items) != int(limits.MaxElems) {
+			t.Fatalf("self-right: %v", items)
+		}
+		// A child in an unmapped page, a child of another class: the walk stops there.
+		bad := tnode(&m, clsTNode, 2, tnode(&m, clsTNode, 1, UnmappedPage(), 0), 0)
+		if items, _ := walked(t, capture(owner(&m, clsTree, bad, 2))); len(items) != 0 {
+			t.Fatalf("unmapped child: %v", items)
+		}
+		other := tnode(&m, clsTNode, 2, 0, tnode(&m, clsOther, 3, 0, 0))
+		if items, _ := walked(t, capture(owner(&m, clsTree, other, 2))); fmt.Sprint(items) != "[2]" {
+			t.Fatalf("foreign child: %v", items)
+		}
+		// The root itself unreadable.
+		if v := capture(owner(&m, clsTree, UnmappedPage(), 2)); v.Fields[0].Shape != values.Unreadable {
+			t.Fatalf("unmapped root: %+v", v.Fields[0])
+		}
+	})
+	t.Run("an inner part is no nesting level", func(t *testing.T) {
+		var next uint64
+		for i := 0; i < 10; i++ {
+			next = Addr(node(&m, next, int32(i)))
+		}
+		v := capture(owner(&m, clsWrap, next, 0)).Fields[0]
+		depth := 0
+		for v.Shape == values.Object {
+			v = v.Fields[0]
+			depth++
+		}
+		if depth != int(limits.MaxDepth) || v.Shape != values.DepthLimit {
+			t.Fatalf("stopped after %d levels at %v", depth, v.Shape)
+		}
+	})
+	t.Run("hash chains in bucket order", func(t *testing.T) {
+		cnode := func(key int32, next uint64) uint64 {
+			b := m.Alloc(24)
+			binary.LittleEndian.PutUint64(b, clsCNode)
+			binary.LittleEndian.PutUint32(b[8:], uint32(key))
+			binary.LittleEndian.PutUint64(b[16:], next)
+			return Addr(b)
+		}
+		heads := func(hs ...uint64) uint64 {
+			b := m.Alloc(16 + 8*len(hs))
+			binary.LittleEndian.PutUint64(b, clsHeads)
+			binary.LittleEndian.PutUint32(b[8:], uint32(len(hs)))
+			for i, h := range hs {
+				binary.LittleEndian.PutUint64(b[16+8*i:], h)
+			}
+			return Addr(b)
+		}
+		items, n := walked(t, capture(owner(&m, clsTable, heads(cnode(1, cnode(2, 0)), 0, cnode(3, 0)), 0)))
+		if fmt.Sprint(items) != "[1 2 3]" || n != 3 {
+			t.Fatalf("items %v of %d", items, n)
+		}
+		// More than MaxElems: the count is not known to the walk.
+		items, n = walked(t, capture(owner(&m, clsTable, heads(cnode(1, cnode(2, cnode(3, 0))), cnode(4, cnode(5, 0))), 0)))
+		if fmt.Sprint(items) != "[1 2 3 4]" || n != Unknown {
+			t.Fatalf("items %v of %d", items, n)
+		}
+		// A chain that loops: bounded.
+		b := m.Alloc(24)
+		binary.LittleEndian.PutUint64(b, clsCNode)
+		binary.LittleEndian.PutUint64(b[16:], Addr(b))
+		if items, n := walked(t, capture(owner(&m, clsTable, heads(Addr(b)), 0))); len(items) != int(limits.MaxElems) || n != Unknown {
+			t.Fatalf("loop: %v of %d", items, n)
+		}
+		if items, n := walked(t, capture(owner(&m, clsTable, heads(0, 0), 0))); len(items) != 0 || n != 0 {
+			t.Fatalf("empty: %v of %d", items, n)
+		}
+	})
+}
+
+// BenchmarkWalks: what the hook spends on a walked collection of
+// MaxElems elements (a tree, hash chains) against an array of as many,
+// Capture's own cost (cgo, a plan and a buffer allocated) included.
+func BenchmarkWalks(b *testing.B) {
+	var m Mem
+	defer m.Free()
+	ref := uint8(values.KindRef)
+	// A balanced tree of 7 and chains of 7 nodes: 4 (MaxElems) shown.
+	leaf := func(v int32) uint64 { return tnode(&m, clsTNode, v, 0, 0) }
+	root := tnode(&m, clsTNode, 4, tnode(&m, clsTNode, 2, leaf(1), leaf(3)), tnode(&m, clsTNode, 6, leaf(5), leaf(7)))
+	tree := owner(&m, clsTree, root, 7)
+	heads := m.Alloc(16 + 8*7)
+	binary.LittleEndian.PutUint64(heads, clsHeads)
+	binary.LittleEndian.PutUint32(heads[8:], 7)
+	for i := 0; i < 7; i++ {
+		n := m.Alloc(24)
+		binary.LittleEndian.PutUint64(n, clsCNode)
+		binary.LittleEndian.PutUint32(n[8:], uint32(i))
+		binary.LittleEndian.PutUint64(heads[16+8*i:], Addr(n))
+	}
+	table := owner(&m, clsTable, Addr(heads), 0)
+	arr := m.Alloc(16 + 4*7)
+	binary.LittleEndian.PutUint64(arr, clsInts)
+	binary.LittleEndian.PutUint32(arr[8:], 7)
+	for _, c := range []struct {
+		name string
+		obj  uint64
+	}{{"array", Addr(arr)}, {"tree", tree}, {"chains", table}} {
+		b.Run(c.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				Capture([]uint8{ref}, []uint64{c.obj}, 4096)
+			}
+		})
+	}
 }

@@ -36,6 +36,10 @@ static int blk_decide(clr_strategy *st, uint32_t i, const uint8_t *tid, int64_t 
     g_now = now;
     return clr_decide(st, &st->methods[i], &tat, tid, test_clock);
 }
+static int blk_decide_parent(clr_strategy *st, int sampled, int64_t now) {
+    g_now = now;
+    return clr_decide_parent(st, &tat, sampled, test_clock);
+}
 static void reset(void) { atomic_store(&tat, 0); }
 static int allow(int64_t interval, int64_t tolerance, int64_t now) { return clr_rate_allow(&tat, interval, tolerance, now); }
 */
@@ -92,6 +96,17 @@ func NewBlock(c sampling.Config, st *sampling.Strategy, methods []sampling.Metho
 // Decide is the C decision for a root call of method i.
 func (b Block) Decide(i int, tid [16]byte, now int64) sampling.Decision {
 	return sampling.Decision(C.blk_decide(b.p, C.uint32_t(i), (*C.uint8_t)(unsafe.Pointer(&tid[0])), C.int64_t(now)))
+}
+
+// DecideParent is the C decision for a root that joined a caller's trace
+// under a parentbased_* sampler: the caller's sampled flag, then the
+// configured rate limit.
+func (b Block) DecideParent(sampled bool, now int64) sampling.Decision {
+	v := 0
+	if sampled {
+		v = 1
+	}
+	return sampling.Decision(C.blk_decide_parent(b.p, C.int(v), C.int64_t(now)))
 }
 
 // Free releases the block.

@@ -127,3 +127,32 @@ func TestStrategyReclaim(t *testing.T) {
 		t.Errorf("the control retired blocks at once and no reader noticed: the check is blind")
 	}
 }
+
+// A root joining a caller's trace under a parent-based sampler: the
+// caller's flag decides, whatever the root sampler and the method's bound
+// say, and CLROTEL_RATE_LIMIT still caps what is kept.
+func TestParentDecision(t *testing.T) {
+	methods := []sampling.MethodNames{{Select: "Acme.M", Span: "M()", Function: "Acme.M"}}
+	for _, tc := range []struct {
+		cfg  sampling.Config
+		want []sampling.Decision // sampled, sampled, unsampled, sampled at the same instant
+	}{
+		{sampling.Config{Sampler: sampling.ParentBasedAlwaysOff},
+			[]sampling.Decision{sampling.Kept, sampling.Kept, sampling.NotSampled, sampling.Kept}},
+		{sampling.Config{Sampler: sampling.ParentBasedAlwaysOn, RateLimit: 1, Burst: 2},
+			[]sampling.Decision{sampling.Kept, sampling.Kept, sampling.NotSampled, sampling.RateLimited}},
+	} {
+		b := NewBlock(tc.cfg, nil, methods)
+		var got []sampling.Decision
+		for _, sampled := range []bool{true, true, false, true} {
+			got = append(got, b.DecideParent(sampled, 1e9))
+		}
+		b.Free()
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("%s: decisions %v, want %v", tc.cfg.Sampler, got, tc.want)
+				break
+			}
+		}
+	}
+}

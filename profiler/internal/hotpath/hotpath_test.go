@@ -35,14 +35,16 @@ var allowedExternal = map[string]bool{"clock_gettime@plt": true, "memcpy@plt": t
 // value-less call reaches none of them.
 var apiCallers = map[string]bool{
 	"exact_generic_types": true,
-	"clr_capture_enter":   true,
-	"clr_capture_leave":   true,
-	"write_value":         true,
-	"write_struct":        true,
-	"write_array":         true,
-	"write_object":        true,
-	"write_static":        true,
-	"write_statics":       true,
+	// The `this` of an async state machine's MoveNext (async.c).
+	"clr_async_this":    true,
+	"clr_capture_enter": true,
+	"clr_capture_leave": true,
+	"write_value":       true,
+	"write_struct":      true,
+	"write_array":       true,
+	"write_object":      true,
+	"write_static":      true,
+	"write_statics":     true,
 	// The exact class, or type argument, of a shared generic frame: for
 	// the `this` of a generic struct and for type-parameter values.
 	"frame_class":    true,
@@ -52,6 +54,13 @@ var apiCallers = map[string]bool{
 	"array_object_info":  true,
 	"clr_is_array_class": true,
 	"class_module":       true,
+	// Joining the caller's trace (ambient.c): the address of this thread's
+	// Thread.t_currentThread, asked once per thread (again only when the
+	// cached one went stale), and the `this` of Activity.Stop, once per
+	// stopped Activity; and once per process, the array layout.
+	"ambient_thread_slot": true,
+	"learn_array_layout":  true,
+	"stop_this":           true,
 }
 
 // forbidden are what the hot path must never reach.

@@ -1,0 +1,374 @@
+package otelbridge
+
+import (
+	"strings"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// Async methods are one span each, from the call until the task completes.
+// The hooks give such a span its id at the call (EnterAsync); the state
+// machine's MoveNext calls, on any thread, are continuations of it
+// (Resume): frames with no span of their own, under which calls nest into
+// the async span; the builder's SetResult/SetException end it (AsyncEnd).
+// The kickoff call usually returns first (its task is still running); its
+// span then waits here, detached from its thread, for the end. Threads are
+// drained independently, so the end may also be seen before the kickoff's
+// exit: it waits here for it. Both tables are bounded by MaxAsyncPending.
+
+// DefaultAsyncLimit bounds the async spans waiting for their task, and the
+// task ends waiting for their span (SetAsyncLimit): past it, a span is
+// exported at once with clrotel.end_reason=async_untracked, and an early
+// end is dropped, both counted (AsyncOverflow).
+const DefaultAsyncLimit = 1 << 16
+
+// SetAsyncLimit sets the bound on async spans waiting for their task.
+func (b *Bridge) SetAsyncLimit(n int) {
+	b.asyncMu.Lock()
+	b.asyncLimit = n
+	b.asyncMu.Unlock()
+}
+
+// KeyReturn is the return value attribute (package values writes it).
+const KeyReturn = attribute.Key("dotnet.return")
+
+// KeyAsyncResumes counts the times an async method resumed after an await.
+var KeyAsyncResumes = attribute.Key("clrotel.async.resumes")
+
+type asyncState struct {
+	pending *pendingSpan
+	end     *asyncEnd
+	resumes int64
+	events  []event              // from continuations, for the span
+	folded  []attribute.KeyValue // calls folded into continuations
+}
+
+// pendingSpan is an async method's span whose call returned: what its
+// thread held for it, copied.
+type pendingSpan struct {
+	t Thread // tidAttr and the span's own encoded attributes
+	f frame
+	e ending
+}
+
+type asyncEnd struct {
+	ts     int64
+	attrs  []attribute.KeyValue
+	failed bool
+	status string
+	reason string
+}
+
+func (b *Bridge) asyncState(id trace.SpanID, create bool) *asyncState {
+	st := b.async[id]
+	if st == nil && create {
+		limit := b.asyncLimit
+		if limit <= 0 {
+			limit = DefaultAsyncLimit
+		}
+		if len(b.async) >= limit {
+			b.asyncOverflow.Add(1)
+			return nil
+		}
+		st = &asyncState{}
+		if b.async == nil {
+			b.async = map[trace.SpanID]*asyncState{}
+		}
+		b.async[id] = st
+	}
+	return st
+}
+
+// AsyncOverflow is how many async spans or ends the bounded tables could
+// not hold.
+func (b *Bridge) AsyncOverflow() uint64 { return b.asyncOverflow.Load() }
+
+// AsyncPending is how many async spans wait for their task.
+func (b *Bridge) AsyncPending() int {
+	b.asyncMu.Lock()
+	defer b.asyncMu.Unlock()
+	return len(b.async)
+}
+
+// EnterAsync starts an async method's span with the id the hook chose.
+func (b *Bridge) EnterAsync(t *Thread, ts int64, m *Method, traceID trace.TraceID, spanID trace.SpanID, attrs ...attribute.KeyValue) {
+	b.EnterWithID(t, ts, m, traceID, spanID, attrs...)
+	t.stack[len(t.stack)-1].async = true
+}
+
+// EnterWithID starts a span with the id the hook chose (one that other
+// threads' records may name as their parent).
+func (b *Bridge) EnterWithID(t *Thread, ts int64, m *Method, traceID trace.TraceID, spanID trace.SpanID, attrs ...attribute.KeyValue) {
+	b.Enter(t, ts, m, traceID, attrs...)
+	if spanID.IsValid() {
+		t.stack[len(t.stack)-1].spanID = spanID
+	}
+}
+
+// EndsWithCall says that t's innermost span, an async method's, ends with
+// its call: nothing will carry it to the task's end.
+func (b *Bridge) EndsWithCall(t *Thread) {
+	if n := len(t.stack); n > 0 {
+		t.stack[n-1].async = false
+	}
+}
+
+// Resume opens a continuation of the span spanID of trace traceID on t:
+// calls until the matching Exit are its children. m is the method that
+// continues it (for stack traces).
+func (b *Bridge) Resume(t *Thread, ts int64, m *Method, traceID trace.TraceID, spanID trace.SpanID) {
+	if n := len(t.stack); n == 0 || t.stack[n-1].spanID != spanID {
+		// Not the kickoff's own first step: a resume after an await.
+		b.asyncMu.Lock()
+		if st := b.asyncState(spanID, true); st != nil {
+			st.resumes++
+		}
+		b.asyncMu.Unlock()
+	}
+	t.stack = append(t.stack, frame{method: m, start: ts, traceID: traceID, spanID: spanID, attrsAt: len(t.attrs), pseudo: true})
+}
+
+// Outcome is how an async method's task completed.
+type Outcome struct {
+	Attrs    []attribute.KeyValue // the result, as dotnet.return
+	Failed   bool
+	Canceled bool
+	// The exception's type and message (Failed or Canceled), when known.
+	ExcType, ExcMessage string
+}
+
+// AsyncOutcome reads a builder completion's arguments: SetResult's is the
+// task's result; SetException's the exception (rendered "Type: message"),
+// an OperationCanceledException (or a type derived by name from it, as
+// TaskCanceledException) meaning the task was canceled.
+func AsyncOutcome(setException bool, args []attribute.KeyValue) Outcome {
+	var o Outcome
+	if !setException {
+		for _, a := range args {
+			k := string(a.Key)
+			if i := strings.IndexByte(strings.TrimPrefix(k, "dotnet.arg."), '.'); strings.HasPrefix(k, "dotnet.arg.") {
+				rest := ""
+				if i >= 0 {
+					rest = k[len("dotnet.arg.")+i:]
+				}
+				o.Attrs = append(o.Attrs, attribute.KeyValue{Key: KeyReturn + attribute.Key(rest), Value: a.Value})
+			}
+		}
+		return o
+	}
+	o.Failed = true
+	for _, a := range args {
+		k := string(a.Key)
+		if !strings.HasPrefix(k, "dotnet.arg.") || strings.Contains(k[len("dotnet.arg."):], ".") {
+			continue
+		}
+		text := a.Value.Emit()
+		typ, msg, _ := strings.Cut(text, ": ")
+		if i := strings.IndexByte(typ, '{'); i > 0 {
+			typ, msg = typ[:i], "" // its layout not read yet: the type only
+		}
+		o.ExcType, o.ExcMessage = typ, msg
+		if strings.HasSuffix(typ, "CanceledException") {
+			o.Failed, o.Canceled = false, true
+		}
+		break
+	}
+	return o
+}
+
+// AsyncEnd ends the async span spanID at ts with the task's outcome.
+func (b *Bridge) AsyncEnd(t *Thread, ts int64, spanID trace.SpanID, o Outcome) {
+	var status, reason string
+	if (o.Failed || o.Canceled) && o.ExcMessage == "" {
+		// The exception's event, recorded when it was thrown in this step,
+		// has its message.
+		for i := len(t.stack) - 1; i >= 0 && t.stack[i].pseudo && t.stack[i].spanID == spanID; i-- {
+			for _, ev := range t.stack[i].events {
+				for _, a := range ev.attrs {
+					if a.Key == "exception.message" && ev.name == EventException {
+						o.ExcMessage = a.Value.AsString()
+					}
+				}
+			}
+		}
+	}
+	if o.Failed {
+		status = "exception"
+		if o.ExcType != "" {
+			status = o.ExcType
+			if o.ExcMessage != "" {
+				status += ": " + o.ExcMessage
+			}
+		}
+	}
+	if o.Canceled {
+		reason = "canceled"
+	}
+	b.asyncEnd(t, ts, spanID, o.Failed, status, reason, o.Attrs...)
+}
+
+func (b *Bridge) asyncEnd(t *Thread, ts int64, spanID trace.SpanID, failed bool, status, reason string, attrs ...attribute.KeyValue) {
+	end := &asyncEnd{ts: ts, attrs: append([]attribute.KeyValue(nil), attrs...), failed: failed, status: status, reason: reason}
+	// The end takes effect when the continuation that completed the task
+	// returns: what was folded into it is known only then.
+	if n := len(t.stack); n > 0 && t.stack[n-1].pseudo && t.stack[n-1].spanID == spanID {
+		t.stack[n-1].end = end
+		return
+	}
+	b.asyncMu.Lock()
+	defer b.asyncMu.Unlock()
+	b.endAsync(spanID, end)
+}
+
+// endAsync applies a task's end: the span is exported if its call has
+// returned, else the end waits for it. asyncMu held.
+func (b *Bridge) endAsync(spanID trace.SpanID, end *asyncEnd) {
+	st := b.asyncState(spanID, true)
+	if st == nil {
+		return
+	}
+	if st.pending != nil {
+		b.finishAsync(spanID, st, end)
+		return
+	}
+	st.end = end
+}
+
+// exitAsync handles the return of an async method's call, f being t's
+// innermost frame: the span ends now if its task already completed, else it
+// waits for AsyncEnd.
+func (b *Bridge) exitAsync(t *Thread, f *frame, e *ending) {
+	b.asyncMu.Lock()
+	defer b.asyncMu.Unlock()
+	st := b.asyncState(f.spanID, true)
+	if st == nil {
+		e.reason = "async_untracked"
+		b.out.add(t, f, e)
+		return
+	}
+	ps := &pendingSpan{
+		t: Thread{tidAttr: t.tidAttr, attrs: append([]byte(nil), t.attrs[f.attrsAt:]...)},
+		f: *f,
+		e: ending{end: e.end, attrs: append([]attribute.KeyValue(nil), e.attrs...), reason: e.reason, failed: e.failed, status: e.status},
+	}
+	ps.f.attrsAt = 0
+	ps.f.events = append([]event(nil), f.events...)
+	st.pending = ps
+	if st.end != nil {
+		b.finishAsync(f.spanID, st, st.end)
+	}
+}
+
+// finishAsync exports a pending span with its task's end. asyncMu held.
+func (b *Bridge) finishAsync(id trace.SpanID, st *asyncState, end *asyncEnd) {
+	ps := st.pending
+	delete(b.async, id)
+	e := ps.e
+	if end.ts > e.end {
+		e.end = end.ts
+	}
+	if end.reason != ExitAbandon.String() {
+		// The task's result replaces the rendering of the task itself.
+		e.attrs = withoutReturn(e.attrs)
+	}
+	e.attrs = append(e.attrs, end.attrs...)
+	e.attrs = mergeAttrs(e.attrs, st.folded...)
+	if st.resumes > 0 {
+		e.attrs = append(e.attrs, KeyAsyncResumes.Int64(st.resumes))
+	}
+	if end.failed {
+		e.failed, e.status = true, end.status
+	}
+	if end.reason != "" {
+		e.reason = end.reason
+	}
+	ps.f.events = append(ps.f.events, st.events...)
+	b.out.add(&ps.t, &ps.f, &e)
+}
+
+func withoutReturn(attrs []attribute.KeyValue) []attribute.KeyValue {
+	out := attrs[:0:0]
+	for _, a := range attrs {
+		if a.Key == KeyReturn || strings.HasPrefix(string(a.Key), string(KeyReturn)+".") {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// mergeAttrs adds src to dst, summing integers and joining lists under
+// keys both have (what was folded into several continuations of a span).
+func mergeAttrs(dst []attribute.KeyValue, src ...attribute.KeyValue) []attribute.KeyValue {
+next:
+	for _, a := range src {
+		for i := range dst {
+			if dst[i].Key != a.Key {
+				continue
+			}
+			switch {
+			case dst[i].Value.Type() == attribute.INT64 && a.Value.Type() == attribute.INT64:
+				dst[i].Value = attribute.Int64Value(dst[i].Value.AsInt64() + a.Value.AsInt64())
+				continue next
+			case dst[i].Value.Type() == attribute.STRINGSLICE && a.Value.Type() == attribute.STRINGSLICE:
+				l := append(dst[i].Value.AsStringSlice(), a.Value.AsStringSlice()...)
+				dst[i].Value = attribute.StringSliceValue(l[:min(len(l), maxMergedList)])
+				continue next
+			}
+		}
+		dst = append(dst, a)
+	}
+	return dst
+}
+
+// maxMergedList bounds a list attribute merged from several continuations.
+const maxMergedList = 8
+
+// exitContinuation pops a continuation frame: its events (exceptions the
+// state machine caught) and what was folded into it go to the async span,
+// which ends if the task completed in it.
+func (b *Bridge) exitContinuation(t *Thread, f *frame, attrs []attribute.KeyValue) {
+	if len(attrs) == 0 && len(f.events) == 0 && f.end == nil {
+		return
+	}
+	// Still on this thread's stack (the kickoff's first step): events go
+	// to it directly.
+	if len(f.events) > 0 {
+		for i := len(t.stack) - 2; i >= 0; i-- {
+			if g := &t.stack[i]; g.spanID == f.spanID && !g.pseudo {
+				g.events = append(g.events, f.events...)
+				f.events = nil
+				break
+			}
+		}
+	}
+	b.asyncMu.Lock()
+	defer b.asyncMu.Unlock()
+	st := b.asyncState(f.spanID, true)
+	if st == nil {
+		return
+	}
+	st.folded = mergeAttrs(st.folded, attrs...)
+	if st.pending != nil {
+		st.pending.f.events = append(st.pending.f.events, f.events...)
+	} else {
+		st.events = append(st.events, f.events...)
+	}
+	if f.end != nil {
+		b.endAsync(f.spanID, f.end)
+	}
+}
+
+// AbandonAsync ends, at ts, every async span still waiting for its task
+// (the process is ending): clrotel.end_reason=abandoned.
+func (b *Bridge) AbandonAsync(ts int64) {
+	b.asyncMu.Lock()
+	defer b.asyncMu.Unlock()
+	for id, st := range b.async {
+		if st.pending != nil {
+			b.finishAsync(id, st, &asyncEnd{ts: ts, reason: ExitAbandon.String()})
+		}
+	}
+	clear(b.async)
+}

@@ -1,0 +1,116 @@
+package otelbridge
+
+import (
+	"reflect"
+	"testing"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/trace"
+)
+
+func TestAsyncOutcome(t *testing.T) {
+	tests := []struct {
+		name         string
+		setException bool
+		args         []attribute.KeyValue
+		want         Outcome
+	}{
+		{"result", false, []attribute.KeyValue{attribute.Int64("dotnet.arg.result", 7)},
+			Outcome{Attrs: []attribute.KeyValue{KeyReturn.Int64(7)}}},
+		{"result with parts", false, []attribute.KeyValue{attribute.String("dotnet.arg.result", "Acme.Order{…}"), attribute.Int64("dotnet.arg.result.Id", 3)},
+			Outcome{Attrs: []attribute.KeyValue{KeyReturn.String("Acme.Order{…}"), attribute.Int64("dotnet.return.Id", 3)}}},
+		{"no result", false, nil, Outcome{}},
+		{"exception", true, []attribute.KeyValue{attribute.String("dotnet.arg.exception", "System.InvalidOperationException: bad")},
+			Outcome{Failed: true, ExcType: "System.InvalidOperationException", ExcMessage: "bad"}},
+		{"exception not read yet", true, []attribute.KeyValue{attribute.String("dotnet.arg.exception", "System.IO.IOException{…}")},
+			Outcome{Failed: true, ExcType: "System.IO.IOException"}},
+		{"canceled", true, []attribute.KeyValue{attribute.String("dotnet.arg.exception", "System.Threading.Tasks.TaskCanceledException: A task was canceled.")},
+			Outcome{Canceled: true, ExcType: "System.Threading.Tasks.TaskCanceledException", ExcMessage: "A task was canceled."}},
+		{"exception, capture off", true, nil, Outcome{Failed: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := AsyncOutcome(tt.setException, tt.args); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestMergeAttrs(t *testing.T) {
+	got := mergeAttrs([]attribute.KeyValue{attribute.Int64("n", 2), attribute.StringSlice("top", []string{"a"})},
+		attribute.Int64("n", 3), attribute.StringSlice("top", []string{"b"}), attribute.Bool("x", true))
+	want := []attribute.KeyValue{attribute.Int64("n", 5), attribute.StringSlice("top", []string{"a", "b"}), attribute.Bool("x", true)}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}
+
+// An async span ends when its task does, whichever of the call's return
+// and the task's end the drainer sees first, and a continuation on another
+// thread is its child.
+func TestAsyncSpanLifecycle(t *testing.T) {
+	for _, endFirst := range []bool{false, true} {
+		b, pipe, c := newTestBridge(t, ExportOptions{})
+		m := NewMethod(MethodInfo{FunctionName: "Acme.Handle"})
+		child := NewMethod(MethodInfo{FunctionName: "Acme.Step"})
+		mn := NewMethod(MethodInfo{FunctionName: "Acme.Handle.MoveNext"})
+		caller, pool := NewThread(1), NewThread(2)
+		tid := trace.TraceID{1}
+		sid := trace.SpanID{9}
+		b.EnterAsync(caller, 100, m, tid, sid, attribute.Int64("dotnet.arg.req", 1))
+		resumeAndEnd := func() {
+			b.Resume(pool, 300, mn, tid, sid)
+			b.Enter(pool, 310, child, trace.TraceID{})
+			b.Exit(pool, 320, ExitReturn)
+			b.AsyncEnd(pool, 330, sid, Outcome{Attrs: []attribute.KeyValue{KeyReturn.String("done")}})
+			b.Exit(pool, 340, ExitReturn, attribute.Int64("clrotel.folded.count", 4))
+		}
+		if endFirst {
+			resumeAndEnd()
+			b.Exit(caller, 200, ExitReturn, KeyReturn.String("Task{…}"))
+		} else {
+			b.Exit(caller, 200, ExitReturn, KeyReturn.String("Task{…}"))
+			if len(flushed(t, pipe, c)) != 0 {
+				t.Fatal("the async span ended with its call")
+			}
+			resumeAndEnd()
+		}
+		spans := flushed(t, pipe, c)
+		if len(spans) != 2 {
+			t.Fatalf("end first %v: %d spans", endFirst, len(spans))
+		}
+		step, handle := spans[0], spans[1]
+		a := attrs(handle.Attributes)
+		if handle.EndTimeUnixNano != 330 || a["dotnet.return"] != "done" || a["clrotel.folded.count"] != int64(4) || a["clrotel.async.resumes"] != int64(1) {
+			t.Errorf("end first %v: span ends at %d with %v", endFirst, handle.EndTimeUnixNano, a)
+		}
+		if trace.SpanID(step.ParentSpanId) != sid || trace.TraceID(step.TraceId) != tid || trace.SpanID(handle.SpanId) != sid {
+			t.Errorf("end first %v: continuation's child not under the async span", endFirst)
+		}
+		if b.AsyncPending() != 0 {
+			t.Errorf("end first %v: %d async states left", endFirst, b.AsyncPending())
+		}
+	}
+}
+
+// Past the limit, an async span ends with its call, counted; the rest end
+// as abandoned at exit.
+func TestAsyncLimitAndAbandon(t *testing.T) {
+	b, pipe, c := newTestBridge(t, ExportOptions{})
+	b.SetAsyncLimit(2)
+	m := NewMethod(MethodInfo{FunctionName: "Acme.Never"})
+	th := NewThread(1)
+	for i := 1; i <= 3; i++ {
+		b.EnterAsync(th, 100, m, trace.TraceID{1}, trace.SpanID{byte(i)})
+		b.Exit(th, 200, ExitReturn)
+	}
+	b.AbandonAsync(500)
+	reasons := map[any]int{}
+	for _, s := range flushed(t, pipe, c) {
+		reasons[attrs(s.Attributes)["clrotel.end_reason"]]++
+	}
+	if reasons["abandoned"] != 2 || reasons["async_untracked"] != 1 || b.AsyncOverflow() != 1 {
+		t.Errorf("end reasons %v, overflow %d", reasons, b.AsyncOverflow())
+	}
+}

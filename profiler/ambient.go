@@ -1,0 +1,296 @@
+package main
+
+/*
+#include <stdlib.h>
+#include "ambient.h"
+#include "clrinfo.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+	"unsafe"
+
+	"github.com/clrotel/clrotel/ambient"
+	"github.com/clrotel/clrotel/capture"
+	"github.com/clrotel/clrotel/otelbridge"
+	"github.com/clrotel/clrotel/sampling"
+	"go.opentelemetry.io/otel/trace"
+)
+
+// ambientState finds, once, how to read Activity.Current (decisions in
+// package ambient) and publishes the plan the hook reads it through
+// (ambient.c). Every step that can load a type runs on a runtime thread:
+// from newFunction, on the thread that JIT-compiles a traced method.
+type ambientState struct {
+	p *profiler
+
+	mu     sync.Mutex
+	done   bool  // the plan is complete (or cannot be)
+	last   error // the last reason it is not, logged when it changes
+	logged string
+}
+
+// activityStop tells System.Diagnostics.Activity.Stop, hooked (whatever the
+// selection) to export a span for an Activity nothing else exports.
+func activityStop(assembly, name string) bool {
+	return assembly == diagnosticsAssembly && name == "System.Diagnostics.Activity.Stop"
+}
+
+// diagnosticsAssembly holds Activity (.NET Core 3.1 and .NET 8).
+const diagnosticsAssembly = "System.Diagnostics.DiagnosticSource"
+
+// mapClasses are the IAsyncLocalValueMap implementations, nested in
+// System.Threading.AsyncLocalValueMap (CoreLib) on .NET Core 3.1 and 8.
+var mapClasses = []string{
+	"EmptyAsyncLocalValueMap", "OneElementAsyncLocalValueMap", "TwoElementAsyncLocalValueMap",
+	"ThreeElementAsyncLocalValueMap", "FourElementAsyncLocalValueMap",
+	"MultiElementAsyncLocalValueMap", "ManyElementAsyncLocalValueMap",
+}
+
+// refresh tries to complete the plan. Cheap until the app has loaded
+// System.Diagnostics.DiagnosticSource (no Activity can exist before).
+func (a *ambientState) refresh() {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.done || !a.diagnosticsLoaded() {
+		return
+	}
+	plan, err := a.build()
+	if err != nil {
+		if msg := err.Error(); msg != a.logged {
+			a.logged = msg
+			a.p.log.Debugf("caller's trace not joined yet: %v", err)
+		}
+		return
+	}
+	c := (*C.clr_ambient_plan)(C.calloc(1, C.size_t(unsafe.Sizeof(C.clr_ambient_plan{}))))
+	*c = plan
+	C.clr_ambient_publish(c) // never freed: published once
+	a.done = true
+	a.p.log.Infof("caller's trace: Activity.Current is read (%d map classes)", plan.nmaps)
+	for i := 0; i < int(plan.nmaps); i++ {
+		m := plan.maps[i]
+		a.p.log.Debugf("caller's trace: map class %#x: kind %d, %d pairs, array at %d (elements of %d bytes, key %d, value %d)",
+			uint64(m.class_id), m.kind, m.n, m.arr_off, m.elem_size, m.elem_key, m.elem_val)
+	}
+}
+
+func (a *ambientState) diagnosticsLoaded() bool {
+	mods := make([]C.uintptr_t, 8192)
+	n := C.clr_modules(&mods[0], C.uint32_t(len(mods)))
+	for _, m := range mods[:n] {
+		if mod, err := a.p.resolver.ModuleInfo(uint64(m)); err == nil && mod.Assembly == diagnosticsAssembly {
+			return true
+		}
+	}
+	return false
+}
+
+// classFields returns the instance fields of class cid (its own, not its
+// parents': none of the classes read here inherits fields) and, by name,
+// the tokens of all its fields (statics included).
+func (a *ambientState) classFields(cid uint64) ([]ambient.Field, map[string]uint32, error) {
+	c, err := clrRuntime{}.Class(cid)
+	if err != nil {
+		return nil, nil, err
+	}
+	imp, toks, err := a.p.planner.typeFields(c.Module, c.Token)
+	if err != nil {
+		return nil, nil, err
+	}
+	byName := map[string]uint32{}
+	names := map[uint32]string{}
+	for _, t := range toks {
+		if name, _, _, err := fieldProps(imp, uint32(t)); err == nil {
+			byName[name] = uint32(t)
+			names[uint32(t)] = name
+		}
+	}
+	layout, _, err := classLayout(cid)
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []ambient.Field
+	for _, f := range layout {
+		if name, ok := names[uint32(f.token)]; ok {
+			out = append(out, ambient.Field{Name: name, Offset: uint32(f.offset)})
+		}
+	}
+	return out, byName, nil
+}
+
+func (a *ambientState) build() (C.clr_ambient_plan, error) {
+	var p C.clr_ambient_plan
+	pl := a.p.planner
+	find := func(name string) (uint64, []ambient.Field, map[string]uint32, error) {
+		chain := strings.Split(name, "+")
+		cid, err := pl.findType(chain)
+		if err != nil {
+			return 0, nil, nil, err
+		}
+		fields, toks, err := a.classFields(cid)
+		if err != nil {
+			return 0, nil, nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return cid, fields, toks, nil
+	}
+	need := func(fields []ambient.Field, class string, names []string) (C.uint32_t, error) {
+		off, ok := ambient.Find(fields, names...)
+		if !ok {
+			return 0, fmt.Errorf("%s has no field %s", class, names[0])
+		}
+		return C.uint32_t(off), nil
+	}
+	var err error
+	// Thread.t_currentThread, and what proves the cached address holds it.
+	thread, tf, ttoks, err := find("System.Threading.Thread")
+	if err != nil {
+		return p, err
+	}
+	tok, ok := ttoks[ambient.ThreadCurrent]
+	if !ok {
+		return p, fmt.Errorf("Thread has no %s", ambient.ThreadCurrent)
+	}
+	p.thread_class, p.thread_field = C.uintptr_t(thread), C.uint32_t(tok)
+	if p.thread_ec_off, err = need(tf, "Thread", ambient.ThreadExecutionContext); err != nil {
+		return p, err
+	}
+	if p.thread_native_off, err = need(tf, "Thread", ambient.ThreadNative); err != nil {
+		return p, err
+	}
+	_, ecf, _, err := find("System.Threading.ExecutionContext")
+	if err != nil {
+		return p, err
+	}
+	if p.ec_locals_off, err = need(ecf, "ExecutionContext", ambient.ContextLocals); err != nil {
+		return p, err
+	}
+	// Activity and its s_current (initialised with the class: until then
+	// its address is not known, and no Activity can be current).
+	act, af, atoks, err := find("System.Diagnostics.Activity")
+	if err != nil {
+		return p, err
+	}
+	layout, err := ambient.ActivityLayout(af)
+	if err != nil {
+		return p, err
+	}
+	stok, ok := atoks[ambient.ActivityCurrent]
+	if !ok {
+		return p, fmt.Errorf("Activity has no %s", ambient.ActivityCurrent)
+	}
+	var addr C.uintptr_t
+	if hr := C.clr_ambient_static(C.uintptr_t(act), C.uint32_t(stok), &addr); hr != 0 {
+		return p, fmt.Errorf("Activity.s_current: HRESULT %#x (class not initialised yet)", uint32(hr))
+	}
+	p.current_static = addr
+	p.activity_class = C.uintptr_t(act)
+	p.trace_id_off, p.span_id_off, p.flags_off = C.uint32_t(layout.TraceID), C.uint32_t(layout.SpanID), C.uint32_t(layout.Flags)
+	p.parent_span_off, p.parent_id_off = C.uint32_t(layout.ParentSpanID), C.uint32_t(layout.ParentID)
+	p.name_off, p.start_off = C.uint32_t(layout.Name), C.uint32_t(layout.Start)
+	p.parent_off = C.uint32_t(layout.Parent)
+	if layout.Source != 0 {
+		if _, sf, _, err := find("System.Diagnostics.ActivitySource"); err == nil {
+			if off, ok := ambient.Find(sf, ambient.SourceName...); ok {
+				p.source_off, p.source_name_off = C.uint32_t(layout.Source), C.uint32_t(off)
+			}
+		}
+	}
+	var lenOff, bufOff C.uint32_t
+	if C.clr_string_layout(&lenOff, &bufOff) != 0 {
+		return p, fmt.Errorf("GetStringLayout2 failed")
+	}
+	p.str_len_off, p.str_buf_off = lenOff, bufOff
+	// The map classes; .NET 8's keep KeyValuePair<IAsyncLocal, object>
+	// structs, whose layout the runtime gives too.
+	pair := a.pairLayout()
+	for _, name := range mapClasses {
+		full := "System.Threading.AsyncLocalValueMap+" + name
+		cid, mf, _, err := find(full)
+		if err != nil {
+			continue // not in this runtime
+		}
+		m, ok := ambient.MapLayout(full, mf, pair)
+		if p.nmaps >= C.AMB_MAX_MAPS {
+			break
+		}
+		e := &p.maps[p.nmaps]
+		e.class_id = C.uintptr_t(cid)
+		switch {
+		case !ok:
+			e.kind = C.AMB_MAP_EMPTY // known, not read (ambient.MapLayout, README)
+		case m.Kind == ambient.MapArray:
+			e.kind, e.arr_off = C.AMB_MAP_ARRAY, C.uint32_t(m.Array)
+			e.elem_size, e.elem_key, e.elem_val = C.uint32_t(m.Pair.Size), C.uint32_t(m.Pair.Key), C.uint32_t(m.Pair.Value)
+		case m.Kind == ambient.MapInline:
+			e.kind, e.n = C.AMB_MAP_INLINE, C.uint32_t(len(m.Keys))
+			for i := range m.Keys {
+				e.key_off[i], e.val_off[i] = C.uint32_t(m.Keys[i]), C.uint32_t(m.Vals[i])
+			}
+		default:
+			e.kind = C.AMB_MAP_EMPTY
+		}
+		p.nmaps++
+	}
+	return p, nil
+}
+
+// pairLayout finds KeyValuePair<IAsyncLocal, object>'s key and value
+// offsets; the zero Pair when it is not loaded (no .NET 8 map reads then).
+func (a *ambientState) pairLayout() ambient.Pair {
+	pl := a.p.planner
+	m, td, ok := pl.findDef([]string{"System.Collections.Generic.KeyValuePair`2"})
+	if !ok {
+		return ambient.Pair{}
+	}
+	key, err1 := pl.findType([]string{"System.Threading.IAsyncLocal"})
+	obj, err2 := pl.findType([]string{"System.Object"})
+	if err1 != nil || err2 != nil {
+		return ambient.Pair{}
+	}
+	args := []C.uintptr_t{C.uintptr_t(key), C.uintptr_t(obj)}
+	var cid C.uintptr_t
+	if C.clr_class_from_token_args(C.uintptr_t(m), C.uint32_t(td), 2, &args[0], &cid) != 0 || cid == 0 {
+		return ambient.Pair{}
+	}
+	fields, _, err := a.classFields(uint64(cid))
+	if err != nil {
+		return ambient.Pair{}
+	}
+	_, size, err := classLayout(uint64(cid))
+	k, ok1 := ambient.Find(fields, "key")
+	v, ok2 := ambient.Find(fields, "value")
+	if !ok1 || !ok2 || err != nil {
+		return ambient.Pair{}
+	}
+	return ambient.Pair{Key: k, Value: v, Size: size}
+}
+
+// activity exports a span for the Activity whose Stop a record reports,
+// when ambient.Export says nothing else does.
+func (d *drainer) activity(ts *threadState, r capture.Record) {
+	a, err := capture.DecodeActivity(r)
+	if err != nil {
+		d.p.log.Debugf("%v", err)
+		return
+	}
+	s, ok := ambient.FromRecord(a)
+	if !ok {
+		return
+	}
+	cfg := d.p.samp.config()
+	if !ambient.Export(s, cfg.ParentBased(), func(id [16]byte) bool { return sampling.Sampled(id, cfg.DefaultBound()) }) {
+		return
+	}
+	start := s.Start
+	if start == 0 || start > r.Time {
+		start = r.Time
+	}
+	d.p.bridge.ExportActivity(ts.th, otelbridge.Activity{
+		TraceID: trace.TraceID(s.TraceID), SpanID: trace.SpanID(s.SpanID), Parent: trace.SpanID(s.Parent),
+		Name: s.Name, Start: start, End: r.Time,
+	})
+}

@@ -1,0 +1,225 @@
+package main
+
+/*
+#include <stdlib.h>
+#include "async.h"
+#include "capture.h"
+#include "clrinfo.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf16"
+	"unsafe"
+
+	"github.com/clrotel/clrotel/naming"
+)
+
+// asyncRole is a method's part in async spans (async.c), decided once at
+// JIT time from metadata: the kickoff method (AsyncStateMachineAttribute
+// naming a state machine that has the profiler's fields), that state
+// machine's MoveNext, or a task builder's SetResult/SetException.
+type asyncRole struct {
+	flags uint32
+	owner uint32    // the kickoff's declaring TypeDef
+	off   [5]uint16 // MoveNext, closures: the added fields' offsets from `this`
+}
+
+var asyncStateMachineAttr = utf16.Encode([]rune("System.Runtime.CompilerServices.AsyncStateMachineAttribute\x00"))
+
+// asyncBuilderMethod tells a builder's SetResult/SetException by FunctionID
+// (the module-load scan found them), before the method is named.
+func asyncBuilderMethod(fid uint64) bool {
+	var d C.clr_function_desc
+	return C.clr_function_info(C.uintptr_t(fid), &d) == 0 && C.clr_async_builder_method(d.module_id, C.uint32_t(d.token)) != 0
+}
+
+func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) {
+	var r asyncRole
+	var d C.clr_function_desc
+	if hr := C.clr_function_info(C.uintptr_t(fid), &d); hr != 0 {
+		return r, hrErr("GetFunctionInfo2", hr)
+	}
+	if C.clr_async_builder_method(d.module_id, C.uint32_t(d.token)) != 0 {
+		r.flags = C.FN_ASYNC_COMPLETE
+		return r, nil
+	}
+	mod, err := p.resolver.ModuleInfo(m.ModuleID)
+	if err != nil {
+		return r, err
+	}
+	md := mod.Meta.(metadata)
+	var blob *C.uint8_t
+	var n C.uint32_t
+	if C.md_attribute_blob(md.imp, C.uint32_t(d.token), (*C.uint16_t)(&asyncStateMachineAttr[0]), &blob, &n) == 0 {
+		sm, err := attributeTypeName(C.GoBytes(unsafe.Pointer(blob), C.int(n)))
+		if err != nil {
+			return r, fmt.Errorf("%s: AsyncStateMachineAttribute: %w", m.SelectName, err)
+		}
+		td, ok := findNested(md.imp, sm)
+		if !ok {
+			return r, fmt.Errorf("%s: state machine %q not found", m.SelectName, sm)
+		}
+		if toks, _ := asyncFields(md.imp, td); toks == nil {
+			return r, nil // a module left as it is (native code): traced as before
+		}
+		r.flags, r.owner = C.FN_ASYNC_KICKOFF, m.OwnerToken
+		// An async lambda is a kickoff and a closure's method too.
+	}
+	if toks, _ := closureFields(md.imp, m.OwnerToken); toks != nil && m.Sig.HasThis {
+		if r.off, err = p.fieldOffsets(m, md, toks); err != nil {
+			return asyncRole{flags: r.flags, owner: r.owner}, err
+		}
+		if m.Name == ".ctor" {
+			r.flags |= C.FN_CLOSURE_CTOR
+		} else {
+			r.flags |= C.FN_CLOSURE_BODY
+		}
+		return r, nil
+	}
+	if r.flags != 0 {
+		return r, nil
+	}
+	if m.Name != "MoveNext" {
+		return r, nil
+	}
+	toks, err := asyncFields(md.imp, m.OwnerToken)
+	if toks == nil {
+		return r, err
+	}
+	if r.off, err = p.fieldOffsets(m, md, toks); err != nil {
+		return asyncRole{}, err
+	}
+	r.flags, r.owner = C.FN_ASYNC_MOVENEXT, md.EnclosingClass(m.OwnerToken)
+	return r, nil
+}
+
+// fieldOffsets finds the added fields toks in the layout of m's class
+// (for shared generic code, its canonical instantiation's).
+func (p *profiler) fieldOffsets(m *naming.Method, md metadata, toks []uint32) ([5]uint16, error) {
+	var off [5]uint16
+	cid := m.ClassID
+	if cid == 0 {
+		// Shared generic code: the canonical instantiation (its type
+		// arguments System.__Canon) has the layout every reference-type
+		// instantiation shares.
+		var c C.uintptr_t
+		hr := C.int(-1)
+		if gp, err := md.GenericParams(m.OwnerToken); err == nil && len(gp) > 0 {
+			if canon, err := p.planner.findType([]string{"System.__Canon"}); err == nil {
+				args := make([]C.uintptr_t, len(gp))
+				for i := range args {
+					args[i] = C.uintptr_t(canon)
+				}
+				hr = C.clr_class_from_token_args(C.uintptr_t(m.ModuleID), C.uint32_t(m.OwnerToken), C.uint32_t(len(args)), &args[0], &c)
+			}
+		} else if err == nil {
+			hr = C.clr_class_from_token(C.uintptr_t(m.ModuleID), C.uint32_t(m.OwnerToken), &c)
+		}
+		if hr != 0 || c == 0 {
+			return off, fmt.Errorf("%s: no class for its type (async methods' spans end with the call; closures' work is not linked)", m.SelectName)
+		}
+		cid = uint64(c)
+	}
+	layout, _, err := classLayout(cid)
+	if err != nil {
+		return off, err
+	}
+	found := 0
+	for _, f := range layout {
+		for i, t := range toks {
+			if uint32(f.token) == t && f.offset < 1<<16 {
+				off[i] = uint16(f.offset)
+				found++
+			}
+		}
+	}
+	if found != len(toks) {
+		return off, fmt.Errorf("%s: %d of the type's %d added fields in its layout", m.SelectName, found, len(toks))
+	}
+	return off, nil
+}
+
+// asyncFields returns the tokens of the fields async.c gave a state
+// machine, in order, or nil when it has none.
+func asyncFields(imp unsafe.Pointer, td uint32) ([]uint32, error) { return addedFields(imp, td, 0) }
+
+// closureFields returns the tokens of the fields async.c gave a closure
+// class, in order, or nil.
+func closureFields(imp unsafe.Pointer, td uint32) ([]uint32, error) { return addedFields(imp, td, 1) }
+
+func addedFields(imp unsafe.Pointer, td uint32, closure C.int) ([]uint32, error) {
+	all, err := enumAll("EnumFields", 64, func(toks *C.uint32_t, capacity C.uint32_t, count, total *C.uint32_t) C.int {
+		return C.md_enum_fields(imp, C.uint32_t(td), toks, capacity, count, total)
+	})
+	if err != nil {
+		return nil, err
+	}
+	n := C.ASYNC_FIELDS
+	if closure != 0 {
+		n = C.CLOSURE_FIELDS
+	}
+	out := make([]uint32, n)
+	found := 0
+	for _, fd := range all {
+		name, _, _, err := fieldProps(imp, uint32(fd))
+		if err != nil || !strings.HasPrefix(name, "<clrotel>") {
+			continue
+		}
+		w := utf16.Encode([]rune(name))
+		if len(w) == 0 {
+			continue
+		}
+		if i := C.clr_async_field_index((*C.uint16_t)(&w[0]), C.uint32_t(len(w)), closure); i >= 0 {
+			out[i] = uint32(fd)
+			found++
+		}
+	}
+	if found != len(out) {
+		return nil, nil
+	}
+	return out, nil
+}
+
+// attributeTypeName reads the System.Type argument of a custom attribute
+// blob: prolog 0x0001, then a SerString (compressed length, UTF-8).
+func attributeTypeName(b []byte) (string, error) {
+	if len(b) < 3 || b[0] != 1 || b[1] != 0 {
+		return "", fmt.Errorf("blob of %d bytes without the prolog", len(b))
+	}
+	b = b[2:]
+	var n, used int
+	switch {
+	case b[0]&0x80 == 0:
+		n, used = int(b[0]), 1
+	case b[0]&0xC0 == 0x80 && len(b) >= 2:
+		n, used = int(b[0]&0x3F)<<8|int(b[1]), 2
+	case b[0]&0xE0 == 0xC0 && len(b) >= 4:
+		n, used = int(b[0]&0x1F)<<24|int(b[1])<<16|int(b[2])<<8|int(b[3]), 4
+	default:
+		return "", fmt.Errorf("bad string length")
+	}
+	if len(b) < used+n {
+		return "", fmt.Errorf("string of %d bytes in %d", n, len(b)-used)
+	}
+	name := string(b[used : used+n])
+	if i := strings.IndexByte(name, ','); i >= 0 {
+		name = name[:i] // an assembly-qualified name: the type part
+	}
+	return name, nil
+}
+
+// findNested finds a TypeDef by its reflection name, nested types joined
+// by '+' (Acme.Handler+<Handle>d__3).
+func findNested(imp unsafe.Pointer, name string) (uint32, bool) {
+	var td C.uint32_t
+	for _, part := range strings.Split(name, "+") {
+		w := utf16.Encode([]rune(part + "\x00"))
+		if C.md_find_typedef(imp, (*C.uint16_t)(&w[0]), td, &td) != 0 {
+			return 0, false
+		}
+	}
+	return uint32(td), true
+}

@@ -1,0 +1,46 @@
+// async.h: async methods as one span each (async.c explains the design).
+#ifndef CLROTEL_ASYNC_H
+#define CLROTEL_ASYNC_H
+
+#include <stdint.h>
+
+// The fields given to each state machine: trace id (two words), the async
+// span's id, and a check word that tells the profiler's writing from zeros
+// (not yet written) or from anything else.
+enum { ASYNC_FIELDS = 4 };
+// A closure class's fields: the same four, then when the closure was made
+// (unix ns): its lambdas join the maker's trace only within LINK_WINDOW_NS
+// of that (a timer's ticks an hour later start traces of their own).
+enum { CLOSURE_FIELDS = 5 };
+#define LINK_WINDOW_NS (60ull * 1000000000ull)
+
+// On by Go before the first module loads (CLROTEL_ASYNC).
+void clr_async_enable(int on);
+// ModuleLoadFinished, before anything else reads the module's metadata.
+void clr_async_module_loading(uintptr_t mid);
+// Which of the fields (0..3) a field name is, or -1: a state machine's
+// (closure 0) or a closure class's (closure 1).
+int clr_async_field_index(const uint16_t *name, uint32_t len, int closure);
+uint64_t clr_async_types(void);
+uint64_t clr_closure_types(void);
+uint64_t clr_async_skipped_modules(void);
+
+// Whether the MethodDef tok of module mid is a task builder's SetResult or
+// SetException (found at module load).
+int clr_async_builder_method(uintptr_t mid, uint32_t tok);
+// A custom attribute's blob (the runtime's memory, valid while the module is).
+int md_attribute_blob(void *imp, uint32_t tok, const uint16_t *name, const uint8_t **data, uint32_t *len);
+
+// The `this` a state machine's MoveNext was called with (0 if unreadable).
+uintptr_t clr_async_this(uintptr_t fid, uintptr_t elt);
+
+// The check word for an identity, and the mark of a state machine whose
+// kickoff call was not recorded (its resumes are not either).
+static inline uint64_t clr_async_check(uint64_t t0, uint64_t t1, uint64_t span) {
+    uint64_t x = t0 ^ (t1 * 0x9e3779b97f4a7c15ull) ^ (span * 0xc2b2ae3d27d4eb4full) ^ 0x636c726f74656c31ull;
+    return x == 0 ? 1 : x;
+}
+#define ASYNC_UNTRACED 0x756e74726163656dull
+#define ASYNC_DROPPED 0x64726f7070656421ull
+
+#endif

@@ -1,0 +1,291 @@
+// AsyncFlow.cs: async methods whose spans must last until their task
+// completes, with every step after an await nested under them, on
+// whatever thread it runs. mcs compiles async methods to struct state
+// machines; ClassMachine is written out by hand the way Roslyn's Debug
+// builds compile one, as a class.
+using System;
+using System.Collections.Generic;
+using System.Runtime.CompilerServices;
+using System.Threading;
+using System.Threading.Tasks;
+
+namespace Acme.Async
+{
+    public class Repo
+    {
+        public async Task<int> Load(int id)
+        {
+            await Task.Delay(20);
+            return Score(id);
+        }
+
+        public int Score(int id) { return id * 10 + 1; }
+    }
+
+    public class Handler
+    {
+        Repo repo = new Repo();
+
+        public async Task<string> Handle(int req)
+        {
+            int a = await repo.Load(req);
+            int b = await repo.Load(req + 1);
+            return Format(a, b);
+        }
+
+        public string Format(int a, int b) { return a + "/" + b; }
+    }
+
+    public static class Cases
+    {
+        public static async Task<int> Fail(int code)
+        {
+            await Task.Delay(5);
+            throw new InvalidOperationException("failed " + code);
+        }
+
+        public static async Task<int> Cancel(CancellationToken ct)
+        {
+            await Task.Delay(60000, ct);
+            return 1;
+        }
+
+        public static async void FireAndForget(int n, ManualResetEventSlim done)
+        {
+            await Task.Delay(15);
+            Touch(n);
+            done.Set();
+        }
+
+        public static int Touch(int n) { return n + 1; }
+
+        // One flow per call, each waiting on the same gate: all are in
+        // flight at once, and each step must stay with its own flow.
+        public static async Task<int> Wait(int id, Task gate)
+        {
+            await gate;
+            return Check(id);
+        }
+
+        public static int Check(int id) { return id; }
+
+        public static async Task<int> Deep(int n)
+        {
+            if (n == 0)
+            {
+                await Task.Yield();
+                return 0;
+            }
+            return 1 + await Deep(n - 1);
+        }
+
+        public static async Task<int> Never(TaskCompletionSource<int> tcs)
+        {
+            return await tcs.Task;
+        }
+
+        // Steps separated by compacting collections: the task boxes move.
+        public static async Task<int> Moving(int id)
+        {
+            int acc = 0;
+            for (int i = 0; i < 3; i++)
+            {
+                await Task.Delay(2);
+                acc += Check(id);
+            }
+            return acc;
+        }
+    }
+
+    // Async methods of a generic class: their state machines are generic
+    // too, and shared between reference-type instantiations.
+    public class Box<T>
+    {
+        public async Task<T> Get(T v)
+        {
+            await Task.Delay(5);
+            return Keep(v);
+        }
+
+        public T Keep(T v) { return v; }
+    }
+
+    // Work queued from a traced method, every way the framework offers;
+    // each lambda captures the method's state (a closure).
+    public static class Queued
+    {
+        public static int Work(int id) { return id; }
+
+        public static void Run(int id)
+        {
+            var done = new CountdownEvent(7);
+            Task.Run(() => { Work(id * 10 + 1); done.Signal(); });
+            Task.Factory.StartNew(() => { Work(id * 10 + 2); done.Signal(); });
+            ThreadPool.QueueUserWorkItem(_ => { Work(id * 10 + 3); done.Signal(); });
+            var th = new Thread(() => { Work(id * 10 + 4); done.Signal(); });
+            th.Start();
+            var timer = new Timer(_ => { Work(id * 10 + 5); done.Signal(); }, null, 5, Timeout.Infinite);
+            Task.Delay(5).ContinueWith(t => { Work(id * 10 + 6); done.Signal(); });
+            Task.Run(async () => { await Task.Delay(5); Work(id * 10 + 7); done.Signal(); });
+            Parallel.For(0, 4, i => Work(id * 100 + i));
+            done.Wait();
+            th.Join();
+            GC.KeepAlive(timer);
+        }
+    }
+
+    public class ClassMachine
+    {
+        [AsyncStateMachine(typeof(SumMachine))]
+        public Task<int> Sum(int n)
+        {
+            var sm = new SumMachine();
+            sm.owner = this;
+            sm.n = n;
+            sm.builder = AsyncTaskMethodBuilder<int>.Create();
+            sm.state = -1;
+            sm.builder.Start(ref sm);
+            return sm.builder.Task;
+        }
+
+        public int Step(int k) { return k + 1; }
+
+        sealed class SumMachine : IAsyncStateMachine
+        {
+            public int state;
+            public AsyncTaskMethodBuilder<int> builder;
+            public ClassMachine owner;
+            public int n;
+            TaskAwaiter awaiter;
+            int acc;
+
+            public void MoveNext()
+            {
+                int result;
+                try
+                {
+                    if (state == 0)
+                    {
+                        awaiter.GetResult();
+                        state = -1;
+                    }
+                    else
+                    {
+                        acc = owner.Step(0);
+                        TaskAwaiter aw = Task.Delay(20).GetAwaiter();
+                        if (!aw.IsCompleted)
+                        {
+                            state = 0;
+                            awaiter = aw;
+                            SumMachine self = this;
+                            builder.AwaitUnsafeOnCompleted(ref aw, ref self);
+                            return;
+                        }
+                        aw.GetResult();
+                    }
+                    acc += owner.Step(n);
+                    result = acc;
+                }
+                catch (Exception e)
+                {
+                    state = -2;
+                    builder.SetException(e);
+                    return;
+                }
+                state = -2;
+                builder.SetResult(result);
+            }
+
+            public void SetStateMachine(IAsyncStateMachine sm) { }
+        }
+    }
+}
+
+public static class Program
+{
+    public static int Main(string[] args)
+    {
+        string mode = args.Length > 0 ? args[0] : "flow";
+        int n = args.Length > 1 ? int.Parse(args[1]) : 0;
+        switch (mode)
+        {
+            case "flow":
+            {
+                var h = new Acme.Async.Handler();
+                var ts = new Task<string>[3];
+                for (int i = 0; i < 3; i++) ts[i] = h.Handle(i * 100);
+                Task.WaitAll(ts);
+                foreach (var t in ts) Console.WriteLine(t.Result);
+                break;
+            }
+            case "cases":
+            {
+                try { Acme.Async.Cases.Fail(7).Wait(); }
+                catch (AggregateException e) { Console.WriteLine(e.InnerException.Message); }
+                var cts = new CancellationTokenSource();
+                var c = Acme.Async.Cases.Cancel(cts.Token);
+                Thread.Sleep(10);
+                cts.Cancel();
+                try { c.Wait(); }
+                catch (AggregateException e) { Console.WriteLine(e.InnerException.GetType().Name); }
+                var done = new ManualResetEventSlim();
+                Acme.Async.Cases.FireAndForget(5, done);
+                done.Wait();
+                Console.WriteLine("void done");
+                Console.WriteLine(new Acme.Async.ClassMachine().Sum(4).Result);
+                Console.WriteLine(Acme.Async.Cases.Deep(1000).Result);
+                break;
+            }
+            case "generic":
+            {
+                Console.WriteLine(new Acme.Async.Box<string>().Get("s").Result);
+                Console.WriteLine(new Acme.Async.Box<int>().Get(42).Result);
+                break;
+            }
+            case "queued":
+            {
+                Acme.Async.Queued.Run(1);
+                Acme.Async.Queued.Run(2);
+                Console.WriteLine("queued done");
+                break;
+            }
+            case "many":
+            {
+                var gate = new TaskCompletionSource<bool>();
+                var ts = new Task<int>[n];
+                for (int i = 0; i < n; i++) ts[i] = Acme.Async.Cases.Wait(i, gate.Task);
+                gate.SetResult(true);
+                Task.WaitAll(ts);
+                long sum = 0;
+                foreach (var t in ts) sum += t.Result;
+                Console.WriteLine(sum);
+                break;
+            }
+            case "never":
+            {
+                var tcs = new TaskCompletionSource<int>();
+                var ts = new Task<int>[n];
+                for (int i = 0; i < n; i++) ts[i] = Acme.Async.Cases.Never(tcs);
+                Console.WriteLine(ts.Length + " pending");
+                break;
+            }
+            case "gc":
+            {
+                var ts = new Task<int>[n];
+                for (int i = 0; i < n; i++) ts[i] = Acme.Async.Cases.Moving(i);
+                var junk = new List<byte[]>();
+                while (!Task.WhenAll(ts).IsCompleted)
+                {
+                    for (int k = 0; k < 200; k++) junk.Add(new byte[100]);
+                    if (junk.Count > 5000) junk.RemoveRange(0, 4000);
+                    GC.Collect(2, GCCollectionMode.Forced, true, true);
+                }
+                long sum = 0;
+                foreach (var t in ts) sum += t.Result;
+                Console.WriteLine(sum + " " + (GC.CollectionCount(2) > 0));
+                break;
+            }
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,355 @@
+package e2e
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/clrotel/clrotel/otlpsink"
+)
+
+const asyncNS = "AsyncFlow.exe!Acme.Async."
+
+// asyncRun runs AsyncFlow traced, checking that its output is that of an
+// untraced run.
+func asyncRun(t *testing.T, rt dotnetRuntime, args []string, env map[string]string) run {
+	t.Helper()
+	plain := runApp(t, rt, "AsyncFlow", args, runOpts{timeout: 120 * time.Second})
+	r := runApp(t, rt, "AsyncFlow", args, runOpts{profiler: true, env: env, timeout: 120 * time.Second})
+	if plain.ExitCode != 0 || r.ExitCode != 0 || r.Stdout != plain.Stdout {
+		t.Fatalf("exit %d/%d, stdout %q, untraced %q\n%s", r.ExitCode, plain.ExitCode, r.Stdout, plain.Stdout, r.Stderr)
+	}
+	for _, s := range r.Spans {
+		if strings.Contains(s.Name, ".MoveNext(") || strings.Contains(s.Name, "MethodBuilder") {
+			t.Errorf("a state machine step or builder call is a span: %s", s.Name)
+		}
+	}
+	return r
+}
+
+// children lists the spans whose parent is p.
+func children(spans []otlpsink.Span, p otlpsink.Span) []otlpsink.Span {
+	var out []otlpsink.Span
+	for _, s := range spans {
+		if s.ParentSpanID == p.SpanID && s.TraceID == p.TraceID {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// The issue's app: three requests, each awaiting two loads. Each async
+// method is one span from its call until its task completes, holding what
+// ran after its awaits on pool threads; its return value is the task's
+// result. Under Main it is one trace; with Main excluded, one per request.
+func TestAsyncMethodSpans(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		for _, mainExcluded := range []bool{false, true} {
+			env := map[string]string{}
+			if mainExcluded {
+				env["CLROTEL_EXCLUDE"] = "Program.Main"
+			}
+			r := asyncRun(t, rt, []string{"flow"}, env)
+			// The traces that hold the requests' spans (the Handler's
+			// constructor is a trace of its own when Main is not traced).
+			traces := map[string]bool{}
+			for _, s := range r.Spans {
+				if !strings.HasSuffix(s.Name, "..ctor()") {
+					traces[s.TraceID] = true
+				}
+			}
+			want := 1
+			if mainExcluded {
+				want = 3
+			}
+			handles := byName(r.Spans, asyncNS+"Handler.Handle(Int32 req)")
+			if len(traces) != want || len(handles) != 3 {
+				t.Fatalf("Main excluded %v: %d traces (want %d), %d Handle spans\n%s", mainExcluded, len(traces), want, len(handles), dumpSpans(r.Spans))
+			}
+			for _, h := range handles {
+				req := h.Attrs["dotnet.arg.req"].(int64)
+				wantRet := fmt.Sprintf("%d/%d", req*10+1, (req+1)*10+1)
+				if ret, _ := h.Attrs["dotnet.return"].(string); strings.Trim(ret, `"`) != wantRet {
+					t.Errorf("Handle(%d) returned %q, want %q", req, ret, wantRet)
+				}
+				if h.Duration() < 30*time.Millisecond {
+					t.Errorf("Handle(%d) lasted %v: less than its two 20 ms loads", req, h.Duration())
+				}
+				var loads, formats, scores int
+				for _, c := range children(r.Spans, h) {
+					switch c.Name {
+					case asyncNS + "Repo.Load(Int32 id)":
+						loads++
+						if id := c.Attrs["dotnet.arg.id"].(int64); id != req && id != req+1 {
+							t.Errorf("Load(%d) under Handle(%d): attached to the wrong flow", id, req)
+						}
+						// Task.Delay's timers run on the kernel's coarse
+						// clock (4 ms ticks here): Delay(20) may end after
+						// 16 ms, traced or not.
+						if c.Duration() < 15*time.Millisecond {
+							t.Errorf("Load lasted %v, less than its 20 ms delay", c.Duration())
+						}
+						for _, g := range children(r.Spans, c) {
+							if g.Name == asyncNS+"Repo.Score(Int32 id)" {
+								scores++
+								if g.Start.Sub(c.Start) < 15*time.Millisecond || g.End.After(c.End) {
+									t.Errorf("Score ran %v into its Load, which ended %v after it: the span ended before its task", g.Start.Sub(c.Start), c.End.Sub(g.End))
+								}
+							}
+						}
+					case asyncNS + "Handler.Format(Int32 a, Int32 b)":
+						formats++
+					}
+				}
+				if loads != 2 || scores != 2 || formats != 1 {
+					t.Errorf("Handle(%d) holds %d loads, %d scores, %d formats; want 2, 2, 1\n%s", req, loads, scores, formats, dumpSpans(r.Spans))
+				}
+			}
+		}
+	})
+}
+
+// A faulted task fails its span with the exception's event; a canceled one
+// ends with end_reason=canceled; async void ends when its body ends; a
+// state machine compiled as a class (Roslyn's Debug builds) works as a
+// struct does; async recursion 1,000 deep nests.
+func TestAsyncMethodOutcomes(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		r := asyncRun(t, rt, []string{"cases"}, nil)
+		one := func(name string) otlpsink.Span {
+			t.Helper()
+			s := byName(r.Spans, asyncNS+name)
+			if len(s) != 1 {
+				t.Fatalf("%d spans %s\n%v", len(s), name, spanNames(r.Spans))
+			}
+			return s[0]
+		}
+		fail := one("Cases.Fail(Int32 code)")
+		if fail.StatusCode != "error" || !strings.Contains(fail.StatusMsg, "InvalidOperationException") || !strings.Contains(fail.StatusMsg, "failed 7") {
+			t.Errorf("faulted task: status %s %q", fail.StatusCode, fail.StatusMsg)
+		}
+		var excEvent bool
+		for _, e := range fail.Events {
+			excEvent = excEvent || (e.Name == "exception" && e.Attrs["exception.message"] == "failed 7")
+		}
+		if !excEvent || fail.Duration() < 5*time.Millisecond {
+			t.Errorf("faulted task: exception event %v, lasted %v; events %v", excEvent, fail.Duration(), fail.Events)
+		}
+		cancel := one("Cases.Cancel(System.Threading.CancellationToken ct)")
+		if cancel.Attrs["clrotel.end_reason"] != "canceled" || cancel.StatusCode == "error" {
+			t.Errorf("canceled task: end_reason %v, status %s %q", cancel.Attrs["clrotel.end_reason"], cancel.StatusCode, cancel.StatusMsg)
+		}
+		void := one("Cases.FireAndForget(Int32 n, System.Threading.ManualResetEventSlim done)")
+		touch := one("Cases.Touch(Int32 n)")
+		if void.Duration() < 15*time.Millisecond || touch.ParentSpanID != void.SpanID {
+			t.Errorf("async void: lasted %v, Touch under it %v", void.Duration(), touch.ParentSpanID == void.SpanID)
+		}
+		sum := one("ClassMachine.Sum(Int32 n)")
+		steps := 0
+		for _, c := range children(r.Spans, sum) {
+			if c.Name == asyncNS+"ClassMachine.Step(Int32 k)" {
+				steps++
+			}
+		}
+		if sum.Duration() < 20*time.Millisecond || steps != 2 || sum.Attrs["dotnet.return"] != int64(6) {
+			t.Errorf("class state machine: lasted %v, %d steps under it, return %v", sum.Duration(), steps, sum.Attrs["dotnet.return"])
+		}
+		deep := byName(r.Spans, asyncNS+"Cases.Deep(Int32 n)")
+		if len(deep) != 1001 {
+			t.Fatalf("%d Deep spans, want 1001", len(deep))
+		}
+		ids := byID(r.Spans)
+		for _, d := range deep {
+			n := d.Attrs["dotnet.arg.n"].(int64)
+			if d.Attrs["dotnet.return"] != n {
+				t.Fatalf("Deep(%d) returned %v", n, d.Attrs["dotnet.return"])
+			}
+			if n < 1000 {
+				if p, ok := ids[d.ParentSpanID]; !ok || p.Attrs["dotnet.arg.n"] != n+1 {
+					t.Fatalf("Deep(%d) is not under Deep(%d): parent %q", n, n+1, parentName(ids, d))
+				}
+			}
+		}
+	})
+}
+
+// Async methods of a generic class: a value-type instantiation (code of
+// its own) and shared code (the state machine's layout read from its
+// canonical instantiation) are each one span until the task completes.
+func TestAsyncGenericMethods(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		r := runApp(t, rt, "AsyncFlow", []string{"generic"}, runOpts{profiler: true})
+		if r.ExitCode != 0 || r.Stdout != "s\n42\n" {
+			t.Fatalf("exit %d, stdout %q\n%s", r.ExitCode, r.Stdout, r.Stderr)
+		}
+		for _, inst := range []string{"Int32", "String"} {
+			gets := byName(r.Spans, asyncNS+"Box<"+inst+">.Get("+inst+" v)")
+			if len(gets) != 1 {
+				t.Fatalf("%d Get spans of Box<%s>\n%v", len(gets), inst, spanNames(r.Spans))
+			}
+			g := gets[0]
+			if reason := g.Attrs["clrotel.end_reason"]; reason != nil {
+				t.Errorf("Box<%s>.Get ended as %v", inst, reason)
+			}
+			want := map[string]any{"Int32": int64(42), "String": "s"}[inst]
+			if g.Duration() < 4*time.Millisecond || g.Attrs["dotnet.return"] != want {
+				t.Errorf("Box<%s>.Get: lasted %v, returned %v", inst, g.Duration(), g.Attrs["dotnet.return"])
+			}
+		}
+	})
+}
+
+// An async method whose state machine is not traced (its MoveNext
+// excluded) cannot be followed to its task's end: its span ends with the
+// call, as it did before async methods were followed, never left open.
+func TestAsyncUnpairedEndsWithCall(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		r := asyncRun(t, rt, []string{"flow"}, map[string]string{"CLROTEL_EXCLUDE": "*.MoveNext"})
+		handles := byName(r.Spans, asyncNS+"Handler.Handle(Int32 req)")
+		if len(handles) != 3 {
+			t.Fatalf("%d Handle spans", len(handles))
+		}
+		for _, h := range handles {
+			if h.Attrs["clrotel.end_reason"] != nil || h.Duration() > 15*time.Millisecond {
+				t.Errorf("Handle: end reason %v, lasted %v: want it to end with its call", h.Attrs["clrotel.end_reason"], h.Duration())
+			}
+		}
+	})
+}
+
+// Work a traced method queues (Task.Run, StartNew, QueueUserWorkItem, a
+// new Thread, a Timer, ContinueWith, Parallel.For, an async lambda) with lambdas that
+// capture its state runs in the method's trace, under the span of the
+// closure it made there, whatever thread runs it.
+func TestQueuedWorkNestsUnderItsMaker(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		r := asyncRun(t, rt, []string{"queued"}, map[string]string{"CLROTEL_EXCLUDE": "Program.Main"})
+		ids := byID(r.Spans)
+		runs := byName(r.Spans, asyncNS+"Queued.Run(Int32 id)")
+		if len(runs) != 2 {
+			t.Fatalf("%d Run spans\n%s", len(runs), dumpSpans(r.Spans))
+		}
+		works := byName(r.Spans, asyncNS+"Queued.Work(Int32 id)")
+		if len(works) != 2*(7+4) {
+			t.Fatalf("%d Work spans, want 22\n%s", len(works), dumpSpans(r.Spans))
+		}
+		for _, w := range works {
+			id := w.Attrs["dotnet.arg.id"].(int64)
+			want := id / 10
+			if id >= 100 {
+				want = id / 100
+			}
+			// Up the parents to a Run span: it must be the one that
+			// queued this work.
+			p, found := w, false
+			for i := 0; i < 10 && p.ParentSpanID != ""; i++ {
+				p = ids[p.ParentSpanID]
+				if p.Name == asyncNS+"Queued.Run(Int32 id)" {
+					found = p.Attrs["dotnet.arg.id"] == want && p.TraceID == w.TraceID
+					break
+				}
+			}
+			if !found {
+				t.Errorf("Work(%d) is not under Run(%d): parent %q\n%s", id, want, parentName(ids, w), dumpSpans(r.Spans))
+				return
+			}
+		}
+	})
+}
+
+// 10,000 flows in flight at once, each resumed on the pool: every step
+// stays with its own flow.
+func TestAsyncConcurrentFlows(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		const n = 10000
+		// Folding off: every Check must be a span, to be matched.
+		r := asyncRun(t, rt, []string{"many", fmt.Sprint(n)},
+			map[string]string{"CLROTEL_EXCLUDE": "Program.Main", "CLROTEL_RING_KB": "32768", "CLROTEL_FOLD": "off"})
+		waits := byName(r.Spans, asyncNS+"Cases.Wait(Int32 id, System.Threading.Tasks.Task gate)")
+		if len(waits) != n {
+			t.Fatalf("%d Wait spans, want %d\n%s", len(waits), n, r.Stderr)
+		}
+		checks := map[string]otlpsink.Span{}
+		for _, c := range byName(r.Spans, asyncNS+"Cases.Check(Int32 id)") {
+			checks[c.ParentSpanID] = c
+		}
+		for _, w := range waits {
+			c, ok := checks[w.SpanID]
+			if !ok || c.TraceID != w.TraceID || c.Attrs["dotnet.arg.id"] != w.Attrs["dotnet.arg.id"] {
+				var same []string
+				for _, x := range r.Spans {
+					if x.Attrs["dotnet.arg.id"] == w.Attrs["dotnet.arg.id"] {
+						same = append(same, fmt.Sprintf("%s %s parent %s trace %s %v", x.Name, x.SpanID, x.ParentSpanID, x.TraceID, x.Attrs))
+					}
+				}
+				t.Fatalf("Wait(%v) %s: its Check is %v (arg %v)\n%s\n%s", w.Attrs["dotnet.arg.id"], w.SpanID, ok, c.Attrs["dotnet.arg.id"], strings.Join(same, "\n"), r.Stderr)
+			}
+		}
+	})
+}
+
+// Calls folded while an async method runs after an await (a hot, short
+// method, folded by the default rule) are counted on the async span.
+func TestAsyncFoldedIntoAsyncSpan(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		const n = 3000
+		r := asyncRun(t, rt, []string{"many", fmt.Sprint(n)},
+			// Exact counts: re-JIT off (it stops counting; TestFoldReJIT).
+			map[string]string{"CLROTEL_EXCLUDE": "Program.Main", "CLROTEL_RING_KB": "32768", "CLROTEL_FOLD_MIN_CALLS": "100", "CLROTEL_FOLD_REJIT": "off"})
+		waits := byName(r.Spans, asyncNS+"Cases.Wait(Int32 id, System.Threading.Tasks.Task gate)")
+		checks := len(byName(r.Spans, asyncNS+"Cases.Check(Int32 id)"))
+		var folded int64
+		for _, w := range waits {
+			if c, ok := w.Attrs["clrotel.folded.count"].(int64); ok {
+				folded += c
+			}
+		}
+		if len(waits) != n || folded == 0 || int64(checks)+folded != n {
+			t.Errorf("%d Wait spans, %d Check spans, %d Check calls folded into Wait spans: want %d calls in all", len(waits), checks, folded, n)
+		}
+	})
+}
+
+// Tasks that never complete end as abandoned at exit; past
+// CLROTEL_ASYNC_MAX_PENDING they end at once, counted.
+func TestAsyncNeverCompleted(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		r := asyncRun(t, rt, []string{"never", "50"}, map[string]string{"CLROTEL_ASYNC_MAX_PENDING": "20", "CLROTEL_LOG_LEVEL": "info"})
+		reasons := map[any]int{}
+		for _, s := range byName(r.Spans, asyncNS+"Cases.Never(System.Threading.Tasks.TaskCompletionSource<Int32> tcs)") {
+			reasons[s.Attrs["clrotel.end_reason"]]++
+		}
+		if reasons["abandoned"] != 20 || reasons["async_untracked"] != 30 || !strings.Contains(r.Stderr, "30 async spans ended untracked") {
+			t.Errorf("end reasons %v\n%s", reasons, r.Stderr)
+		}
+	})
+}
+
+// Each step of a flow runs after compacting collections have moved its
+// task (and the state machine in it): the flow's identity is carried by
+// the state machine itself, so nothing is lost.
+func TestAsyncFlowsAcrossCompactingGC(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		const n = 200
+		r := asyncRun(t, rt, []string{"gc", fmt.Sprint(n)}, map[string]string{"CLROTEL_EXCLUDE": "Program.Main"})
+		if !strings.HasSuffix(strings.TrimSpace(r.Stdout), "True") {
+			t.Fatalf("no gen-2 collection ran: %q", r.Stdout)
+		}
+		moving := byName(r.Spans, asyncNS+"Cases.Moving(Int32 id)")
+		if len(moving) != n {
+			t.Fatalf("%d Moving spans, want %d", len(moving), n)
+		}
+		for _, m := range moving {
+			cs := children(r.Spans, m)
+			if len(cs) != 3 {
+				t.Fatalf("Moving(%v) holds %d steps, want 3", m.Attrs["dotnet.arg.id"], len(cs))
+			}
+			for _, c := range cs {
+				if c.Attrs["dotnet.arg.id"] != m.Attrs["dotnet.arg.id"] {
+					t.Fatalf("Moving(%v) holds Check(%v)", m.Attrs["dotnet.arg.id"], c.Attrs["dotnet.arg.id"])
+				}
+			}
+		}
+	})
+}
