@@ -17,7 +17,7 @@
 // may also not exist yet (the thread has not touched Thread.CurrentThread):
 // every use checks that the object there is a Thread whose
 // _DONT_USE_InternalThread is this thread's ThreadID, and asks again
-// otherwise, at most once every AMB_RETRY roots. The hooks run in
+// otherwise, at most once every AMB_RETRY roots (or GC). The hooks run in
 // cooperative mode, so no GC moves an object while it is read.
 #include <stdatomic.h>
 #include <string.h>
@@ -38,6 +38,7 @@ static __thread uintptr_t t_native __attribute__((tls_model("initial-exec")));
 static __thread uintptr_t t_for_class __attribute__((tls_model("initial-exec")));
 static __thread uint32_t t_wait __attribute__((tls_model("initial-exec")));
 static __thread uint64_t t_epoch __attribute__((tls_model("initial-exec"))); // g_gc_epoch when t_ref was asked
+static __thread uint64_t t_wait_epoch __attribute__((tls_model("initial-exec"))); // and when t_wait was set
 
 enum { AMB_RETRY = 256 };
 
@@ -255,12 +256,15 @@ int clr_ambient_parent(clr_slot *s, uint8_t trace[16], uint8_t span[8], uint8_t 
     if (!(t_th != 0 && t_epoch == epoch && t_for_class == p->thread_class && rd(&th, t_ref, 8) && th == t_th)) {
         th = current_thread(p);
         if (th == 0) {
-            if (t_wait > 0) {
+            // Waiting since a failed ask: until AMB_RETRY roots passed, or a
+            // GC (after which the answer may differ).
+            if (t_wait > 0 && t_wait_epoch == epoch) {
                 t_wait--;
                 return 0;
             }
             if (!ambient_thread_slot(p) || (th = current_thread(p)) == 0) {
                 t_wait = AMB_RETRY;
+                t_wait_epoch = epoch;
                 t_th = 0;
                 return 0;
             }

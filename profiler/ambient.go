@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 	"unsafe"
 
 	"github.com/clrotel/clrotel/ambient"
@@ -28,10 +29,15 @@ type ambientState struct {
 	p *profiler
 
 	mu     sync.Mutex
-	done   bool  // the plan is complete (or cannot be)
-	last   error // the last reason it is not, logged when it changes
+	done   bool // the plan is complete
 	logged string
+	// When the last attempt failed: attempts from traced methods' compiles
+	// wait retryEvery after it (an app that loads DiagnosticSource but
+	// never starts an Activity would pay for each).
+	failedAt time.Time
 }
+
+const retryEvery = 50 * time.Millisecond
 
 // activityStop tells System.Diagnostics.Activity.Stop, hooked (whatever the
 // selection) to export a span for an Activity nothing else exports.
@@ -52,14 +58,17 @@ var mapClasses = []string{
 
 // refresh tries to complete the plan. Cheap until the app has loaded
 // System.Diagnostics.DiagnosticSource (no Activity can exist before).
-func (a *ambientState) refresh() {
+// activityCode: called for a method of that assembly (Activity's code is
+// about to run), not throttled.
+func (a *ambientState) refresh(activityCode bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.done || !a.diagnosticsLoaded() {
+	if a.done || (!activityCode && time.Since(a.failedAt) < retryEvery) || !a.diagnosticsLoaded() {
 		return
 	}
 	plan, err := a.build()
 	if err != nil {
+		a.failedAt = time.Now()
 		if msg := err.Error(); msg != a.logged {
 			a.logged = msg
 			a.p.log.Debugf("caller's trace not joined yet: %v", err)
@@ -144,32 +153,8 @@ func (a *ambientState) build() (C.clr_ambient_plan, error) {
 		}
 		return C.uint32_t(off), nil
 	}
-	var err error
-	// Thread.t_currentThread, and what proves the cached address holds it.
-	thread, tf, ttoks, err := find("System.Threading.Thread")
-	if err != nil {
-		return p, err
-	}
-	tok, ok := ttoks[ambient.ThreadCurrent]
-	if !ok {
-		return p, fmt.Errorf("Thread has no %s", ambient.ThreadCurrent)
-	}
-	p.thread_class, p.thread_field = C.uintptr_t(thread), C.uint32_t(tok)
-	if p.thread_ec_off, err = need(tf, "Thread", ambient.ThreadExecutionContext); err != nil {
-		return p, err
-	}
-	if p.thread_native_off, err = need(tf, "Thread", ambient.ThreadNative); err != nil {
-		return p, err
-	}
-	_, ecf, _, err := find("System.Threading.ExecutionContext")
-	if err != nil {
-		return p, err
-	}
-	if p.ec_locals_off, err = need(ecf, "ExecutionContext", ambient.ContextLocals); err != nil {
-		return p, err
-	}
-	// Activity and its s_current (initialised with the class: until then
-	// its address is not known, and no Activity can be current).
+	// Activity and its s_current first: until the class is initialised
+	// (the app starts its first Activity) this is where an attempt stops.
 	act, af, atoks, err := find("System.Diagnostics.Activity")
 	if err != nil {
 		return p, err
@@ -198,6 +183,29 @@ func (a *ambientState) build() (C.clr_ambient_plan, error) {
 				p.source_off, p.source_name_off = C.uint32_t(layout.Source), C.uint32_t(off)
 			}
 		}
+	}
+	// Thread.t_currentThread, and what proves the cached address holds it.
+	thread, tf, ttoks, err := find("System.Threading.Thread")
+	if err != nil {
+		return p, err
+	}
+	tok, ok := ttoks[ambient.ThreadCurrent]
+	if !ok {
+		return p, fmt.Errorf("Thread has no %s", ambient.ThreadCurrent)
+	}
+	p.thread_class, p.thread_field = C.uintptr_t(thread), C.uint32_t(tok)
+	if p.thread_ec_off, err = need(tf, "Thread", ambient.ThreadExecutionContext); err != nil {
+		return p, err
+	}
+	if p.thread_native_off, err = need(tf, "Thread", ambient.ThreadNative); err != nil {
+		return p, err
+	}
+	_, ecf, _, err := find("System.Threading.ExecutionContext")
+	if err != nil {
+		return p, err
+	}
+	if p.ec_locals_off, err = need(ecf, "ExecutionContext", ambient.ContextLocals); err != nil {
+		return p, err
 	}
 	var lenOff, bufOff C.uint32_t
 	if C.clr_string_layout(&lenOff, &bufOff) != 0 {

@@ -101,25 +101,19 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 func (p *profiler) fieldOffsets(m *naming.Method, md metadata, toks []uint32) ([5]uint16, error) {
 	var off [5]uint16
 	cid := m.ClassID
+	if gp, err := md.GenericParams(m.OwnerToken); cid == 0 && (err != nil || len(gp) > 0) {
+		// Shared generic code serves instantiations whose layouts differ:
+		// a type argument that is a struct holding references
+		// (Pair<__Canon> shared by Pair<string> and Pair<Uri>) is laid out
+		// after the Int64 fields, a reference before them. No one layout
+		// is right for every call, and a field written at the wrong
+		// offset would overwrite the app's state (generator seed 104).
+		return off, fmt.Errorf("%s: shared generic code (async methods' spans end with the call; closures' work is not linked)", m.SelectName)
+	}
 	if cid == 0 {
-		// Shared generic code: the canonical instantiation (its type
-		// arguments System.__Canon) has the layout every reference-type
-		// instantiation shares.
 		var c C.uintptr_t
-		hr := C.int(-1)
-		if gp, err := md.GenericParams(m.OwnerToken); err == nil && len(gp) > 0 {
-			if canon, err := p.planner.findType([]string{"System.__Canon"}); err == nil {
-				args := make([]C.uintptr_t, len(gp))
-				for i := range args {
-					args[i] = C.uintptr_t(canon)
-				}
-				hr = C.clr_class_from_token_args(C.uintptr_t(m.ModuleID), C.uint32_t(m.OwnerToken), C.uint32_t(len(args)), &args[0], &c)
-			}
-		} else if err == nil {
-			hr = C.clr_class_from_token(C.uintptr_t(m.ModuleID), C.uint32_t(m.OwnerToken), &c)
-		}
-		if hr != 0 || c == 0 {
-			return off, fmt.Errorf("%s: no class for its type (async methods' spans end with the call; closures' work is not linked)", m.SelectName)
+		if hr := C.clr_class_from_token(C.uintptr_t(m.ModuleID), C.uint32_t(m.OwnerToken), &c); hr != 0 || c == 0 {
+			return off, fmt.Errorf("%s: no class for its type: HRESULT %#x", m.SelectName, uint32(hr))
 		}
 		cid = uint64(c)
 	}

@@ -270,7 +270,7 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	if asm == diagnosticsAssembly {
 		// Activity's code runs: a moment to find how to read it (an app
 		// may have compiled every traced method before its first Activity).
-		p.ambient.refresh()
+		p.ambient.refresh(true)
 	}
 	// A task builder's SetResult/SetException ends async spans: traced
 	// wherever it is (it makes no span of its own).
@@ -305,7 +305,6 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	if stop {
 		// No span: its enter records the Activity for a span of its own.
 		f.c = newCFn(fid, index, C.FN_SELECTED|C.FN_ACTIVITY_STOP, sampling.MethodSetting{})
-		p.ambient.refresh()
 		return f
 	}
 	f.c = newCFn(fid, index, flags, p.samp.setting(f.names))
@@ -314,7 +313,7 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	}
 	f.c.async_owner = C.uint32_t(role.owner)
 	p.planner.prepare()
-	p.ambient.refresh()
+	p.ambient.refresh(false)
 	// A MoveNext is no span: nothing of it is shown.
 	if p.cfg.Capture && role.flags&C.FN_ASYNC_MOVENEXT == 0 && !p.captureExclude.MatchAny(m.SelectName) {
 		f.plan = p.planner.functionPlan(m)

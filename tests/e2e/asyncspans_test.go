@@ -175,8 +175,10 @@ func TestAsyncMethodOutcomes(t *testing.T) {
 }
 
 // Async methods of a generic class: a value-type instantiation (code of
-// its own) and shared code (the state machine's layout read from its
-// canonical instantiation) are each one span until the task completes.
+// its own, whose layout is exact) is one span until the task completes.
+// Shared code serves instantiations of different layouts, so its state
+// machine carries nothing: its span ends with the call, as before — never
+// left open, and never a write at a wrong offset.
 func TestAsyncGenericMethods(t *testing.T) {
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
 		r := runApp(t, rt, "AsyncFlow", []string{"generic"}, runOpts{profiler: true})
@@ -192,9 +194,8 @@ func TestAsyncGenericMethods(t *testing.T) {
 			if reason := g.Attrs["clrotel.end_reason"]; reason != nil {
 				t.Errorf("Box<%s>.Get ended as %v", inst, reason)
 			}
-			want := map[string]any{"Int32": int64(42), "String": "s"}[inst]
-			if g.Duration() < 4*time.Millisecond || g.Attrs["dotnet.return"] != want {
-				t.Errorf("Box<%s>.Get: lasted %v, returned %v", inst, g.Duration(), g.Attrs["dotnet.return"])
+			if inst == "Int32" && (g.Duration() < 4*time.Millisecond || g.Attrs["dotnet.return"] != int64(42)) {
+				t.Errorf("Box<Int32>.Get: lasted %v, returned %v", g.Duration(), g.Attrs["dotnet.return"])
 			}
 		}
 	})

@@ -438,7 +438,15 @@ func TestJoinAcrossProcesses(t *testing.T) {
 			}
 			var fromA bool
 			for _, s := range inTrace(spans, c.trace) {
-				fromA = fromA || (s.SpanID == parentB && s.Resource["service.name"] == "join-a")
+				if s.SpanID != parentB || s.Resource["service.name"] != "join-a" {
+					continue
+				}
+				fromA = true
+				// HttpClient's own Activity (.NET 8 makes one whenever an
+				// Activity is current) is a child of the request's.
+				if s.SpanID != actA.SpanID && s.ParentSpanID != actA.SpanID {
+					t.Errorf("the span A's traceparent named (%s) has parent %s, want A's Activity %s", s.Name, s.ParentSpanID, actA.SpanID)
+				}
 			}
 			if !fromA {
 				t.Errorf("B's Activity has parent %s, not a span of A (A's Activity is %s)", parentB, actA.SpanID)
