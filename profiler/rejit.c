@@ -28,8 +28,10 @@
 //    old-code frames has that same FunctionID: an exception unwinding the
 //    new frame and caught in the old one would pop the old frame's entry.
 //    So a method with a frame on any thread's shadow stack is not asked
-//    for yet; it waits here until none is open (a frame that begins
-//    between that look and the request is the race left).
+//    for yet; it waits here until none is open. One whose old frame began
+//    between that look and the request is found open just after it, and
+//    reverted at once (RequestRevert) to wait its next turn: the calls of
+//    new code such a frame made in those moments are the race left.
 //
 // RequestReJIT suspends the runtime, so it is never called from a CLR
 // thread, and not from a Go thread either (the runtime might adopt it):
@@ -54,12 +56,13 @@ static clr_fn *g_queue[REJIT_QUEUE];
 static uint32_t g_queued;
 static int g_worker_started;
 
-static _Atomic uint64_t g_requested, g_installed, g_failed, g_refused, g_waiting;
+static _Atomic uint64_t g_requested, g_installed, g_failed, g_refused, g_waiting, g_reverted;
 _Atomic uint64_t clr_rejit_installed_count;
 
 uint64_t clr_rejit_requested(void) { return atomic_load(&g_requested); }
 uint64_t clr_rejit_installed(void) { return atomic_load(&g_installed); }
 uint64_t clr_rejit_waiting(void) { return atomic_load(&g_waiting); }
+uint64_t clr_rejit_reverted(void) { return atomic_load(&g_reverted); }
 uint64_t clr_rejit_failed(void) { return atomic_load(&g_failed) + atomic_load(&g_refused); }
 
 // Marks (scan_mark = gen) every function with a frame open on a live
@@ -85,7 +88,7 @@ static void mark_open_frames(uint32_t gen) {
     }
 }
 
-static void request_now(clr_fn **fns, uint32_t n);
+static uint32_t request_now(clr_fn **fns, uint32_t n, clr_fn **back);
 
 // Asks for the functions of fns that have no frame open; returns how many
 // wait, kept at the front of fns.
@@ -103,19 +106,60 @@ static uint32_t request_batch(clr_fn **fns, uint32_t n) {
             ask[nask++] = fns[i];
     }
     if (nask > 0)
-        request_now(ask, nask);
+        waiting += request_now(ask, nask, fns + waiting);
     return waiting;
 }
 
-static void request_now(clr_fn **fns, uint32_t n) {
+// Once RequestReJIT returns, every call goes to the new code: a frame of
+// the old code still open began before that, maybe after the look that
+// let the request go. Such a method is reverted at once (its calls of new
+// code made meanwhile are the race left) and waits for its next turn.
+static uint32_t revert_open(clr_fn **fns, ModuleID *mods, mdMethodDef *toks, uint32_t *idx, uint32_t k, clr_fn **back) {
+    static uint32_t gen = 0x80000000u; // apart from request_batch's
+    if (++gen == 0)
+        gen = 0x80000000u;
+    mark_open_frames(gen);
+    uint32_t m = 0, nback = 0;
+    for (uint32_t j = 0; j < k; j++) {
+        if (fns[idx[j]]->scan_mark != gen)
+            continue;
+        mods[m] = mods[j];
+        toks[m] = toks[j];
+        idx[m] = idx[j];
+        m++;
+    }
+    if (m == 0)
+        return 0;
+    ProfInfoVtbl *v = clr_info_vtbl();
+    HRESULT st[REJIT_QUEUE];
+    if (v->RequestRevert == NULL || v->RequestRevert(clr_info(), m, mods, toks, st) < 0)
+        return 0;
+    for (uint32_t j = 0; j < m; j++) {
+        clr_fn *fn = fns[idx[j]];
+        if (__atomic_fetch_and(&fn->flags, ~(uint32_t)(FN_REJIT | FN_UNHOOKED), __ATOMIC_ACQ_REL) & FN_UNHOOKED)
+            atomic_fetch_sub(&g_installed, 1); // compiled in the meantime
+        back[nback++] = fn;
+    }
+    atomic_fetch_add(&g_reverted, m);
+    atomic_fetch_sub(&g_requested, m);
+    return nback;
+}
+
+// Asks for fns; those found with a frame open once the request is done
+// (a call that began since the look before it) are reverted and written
+// to back, to wait. Returns how many.
+static uint32_t request_now(clr_fn **fns, uint32_t n, clr_fn **back) {
     ProfInfoVtbl *v = clr_info_vtbl();
     ModuleID *mods = calloc(n, sizeof *mods);
     mdMethodDef *toks = calloc(n, sizeof *toks);
-    if (mods == NULL || toks == NULL) {
+    uint32_t *idx = calloc(n, sizeof *idx);
+    uint32_t nback = 0;
+    if (mods == NULL || toks == NULL || idx == NULL) {
         free(mods);
         free(toks);
+        free(idx);
         atomic_fetch_add(&g_refused, n);
-        return;
+        return 0;
     }
     uint32_t k = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -136,6 +180,7 @@ static void request_now(clr_fn **fns, uint32_t n) {
         __atomic_or_fetch(&fns[i]->flags, FN_REJIT, __ATOMIC_RELEASE);
         mods[k] = mid;
         toks[k] = tok;
+        idx[k] = i;
         k++;
     }
     if (k > 0) {
@@ -147,10 +192,13 @@ static void request_now(clr_fn **fns, uint32_t n) {
                 __atomic_and_fetch(&fns[i]->flags, ~(uint32_t)FN_REJIT, __ATOMIC_RELEASE);
         } else {
             atomic_fetch_add(&g_requested, k);
+            nback = revert_open(fns, mods, toks, idx, k, back);
         }
     }
     free(mods);
     free(toks);
+    free(idx);
+    return nback;
 }
 
 static void *worker(void *arg) {
