@@ -48,6 +48,8 @@ const (
 )
 
 // The service benchmark's settings (flags).
+var onlyConfigs string // -configs
+
 var (
 	serviceSeconds, servicePairsN int
 	serviceOnly                   bool
@@ -86,6 +88,7 @@ func main() {
 	onlyService := flag.Bool("service-only", false, "run the service benchmark alone")
 	startupOnly := flag.Bool("startup-only", false, "run only the start-up section")
 	startupRounds := flag.Int("startup-rounds", 15, "interleaved rounds of the start-up section")
+	flag.StringVar(&onlyConfigs, "configs", "", "comma-separated config ids to run (1 and 2 always run: the ratios need them); empty: all")
 	flag.Parse()
 	serviceSeconds, servicePairsN, serviceOnly = *service, *servicePairs, *onlyService
 	paced := []string{"paced", strconv.Itoa(*pacedRate), strconv.Itoa(*pacedSecs)}
@@ -155,6 +158,8 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 		// The defaults select the whole app: the Work methods run under a
 		// traced caller and fold into it after the rule's 1,000 calls.
 		{"8", "clrotel, defaults: calls folded", prof(), true, false},
+		// The same with the folded methods keeping their hooks.
+		{"9", "clrotel, defaults, re-JIT off", prof("CLROTEL_FOLD_REJIT=off"), true, false},
 	}
 	base := procenv.Clean()
 	if serviceOnly {
@@ -173,6 +178,9 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 		}, false},
 		{"clrotel, nothing selected", configs[2].env, false},
 		{"clrotel, defaults", prof(), true},
+		// COR_PRF_ENABLE_REJIT (asked for in Initialize with the default
+		// CLROTEL_FOLD_REJIT) against the same without it.
+		{"clrotel, defaults, re-JIT off", prof("CLROTEL_FOLD_REJIT=off"), true},
 	}
 	startupSection := func(raw *bytes.Buffer) error {
 		table, lines, err := runStartup(host, work, version, rc, startupRounds, startupConfigs, base)
@@ -191,6 +199,19 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 			return err
 		}
 		return saveRaw(outDir, "-startup-net"+version, raw.Bytes())
+	}
+	if onlyConfigs != "" {
+		keep := map[string]bool{"1": true, "2": true}
+		for _, id := range strings.Split(onlyConfigs, ",") {
+			keep[strings.TrimSpace(id)] = true
+		}
+		var cs []config
+		for _, c := range configs {
+			if keep[c.id] {
+				cs = append(cs, c)
+			}
+		}
+		configs = cs
 	}
 	results := map[string][]result{}
 	var raw bytes.Buffer
@@ -215,7 +236,7 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 	startup := map[string]time.Duration{}
 	times := map[string][]time.Duration{}
 	for i := 0; i < startups; i++ {
-		for _, c := range configs[:4] {
+		for _, c := range configs[:min(4, len(configs))] {
 			start := time.Now()
 			cmd := exec.Command(host, filepath.Join(work, "Hello.exe"))
 			cmd.Env = append(base, c.env("")...)
@@ -225,7 +246,7 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 			times[c.id] = append(times[c.id], time.Since(start))
 		}
 	}
-	for _, c := range configs[:4] {
+	for _, c := range configs[:min(4, len(configs))] {
 		startup[c.id] = medianDur(times[c.id])
 		fmt.Fprintf(&raw, "startup config %s: %v\n", c.id, times[c.id])
 	}

@@ -81,6 +81,11 @@ const (
 	FlagSyncEnd uint16 = 1 << 12
 )
 
+// FlagApprox (exit records of spans with folded calls): a folded method
+// was re-JIT-compiled without hooks before the span ended; its later calls
+// are not in the span's folded counts (profiler/rejit.c).
+const FlagApprox uint16 = 1 << 11
+
 // FoldTop is how many methods an exit record lists by folded time, and
 // FoldSize the bytes of its fold part (profiler/capture.h REC_FOLD_SIZE).
 const (

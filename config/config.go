@@ -256,6 +256,16 @@ func fromEnv(c Config, lookup func(string) (string, bool)) (Config, error) {
 	maxUS := uint32(c.Fold.MaxDuration / time.Microsecond)
 	u32("CLROTEL_FOLD_MAX_US", &maxUS, 1, 1_000_000)
 	c.Fold.MaxDuration = time.Duration(maxUS) * time.Microsecond
+	if v, ok := lookup("CLROTEL_FOLD_REJIT"); ok {
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "1", "true", "on", "yes", "":
+			c.Fold.ReJIT.Enabled = true
+		case "0", "false", "off", "no":
+			c.Fold.ReJIT.Enabled = false
+		default:
+			errs = append(errs, fmt.Sprintf("CLROTEL_FOLD_REJIT=%q: want on or off", v))
+		}
+	}
 	if v, ok := lookup("CLROTEL_FOLD_EXEMPT"); ok {
 		c.Fold.Exempt = SplitPatterns(v)
 	}

@@ -84,6 +84,7 @@ type fileFold struct {
 	MinCalls    *uint32  `yaml:"min_calls"`
 	MaxDuration *string  `yaml:"max_duration"`
 	Exempt      []string `yaml:"exempt"`
+	ReJIT       *bool    `yaml:"rejit"`
 }
 
 type fileLog struct {
@@ -394,6 +395,9 @@ func (f *File) apply(c *Config) {
 	}
 	if f.Fold.Exempt != nil {
 		c.Fold.Exempt = f.Fold.Exempt
+	}
+	if f.Fold.ReJIT != nil {
+		c.Fold.ReJIT.Enabled = *f.Fold.ReJIT
 	}
 	if f.Log.Level != nil {
 		c.LogLevel = *f.Log.Level

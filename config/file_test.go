@@ -42,6 +42,7 @@ fold:
   min_calls: 200
   max_duration: 10us
   exempt: ["Acme.Shop.Cart.*"]
+  rejit: false
 log:
   level: info
 `
@@ -64,7 +65,7 @@ func TestLoadFileThenEnv(t *testing.T) {
 		c.ExportQueue != 4096 || c.ExportInterval != 200*time.Millisecond || c.Redact[0] != "iban" || c.Statics[0] != "Acme.Shop.Settings.MaxItems" {
 		t.Errorf("file not applied: %+v", c)
 	}
-	if !c.Fold.Enabled || c.Fold.MinCalls != 200 || c.Fold.MaxDuration != 10*time.Microsecond || c.Fold.Exempt[0] != "Acme.Shop.Cart.*" || c.MaxSpansPerTrace != 500 {
+	if !c.Fold.Enabled || c.Fold.ReJIT.Enabled || c.Fold.MinCalls != 200 || c.Fold.MaxDuration != 10*time.Microsecond || c.Fold.Exempt[0] != "Acme.Shop.Cart.*" || c.MaxSpansPerTrace != 500 {
 		t.Errorf("fold not applied: %+v, %d spans per trace", c.Fold, c.MaxSpansPerTrace)
 	}
 	s := c.Sampling
@@ -107,6 +108,7 @@ func TestFileErrors(t *testing.T) {
 		{"fold min calls", "fold:\n  min_calls: 0\n", "f.yaml:2: fold.min_calls"},
 		{"fold duration", "fold:\n  max_duration: short\n", "f.yaml:2: fold.max_duration"},
 		{"fold switch", "fold:\n  enabled: sometimes\n", "f.yaml:2:"},
+		{"fold re-JIT switch", "fold:\n  rejit: later\n", "f.yaml:2:"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

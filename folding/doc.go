@@ -8,4 +8,9 @@
 // methods are exempt) and how folded calls read on a span and in the exit
 // summary. The hooks apply the rule (profiler/fold.c). It must not touch
 // the runtime or the C side.
+//
+// It also decides when folded methods are re-JIT-compiled without hooks
+// (ReJIT, Batcher): the profiler hands the batches to its ReJIT thread
+// (profiler/rejit.c), after which a folded call costs what an untraced
+// call costs and is no longer counted (KeyApproximate, ReJITNote).
 package folding

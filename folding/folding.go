@@ -20,6 +20,8 @@ type Rule struct {
 	MinCalls    uint64
 	MaxDuration time.Duration
 	Exempt      []string
+	// ReJIT: folded methods are re-JIT-compiled without hooks (rejit.go).
+	ReJIT ReJIT
 }
 
 // DefaultRule is the rule with nothing set. The thresholds come from the
@@ -27,7 +29,7 @@ type Rule struct {
 // traces are getters, comparers and visitors of 0.2–2 µs; a method whose
 // 99th percentile stays under 5 µs over 1,000 calls is such a helper.
 func DefaultRule() Rule {
-	return Rule{Enabled: true, MinCalls: 1000, MaxDuration: 5 * time.Microsecond}
+	return Rule{Enabled: true, MinCalls: 1000, MaxDuration: 5 * time.Microsecond, ReJIT: DefaultReJIT()}
 }
 
 // Entry is one method's folded calls under a span, or in all.

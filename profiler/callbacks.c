@@ -14,6 +14,7 @@
 #include "clrinfo.h"
 #include "startup.h"
 #include "ambient.h"
+#include "rejit.h"
 #include "_cgo_export.h"
 
 // The project's CLSID; cmd/clrotel prints the same value.
@@ -148,7 +149,7 @@ static UINT_PTR function_mapper(FunctionID fid, void *client_data, BOOL *hook) {
     (void)client_data;
     clr_startup_mapped(fid);
     clr_fn *fn = map_function(fid);
-    if (fn == NULL || !(fn->flags & FN_SELECTED)) {
+    if (fn == NULL || !(fn->flags & FN_SELECTED) || (fn->flags & FN_REJIT)) { // FN_REJIT: rejit.c
         *hook = 0;
         return fid;
     }
@@ -253,7 +254,7 @@ static HRESULT cb_jit_compilation_started(void *self, FunctionID fid, BOOL safe_
     (void)self;
     (void)safe_to_block;
     clr_fn *fn = map_function(fid);
-    if (fn != NULL && (fn->flags & FN_SELECTED))
+    if (clr_rejit_compile_wants_hooks(fn))
         clr_startup_compile_started(fid);
     return S_OK;
 }
@@ -373,6 +374,36 @@ static HRESULT cb_unwind_function_leave(void *self) {
     return S_OK;
 }
 
+// ---- ReJIT (rejit.c): folded methods recompiled without hooks ---------
+// GetReJITParameters stays cb_ok: no new IL, the original compiles again.
+
+static HRESULT cb_rejit_compilation_started(void *self, FunctionID fid, ReJITID rid, BOOL safe_to_block) {
+    (void)self;
+    (void)rid;
+    (void)safe_to_block;
+    if (clr_rejit_compile_wants_hooks(map_function(fid)))
+        clr_startup_compile_started(fid); // an instantiation that is not folded
+    return S_OK;
+}
+
+static HRESULT cb_rejit_compilation_finished(void *self, FunctionID fid, ReJITID rid, HRESULT status, BOOL safe_to_block) {
+    (void)self;
+    (void)rid;
+    (void)safe_to_block;
+    clr_startup_compile_finished(fid);
+    clr_rejit_finished(map_function(fid), status);
+    return S_OK;
+}
+
+static HRESULT cb_rejit_error(void *self, ModuleID mid, mdMethodDef tok, FunctionID fid, HRESULT status) {
+    (void)self;
+    (void)mid;
+    (void)tok;
+    (void)status;
+    clr_rejit_error(fid != 0 ? map_function(fid) : NULL);
+    return S_OK;
+}
+
 static void build_vtable(void) {
     for (size_t i = 0; i < CB_COUNT_11; i++)
         g_cb_vtbl[i] = (void *)cb_ok;
@@ -398,6 +429,9 @@ static void build_vtable(void) {
     g_cb_vtbl[CB_ModuleUnloadFinished] = (void *)cb_module_unload_finished;
     g_cb_vtbl[CB_GarbageCollectionFinished] = (void *)cb_gc_finished;
     g_cb_vtbl[CB_ExceptionUnwindFunctionLeave] = (void *)cb_unwind_function_leave;
+    g_cb_vtbl[CB_ReJITCompilationStarted] = (void *)cb_rejit_compilation_started;
+    g_cb_vtbl[CB_ReJITCompilationFinished] = (void *)cb_rejit_compilation_finished;
+    g_cb_vtbl[CB_ReJITError] = (void *)cb_rejit_error;
 }
 
 // ---- the class factory ---------------------------------------------------

@@ -67,6 +67,18 @@ enum {
     FN_LINKED = FN_ASYNC | FN_CLOSURE_CTOR | FN_CLOSURE_BODY,
     FN_ACTIVITY_STOP = 1 << 16, // System.Diagnostics.Activity.Stop: no span, a REC_ACTIVITY record (a high bit: clear of new flags)
 };
+// Folded and asked to be re-JIT-compiled without hooks (rejit.c): its new
+// code's calls reach no hook, so folded counts stop at that point.
+enum { FN_REJIT = 0x1000, FN_UNHOOKED = 0x2000 }; // FN_UNHOOKED: its new code is installed
+// Methods the rule never folds, nor re-JIT-compiles (their hooks do more
+// than count): async and closure roles, Activity.Stop.
+#define FN_NEVER_FOLDED (FN_LINKED | FN_ACTIVITY_STOP)
+// RF_APPROX (exit records of spans with folded calls): some folded method
+// was re-JIT-compiled without hooks before the span ended, so its later
+// calls are not in the span's counts.
+enum { RF_APPROX = 2048 };
+// How many new code versions without hooks the runtime installed (rejit.c).
+extern _Atomic uint64_t clr_rejit_installed_count;
 
 // clr_fn is what FunctionIDMapper2 hands the runtime as client ID: the hooks
 // receive it instead of the FunctionID. Allocated once per selected function,
@@ -96,6 +108,11 @@ typedef struct clr_fn {
     // (the state machine's enclosing type), to pair them.
     uint16_t flow_off[5];
     uint32_t async_owner;
+    // Set once a call of it began a trace (sampled or not): a method
+    // called as a root is never re-JIT-compiled without hooks
+    // (rejit.c), or its root spans would go.
+    _Atomic uint32_t roots;
+    uint32_t scan_mark; // rejit.c's thread only: seen on a shadow stack in its last scan
 } clr_fn;
 
 // What became of a traced frame's enter.
@@ -139,7 +156,7 @@ typedef struct clr_frame {
     clr_fold_entry fold_top[FOLD_TOP];
 } clr_frame;
 
-enum { FOLD_NONE = 0, FOLD_KEPT = 1 };
+enum { FOLD_NONE = 0, FOLD_KEPT = 1, FOLD_NESTED = 2 }; // FOLD_NESTED: a folded frame under a folded call, timed only for the rule
 
 enum { SLOT_FREE = 0, SLOT_LIVE = 1, SLOT_DEAD = 2 };
 
@@ -186,6 +203,7 @@ typedef struct clr_capture_config {
     uint32_t max_trace_spans; // spans per trace before the rest fold (0: no limit)
     uint32_t fold_min_calls;  // folding rule (0: off): this many recorded calls,
     uint64_t fold_max_ns;     // and at most 1 in 100 of them this long or longer
+    uint32_t fold_judge_folded; // the rule judges folded calls too (span budget), for re-JIT (rejit.c)
 } clr_capture_config;
 
 // Set up before the hooks are installed (from Initialize).

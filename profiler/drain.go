@@ -299,6 +299,9 @@ func (d *drainer) folded(r capture.Record, x capture.Exit, attrs []attribute.Key
 	if r.Flags&capture.FlagTruncated != 0 {
 		attrs = append(attrs, folding.KeyTruncated.Bool(true))
 	}
+	if r.Flags&capture.FlagApprox != 0 {
+		attrs = append(attrs, folding.KeyApproximate.Bool(true))
+	}
 	return attrs
 }
 
@@ -462,6 +465,9 @@ func (d *drainer) abandonWithFolds(ts *threadState, s *C.clr_slot, now int64) {
 		var attrs []attribute.KeyValue
 		if calls[k] > 0 {
 			attrs = folding.Attrs(folding.Span{Calls: uint64(calls[k]), Time: time.Duration(ns[k])}, d.p.funcName)
+			if rejitInstalled() > 0 {
+				attrs = append(attrs, folding.KeyApproximate.Bool(true))
+			}
 		}
 		d.p.bridge.Exit(ts.th, now, otelbridge.ExitAbandon, attrs...)
 	}

@@ -197,6 +197,7 @@ static void fold_begin(clr_slot *s, clr_frame *f, uint32_t anc, uint64_t start) 
     f->recorded = FRAME_FOLDED;
     f->anc = anc;
     f->start = start;
+    f->fold_state = FOLD_NONE;
 }
 
 static inline void ring_commit(clr_slot *s, uint32_t size) {
@@ -512,7 +513,14 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
             }
             break;
         case FRAME_FOLDED:
-            fold_begin(s, f, parent->anc, 0);
+            // Timed only when the rule judges folded calls (for re-JIT) and
+            // the method is not folded yet; its time is in its parent's.
+            if (g_cfg.fold_judge_folded && !(fn->flags & (FN_FOLDED | FN_NEVER_FOLDED))) {
+                fold_begin(s, f, parent->anc, now_ns());
+                f->fold_state = FOLD_NESTED;
+            } else {
+                fold_begin(s, f, parent->anc, 0);
+            }
             return;
         case FRAME_DROPPED:
             f->recorded = FRAME_DROPPED;
@@ -531,6 +539,8 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     uint32_t size = REC_HEADER + 8;
     uint64_t tid[2] = {0, 0}, parent = 0;
     if (d == 0) {
+        if (atomic_load_explicit(&fn->roots, memory_order_relaxed) == 0)
+            atomic_store_explicit(&fn->roots, 1, memory_order_relaxed); // rejit.c: never unhooked
         // A new trace: its id, then the sampling decision on it. An
         // unsampled trace records nothing; its calls only count depth.
         tid[0] = rng_next(s);
@@ -677,7 +687,12 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
     clr_frame *f = &s->stack[d];
     if (f->recorded == FRAME_FOLDED) {
         f->recorded = FRAME_SKIPPED;
-        clr_fold_account(s, &s->stack[f->anc], f->fn, f->fn_index, f->start ? now_ns() - f->start : 0);
+        uint64_t ns = f->start ? now_ns() - f->start : 0;
+        // Calls folded by the span budget count for the rule too, so that
+        // their method can fold and lose its hooks (rejit.c).
+        if (ns && kind == REC_LEAVE && g_cfg.fold_judge_folded && !(f->fn->flags & FN_NEVER_FOLDED))
+            clr_fold_judge(&g_cfg, f->fn, ns);
+        clr_fold_account(s, &s->stack[f->anc], f->fn, f->fn_index, f->fold_state == FOLD_NESTED ? 0 : ns);
         return;
     }
     if (f->recorded != FRAME_RECORDED)
@@ -697,6 +712,9 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
         flags |= RF_FOLDED_COUNT;
     if (d == 0 && s->trace_truncated)
         flags |= RF_TRUNCATED;
+    // Folded methods re-JIT-compiled without hooks: later calls uncounted.
+    if ((flags & (RF_FOLDED | RF_FOLDED_COUNT)) && atomic_load_explicit(&clr_rejit_installed_count, memory_order_relaxed))
+        flags |= RF_APPROX;
     if (f->fn != NULL && (f->fn->flags & FN_ASYNC_KICKOFF) && !f->async_linked)
         flags |= RF_SYNC_END;
     s->reserved -= base;

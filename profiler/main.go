@@ -158,6 +158,13 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	if cfg.Fold.Enabled {
 		out.capture.fold_min_calls = C.uint32_t(min(cfg.Fold.MinCalls, 1<<31))
 	}
+	// Re-JIT of folded methods without hooks (rejit.c) needs ReJIT, which
+	// can only be asked for here.
+	if cfg.Fold.Enabled && cfg.Fold.ReJIT.Enabled {
+		out.event_mask |= C.COR_PRF_ENABLE_REJIT
+		out.capture.fold_judge_folded = 1
+		go p.reJITLoop(p.stop)
+	}
 	if cfg.Capture {
 		out.capture.value_bytes = C.uint32_t(cfg.ValueBytes)
 	}
@@ -396,7 +403,10 @@ func (p *profiler) shutdown() {
 		p.log.Infof("%v", p.drain.stats())
 	}
 	p.drain.reportDrops(true)
-	if s := folding.Summary(p.funcs.folded(), p.funcName, 20); s != "" {
+	if s := folding.Summary(p.funcs.folded(), p.summaryName, 20); s != "" {
+		p.log.Infof("%s", s)
+	}
+	if s := reJITNote(); s != "" {
 		p.log.Infof("%s", s)
 	}
 	if n := uint64(C.clr_guard_faults()); n > 0 {

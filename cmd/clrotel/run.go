@@ -264,11 +264,15 @@ func report(w io.Writer, spans []otlpsink.Span, maxSpans int) error {
 // its top few, so the times are lower bounds), after the total.
 func reportFolded(w io.Writer, spans []otlpsink.Span) error {
 	var total int64
+	approx := false
 	byName := map[string]*folding.Entry{}
 	var names []string
 	for _, s := range spans {
 		n, _ := s.Attrs[string(folding.KeyCount)].(int64)
 		total += n
+		if s.Attrs[string(folding.KeyApproximate)] == true {
+			approx = true
+		}
 		top, _ := s.Attrs[string(folding.KeyTop)].([]any)
 		for _, x := range top {
 			str, _ := x.(string)
@@ -295,6 +299,9 @@ func reportFolded(w io.Writer, spans []otlpsink.Span) error {
 	}
 	_, err := fmt.Fprintf(w, "clrotel: %d more calls were folded into these spans (clrotel.folded.*); by the spans' top lists:\n%s\n",
 		total, folding.Summary(entries, func(i uint32) string { return names[i] }, 10))
+	if err == nil && approx {
+		_, err = fmt.Fprintln(w, "clrotel: folded methods were re-JIT-compiled without hooks: their calls after that are not in these counts (clrotel.folded.approximate)")
+	}
 	return err
 }
 

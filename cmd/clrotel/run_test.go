@@ -277,3 +277,22 @@ func TestChildEnv(t *testing.T) {
 		t.Errorf("childEnv\n got %q\nwant %q", got, want)
 	}
 }
+
+// reportFolded says when the folded counts stop short (re-JIT without hooks).
+func TestReportFoldedApproximate(t *testing.T) {
+	spans := []otlpsink.Span{{Attrs: map[string]any{
+		"clrotel.folded.count": int64(7), "clrotel.folded.top": []any{"A.Get() ×7 1µs"},
+	}}}
+	for _, approx := range []bool{false, true} {
+		if approx {
+			spans[0].Attrs["clrotel.folded.approximate"] = true
+		}
+		var b bytes.Buffer
+		if err := reportFolded(&b, spans); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(b.String(), "re-JIT-compiled without hooks"); got != approx || !strings.Contains(b.String(), "7 more calls") {
+			t.Errorf("approximate %v:\n%s", approx, b.String())
+		}
+	}
+}

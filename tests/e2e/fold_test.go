@@ -41,8 +41,9 @@ func TestFolding(t *testing.T) {
 		want := runApp(t, rt, "Fold", []string{"hot", fmt.Sprint(n)}, runOpts{})
 		for _, capture := range []string{"on", "off"} {
 			t.Run("capture="+capture, func(t *testing.T) {
+				// Exact counts: re-JIT off (it stops counting; TestFoldReJIT).
 				r := runApp(t, rt, "Fold", []string{"hot", fmt.Sprint(n)}, runOpts{profiler: true, env: map[string]string{
-					"CLROTEL_CAPTURE": capture, "CLROTEL_LOG_LEVEL": "info",
+					"CLROTEL_CAPTURE": capture, "CLROTEL_LOG_LEVEL": "info", "CLROTEL_FOLD_REJIT": "off",
 				}})
 				if r.ExitCode != want.ExitCode || r.Stdout != want.Stdout {
 					t.Fatalf("traced run differs: exit %d\n%s\nwant\n%s", r.ExitCode, r.Stdout, want.Stdout)
@@ -104,7 +105,7 @@ func byNameContains(t *testing.T, spans []otlpsink.Span, part string) otlpsink.S
 func TestFoldedIntoOpenSpansAtExit(t *testing.T) {
 	const n = 5000
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
-		r := runApp(t, rt, "Fold", []string{"exit", fmt.Sprint(n)}, runOpts{profiler: true, env: map[string]string{"CLROTEL_LOG_LEVEL": "info"}})
+		r := runApp(t, rt, "Fold", []string{"exit", fmt.Sprint(n)}, runOpts{profiler: true, env: map[string]string{"CLROTEL_LOG_LEVEL": "info", "CLROTEL_FOLD_REJIT": "off"}})
 		// n calls of Get and n+1 of Last (the last one, folded, ends the
 		// process from inside: it counts too), Main, Box's constructor,
 		// Leaving.

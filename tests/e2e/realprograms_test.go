@@ -451,7 +451,9 @@ func checkRealRun(t *testing.T, p realProgram, rt dotnetRuntime, d *realDir, mod
 		}
 		// Drops (a full capture buffer on a busy machine) are counted, not
 		// lost; what the exit flush misses is in none of the three.
-		if r.Received+r.Folded+a.dropped != calls {
+		// Folded methods re-JIT-compiled without hooks (CLROTEL_FOLD_REJIT)
+		// are counted only until then: fewer calls, never more.
+		if got := r.Received + r.Folded + a.dropped; got != calls && !(got < calls && reJITInstalled(r.Stderr)) {
 			t.Errorf("%d calls made; %d spans received, %d calls folded into them, %d dropped: calls were lost", calls, r.Received, r.Folded, a.dropped)
 		}
 	}

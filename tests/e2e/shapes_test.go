@@ -67,6 +67,8 @@ func TestThreadChurn(t *testing.T) {
 		"OTEL_EXPORTER_OTLP_ENDPOINT": sink.Endpoint(),
 		"CLROTEL_INCLUDE":             "Acme.Load.Work.*",
 		"CLROTEL_LOG_LEVEL":           "info",
+		// Every call counted: folded calls keep their hooks.
+		"CLROTEL_FOLD_REJIT": "off",
 	}})
 	if r.ExitCode != 0 {
 		t.Fatalf("exit %d\n%s", r.ExitCode, r.Stderr)

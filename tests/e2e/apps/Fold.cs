@@ -5,6 +5,11 @@
 //                  then Slow() 5 times
 //   Fold exit N    Leaving() calls Get() N times, then the process exits
 //                  from inside it (its span never gets a Leave)
+//   Fold rejit N   ReJit() calls Get(), Step() and Rec() (recursive) N
+//                  times each, then a Rec() that sleeps (re-JIT of the
+//                  folded methods lands meanwhile) and then calls itself
+//                  into a throw it catches, Mark() 3 times, sleeps, then
+//                  calls Get(), Step() and Rec() N times each again
 using System;
 using System.Threading;
 
@@ -31,6 +36,31 @@ namespace Acme.Fold
             return k & v;
         }
         public void Slow() { Thread.Sleep(2); }
+        public int Step(bool wait)
+        {
+            if (wait)
+                Thread.Sleep(1500);
+            return v + 1;
+        }
+        // mode 0: d + 1 calls; mode 1: sleeps, then a throw 4 calls down,
+        // caught here; mode 2: throws at the bottom.
+        public int Rec(int d, int mode)
+        {
+            if (mode == 1)
+            {
+                Thread.Sleep(1500);
+                try { return Rec(3, 2); }
+                catch (InvalidOperationException) { return -1; }
+            }
+            if (d == 0)
+            {
+                if (mode == 2)
+                    throw new InvalidOperationException("bottom");
+                return 1;
+            }
+            return Rec(d - 1, mode) + 1;
+        }
+        public int Mark(int i) { return i * 2; }
     }
 
     public static class Program
@@ -61,6 +91,20 @@ namespace Acme.Fold
             return sum;
         }
 
+        static long ReJit(Box b, int n)
+        {
+            long sum = 0;
+            for (int i = 0; i < n; i++)
+                sum += b.Get() + b.Step(false) + b.Rec(2, 0);
+            sum += b.Rec(0, 1);
+            for (int i = 0; i < 3; i++)
+                sum += b.Mark(i);
+            Thread.Sleep(500);
+            for (int i = 0; i < n; i++)
+                sum += b.Get() + b.Step(false) + b.Rec(2, 0);
+            return sum;
+        }
+
         static void Leaving(Box b, int n)
         {
             long sum = 0;
@@ -78,6 +122,12 @@ namespace Acme.Fold
             var b = new Box(3);
             if (args[0] == "exit")
                 Leaving(b, n);
+            if (args[0] == "rejit")
+            {
+                Console.WriteLine("result " + ReJit(b, n));
+                Console.WriteLine("calls " + (10 * n + 9));
+                return 0;
+            }
             long r = args[0] == "hot" ? Hot(b, n) : Wide(b, n);
             Console.WriteLine("result " + r);
             Console.WriteLine("calls " + (args[0] == "hot" ? n + 5 + n / 10 : n + 5));

@@ -1,0 +1,106 @@
+package folding
+
+import (
+	"fmt"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+)
+
+// KeyApproximate marks a span whose folded counts stop short: a method
+// folded into it was re-JIT-compiled without hooks before the span ended,
+// and its calls from then on reached no hook.
+const KeyApproximate = attribute.Key("clrotel.folded.approximate")
+
+// ReJIT says whether and how folded methods are re-JIT-compiled without
+// their Enter/Leave hooks (CLROTEL_FOLD_REJIT): a folded call then costs
+// what an untraced call costs, and is no longer counted.
+type ReJIT struct {
+	Enabled bool
+	// Interval is how long folded methods gather before one request:
+	// each request suspends the runtime once.
+	Interval time.Duration
+	// MaxBatch caps the methods of one request.
+	MaxBatch int
+}
+
+// DefaultReJIT is the setting with nothing set. Interval: a request
+// suspends the runtime (tens of microseconds on the test machine), and
+// methods fold in bursts as a program starts, so one request per 50 ms
+// batches those bursts while a method's calls stay hooked for at most
+// that long after its verdict.
+func DefaultReJIT() ReJIT {
+	return ReJIT{Enabled: true, Interval: 50 * time.Millisecond, MaxBatch: 1024}
+}
+
+// Batcher gathers the functions the hooks folded (by index) and hands them
+// out in batches for re-JIT, each once. It holds no lock: one goroutine
+// uses it.
+type Batcher struct {
+	cfg     ReJIT
+	seen    map[uint32]bool
+	pending []uint32
+	last    time.Time
+}
+
+// NewBatcher returns a Batcher for cfg; a zero Interval or MaxBatch takes
+// the default's.
+func NewBatcher(cfg ReJIT) *Batcher {
+	d := DefaultReJIT()
+	if cfg.Interval <= 0 {
+		cfg.Interval = d.Interval
+	}
+	if cfg.MaxBatch <= 0 {
+		cfg.MaxBatch = d.MaxBatch
+	}
+	return &Batcher{cfg: cfg, seen: map[uint32]bool{}}
+}
+
+// Add notes functions found folded; ones already seen are ignored.
+func (b *Batcher) Add(fns ...uint32) {
+	if !b.cfg.Enabled {
+		return
+	}
+	for _, f := range fns {
+		if !b.seen[f] {
+			b.seen[f] = true
+			b.pending = append(b.pending, f)
+		}
+	}
+}
+
+// Next returns the next batch to request at now: nothing until Interval has
+// passed since the last batch, then at most MaxBatch functions, oldest
+// first.
+func (b *Batcher) Next(now time.Time) []uint32 {
+	if len(b.pending) == 0 || (!b.last.IsZero() && now.Sub(b.last) < b.cfg.Interval) {
+		return nil
+	}
+	n := min(len(b.pending), b.cfg.MaxBatch)
+	out := append([]uint32(nil), b.pending[:n]...)
+	b.pending = b.pending[n:]
+	b.last = now
+	return out
+}
+
+// Pending is how many functions wait for a batch.
+func (b *Batcher) Pending() int { return len(b.pending) }
+
+// ReJITNote is the exit summary's line on re-JIT: how many folded methods
+// ran without hooks, so that the counts above are read as lower bounds.
+// waiting methods were never asked for: a frame of theirs stayed open (a
+// recursive method's old frames and new code would share a FunctionID in
+// the runtime's exception callbacks).
+func ReJITNote(requested, installed, failed, waiting uint64) string {
+	if requested == 0 && failed == 0 && waiting == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("%d folded methods re-JIT-compiled without hooks (%d asked for", installed, requested)
+	if failed > 0 {
+		s += fmt.Sprintf(", %d refused or failed", failed)
+	}
+	if waiting > 0 {
+		s += fmt.Sprintf(", %d not asked for: a call of theirs was running", waiting)
+	}
+	return s + "): their counts above are from before re-JIT; spans they folded into say clrotel.folded.approximate"
+}

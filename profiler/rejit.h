@@ -1,0 +1,29 @@
+// rejit.h: folded methods re-JIT-compiled without hooks (rejit.c).
+#ifndef CLROTEL_REJIT_H
+#define CLROTEL_REJIT_H
+
+#include <stdint.h>
+
+#include "clrapi.h"
+#include "capture.h"
+
+// Queues folded functions for RequestReJIT on the ReJIT thread (started on
+// the first call). Returns how many were queued, or -1 when the runtime
+// has no RequestReJIT.
+int clr_rejit_submit(clr_fn **fns, uint32_t n);
+
+// Counts: functions asked for, new code versions installed without hooks,
+// requests refused or compiles failed.
+uint64_t clr_rejit_requested(void);
+uint64_t clr_rejit_installed(void);
+uint64_t clr_rejit_failed(void);
+// Functions not asked for yet because a frame of theirs was open.
+uint64_t clr_rejit_waiting(void);
+
+// For the compile callbacks (callbacks.c): whether a ReJIT compile of fn is
+// to keep its hooks; the end of a ReJIT compile of fn; a ReJITError.
+int clr_rejit_compile_wants_hooks(const clr_fn *fn);
+void clr_rejit_finished(clr_fn *fn, HRESULT status);
+void clr_rejit_error(clr_fn *fn);
+
+#endif
