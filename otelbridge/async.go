@@ -3,6 +3,8 @@ package otelbridge
 import (
 	"strings"
 
+	"github.com/clrotel/clrotel/flows"
+
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 )
@@ -129,56 +131,8 @@ func (b *Bridge) Resume(t *Thread, ts int64, m *Method, traceID trace.TraceID, s
 	t.stack = append(t.stack, frame{method: m, start: ts, traceID: traceID, spanID: spanID, attrsAt: len(t.attrs), pseudo: true})
 }
 
-// Outcome is how an async method's task completed.
-type Outcome struct {
-	Attrs    []attribute.KeyValue // the result, as dotnet.return
-	Failed   bool
-	Canceled bool
-	// The exception's type and message (Failed or Canceled), when known.
-	ExcType, ExcMessage string
-}
-
-// AsyncOutcome reads a builder completion's arguments: SetResult's is the
-// task's result; SetException's the exception (rendered "Type: message"),
-// an OperationCanceledException (or a type derived by name from it, as
-// TaskCanceledException) meaning the task was canceled.
-func AsyncOutcome(setException bool, args []attribute.KeyValue) Outcome {
-	var o Outcome
-	if !setException {
-		for _, a := range args {
-			k := string(a.Key)
-			if i := strings.IndexByte(strings.TrimPrefix(k, "dotnet.arg."), '.'); strings.HasPrefix(k, "dotnet.arg.") {
-				rest := ""
-				if i >= 0 {
-					rest = k[len("dotnet.arg.")+i:]
-				}
-				o.Attrs = append(o.Attrs, attribute.KeyValue{Key: KeyReturn + attribute.Key(rest), Value: a.Value})
-			}
-		}
-		return o
-	}
-	o.Failed = true
-	for _, a := range args {
-		k := string(a.Key)
-		if !strings.HasPrefix(k, "dotnet.arg.") || strings.Contains(k[len("dotnet.arg."):], ".") {
-			continue
-		}
-		text := a.Value.Emit()
-		typ, msg, _ := strings.Cut(text, ": ")
-		if i := strings.IndexByte(typ, '{'); i > 0 {
-			typ, msg = typ[:i], "" // its layout not read yet: the type only
-		}
-		o.ExcType, o.ExcMessage = typ, msg
-		if strings.HasSuffix(typ, "CanceledException") {
-			o.Failed, o.Canceled = false, true
-		}
-		break
-	}
-	return o
-}
-
 // AsyncEnd ends the async span spanID at ts with the task's outcome.
-func (b *Bridge) AsyncEnd(t *Thread, ts int64, spanID trace.SpanID, o Outcome) {
+func (b *Bridge) AsyncEnd(t *Thread, ts int64, spanID trace.SpanID, o flows.Outcome) {
 	var status, reason string
 	if (o.Failed || o.Canceled) && o.ExcMessage == "" {
 		// The exception's event, recorded when it was thrown in this step,

@@ -4,38 +4,10 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/clrotel/clrotel/flows"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 )
-
-func TestAsyncOutcome(t *testing.T) {
-	tests := []struct {
-		name         string
-		setException bool
-		args         []attribute.KeyValue
-		want         Outcome
-	}{
-		{"result", false, []attribute.KeyValue{attribute.Int64("dotnet.arg.result", 7)},
-			Outcome{Attrs: []attribute.KeyValue{KeyReturn.Int64(7)}}},
-		{"result with parts", false, []attribute.KeyValue{attribute.String("dotnet.arg.result", "Acme.Order{…}"), attribute.Int64("dotnet.arg.result.Id", 3)},
-			Outcome{Attrs: []attribute.KeyValue{KeyReturn.String("Acme.Order{…}"), attribute.Int64("dotnet.return.Id", 3)}}},
-		{"no result", false, nil, Outcome{}},
-		{"exception", true, []attribute.KeyValue{attribute.String("dotnet.arg.exception", "System.InvalidOperationException: bad")},
-			Outcome{Failed: true, ExcType: "System.InvalidOperationException", ExcMessage: "bad"}},
-		{"exception not read yet", true, []attribute.KeyValue{attribute.String("dotnet.arg.exception", "System.IO.IOException{…}")},
-			Outcome{Failed: true, ExcType: "System.IO.IOException"}},
-		{"canceled", true, []attribute.KeyValue{attribute.String("dotnet.arg.exception", "System.Threading.Tasks.TaskCanceledException: A task was canceled.")},
-			Outcome{Canceled: true, ExcType: "System.Threading.Tasks.TaskCanceledException", ExcMessage: "A task was canceled."}},
-		{"exception, capture off", true, nil, Outcome{Failed: true}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := AsyncOutcome(tt.setException, tt.args); !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("got %+v, want %+v", got, tt.want)
-			}
-		})
-	}
-}
 
 func TestMergeAttrs(t *testing.T) {
 	got := mergeAttrs([]attribute.KeyValue{attribute.Int64("n", 2), attribute.StringSlice("top", []string{"a"})},
@@ -63,7 +35,7 @@ func TestAsyncSpanLifecycle(t *testing.T) {
 			b.Resume(pool, 300, mn, tid, sid)
 			b.Enter(pool, 310, child, trace.TraceID{})
 			b.Exit(pool, 320, ExitReturn)
-			b.AsyncEnd(pool, 330, sid, Outcome{Attrs: []attribute.KeyValue{KeyReturn.String("done")}})
+			b.AsyncEnd(pool, 330, sid, flows.Outcome{Attrs: []attribute.KeyValue{KeyReturn.String("done")}})
 			b.Exit(pool, 340, ExitReturn, attribute.Int64("clrotel.folded.count", 4))
 		}
 		if endFirst {

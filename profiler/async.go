@@ -14,6 +14,7 @@ import (
 	"unicode/utf16"
 	"unsafe"
 
+	"github.com/clrotel/clrotel/flows"
 	"github.com/clrotel/clrotel/naming"
 )
 
@@ -42,7 +43,9 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 	if hr := C.clr_function_info(C.uintptr_t(fid), &d); hr != 0 {
 		return r, hrErr("GetFunctionInfo2", hr)
 	}
-	if C.clr_async_builder_method(d.module_id, C.uint32_t(d.token)) != 0 {
+	facts := flows.Facts{Name: m.Name, HasThis: m.Sig.HasThis,
+		Builder: C.clr_async_builder_method(d.module_id, C.uint32_t(d.token)) != 0}
+	if facts.Builder {
 		r.flags = C.FN_ASYNC_COMPLETE
 		return r, nil
 	}
@@ -54,7 +57,7 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 	var blob *C.uint8_t
 	var n C.uint32_t
 	if C.md_attribute_blob(md.imp, C.uint32_t(d.token), (*C.uint16_t)(&asyncStateMachineAttr[0]), &blob, &n) == 0 {
-		sm, err := attributeTypeName(C.GoBytes(unsafe.Pointer(blob), C.int(n)))
+		sm, err := flows.TypeArgument(C.GoBytes(unsafe.Pointer(blob), C.int(n)))
 		if err != nil {
 			return r, fmt.Errorf("%s: AsyncStateMachineAttribute: %w", m.SelectName, err)
 		}
@@ -62,38 +65,41 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 		if !ok {
 			return r, fmt.Errorf("%s: state machine %q not found", m.SelectName, sm)
 		}
-		if toks, _ := asyncFields(md.imp, td); toks == nil {
-			return r, nil // a module left as it is (native code): traced as before
+		// Without fields (a module with native code): traced as before.
+		toks, _ := asyncFields(md.imp, td)
+		facts.StateMachineTracked = toks != nil
+	}
+	var own []uint32
+	if own, _ = closureFields(md.imp, m.OwnerToken); own != nil {
+		facts.OwnerLinkFields = true
+	} else if own, _ = asyncFields(md.imp, m.OwnerToken); own != nil {
+		facts.OwnerFlowFields = true
+	}
+	var off [5]uint16
+	var offErr error
+	if own != nil && m.Sig.HasThis {
+		off, offErr = p.fieldOffsets(m, md, own)
+		facts.ExactLayout = offErr == nil
+	}
+	role, needOffsets := flows.Decide(facts)
+	if needOffsets {
+		r.off = off
+	}
+	for _, x := range []struct {
+		role flows.Role
+		flag C.uint32_t
+	}{{flows.Kickoff, C.FN_ASYNC_KICKOFF}, {flows.MoveNext, C.FN_ASYNC_MOVENEXT}, {flows.ClosureCtor, C.FN_CLOSURE_CTOR}, {flows.ClosureBody, C.FN_CLOSURE_BODY}} {
+		if role&x.role != 0 {
+			r.flags |= uint32(x.flag)
 		}
-		r.flags, r.owner = C.FN_ASYNC_KICKOFF, m.OwnerToken
-		// An async lambda is a kickoff and a closure's method too.
 	}
-	if toks, _ := closureFields(md.imp, m.OwnerToken); toks != nil && m.Sig.HasThis {
-		if r.off, err = p.fieldOffsets(m, md, toks); err != nil {
-			return asyncRole{flags: r.flags, owner: r.owner}, err
-		}
-		if m.Name == ".ctor" {
-			r.flags |= C.FN_CLOSURE_CTOR
-		} else {
-			r.flags |= C.FN_CLOSURE_BODY
-		}
-		return r, nil
+	switch {
+	case role&flows.Kickoff != 0:
+		r.owner = m.OwnerToken
+	case role&flows.MoveNext != 0:
+		r.owner = md.EnclosingClass(m.OwnerToken)
 	}
-	if r.flags != 0 {
-		return r, nil
-	}
-	if m.Name != "MoveNext" {
-		return r, nil
-	}
-	toks, err := asyncFields(md.imp, m.OwnerToken)
-	if toks == nil {
-		return r, err
-	}
-	if r.off, err = p.fieldOffsets(m, md, toks); err != nil {
-		return asyncRole{}, err
-	}
-	r.flags, r.owner = C.FN_ASYNC_MOVENEXT, md.EnclosingClass(m.OwnerToken)
-	return r, nil
+	return r, offErr
 }
 
 // fieldOffsets finds the added fields toks in the layout of m's class
@@ -175,34 +181,6 @@ func addedFields(imp unsafe.Pointer, td uint32, closure C.int) ([]uint32, error)
 		return nil, nil
 	}
 	return out, nil
-}
-
-// attributeTypeName reads the System.Type argument of a custom attribute
-// blob: prolog 0x0001, then a SerString (compressed length, UTF-8).
-func attributeTypeName(b []byte) (string, error) {
-	if len(b) < 3 || b[0] != 1 || b[1] != 0 {
-		return "", fmt.Errorf("blob of %d bytes without the prolog", len(b))
-	}
-	b = b[2:]
-	var n, used int
-	switch {
-	case b[0]&0x80 == 0:
-		n, used = int(b[0]), 1
-	case b[0]&0xC0 == 0x80 && len(b) >= 2:
-		n, used = int(b[0]&0x3F)<<8|int(b[1]), 2
-	case b[0]&0xE0 == 0xC0 && len(b) >= 4:
-		n, used = int(b[0]&0x1F)<<24|int(b[1])<<16|int(b[2])<<8|int(b[3]), 4
-	default:
-		return "", fmt.Errorf("bad string length")
-	}
-	if len(b) < used+n {
-		return "", fmt.Errorf("string of %d bytes in %d", n, len(b)-used)
-	}
-	name := string(b[used : used+n])
-	if i := strings.IndexByte(name, ','); i >= 0 {
-		name = name[:i] // an assembly-qualified name: the type part
-	}
-	return name, nil
 }
 
 // findNested finds a TypeDef by its reflection name, nested types joined

@@ -13,7 +13,11 @@
 // strategy and the file reload are decided in packages sampling,
 // sampling/jaegerremote and config), and reading the caller's trace context
 // (Activity.Current) on a root call through layouts found at run time
-// (ambient.c, ambient.go; the decisions are package ambient's).
+// (ambient.c, ambient.go; the decisions are package ambient's), and the
+// fields that carry an async method's span through its state machine and a
+// closure's maker to its lambdas, added at module load and read and
+// written by the hooks (async.c, async.go; the decisions are package
+// flows').
 //
 // What it must not do: run Go on a CLR thread per call. Every callback body
 // and hook is C, writes into preallocated lock-free rings, never blocks and

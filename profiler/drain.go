@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/clrotel/clrotel/capture"
+	"github.com/clrotel/clrotel/flows"
 	"github.com/clrotel/clrotel/folding"
 	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/values"
@@ -277,7 +278,7 @@ func (d *drainer) resume(ts *threadState, r capture.Record, e capture.Enter, f *
 			args, _ = d.values(f.plan.enter, e.Values, d.p.render.Limits.MaxAttrBytes)
 		}
 		setException := f.method != nil && strings.Contains(f.method.SpanName, ".SetException(")
-		b.AsyncEnd(ts.th, r.Time, sid, otelbridge.AsyncOutcome(setException, args))
+		b.AsyncEnd(ts.th, r.Time, sid, flows.AsyncOutcome(setException, args))
 	}
 	b.Resume(ts.th, r.Time, f.method, trace.TraceID(e.TraceID), sid)
 	ts.pushArgBytes(0)

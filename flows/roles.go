@@ -1,0 +1,60 @@
+package flows
+
+// Role is the part a method plays in linking flows; a method may play
+// several (an async lambda is a kickoff and a closure's method).
+type Role uint32
+
+const (
+	// Kickoff: an async method whose state machine carries its span.
+	Kickoff Role = 1 << iota
+	// MoveNext: that state machine's step; no span of its own.
+	MoveNext
+	// Complete: a task builder's SetResult or SetException, which ends the
+	// span of the async method whose step calls it.
+	Complete
+	// ClosureCtor: a closure class's constructor, whose span its lambdas
+	// link to.
+	ClosureCtor
+	// ClosureBody: one of a closure's methods (a lambda), which joins the
+	// span that made the closure when it starts a trace.
+	ClosureBody
+)
+
+// Facts are what Decide needs to know of a method, from its metadata.
+type Facts struct {
+	Name    string // the method's own name (MoveNext, .ctor, ...)
+	HasThis bool   // an instance method
+	// Builder: a task builder's SetResult/SetException (the C# builder
+	// pattern: its type defines AwaitUnsafeOnCompleted).
+	Builder bool
+	// StateMachineTracked: the method has AsyncStateMachineAttribute and
+	// the state machine it names was given the profiler's fields.
+	StateMachineTracked bool
+	// OwnerFlowFields, OwnerLinkFields: the method's own type was given
+	// the state-machine fields, or the closure fields.
+	OwnerFlowFields, OwnerLinkFields bool
+	// ExactLayout: the fields' offsets are the same for every call (false
+	// for code shared by instantiations of different layouts).
+	ExactLayout bool
+}
+
+// Decide returns the parts the method plays, and whether the hooks need
+// the fields' offsets from its `this` (MoveNext and closure methods).
+func Decide(f Facts) (r Role, offsets bool) {
+	if f.Builder {
+		return Complete, false
+	}
+	if f.StateMachineTracked {
+		r |= Kickoff
+	}
+	if f.OwnerLinkFields && f.HasThis && f.ExactLayout {
+		if f.Name == ".ctor" {
+			return r | ClosureCtor, true
+		}
+		return r | ClosureBody, true
+	}
+	if r == 0 && f.Name == "MoveNext" && f.OwnerFlowFields && f.ExactLayout {
+		return MoveNext, true
+	}
+	return r, false
+}
