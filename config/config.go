@@ -134,6 +134,21 @@ func fromEnv(c Config, lookup func(string) (string, bool)) (Config, error) {
 		}
 		*dst = uint32(n)
 	}
+	// A switch: on (also 1, true, yes, or empty) or off (0, false, no).
+	onOff := func(key string, dst *bool) {
+		v, ok := lookup(key)
+		if !ok {
+			return
+		}
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "1", "true", "on", "yes", "":
+			*dst = true
+		case "0", "false", "off", "no":
+			*dst = false
+		default:
+			errs = append(errs, fmt.Sprintf("%s=%q: want on or off", key, v))
+		}
+	}
 	if v, ok := lookup("CLROTEL_INCLUDE"); ok {
 		c.Include = SplitPatterns(v)
 	}
@@ -157,16 +172,7 @@ func fromEnv(c Config, lookup func(string) (string, bool)) (Config, error) {
 		c.LogLevel = "warn"
 	}
 	str("CLROTEL_LOG_FILE", &c.LogFile)
-	if v, ok := lookup("CLROTEL_CAPTURE"); ok {
-		switch strings.ToLower(strings.TrimSpace(v)) {
-		case "1", "true", "on", "yes", "":
-			c.Capture = true
-		case "0", "false", "off", "no":
-			c.Capture = false
-		default:
-			errs = append(errs, fmt.Sprintf("CLROTEL_CAPTURE=%q: want on or off", v))
-		}
-	}
+	onOff("CLROTEL_CAPTURE", &c.Capture)
 	if v, ok := lookup("CLROTEL_CAPTURE_EXCLUDE"); ok {
 		c.CaptureExclude = SplitPatterns(v)
 	}
@@ -181,16 +187,7 @@ func fromEnv(c Config, lookup func(string) (string, bool)) (Config, error) {
 	if v, ok := lookup("CLROTEL_REDACT"); ok {
 		c.Redact = SplitPatterns(v)
 	}
-	if v, ok := lookup("CLROTEL_REDACT_PAN"); ok {
-		switch strings.ToLower(strings.TrimSpace(v)) {
-		case "off", "false", "0":
-			c.RedactPAN = false
-		case "on", "true", "1", "":
-			c.RedactPAN = true
-		default:
-			errs = append(errs, fmt.Sprintf("CLROTEL_REDACT_PAN: %q: want on or off", v))
-		}
-	}
+	onOff("CLROTEL_REDACT_PAN", &c.RedactPAN)
 	u32("CLROTEL_MAX_STRING", &c.MaxString, 0, 1<<20)
 	u32("CLROTEL_MAX_ELEMENTS", &c.MaxElements, 0, 1<<16)
 	u32("CLROTEL_VALUE_DEPTH", &c.ValueDepth, 0, 16)
@@ -230,42 +227,15 @@ func fromEnv(c Config, lookup func(string) (string, bool)) (Config, error) {
 			c.Sampling.MinDurationNs = int64(d)
 		}
 	}
-	if v, ok := lookup("CLROTEL_ASYNC"); ok {
-		switch strings.ToLower(strings.TrimSpace(v)) {
-		case "1", "true", "on", "yes", "":
-			c.Async = true
-		case "0", "false", "off", "no":
-			c.Async = false
-		default:
-			errs = append(errs, fmt.Sprintf("CLROTEL_ASYNC=%q: want on or off", v))
-		}
-	}
-	if v, ok := lookup("CLROTEL_FOLD"); ok {
-		switch strings.ToLower(strings.TrimSpace(v)) {
-		case "1", "true", "on", "yes", "":
-			c.Fold.Enabled = true
-		case "0", "false", "off", "no":
-			c.Fold.Enabled = false
-		default:
-			errs = append(errs, fmt.Sprintf("CLROTEL_FOLD=%q: want on or off", v))
-		}
-	}
+	onOff("CLROTEL_ASYNC", &c.Async)
+	onOff("CLROTEL_FOLD", &c.Fold.Enabled)
 	minCalls := uint32(min(c.Fold.MinCalls, 1<<31))
 	u32("CLROTEL_FOLD_MIN_CALLS", &minCalls, 1, 1<<31)
 	c.Fold.MinCalls = uint64(minCalls)
 	maxUS := uint32(c.Fold.MaxDuration / time.Microsecond)
 	u32("CLROTEL_FOLD_MAX_US", &maxUS, 1, 1_000_000)
 	c.Fold.MaxDuration = time.Duration(maxUS) * time.Microsecond
-	if v, ok := lookup("CLROTEL_FOLD_REJIT"); ok {
-		switch strings.ToLower(strings.TrimSpace(v)) {
-		case "1", "true", "on", "yes", "":
-			c.Fold.ReJIT.Enabled = true
-		case "0", "false", "off", "no":
-			c.Fold.ReJIT.Enabled = false
-		default:
-			errs = append(errs, fmt.Sprintf("CLROTEL_FOLD_REJIT=%q: want on or off", v))
-		}
-	}
+	onOff("CLROTEL_FOLD_REJIT", &c.Fold.ReJIT.Enabled)
 	if v, ok := lookup("CLROTEL_FOLD_EXEMPT"); ok {
 		c.Fold.Exempt = SplitPatterns(v)
 	}

@@ -285,45 +285,35 @@ __attribute__((noinline)) static void activity_stopped(clr_slot *s, clr_fn *fn, 
     ring_commit(s, size);
 }
 
-// A frame that continues an async method's span (a MoveNext, or the
-// builder call that completes the task): an enter record carrying the
-// span's trace id and span id, no span of its own. Calls under it are the
-// span's children, whatever thread this is and whatever ran it.
-static void record_continuation(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uint32_t d, uint16_t flags,
-                                const uint64_t trace[2], uint64_t span) {
-    uint32_t size = REC_HEADER + 8 + 24, fixed, budget = 0;
-    flags |= RF_RESUME;
-    fixed = size;
-    if ((flags & RF_ASYNC_END) && fn->plan != NULL && g_cfg.value_bytes > 0) {
-        budget = g_cfg.value_bytes;
-        size += budget;
+// Reserves an enter record of fixed bytes, plus the value budget when
+// values is set. Too full for values, the call is recorded without them,
+// and says so (RF_VALUES_DROPPED). Room stays kept for this frame's exit
+// record, every open frame's, and the pad an exit record may need at the
+// end of the ring. NULL: no room at all.
+static inline uint8_t *reserve_enter(clr_slot *s, uint32_t fixed, int values, uint32_t *budget, uint16_t *flags) {
+    *budget = values ? g_cfg.value_bytes : 0;
+    uint8_t *p = ring_reserve(s, fixed + *budget, s->reserved + 2 * REC_EXIT_SIZE);
+    if (p == NULL && *budget > 0) {
+        *budget = 0;
+        *flags |= RF_VALUES_DROPPED;
+        p = ring_reserve(s, fixed, s->reserved + 2 * REC_EXIT_SIZE);
     }
-    uint8_t *p = ring_reserve(s, size, s->reserved + 2 * REC_EXIT_SIZE);
-    if (p == NULL && budget > 0) {
-        size = fixed;
-        budget = 0;
-        flags |= RF_VALUES_DROPPED;
-        p = ring_reserve(s, size, s->reserved + 2 * REC_EXIT_SIZE);
-    }
-    if (p == NULL) {
-        f->recorded = FRAME_DROPPED;
-        bump(&s->dropped);
-        return;
-    }
-    uint64_t ts = now_ns();
-    if (budget > 0) {
-        uint32_t n = clr_capture_enter(fn->plan, fn->function_id, elt, p + fixed, budget);
-        size = fixed + ((n + 7) & ~7u);
-        if (n > 0)
-            flags |= RF_VALUES;
-    }
-    put_header(p, size, REC_ENTER, flags, ts);
-    uint8_t *q = p + REC_HEADER;
-    *(uint32_t *)q = fn->index;
-    *(uint32_t *)(q + 4) = 0;
-    memcpy(q + 8, trace, 16);
-    memcpy(q + 24, &span, 8);
-    ring_commit(s, size);
+    return p;
+}
+
+// Writes the call's values after the fixed part of its enter record at p;
+// returns the record's size.
+static inline uint32_t enter_values(clr_fn *fn, uintptr_t elt, uint8_t *p, uint32_t fixed, uint32_t budget, uint16_t *flags) {
+    if (budget == 0)
+        return fixed;
+    uint32_t n = clr_capture_enter(fn->plan, fn->function_id, elt, p + fixed, budget);
+    if (n > 0)
+        *flags |= RF_VALUES;
+    return fixed + ((n + 7) & ~7u);
+}
+
+// A frame whose enter record was written at ts.
+static inline void frame_recorded(clr_slot *s, clr_frame *f, uint64_t ts, const uint64_t trace[2], uint64_t span) {
     f->recorded = FRAME_RECORDED;
     f->start = ts;
     f->trace[0] = trace[0];
@@ -334,6 +324,32 @@ static void record_continuation(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t
     f->fold_ntop = 0;
     f->fold_ns = 0;
     s->reserved += REC_EXIT_SIZE;
+}
+
+// A frame that continues an async method's span (a MoveNext, or the
+// builder call that completes the task): an enter record carrying the
+// span's trace id and span id, no span of its own. Calls under it are the
+// span's children, whatever thread this is and whatever ran it.
+static void record_continuation(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uint32_t d, uint16_t flags,
+                                const uint64_t trace[2], uint64_t span) {
+    uint32_t fixed = REC_HEADER + 8 + 24, budget;
+    flags |= RF_RESUME;
+    uint8_t *p = reserve_enter(s, fixed, (flags & RF_ASYNC_END) && fn->plan != NULL, &budget, &flags);
+    if (p == NULL) {
+        f->recorded = FRAME_DROPPED;
+        bump(&s->dropped);
+        return;
+    }
+    uint64_t ts = now_ns();
+    uint32_t size = enter_values(fn, elt, p, fixed, budget, &flags);
+    put_header(p, size, REC_ENTER, flags, ts);
+    uint8_t *q = p + REC_HEADER;
+    *(uint32_t *)q = fn->index;
+    *(uint32_t *)(q + 4) = 0;
+    memcpy(q + 8, trace, 16);
+    memcpy(q + 24, &span, 8);
+    ring_commit(s, size);
+    frame_recorded(s, f, ts, trace, span);
     if (d == 0) {
         // A resume on a thread with nothing else traced: the span budget
         // counts from here.
@@ -596,21 +612,8 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         }
     }
     // Values go after the fixed part, within a budget reserved up front.
-    uint32_t fixed = size, budget = 0;
-    if (fn->plan != NULL && g_cfg.value_bytes > 0) {
-        budget = g_cfg.value_bytes;
-        size += budget;
-    }
-    // Keep room for this frame's exit record, every open one, and one more
-    // for the pad an exit record may need at the end of the ring.
-    uint8_t *p = ring_reserve(s, size, s->reserved + 2 * REC_EXIT_SIZE);
-    if (p == NULL && budget > 0) {
-        // Too full for values: record the call without them, and say so.
-        size = fixed;
-        budget = 0;
-        flags |= RF_VALUES_DROPPED;
-        p = ring_reserve(s, size, s->reserved + 2 * REC_EXIT_SIZE);
-    }
+    uint32_t fixed = size, budget;
+    uint8_t *p = reserve_enter(s, fixed, fn->plan != NULL, &budget, &flags);
     if (p == NULL) {
         // No room for a record: under a recorded parent the call folds into
         // it (counted, its subtree too) rather than dropping a subtree.
@@ -622,12 +625,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         bump(&s->dropped);
         return;
     }
-    if (budget > 0) {
-        uint32_t n = clr_capture_enter(fn->plan, fn->function_id, elt, p + fixed, budget);
-        size = fixed + ((n + 7) & ~7u);
-        if (n > 0)
-            flags |= RF_VALUES;
-    }
+    size = enter_values(fn, elt, p, fixed, budget, &flags);
     put_header(p, size, REC_ENTER, flags, ts);
     uint8_t *q = p + REC_HEADER;
     *(uint32_t *)q = fn->index;
@@ -650,22 +648,8 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         memcpy(q + 8, targs, 8 * (size_t)ntargs);
     }
     ring_commit(s, size);
-    f->recorded = FRAME_RECORDED;
-    f->start = ts;
-    f->fold_state = FOLD_NONE;
-    f->fold_calls = 0;
-    f->fold_ntop = 0;
-    f->fold_ns = 0;
-    f->span = span;
+    frame_recorded(s, f, ts, (flags & RF_ROOT) ? tid : s->stack[d - 1].trace, span);
     f->async_linked = 0;
-    if (flags & RF_ROOT) {
-        f->trace[0] = tid[0];
-        f->trace[1] = tid[1];
-    } else {
-        f->trace[0] = s->stack[d - 1].trace[0];
-        f->trace[1] = s->stack[d - 1].trace[1];
-    }
-    s->reserved += REC_EXIT_SIZE;
     if (flags & RF_ROOT) {
         s->trace_spans = 1;
         s->trace_truncated = 0;
