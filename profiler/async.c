@@ -363,10 +363,11 @@ void clr_async_module_loading(uintptr_t mid) {
     (*(MDEmitVtbl **)emit)->Release(emit);
 }
 
-// The `this` of a state machine's MoveNext: an object reference (a class)
-// or a managed pointer to the struct (in the kickoff method's frame, or in
-// the task's box). Out of line: the hot-path check allows it the runtime's
-// GetFunctionEnter3Info, as it does for value capture.
+// The `this` of an instance method being entered: for a state machine's
+// MoveNext an object reference (a class) or a managed pointer to the struct
+// (in the kickoff method's frame, or in the task's box); for a closure's or
+// an Activity's method the object. Out of line: the hot-path check allows
+// it the runtime's GetFunctionEnter3Info, as it does for value capture.
 __attribute__((noinline)) uintptr_t clr_async_this(uintptr_t fid, uintptr_t elt) {
     struct {
         COR_PRF_FUNCTION_ARGUMENT_INFO info;

@@ -482,25 +482,34 @@ func pairs(c values.Context, l list, vals []values.Value) values.Rendering {
 	})
 }
 
-// renderSortedSet: SortedSet<T> as its elements in order, {1, 2, 3}, from
-// its red-black tree (walked by the value writer).
-func renderSortedSet(f fields, c values.Context) (values.Rendering, bool) {
-	count, ok1 := f.prim("count", "_count")
-	root, ok2 := f.get("root", "_root")
+// sortedItems reads a SortedSet's (or a SortedDictionary's _set's) items
+// in order, from its red-black tree (walked by the value writer).
+func sortedItems(set fields, c values.Context) (l list, ok bool) {
+	count, ok1 := set.prim("count", "_count")
+	root, ok2 := set.get("root", "_root")
 	if !ok1 || !ok2 || count < 0 {
-		return values.Rendering{}, false
+		return l, false
 	}
 	nodes, _, more, ok := walk(c, root)
 	if !ok {
-		return values.Rendering{}, false
+		return l, false
 	}
-	l := list{count: count, more: more}
+	l = list{count: count, more: more}
 	for _, n := range nodes {
 		item, ok := n.get("Item", "item")
 		if !ok {
-			return values.Rendering{}, false
+			return l, false
 		}
 		l.elems = append(l.elems, item)
+	}
+	return l, true
+}
+
+// renderSortedSet: SortedSet<T> as its elements in order, {1, 2, 3}.
+func renderSortedSet(f fields, c values.Context) (values.Rendering, bool) {
+	l, ok := sortedItems(f, c)
+	if !ok {
+		return values.Rendering{}, false
 	}
 	return l.render(c, "{", "}", c.Text), true
 }
@@ -519,22 +528,13 @@ func renderSortedDictionary(f fields, c values.Context) (values.Rendering, bool)
 		}
 		return values.Rendering{}, false
 	}
-	count, ok1 := sf.prim("count", "_count")
-	root, ok2 := sf.get("root", "_root")
-	if !ok1 || !ok2 || count < 0 {
-		return values.Rendering{}, false
-	}
-	nodes, _, more, ok := walk(c, root)
+	items, ok := sortedItems(sf, c)
 	if !ok {
 		return values.Rendering{}, false
 	}
-	l := list{count: count, more: more}
+	l := list{count: items.count, more: items.more}
 	var vals []values.Value
-	for _, n := range nodes {
-		item, ok := n.get("Item", "item")
-		if !ok {
-			return values.Rendering{}, false
-		}
+	for _, item := range items.elems {
 		kv, ok := of(c, item)
 		if !ok {
 			return values.Rendering{}, false
