@@ -336,8 +336,9 @@ static void record_continuation(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t
     flags |= RF_RESUME;
     uint8_t *p = reserve_enter(s, fixed, (flags & RF_ASYNC_END) && fn->plan != NULL, &budget, &flags);
     if (p == NULL) {
+        // Its calls count as dropped; a continuation itself is not a call
+        // that makes a span, and is not counted (as when it is recorded).
         f->recorded = FRAME_DROPPED;
-        bump(&s->dropped);
         return;
     }
     uint64_t ts = now_ns();
@@ -385,8 +386,7 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
         if (check == ASYNC_UNTRACED)
             return ASYNC_HANDLED; // its kickoff call was not sampled
         if (check == ASYNC_DROPPED) {
-            f->recorded = FRAME_DROPPED;
-            bump(&s->dropped);
+            f->recorded = FRAME_DROPPED; // its calls count as dropped, not it
             return ASYNC_HANDLED;
         }
         if (check != 0)
@@ -414,7 +414,6 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
         } else {
             *w[3] = ASYNC_DROPPED;
             f->recorded = FRAME_DROPPED;
-            bump(&s->dropped);
         }
         return ASYNC_HANDLED;
     }
@@ -482,14 +481,20 @@ static int closure_link(clr_fn *fn, uintptr_t elt, uint64_t tid[2], uint64_t *pa
 }
 
 void clr_on_enter(clr_fn *fn, uintptr_t elt) {
+    // A state machine's step and a builder's completion are continuations,
+    // not calls that make spans: a drop of one is not counted (its calls
+    // are), as a recorded one is not.
+    int counted = !(fn->flags & (FN_ASYNC_MOVENEXT | FN_ASYNC_COMPLETE));
     clr_slot *s = slot_get();
     if (s == NULL) {
-        atomic_fetch_add_explicit(&g_no_slot, 1, memory_order_relaxed);
+        if (counted)
+            atomic_fetch_add_explicit(&g_no_slot, 1, memory_order_relaxed);
         return;
     }
     uint32_t d = s->depth++;
     if (d >= g_cfg.stack_cap) {
-        bump(&s->dropped);
+        if (counted)
+            bump(&s->dropped);
         return;
     }
     clr_frame *f = &s->stack[d];
