@@ -276,6 +276,10 @@ public static class Program
                     for (int k = 0; k < 200; k++) junk.Add(new byte[100]);
                     if (junk.Count > 5000) junk.RemoveRange(0, 4000);
                     GC.Collect(2, GCCollectionMode.Forced, true, true);
+                    // Leave the timers and the pool room to run the steps:
+                    // back-to-back blocking collections starved them on a
+                    // loaded 2-core machine (a run that never finished).
+                    Thread.Sleep(1);
                 }
                 long sum = 0;
                 foreach (var t in ts) sum += t.Result;
