@@ -33,7 +33,9 @@ var (
 	ThreadNative           = []string{"_DONT_USE_InternalThread"}
 	ThreadCurrent          = "t_currentThread" // [ThreadStatic] Thread
 	ContextLocals          = []string{"m_localValues"}
-	ActivityCurrent        = "s_current" // static AsyncLocal<Activity>
+	// ContextFlowSuppressed: ExecutionContext.SuppressFlow() in force.
+	ContextFlowSuppressed = []string{"m_isFlowSuppressed"}
+	ActivityCurrent       = "s_current" // static AsyncLocal<Activity>
 
 	ActivityTraceID      = []string{"_traceId"}
 	ActivitySpanID       = []string{"_spanId"}

@@ -18,6 +18,9 @@ const (
 	KindUnwind    Kind = 5 // a traced frame was popped by an exception
 	KindException Kind = 6 // an exception was thrown on this thread
 	KindCatch     Kind = 7 // a traced frame caught an exception
+	// KindNoLeave: a traced frame whose Leave never came was closed when
+	// a frame below it left.
+	KindNoLeave Kind = 8
 	// KindActivity: System.Diagnostics.Activity.Stop was entered; the
 	// record says what the Activity was (DecodeActivity).
 	KindActivity Kind = 16
@@ -39,6 +42,8 @@ func (k Kind) String() string {
 		return "exception"
 	case KindCatch:
 		return "catch"
+	case KindNoLeave:
+		return "no_leave"
 	case KindActivity:
 		return "activity"
 	}
@@ -66,6 +71,10 @@ const (
 	// (Activity.Current); the parent span id follows the trace id (and the
 	// span id, with FlagSpanID).
 	FlagParent uint16 = 1 << 7
+	// FlagLink (a root's enter record): work queued with the flow
+	// suppressed; a span link (trace id, 16 bytes; span id, 8) to the span
+	// that made it follows FlagParent's part.
+	FlagLink uint16 = 1 << 13
 	// FlagSpanID (enter records): the span's id, chosen by the hook,
 	// follows the trace id part (an async method, whose resumes name it).
 	FlagSpanID uint16 = 1 << 8
@@ -126,13 +135,15 @@ type Record struct {
 
 // Enter is the decoded fixed part of an enter record.
 type Enter struct {
-	Func     uint32   // index of the function in the profiler's table
-	TraceID  [16]byte // set when the record has FlagRoot or FlagResume
-	SpanID   [8]byte  // set when the record has FlagSpanID or FlagResume
-	Parent   [8]byte  // the caller's span id, with FlagParent
-	Class    uint64   // exact ClassID of the method's type, with FlagGeneric
-	TypeArgs []uint64 // exact method type arguments, with FlagGeneric
-	Values   []byte   // captured values, with FlagValues
+	Func      uint32   // index of the function in the profiler's table
+	TraceID   [16]byte // set when the record has FlagRoot or FlagResume
+	SpanID    [8]byte  // set when the record has FlagSpanID or FlagResume
+	Parent    [8]byte  // the caller's span id, with FlagParent
+	LinkTrace [16]byte // with FlagLink: the linked span's trace id
+	LinkSpan  [8]byte  // and span id
+	Class     uint64   // exact ClassID of the method's type, with FlagGeneric
+	TypeArgs  []uint64 // exact method type arguments, with FlagGeneric
+	Values    []byte   // captured values, with FlagValues
 }
 
 // DecodeEnter decodes an enter record's payload.
@@ -165,6 +176,14 @@ func DecodeEnter(r Record) (Enter, error) {
 		}
 		copy(e.Parent[:], p[:8])
 		p = p[8:]
+	}
+	if r.Flags&FlagLink != 0 {
+		if len(p) < 24 {
+			return e, fmt.Errorf("capture: enter record: truncated span link")
+		}
+		copy(e.LinkTrace[:], p[:16])
+		copy(e.LinkSpan[:], p[16:24])
+		p = p[24:]
 	}
 	if r.Flags&FlagGeneric != 0 {
 		if nargs > MaxTypeArgs || len(p) < 8+8*int(nargs) {

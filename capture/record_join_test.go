@@ -69,3 +69,21 @@ func TestDecodeActivity(t *testing.T) {
 		}
 	}
 }
+
+func TestDecodeEnterLink(t *testing.T) {
+	p := make([]byte, 8+16+24)
+	binary.LittleEndian.PutUint32(p, 9)
+	for i := 0; i < 16; i++ {
+		p[24+i] = byte(0x10 + i)
+	}
+	for i := 0; i < 8; i++ {
+		p[40+i] = byte(0xb0 + i)
+	}
+	e, err := DecodeEnter(Record{Kind: KindEnter, Flags: FlagRoot | FlagLink, Payload: p})
+	if err != nil || e.Func != 9 || e.LinkTrace[0] != 0x10 || e.LinkTrace[15] != 0x1f || e.LinkSpan[0] != 0xb0 || e.LinkSpan[7] != 0xb7 {
+		t.Fatalf("%+v, %v", e, err)
+	}
+	if _, err := DecodeEnter(Record{Kind: KindEnter, Flags: FlagRoot | FlagLink, Payload: p[:40]}); err == nil {
+		t.Fatal("a truncated span link decoded")
+	}
+}

@@ -4,8 +4,9 @@
 //
 // What it owns: the part a method plays (Decide, from facts the profiler
 // reads from metadata once per method), the reading of the attribute that
-// names an async method's state machine, and what a task builder's
-// completion says about the task (AsyncOutcome).
+// names an async method's state machine, what a task builder's
+// completion says about the task (AsyncOutcome), and which arguments of
+// CoreLib's queuing methods are callbacks (QueueMethod).
 //
 // What it must not do: read the runtime or metadata itself (the profiler
 // hands it facts), or keep state: the spans waiting for their tasks are

@@ -95,3 +95,27 @@ func TestDecide(t *testing.T) {
 		})
 	}
 }
+
+func TestQueueMethod(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		hasThis bool
+		params  []string
+		want    Queue
+	}{
+		{"Run", false, []string{"System.Action"}, Queue{Callbacks: 1}},
+		{"Run", false, []string{"System.Func<System.Threading.Tasks.Task>", "System.Threading.CancellationToken"}, Queue{Callbacks: 1}},
+		{"ContinueWith", true, []string{"System.Action<System.Threading.Tasks.Task, System.Object>", "System.Object"}, Queue{Callbacks: 2}},
+		{"StartNew", true, []string{"System.Func<!!0>"}, Queue{Callbacks: 2}},
+		{"QueueUserWorkItem", false, []string{"System.Threading.WaitCallback", "System.Object"}, Queue{Callbacks: 1}},
+		{"UnsafeQueueUserWorkItem", false, []string{"System.Threading.WaitCallback", "System.Object"}, Queue{Callbacks: 1, Unsafe: true}},
+		{"UnsafeQueueUserWorkItem", false, []string{"System.Threading.IThreadPoolWorkItem", "Boolean"}, Queue{Unsafe: true}},
+		{".ctor", true, []string{"System.Threading.TimerCallback", "System.Object", "Int32", "Int32"}, Queue{Callbacks: 2}},
+		{"RegisterWaitForSingleObject", false, []string{"System.Threading.WaitHandle", "System.Threading.WaitOrTimerCallback", "System.Object", "Int32", "Boolean"}, Queue{Callbacks: 2}},
+		{"Run", false, []string{"System.Threading.Tasks.Task"}, Queue{}},
+	} {
+		if got := QueueMethod(c.name, c.hasThis, c.params); got != c.want {
+			t.Errorf("QueueMethod(%s, %v, %v) = %+v, want %+v", c.name, c.hasThis, c.params, got, c.want)
+		}
+	}
+}

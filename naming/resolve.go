@@ -412,3 +412,14 @@ func (n metaNamer) typeRefName(tr uint32, depth int) string {
 	}
 	return name
 }
+
+// ParamTypes formats the types of sig's parameters, tokens named through
+// md (the module the signature comes from); generic parameters stay
+// unnamed.
+func ParamTypes(md Metadata, sig MethodSig) []string {
+	out := make([]string, len(sig.Params))
+	for i, t := range sig.Params {
+		out[i] = FormatType(t, metaNamer{md}, Generics{})
+	}
+	return out
+}

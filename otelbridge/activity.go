@@ -22,6 +22,24 @@ func (b *Bridge) JoinParent(t *Thread, parent trace.SpanID) bool {
 	return true
 }
 
+// LinkRoot gives the thread's open root span (the only open span) a span
+// link to the span id of trace tid: work queued with the caller's flow
+// suppressed, which starts a trace of its own. It reports false when the
+// thread has not exactly one open span or the ids are invalid.
+func (b *Bridge) LinkRoot(t *Thread, tid trace.TraceID, id trace.SpanID) bool {
+	if len(t.stack) != 1 || !tid.IsValid() || !id.IsValid() {
+		return false
+	}
+	t.stack[0].link = &spanLink{traceID: tid, spanID: id}
+	return true
+}
+
+// spanLink is a span's link to a span of another trace.
+type spanLink struct {
+	traceID trace.TraceID
+	spanID  trace.SpanID
+}
+
 // Activity is a span clrotel exports for an Activity.
 type Activity struct {
 	TraceID    trace.TraceID

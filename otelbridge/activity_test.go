@@ -57,3 +57,39 @@ func TestJoinParentAndActivity(t *testing.T) {
 		t.Errorf("an Activity with no name: spans %v", names)
 	}
 }
+
+func TestLinkRoot(t *testing.T) {
+	b, pipe, c := newTestBridge(t, ExportOptions{})
+	m := NewMethod(MethodInfo{Module: "Q.exe", FunctionName: "Acme.Q.Work"})
+	th := NewThread(22)
+	maker := trace.TraceID{9, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}
+	made := trace.SpanID{0xd1, 2, 3, 4, 5, 6, 7, 8}
+	if b.LinkRoot(th, maker, made) {
+		t.Fatal("linked with no open span")
+	}
+	b.Enter(th, 1000, m, trace.TraceID{1})
+	if b.LinkRoot(th, trace.TraceID{}, made) || b.LinkRoot(th, maker, trace.SpanID{}) {
+		t.Fatal("linked to an invalid span")
+	}
+	if !b.LinkRoot(th, maker, made) {
+		t.Fatal("the root was not linked")
+	}
+	b.Enter(th, 1100, m, trace.TraceID{})
+	if b.LinkRoot(th, maker, made) {
+		t.Fatal("a nested span linked: only a root may")
+	}
+	b.Exit(th, 1200, ExitReturn)
+	b.Exit(th, 2000, ExitReturn)
+	links := map[uint64]int{}
+	for _, s := range flushed(t, pipe, c) {
+		links[s.StartTimeUnixNano] = len(s.Links)
+		for _, l := range s.Links {
+			if trace.TraceID(l.TraceId) != maker || trace.SpanID(l.SpanId) != made {
+				t.Errorf("link to %x/%x, want %v/%v", l.TraceId, l.SpanId, maker, made)
+			}
+		}
+	}
+	if links[1000] != 1 || links[1100] != 0 {
+		t.Errorf("links by span start: %v, want the root's one", links)
+	}
+}

@@ -20,6 +20,7 @@ const (
 	ExitTailcall                 // left by a tail call
 	ExitUnwind                   // popped by an exception
 	ExitAbandon                  // still open when its thread or the process ended
+	ExitNoLeave                  // closed because a frame below it left first
 )
 
 func (k ExitKind) String() string {
@@ -32,6 +33,8 @@ func (k ExitKind) String() string {
 		return "exception"
 	case ExitAbandon:
 		return "abandoned"
+	case ExitNoLeave:
+		return "no_leave"
 	}
 	return fmt.Sprintf("ExitKind(%d)", int(k))
 }
@@ -97,6 +100,7 @@ type frame struct {
 	// pseudo: no span, a continuation of the span spanID (async.go).
 	async, pseudo bool
 	end           *asyncEnd // pseudo: the task completed in this step
+	link          *spanLink // a root's link (LinkRoot)
 }
 
 type event struct {
@@ -160,7 +164,7 @@ func (b *Bridge) Exit(t *Thread, ts int64, kind ExitKind, attrs ...attribute.Key
 			}
 		}
 		e.reason = kind.String()
-	case ExitTailcall, ExitAbandon:
+	case ExitTailcall, ExitAbandon, ExitNoLeave:
 		e.reason = kind.String()
 	}
 	if f.async && kind == ExitReturn {
@@ -253,6 +257,15 @@ func appendSpan(b []byte, field protowire.Number, t *Thread, f *frame, e *ending
 		b = appendString(b, fEventName, ev.name)
 		b = appendKeyValues(b, fEventAttrs, ev.attrs)
 		b = endMsg(b, es)
+	}
+	if f.link != nil {
+		var ls int
+		b, ls = beginMsg(b, fSpanLinks)
+		b = appendBytes(b, fLinkTraceID, f.link.traceID[:])
+		b = appendBytes(b, fLinkSpanID, f.link.spanID[:])
+		b = protowire.AppendTag(b, fLinkFlags, protowire.Fixed32Type)
+		b = protowire.AppendFixed32(b, spanFlags)
+		b = endMsg(b, ls)
 	}
 	if e.failed {
 		var ss int

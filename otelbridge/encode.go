@@ -35,8 +35,13 @@ const (
 	fSpanEnd      = 8
 	fSpanAttrs    = 9
 	fSpanEvents   = 11
+	fSpanLinks    = 13
 	fSpanStatus   = 15
 	fSpanFlags    = 16
+	// Span.Link
+	fLinkTraceID = 1
+	fLinkSpanID  = 2
+	fLinkFlags   = 6
 	// Span.Event
 	fEventTime  = 1
 	fEventName  = 2

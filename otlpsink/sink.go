@@ -46,6 +46,7 @@ type Span struct {
 	Attrs map[string]any
 
 	Events     []Event
+	Links      []Link
 	StatusCode string // "unset", "ok" or "error"
 	StatusMsg  string
 	Resource   map[string]any // the resource's attributes, valued as Attrs
@@ -54,6 +55,12 @@ type Span struct {
 
 // Duration returns End - Start.
 func (s Span) Duration() time.Duration { return s.End.Sub(s.Start) }
+
+// Link is one of a span's links to another span.
+type Link struct {
+	TraceID, SpanID string // lowercase hex
+	Attrs           map[string]any
+}
 
 // Event is one event of a span.
 type Event struct {
@@ -283,6 +290,13 @@ func flatten(sp *tracepb.Span, res map[string]any, scope string) Span {
 			Name:  e.GetName(),
 			Time:  unixNano(e.GetTimeUnixNano()),
 			Attrs: attrMap(e.GetAttributes()),
+		})
+	}
+	for _, l := range sp.GetLinks() {
+		out.Links = append(out.Links, Link{
+			TraceID: hex.EncodeToString(l.GetTraceId()),
+			SpanID:  hex.EncodeToString(l.GetSpanId()),
+			Attrs:   attrMap(l.GetAttributes()),
 		})
 	}
 	return out

@@ -244,33 +244,51 @@ static int read_context(const clr_ambient_plan *p, uintptr_t ec) {
     return 1;
 }
 
+// This thread's Thread object (0: not known yet, or not now).
+static uintptr_t this_thread(const clr_ambient_plan *p, uint64_t epoch) {
+    uintptr_t th = 0;
+    // The Thread validated since the last GC is still the one there: no
+    // need to check it again.
+    if (t_th != 0 && t_epoch == epoch && t_for_class == p->thread_class && rd(&th, t_ref, 8) && th == t_th)
+        return th;
+    th = current_thread(p);
+    if (th == 0) {
+        // Waiting since a failed ask: until AMB_RETRY roots passed, or a
+        // GC (after which the answer may differ).
+        if (t_wait > 0 && t_wait_epoch == epoch) {
+            t_wait--;
+            return 0;
+        }
+        if (!ambient_thread_slot(p) || (th = current_thread(p)) == 0) {
+            t_wait = AMB_RETRY;
+            t_wait_epoch = epoch;
+            t_th = 0;
+            return 0;
+        }
+    }
+    t_th = th;
+    return th;
+}
+
+int clr_ambient_flow_suppressed(void) {
+    const clr_ambient_plan *p = atomic_load_explicit(&g_plan, memory_order_acquire);
+    if (p == NULL || p->ec_suppressed_off == 0)
+        return 0;
+    uintptr_t th = this_thread(p, atomic_load_explicit(&g_gc_epoch, memory_order_acquire));
+    uintptr_t ec = th == 0 ? 0 : rd_ref(th, p->thread_ec_off);
+    uint8_t b = 0;
+    return ec != 0 && rd(&b, ec + p->ec_suppressed_off, 1) && b != 0;
+}
+
 int clr_ambient_parent(clr_slot *s, uint8_t trace[16], uint8_t span[8], uint8_t *flags) {
     (void)s;
     const clr_ambient_plan *p = atomic_load_explicit(&g_plan, memory_order_acquire);
     if (p == NULL || p->activity_class == 0)
         return 0;
     uint64_t epoch = atomic_load_explicit(&g_gc_epoch, memory_order_acquire);
-    uintptr_t th = 0;
-    // The Thread validated since the last GC is still the one there: no
-    // need to check it again.
-    if (!(t_th != 0 && t_epoch == epoch && t_for_class == p->thread_class && rd(&th, t_ref, 8) && th == t_th)) {
-        th = current_thread(p);
-        if (th == 0) {
-            // Waiting since a failed ask: until AMB_RETRY roots passed, or a
-            // GC (after which the answer may differ).
-            if (t_wait > 0 && t_wait_epoch == epoch) {
-                t_wait--;
-                return 0;
-            }
-            if (!ambient_thread_slot(p) || (th = current_thread(p)) == 0) {
-                t_wait = AMB_RETRY;
-                t_wait_epoch = epoch;
-                t_th = 0;
-                return 0;
-            }
-        }
-        t_th = th;
-    }
+    uintptr_t th = this_thread(p, epoch);
+    if (th == 0)
+        return 0;
     uintptr_t ec = rd_ref(th, p->thread_ec_off);
     if (ec == 0)
         return 0;

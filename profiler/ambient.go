@@ -28,9 +28,12 @@ import (
 type ambientState struct {
 	p *profiler
 
-	mu     sync.Mutex
-	done   bool // the plan is complete
-	logged string
+	mu   sync.Mutex
+	done bool // the plan is complete
+	// threadOnly: a plan of the thread's part alone is published (what
+	// queue.c reads before the app loads DiagnosticSource).
+	threadOnly bool
+	logged     string
 	// When the last attempt failed: attempts from traced methods' compiles
 	// wait retryEvery after it (an app that loads DiagnosticSource but
 	// never starts an Activity would pay for each).
@@ -63,7 +66,11 @@ var mapClasses = []string{
 func (a *ambientState) refresh(activityCode bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if a.done || (!activityCode && time.Since(a.failedAt) < retryEvery) || !a.diagnosticsLoaded() {
+	if a.done || (!activityCode && time.Since(a.failedAt) < retryEvery) {
+		return
+	}
+	if !a.diagnosticsLoaded() {
+		a.publishThreadOnly()
 		return
 	}
 	plan, err := a.build()
@@ -146,13 +153,6 @@ func (a *ambientState) build() (C.clr_ambient_plan, error) {
 		}
 		return cid, fields, toks, nil
 	}
-	need := func(fields []ambient.Field, class string, names []string) (C.uint32_t, error) {
-		off, ok := ambient.Find(fields, names...)
-		if !ok {
-			return 0, fmt.Errorf("%s has no field %s", class, names[0])
-		}
-		return C.uint32_t(off), nil
-	}
 	// Activity and its s_current first: until the class is initialised
 	// (the app starts its first Activity) this is where an attempt stops.
 	act, af, atoks, err := find("System.Diagnostics.Activity")
@@ -184,27 +184,7 @@ func (a *ambientState) build() (C.clr_ambient_plan, error) {
 			}
 		}
 	}
-	// Thread.t_currentThread, and what proves the cached address holds it.
-	thread, tf, ttoks, err := find("System.Threading.Thread")
-	if err != nil {
-		return p, err
-	}
-	tok, ok := ttoks[ambient.ThreadCurrent]
-	if !ok {
-		return p, fmt.Errorf("Thread has no %s", ambient.ThreadCurrent)
-	}
-	p.thread_class, p.thread_field = C.uintptr_t(thread), C.uint32_t(tok)
-	if p.thread_ec_off, err = need(tf, "Thread", ambient.ThreadExecutionContext); err != nil {
-		return p, err
-	}
-	if p.thread_native_off, err = need(tf, "Thread", ambient.ThreadNative); err != nil {
-		return p, err
-	}
-	_, ecf, _, err := find("System.Threading.ExecutionContext")
-	if err != nil {
-		return p, err
-	}
-	if p.ec_locals_off, err = need(ecf, "ExecutionContext", ambient.ContextLocals); err != nil {
+	if err := a.threadPart(&p); err != nil {
 		return p, err
 	}
 	var lenOff, bufOff C.uint32_t
@@ -244,6 +224,73 @@ func (a *ambientState) build() (C.clr_ambient_plan, error) {
 		p.nmaps++
 	}
 	return p, nil
+}
+
+// publishThreadOnly publishes, once, a plan of the thread's part alone:
+// enough to tell whether the flow is suppressed on a thread (queue.c).
+func (a *ambientState) publishThreadOnly() {
+	if a.threadOnly {
+		return
+	}
+	var p C.clr_ambient_plan
+	if err := a.threadPart(&p); err != nil {
+		a.failedAt = time.Now()
+		return
+	}
+	c := (*C.clr_ambient_plan)(C.calloc(1, C.size_t(unsafe.Sizeof(C.clr_ambient_plan{}))))
+	*c = p
+	C.clr_ambient_publish(c) // never freed: published once
+	a.threadOnly = true
+}
+
+// threadPart fills in Thread.t_currentThread, what proves a cached address
+// of it holds this thread's Thread, and the ExecutionContext's fields.
+func (a *ambientState) threadPart(p *C.clr_ambient_plan) error {
+	find := func(name string) (uint64, []ambient.Field, map[string]uint32, error) {
+		cid, err := a.p.planner.findType(strings.Split(name, "+"))
+		if err != nil {
+			return 0, nil, nil, err
+		}
+		fields, toks, err := a.classFields(cid)
+		if err != nil {
+			return 0, nil, nil, fmt.Errorf("%s: %w", name, err)
+		}
+		return cid, fields, toks, nil
+	}
+	need := func(fields []ambient.Field, class string, names []string) (C.uint32_t, error) {
+		off, ok := ambient.Find(fields, names...)
+		if !ok {
+			return 0, fmt.Errorf("%s has no field %s", class, names[0])
+		}
+		return C.uint32_t(off), nil
+	}
+	thread, tf, ttoks, err := find("System.Threading.Thread")
+	if err != nil {
+		return err
+	}
+	tok, ok := ttoks[ambient.ThreadCurrent]
+	if !ok {
+		return fmt.Errorf("Thread has no %s", ambient.ThreadCurrent)
+	}
+	p.thread_class, p.thread_field = C.uintptr_t(thread), C.uint32_t(tok)
+	if p.thread_ec_off, err = need(tf, "Thread", ambient.ThreadExecutionContext); err != nil {
+		return err
+	}
+	if p.thread_native_off, err = need(tf, "Thread", ambient.ThreadNative); err != nil {
+		return err
+	}
+	_, ecf, _, err := find("System.Threading.ExecutionContext")
+	if err != nil {
+		return err
+	}
+	if p.ec_locals_off, err = need(ecf, "ExecutionContext", ambient.ContextLocals); err != nil {
+		return err
+	}
+	// Optional: without it, no flow is seen as suppressed.
+	if off, ok := ambient.Find(ecf, ambient.ContextFlowSuppressed...); ok {
+		p.ec_suppressed_off = C.uint32_t(off)
+	}
+	return nil
 }
 
 // pairLayout finds KeyValuePair<IAsyncLocal, object>'s key and value

@@ -39,6 +39,7 @@ typedef struct clr_ambient_plan {
     uint32_t thread_field;
     uint32_t thread_ec_off, thread_native_off;
     uint32_t ec_locals_off; // ExecutionContext.m_localValues
+    uint32_t ec_suppressed_off; // ExecutionContext.m_isFlowSuppressed (queue.c)
     // Activity.s_current: the AsyncLocal<Activity> that keys the map.
     // The static's address (stable: statics live in pinned storage); the
     // object in it is read on every use.
@@ -74,6 +75,12 @@ void clr_ambient_gc(void);
 // default, which decides nothing: the sampler decides as for a root.
 enum { AMB_SAMPLED = 1, AMB_DECIDED = 0x80 };
 int clr_ambient_parent(clr_slot *s, uint8_t trace[16], uint8_t span[8], uint8_t *flags);
+
+// Whether ExecutionContext.SuppressFlow() is in force on this thread (its
+// ExecutionContext's m_isFlowSuppressed); 0 when that cannot be read. The
+// plan may hold only the thread's part (activity_class 0) until the app
+// loads System.Diagnostics.DiagnosticSource.
+int clr_ambient_flow_suppressed(void);
 
 // For the Enter hook of Activity.Stop (FN_ACTIVITY_STOP): writes what the
 // REC_ACTIVITY record carries about the Activity being stopped into buf (at

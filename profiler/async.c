@@ -30,6 +30,7 @@
 #include "async.h"
 #include "clrinfo.h"
 #include "profiler.h"
+#include "queue.h"
 
 #define INFO (clr_info_vtbl())
 #define SELF (clr_info())
@@ -195,20 +196,23 @@ static int implements_async(void *imp, mdTypeDef td) {
 // MethodDef: they end an async method's span (hooks.c). A builder is a
 // type with the C# builder pattern's AwaitUnsafeOnCompleted; in modules
 // with native code only CoreLib's are looked for, by their type names.
-// Written under g_builders_mu at module load; read lock-free by count.
-enum { MAX_BUILDER_METHODS = 256 };
+// CoreLib's methods that queue work (queue.c) are kept here too, as
+// ASYNC_SPECIAL_QUEUE. Written under g_special_mu at module load; read
+// lock-free by count.
+enum { MAX_SPECIAL_METHODS = 512 };
 static struct {
     uintptr_t mid;
     uint32_t tok;
-} g_builders[MAX_BUILDER_METHODS];
-static _Atomic uint32_t g_nbuilders;
-static pthread_mutex_t g_builders_mu = PTHREAD_MUTEX_INITIALIZER;
+    int kind;
+} g_special[MAX_SPECIAL_METHODS];
+static _Atomic uint32_t g_nspecial;
+static pthread_mutex_t g_special_mu = PTHREAD_MUTEX_INITIALIZER;
 
 int clr_async_builder_method(uintptr_t mid, uint32_t tok) {
-    uint32_t n = atomic_load_explicit(&g_nbuilders, memory_order_acquire);
+    uint32_t n = atomic_load_explicit(&g_nspecial, memory_order_acquire);
     for (uint32_t i = 0; i < n; i++)
-        if (g_builders[i].mid == mid && g_builders[i].tok == tok)
-            return 1;
+        if (g_special[i].mid == mid && g_special[i].tok == tok)
+            return g_special[i].kind;
     return 0;
 }
 
@@ -229,32 +233,39 @@ static int has_method(void *imp, mdTypeDef td, const char *name) {
     return found;
 }
 
-static void add_builder(void *imp, uintptr_t mid, mdTypeDef td) {
-    static const char *const names[] = {"SetResult", "SetException"};
-    pthread_mutex_lock(&g_builders_mu);
-    for (int k = 0; k < 2; k++) {
-        uint16_t n16[16];
+// Registers td's methods of the given names (every overload) as kind.
+static void add_special(void *imp, uintptr_t mid, mdTypeDef td, const char *const *names, int nnames, int kind) {
+    pthread_mutex_lock(&g_special_mu);
+    for (int k = 0; k < nnames; k++) {
+        uint16_t n16[32];
         ascii16(n16, names[k]);
         HCORENUM e = NULL;
-        mdMethodDef md[8];
+        mdMethodDef md[32];
         ULONG got = 0;
-        if (MD(imp)->EnumMethodsWithName(imp, &e, td, (const WCHAR *)n16, md, 8, &got) == S_OK) {
-            uint32_t n = atomic_load_explicit(&g_nbuilders, memory_order_relaxed);
-            for (ULONG i = 0; i < got && n < MAX_BUILDER_METHODS; i++, n++) {
-                g_builders[n].mid = mid;
-                g_builders[n].tok = md[i];
+        if (MD(imp)->EnumMethodsWithName(imp, &e, td, (const WCHAR *)n16, md, 32, &got) == S_OK) {
+            uint32_t n = atomic_load_explicit(&g_nspecial, memory_order_relaxed);
+            for (ULONG i = 0; i < got && n < MAX_SPECIAL_METHODS; i++, n++) {
+                g_special[n].mid = mid;
+                g_special[n].tok = md[i];
+                g_special[n].kind = kind;
             }
-            atomic_store_explicit(&g_nbuilders, n, memory_order_release);
+            atomic_store_explicit(&g_nspecial, n, memory_order_release);
         }
         if (e != NULL)
             MD(imp)->CloseEnum(imp, e);
     }
-    pthread_mutex_unlock(&g_builders_mu);
+    pthread_mutex_unlock(&g_special_mu);
+}
+
+static void add_builder(void *imp, uintptr_t mid, mdTypeDef td) {
+    static const char *const names[] = {"SetResult", "SetException"};
+    add_special(imp, mid, td, names, 2, ASYNC_SPECIAL_BUILDER);
 }
 
 // CoreLib's builders (the ones the C# compiler picks for Task, Task<T>,
-// ValueTask, ValueTask<T> and async void, and the pooling ones of .NET 6+).
-static void corelib_builders(uintptr_t mid) {
+// ValueTask, ValueTask<T> and async void, and the pooling ones of .NET 6+),
+// and its methods that queue work with a callback (queue.c).
+static void corelib_specials(uintptr_t mid) {
     static const char *const types[] = {
         "System.Runtime.CompilerServices.AsyncTaskMethodBuilder",
         "System.Runtime.CompilerServices.AsyncTaskMethodBuilder`1",
@@ -278,6 +289,11 @@ static void corelib_builders(uintptr_t mid) {
                 has_method(imp, td, "AwaitUnsafeOnCompleted"))
                 add_builder(imp, mid, td);
         }
+        for (const clr_queue_api *q = clr_queue_apis; q->type != NULL; q++) {
+            ascii16(n16, q->type);
+            if (MD(imp)->FindTypeDefByName(imp, (const WCHAR *)n16, 0, &td) == S_OK)
+                add_special(imp, mid, td, q->methods, q->nmethods, ASYNC_SPECIAL_QUEUE);
+        }
     }
     MD(imp)->Release(imp);
 }
@@ -300,7 +316,7 @@ void clr_async_module_loading(uintptr_t mid) {
         if (path[i] == '/' || path[i] == '\\')
             file = path + i + 1;
     if (wprefix(file, "System.Private.CoreLib.")) {
-        corelib_builders(mid);
+        corelib_specials(mid);
         return;
     }
     if (wprefix(file, "System.") || wprefix(file, "Microsoft.") || wprefix(file, "mscorlib.") ||

@@ -5,6 +5,7 @@ package main
 #include "async.h"
 #include "capture.h"
 #include "clrinfo.h"
+#include "queue.h"
 */
 import "C"
 
@@ -30,11 +31,16 @@ type asyncRole struct {
 
 var asyncStateMachineAttr = utf16.Encode([]rune("System.Runtime.CompilerServices.AsyncStateMachineAttribute\x00"))
 
-// asyncBuilderMethod tells a builder's SetResult/SetException by FunctionID
-// (the module-load scan found them), before the method is named.
-func asyncBuilderMethod(fid uint64) bool {
+// asyncSpecialMethod tells a builder's SetResult/SetException
+// (ASYNC_SPECIAL_BUILDER) or a CoreLib method that queues work
+// (ASYNC_SPECIAL_QUEUE) by FunctionID (the module-load scan found them),
+// before the method is named; 0 for any other.
+func asyncSpecialMethod(fid uint64) int {
 	var d C.clr_function_desc
-	return C.clr_function_info(C.uintptr_t(fid), &d) == 0 && C.clr_async_builder_method(d.module_id, C.uint32_t(d.token)) != 0
+	if C.clr_function_info(C.uintptr_t(fid), &d) != 0 {
+		return 0
+	}
+	return int(C.clr_async_builder_method(d.module_id, C.uint32_t(d.token)))
 }
 
 func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) {
@@ -44,7 +50,7 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 		return r, hrErr("GetFunctionInfo2", hr)
 	}
 	facts := flows.Facts{Name: m.Name, HasThis: m.Sig.HasThis,
-		Builder: C.clr_async_builder_method(d.module_id, C.uint32_t(d.token)) != 0}
+		Builder: C.clr_async_builder_method(d.module_id, C.uint32_t(d.token)) == C.ASYNC_SPECIAL_BUILDER}
 	if facts.Builder {
 		r.flags = C.FN_ASYNC_COMPLETE
 		return r, nil
@@ -76,14 +82,25 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 		facts.OwnerFlowFields = true
 	}
 	var off [5]uint16
+	var cid uint64
 	var offErr error
 	if own != nil && m.Sig.HasThis {
-		off, offErr = p.fieldOffsets(m, md, own)
+		off, cid, offErr = p.fieldOffsets(m, md, own)
 		facts.ExactLayout = offErr == nil
 	}
 	role, needOffsets := flows.Decide(facts)
 	if needOffsets {
 		r.off = off
+	}
+	if role&(flows.ClosureCtor|flows.ClosureBody) != 0 {
+		// queue.c tells a closure by its class.
+		var c [C.CLOSURE_FIELDS]C.uint16_t
+		for i := range c {
+			c[i] = C.uint16_t(off[i])
+		}
+		if C.clr_closure_class_add(C.uintptr_t(cid), &c[0]) != 0 {
+			p.log.Debugf("async: closure class table full: %s not marked when queued with the flow suppressed", m.SelectName)
+		}
 	}
 	for _, x := range []struct {
 		role flows.Role
@@ -104,7 +121,7 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 
 // fieldOffsets finds the added fields toks in the layout of m's class
 // (for shared generic code, its canonical instantiation's).
-func (p *profiler) fieldOffsets(m *naming.Method, md metadata, toks []uint32) ([5]uint16, error) {
+func (p *profiler) fieldOffsets(m *naming.Method, md metadata, toks []uint32) ([5]uint16, uint64, error) {
 	var off [5]uint16
 	cid := m.ClassID
 	if gp, err := md.GenericParams(m.OwnerToken); cid == 0 && (err != nil || len(gp) > 0) {
@@ -114,18 +131,18 @@ func (p *profiler) fieldOffsets(m *naming.Method, md metadata, toks []uint32) ([
 		// after the Int64 fields, a reference before them. No one layout
 		// is right for every call, and a field written at the wrong
 		// offset would overwrite the app's state (generator seed 104).
-		return off, fmt.Errorf("%s: shared generic code (async methods' spans end with the call; closures' work is not linked)", m.SelectName)
+		return off, 0, fmt.Errorf("%s: shared generic code (async methods' spans end with the call; closures' work is not linked)", m.SelectName)
 	}
 	if cid == 0 {
 		var c C.uintptr_t
 		if hr := C.clr_class_from_token(C.uintptr_t(m.ModuleID), C.uint32_t(m.OwnerToken), &c); hr != 0 || c == 0 {
-			return off, fmt.Errorf("%s: no class for its type: HRESULT %#x", m.SelectName, uint32(hr))
+			return off, 0, fmt.Errorf("%s: no class for its type: HRESULT %#x", m.SelectName, uint32(hr))
 		}
 		cid = uint64(c)
 	}
 	layout, _, err := classLayout(cid)
 	if err != nil {
-		return off, err
+		return off, 0, err
 	}
 	found := 0
 	for _, f := range layout {
@@ -137,9 +154,9 @@ func (p *profiler) fieldOffsets(m *naming.Method, md metadata, toks []uint32) ([
 		}
 	}
 	if found != len(toks) {
-		return off, fmt.Errorf("%s: %d of the type's %d added fields in its layout", m.SelectName, found, len(toks))
+		return off, 0, fmt.Errorf("%s: %d of the type's %d added fields in its layout", m.SelectName, found, len(toks))
 	}
-	return off, nil
+	return off, cid, nil
 }
 
 // asyncFields returns the tokens of the fields async.c gave a state

@@ -14,6 +14,9 @@
 enum {
     REC_PAD = 1, REC_ENTER = 2, REC_LEAVE = 3, REC_TAILCALL = 4,
     REC_UNWIND = 5, REC_EXCEPTION = 6, REC_CATCH = 7,
+    // A frame whose Leave never came: another frame below it left
+    // (hooks.c clr_on_leave; .NET 11's runtime-async methods suspend so).
+    REC_NO_LEAVE = 8,
     REC_ACTIVITY = 16, // an Activity was stopped (ambient.h clr_ambient_stop)
 };
 // RF_VALUES_DROPPED: the method's values were to be recorded, but the ring
@@ -41,6 +44,10 @@ enum { RF_ROOT = 1, RF_GENERIC = 2, RF_VALUES = 4, RF_VALUES_DROPPED = 8, RF_FOL
 // parent span id (8 bytes) follows the trace id (and the span id, with
 // RF_SPANID).
 enum { RF_PARENT = 128 };
+// RF_LINK (a root's enter record): work queued with the flow suppressed
+// (queue.c); a span link to the span that made it follows (trace id, 16
+// bytes; span id, 8), after RF_PARENT's part.
+enum { RF_LINK = 8192 };
 enum { REC_HEADER = 16, REC_EXIT_SIZE = 24, MAX_TYPE_ARGS = 8 };
 enum { FOLD_TOP = 3, REC_FOLD_SIZE = 16 + 16 * FOLD_TOP };
 
@@ -66,13 +73,19 @@ enum {
     FN_CLOSURE_BODY = 256,
     FN_LINKED = FN_ASYNC | FN_CLOSURE_CTOR | FN_CLOSURE_BODY,
     FN_ACTIVITY_STOP = 1 << 16, // System.Diagnostics.Activity.Stop: no span, a REC_ACTIVITY record (a high bit: clear of new flags)
+    // A CoreLib method that queues work (Task.Run, QueueUserWorkItem...:
+    // queue.c): no span; a closure queued through it with the caller's
+    // flow suppressed starts a trace of its own, linked. FN_QUEUE_UNSAFE:
+    // the method never flows the context (UnsafeQueueUserWorkItem).
+    FN_QUEUE = 1 << 17,
+    FN_QUEUE_UNSAFE = 1 << 18,
 };
 // Folded and asked to be re-JIT-compiled without hooks (rejit.c): its new
 // code's calls reach no hook, so folded counts stop at that point.
 enum { FN_REJIT = 0x1000, FN_UNHOOKED = 0x2000 }; // FN_UNHOOKED: its new code is installed
 // Methods the rule never folds, nor re-JIT-compiles (their hooks do more
 // than count): async and closure roles, Activity.Stop.
-#define FN_NEVER_FOLDED (FN_LINKED | FN_ACTIVITY_STOP)
+#define FN_NEVER_FOLDED (FN_LINKED | FN_ACTIVITY_STOP | FN_QUEUE)
 // RF_APPROX (exit records of spans with folded calls): some folded method
 // was re-JIT-compiled without hooks before the span ended, so its later
 // calls are not in the span's counts.
@@ -107,6 +120,9 @@ typedef struct clr_fn {
     // Kickoff and MoveNext: the TypeDef that declares the kickoff method
     // (the state machine's enclosing type), to pair them.
     uint16_t flow_off[5];
+    // FN_QUEUE: which arguments (bit i: the i-th, `this` first) are
+    // callbacks (delegates) whose target may be a closure.
+    uint16_t queue_args;
     uint32_t async_owner;
     // Set once a call of it began a trace (sampled or not): a method
     // called as a root is never re-JIT-compiled without hooks
@@ -242,6 +258,8 @@ void clr_slot_release(clr_slot *s);
 // Hook bodies (called by the assembly trampolines) and exception bookkeeping.
 void clr_on_enter(clr_fn *fn, uintptr_t elt_info);
 void clr_on_leave(clr_fn *fn, uintptr_t elt_info);
+// Frames closed because a frame below them left first (REC_NO_LEAVE).
+uint64_t clr_no_leave_count(void);
 void clr_on_tailcall(clr_fn *fn, uintptr_t elt_info);
 void clr_on_unwind_enter(uintptr_t function_id);
 void clr_on_unwind_leave(void);

@@ -209,6 +209,9 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 		if r.Flags&capture.FlagParent != 0 {
 			b.JoinParent(ts.th, trace.SpanID(e.Parent))
 		}
+		if r.Flags&capture.FlagLink != 0 {
+			b.LinkRoot(ts.th, trace.TraceID(e.LinkTrace), trace.SpanID(e.LinkSpan))
+		}
 		ts.pushArgBytes(used)
 	case capture.KindLeave:
 		var attrs []attribute.KeyValue
@@ -241,15 +244,18 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 		b.Catch(ts.th, r.Time)
 	case capture.KindActivity:
 		d.activity(ts, r)
-	case capture.KindTailcall, capture.KindUnwind:
+	case capture.KindTailcall, capture.KindUnwind, capture.KindNoLeave:
 		x, err := capture.DecodeExit(r)
 		if err != nil {
 			d.p.log.Debugf("%v", err)
 		}
 		attrs := d.folded(r, x, nil)
-		if r.Kind == capture.KindTailcall {
+		switch r.Kind {
+		case capture.KindTailcall:
 			b.Exit(ts.th, r.Time, otelbridge.ExitTailcall, attrs...)
-		} else {
+		case capture.KindNoLeave:
+			b.Exit(ts.th, r.Time, otelbridge.ExitNoLeave, attrs...)
+		default:
 			b.Exit(ts.th, r.Time, otelbridge.ExitUnwind, attrs...)
 		}
 	}

@@ -16,6 +16,7 @@
 #include <sys/syscall.h>
 
 #include "async.h"
+#include "queue.h"
 #include "clrapi.h"
 #include "capture.h"
 #include "profiler.h"
@@ -445,7 +446,7 @@ static void closure_made(clr_fn *fn, uintptr_t elt, const clr_frame *f) {
     *w[1] = f->trace[1];
     *w[2] = f->span;
     *w[4] = f->start;
-    *w[3] = clr_async_check(f->trace[0], f->trace[1], f->span ^ f->start);
+    *w[3] = clr_closure_check(f->trace[0], f->trace[1], f->span, f->start, 0);
 }
 
 // A closure made under an unsampled span: its lambdas' work is not traced
@@ -458,11 +459,13 @@ static void closure_unsampled(clr_fn *fn, uintptr_t elt) {
     }
 }
 
-enum { LINK_NONE = 0, LINK_JOINED = 1, LINK_UNSAMPLED = 2 };
+enum { LINK_NONE = 0, LINK_JOINED = 1, LINK_UNSAMPLED = 2, LINK_SUPPRESSED = 3 };
 
 // A closure's lambda starting a trace: the span that made the closure, if
-// the closure carries one made within LINK_WINDOW_NS.
-static int closure_link(clr_fn *fn, uintptr_t elt, uint64_t tid[2], uint64_t *parent) {
+// the closure carries one made within LINK_WINDOW_NS: its trace to join,
+// or, when the closure was queued with the flow suppressed (queue.c), a
+// span to link a new trace to (link: trace id, span id).
+static int closure_link(clr_fn *fn, uintptr_t elt, uint64_t tid[2], uint64_t *parent, uint64_t link[3]) {
     volatile uint64_t *w[CLOSURE_FIELDS];
     if (closure_fields(fn, elt, w) == NULL)
         return LINK_NONE;
@@ -472,7 +475,13 @@ static int closure_link(clr_fn *fn, uintptr_t elt, uint64_t tid[2], uint64_t *pa
         return LINK_NONE;
     if ((t0 | t1 | span) == 0)
         return check == ASYNC_UNTRACED ? LINK_UNSAMPLED : LINK_NONE;
-    if (check != clr_async_check(t0, t1, span ^ made))
+    if (check == clr_closure_check(t0, t1, span, made, 1)) {
+        link[0] = t0;
+        link[1] = t1;
+        link[2] = span;
+        return LINK_SUPPRESSED;
+    }
+    if (check != clr_closure_check(t0, t1, span, made, 0))
         return LINK_NONE;
     tid[0] = t0;
     tid[1] = t1;
@@ -505,6 +514,10 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     f->span = 0;
     if (__builtin_expect(fn->flags & FN_ACTIVITY_STOP, 0)) {
         activity_stopped(s, fn, elt);
+        return;
+    }
+    if (__builtin_expect(fn->flags & FN_QUEUE, 0)) {
+        clr_queue_point(fn, elt);
         return;
     }
     if ((fn->flags & (FN_ASYNC_MOVENEXT | FN_ASYNC_COMPLETE)) && async_enter(s, f, fn, elt, d) == ASYNC_HANDLED)
@@ -558,7 +571,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     // trace's calls cost a depth count, nothing more.
     uint16_t flags = 0;
     uint32_t size = REC_HEADER + 8;
-    uint64_t tid[2] = {0, 0}, parent = 0;
+    uint64_t tid[2] = {0, 0}, parent = 0, link[3] = {0, 0, 0};
     if (d == 0) {
         if (atomic_load_explicit(&fn->roots, memory_order_relaxed) == 0)
             atomic_store_explicit(&fn->roots, 1, memory_order_relaxed); // rejit.c: never unhooked
@@ -572,12 +585,16 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         // belongs to (work it queued), else the caller's trace when
         // Activity.Current is set (ambient.c).
         uint8_t pflags = 0;
-        int link = (fn->flags & FN_CLOSURE_BODY) ? closure_link(fn, elt, tid, &parent) : LINK_NONE;
-        if (link == LINK_UNSAMPLED) {
+        int how = (fn->flags & FN_CLOSURE_BODY) ? closure_link(fn, elt, tid, &parent, link) : LINK_NONE;
+        if (how == LINK_UNSAMPLED) {
             bump(&s->unsampled);
             return;
         }
-        int joined = link == LINK_JOINED;
+        if (how == LINK_SUPPRESSED) {
+            flags |= RF_LINK;
+            size += 24;
+        }
+        int joined = how == LINK_JOINED;
         if (joined)
             pflags = AMB_DECIDED | AMB_SAMPLED; // its maker was recorded
         else
@@ -586,7 +603,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
             flags |= RF_PARENT;
             size += 8;
         }
-        int verdict = link == LINK_JOINED ? CLR_KEPT
+        int verdict = how == LINK_JOINED ? CLR_KEPT
                                           : decide_root(s, fn, (const uint8_t *)tid, joined && (pflags & AMB_DECIDED) ? (pflags & AMB_SAMPLED) : -1);
         if (verdict != CLR_KEPT) {
             bump(verdict == CLR_RATE_LIMITED ? &s->rate_limited : &s->unsampled);
@@ -647,6 +664,10 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     if (flags & RF_PARENT) {
         memcpy(q, &parent, 8);
         q += 8;
+    }
+    if (flags & RF_LINK) {
+        memcpy(q, link, 24);
+        q += 24;
     }
     if (flags & RF_GENERIC) {
         memcpy(q, &cls, 8);
@@ -735,10 +756,39 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
     ring_commit(s, size);
 }
 
+static _Atomic uint64_t g_no_leave; // frames closed without their Leave
+uint64_t clr_no_leave_count(void) { return atomic_load_explicit(&g_no_leave, memory_order_relaxed); }
+
+enum { NO_LEAVE_SEARCH = 64 };
+
+// A Leave whose method is not the top frame's: the frames above its own
+// never got their Leave. Stack discipline says they are gone, so they are
+// closed (REC_NO_LEAVE) and the method's own frame pops as usual. .NET 11's
+// runtime-async methods do this (Enter on each resume, no Leave when they
+// suspend: dotnet/runtime#122488); without it every suspension would leave
+// a frame behind and shift every later span of the thread. A Leave whose
+// method is nowhere near the top is not ours to pop: it is ignored.
+__attribute__((noinline, cold)) static int close_without_leave(clr_slot *s, clr_fn *fn) {
+    uint32_t top = s->depth - 1, k = top, floor = top > NO_LEAVE_SEARCH ? top - NO_LEAVE_SEARCH : 0;
+    while (k > floor && s->stack[k].fn != fn)
+        k--;
+    if (s->stack[k].fn != fn)
+        return 0;
+    for (uint32_t n = top - k; n > 0; n--) {
+        pop_frame(s, REC_NO_LEAVE, NULL, 0);
+        atomic_fetch_add_explicit(&g_no_leave, 1, memory_order_relaxed);
+    }
+    return 1;
+}
+
 void clr_on_leave(clr_fn *fn, uintptr_t elt) {
     clr_slot *s = t_slot;
-    if (s != NULL)
-        pop_frame(s, REC_LEAVE, fn, elt);
+    if (s == NULL)
+        return;
+    uint32_t d = s->depth - 1;
+    if (__builtin_expect(s->depth > 0 && d < g_cfg.stack_cap && s->stack[d].fn != fn, 0) && !close_without_leave(s, fn))
+        return;
+    pop_frame(s, REC_LEAVE, fn, elt);
 }
 
 void clr_on_tailcall(clr_fn *fn, uintptr_t elt) {

@@ -63,6 +63,7 @@ type profiler struct {
 	cfgPath string // CLROTEL_CONFIG, watched for changes
 
 	ambient *ambientState // joining the caller's trace (Activity.Current)
+	queue   queueState    // work queued with the flow suppressed (queue.c)
 }
 
 var prof *profiler
@@ -275,14 +276,21 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	}
 	// A task builder's SetResult/SetException ends async spans: traced
 	// wherever it is (it makes no span of its own).
-	builder := p.cfg.Async && asyncBuilderMethod(fid)
-	if !stop && !builder && !p.sel.selected(asm, name) {
+	// So is a CoreLib method that queues work (queue.c).
+	special := 0
+	if p.cfg.Async {
+		special = asyncSpecialMethod(fid)
+	}
+	if !stop && special == 0 && !p.sel.selected(asm, name) {
 		return f
 	}
 	m, err := p.resolver.Method(fid, 0, nil)
 	if err != nil {
 		p.log.Debugf("%v", err)
 		return f
+	}
+	if special == C.ASYNC_SPECIAL_QUEUE {
+		return p.queueFunction(f, fid, index, m)
 	}
 	var flags uint32 = C.FN_SELECTED
 	if m.Shared {
@@ -416,7 +424,10 @@ func (p *profiler) shutdown() {
 		p.log.Warnf("%d async spans ended untracked (clrotel.end_reason=async_untracked): more than CLROTEL_ASYNC_MAX_PENDING=%d were waiting for their task", n, p.cfg.AsyncMaxPending)
 	}
 	if p.cfg.Async {
-		p.log.Infof("async: %d state machines carry their span; %d modules with native code left as they are", uint64(C.clr_async_types()), uint64(C.clr_async_skipped_modules()))
+		p.log.Infof("async: %d state machines carry their span; %d modules with native code left as they are; %d closures queued with the flow suppressed", uint64(C.clr_async_types()), uint64(C.clr_async_skipped_modules()), queueSuppressed())
+	}
+	if n := uint64(C.clr_no_leave_count()); n > 0 {
+		p.log.Warnf("%d spans closed without their method's Leave (clrotel.end_reason=no_leave): a frame below them returned first", n)
 	}
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()

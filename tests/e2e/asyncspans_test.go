@@ -352,3 +352,57 @@ func TestAsyncFlowsAcrossCompactingGC(t *testing.T) {
 		}
 	})
 }
+
+// Work queued where the caller's ExecutionContext does not flow
+// (ThreadPool.UnsafeQueueUserWorkItem, or Task.Run under
+// ExecutionContext.SuppressFlow) starts a trace of its own, with a span
+// link to the closure span its maker made; flowing work stays nested.
+func TestSuppressedFlowStartsLinkedTrace(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		r := asyncRun(t, rt, []string{"suppressed"}, map[string]string{"CLROTEL_EXCLUDE": "Program.Main"})
+		ids := byID(r.Spans)
+		works := byName(r.Spans, asyncNS+"Suppressed.Work(Int32 id)")
+		if len(works) != 6 {
+			t.Fatalf("%d Work spans, want 6\n%s", len(works), dumpSpans(r.Spans))
+		}
+		makers := map[int64]string{0: "Unsafe", 10: "Suppress", 20: "Flowing"}
+		for _, w := range works {
+			id := w.Attrs["dotnet.arg.id"].(int64)
+			maker := makers[id/10*10]
+			var m otlpsink.Span
+			for _, s := range byName(r.Spans, asyncNS+"Suppressed."+maker+"(Int32 id)") {
+				if s.Attrs["dotnet.arg.id"] == id {
+					m = s
+				}
+			}
+			if m.SpanID == "" {
+				t.Fatalf("no %s(%d) span\n%s", maker, id, dumpSpans(r.Spans))
+			}
+			// The work's root: the lambda that ran it.
+			root := w
+			for i := 0; i < 10 && root.ParentSpanID != ""; i++ {
+				root = ids[root.ParentSpanID]
+			}
+			if maker == "Flowing" {
+				if root.SpanID != m.SpanID || len(root.Links) != 0 {
+					t.Errorf("Work(%d): root %q (links %v), want under Flowing(%d)\n%s", id, root.Name, root.Links, id, dumpSpans(r.Spans))
+				}
+				continue
+			}
+			if w.TraceID == m.TraceID {
+				t.Errorf("Work(%d) is in the trace of %s(%d): the flow was suppressed\n%s", id, maker, id, dumpSpans(r.Spans))
+				continue
+			}
+			if len(root.Links) != 1 {
+				t.Errorf("Work(%d)'s root %q has %d links, want 1\n%s", id, root.Name, len(root.Links), dumpSpans(r.Spans))
+				continue
+			}
+			l := root.Links[0]
+			made, ok := ids[l.SpanID]
+			if !ok || l.TraceID != m.TraceID || made.ParentSpanID != m.SpanID {
+				t.Errorf("Work(%d)'s root links to %s/%s (%q), want the closure span under %s(%d)\n%s",
+					id, l.TraceID, l.SpanID, made.Name, maker, id, dumpSpans(r.Spans))
+			}
+		}
+	})
+}

@@ -341,6 +341,9 @@ func runProgram(t *testing.T, argv []string, dir string, env map[string]string, 
 	if ctx.Err() != nil {
 		t.Fatalf("%v timed out after %v\nstderr:\n%s", argv, r.Wall, tail(r.Stderr, 3000))
 	}
+	if strings.Contains(r.Stderr, "without their method's Leave") { // see runApp
+		t.Errorf("%v: frames closed without their Leave\n%s", argv, tail(r.Stderr, 3000))
+	}
 	if sink != nil {
 		wctx, wcancel := context.WithTimeout(context.Background(), 3*time.Second)
 		sink.WaitIdle(wctx, 300*time.Millisecond)

@@ -8,6 +8,7 @@ package cambient
 #include "fake.h"
 
 static int parent(uint8_t *trace, uint8_t *span, uint8_t *flags) { return clr_ambient_parent(NULL, trace, span, flags); }
+static int suppressed(void) { return clr_ambient_flow_suppressed(); }
 */
 import "C"
 
@@ -35,7 +36,7 @@ const (
 // Field offsets of the synthetic layouts.
 const (
 	ThreadEC, ThreadNative                                  = 8, 16
-	ContextLocals                                           = 8
+	ContextLocals, ContextSuppressed                        = 8, 16
 	ActTrace, ActSpan, ActFlags, ActParentID, ActParentSpan = 8, 16, 24, 32, 40
 	ActName, ActStart, ActSource, ActParent                 = 48, 56, 64, 72
 	SourceName                                              = 8
@@ -108,7 +109,7 @@ func Publish(currentStatic Ptr) {
 	allocs = append(allocs, Ptr(p))
 	p.thread_class, p.thread_field = ClassThread, 0x04000001
 	p.thread_ec_off, p.thread_native_off = ThreadEC, ThreadNative
-	p.ec_locals_off = ContextLocals
+	p.ec_locals_off, p.ec_suppressed_off = ContextLocals, ContextSuppressed
 	p.current_static = C.uintptr_t(uintptr(currentStatic))
 	p.activity_class = ClassActivity
 	p.trace_id_off, p.span_id_off, p.flags_off = ActTrace, ActSpan, ActFlags
@@ -127,6 +128,9 @@ func Publish(currentStatic Ptr) {
 	p.nmaps = C.uint32_t(len(maps))
 	C.clr_ambient_publish(p)
 }
+
+// FlowSuppressed reports what clr_ambient_flow_suppressed says on this thread.
+func FlowSuppressed() bool { return C.suppressed() != 0 }
 
 // SetThread sets what the fake runtime answers for this thread.
 func SetThread(tid uintptr, staticAddr Ptr) {

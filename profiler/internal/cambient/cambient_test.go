@@ -51,7 +51,7 @@ func inlineMap(key, value Ptr) Ptr {
 }
 
 func context(m Ptr) Ptr {
-	ec := Obj(ClassContext, 16)
+	ec := Obj(ClassContext, 24)
 	Put(ec, ContextLocals, U(m))
 	return ec
 }
@@ -273,5 +273,26 @@ func TestStopRecord(t *testing.T) {
 	}
 	if Stop(Obj(ClassString, 80)) != nil {
 		t.Errorf("a record for a `this` that is no Activity")
+	}
+}
+
+// ExecutionContext.SuppressFlow() in force on the thread: its context's
+// m_isFlowSuppressed (queue.c asks when work is queued).
+func TestFlowSuppressed(t *testing.T) {
+	w := setup(t)
+	if FlowSuppressed() {
+		t.Fatal("suppressed with the flag clear")
+	}
+	PutByte(w.ec, ContextSuppressed, 1)
+	if !FlowSuppressed() {
+		t.Fatal("not suppressed with the flag set")
+	}
+	Put(w.thread, ThreadEC, 0)
+	if FlowSuppressed() {
+		t.Fatal("suppressed with no context")
+	}
+	Put(w.thread, ThreadEC, 12345) // an unmapped address reads as not suppressed
+	if FlowSuppressed() {
+		t.Fatal("suppressed through a bad context pointer")
 	}
 }

@@ -61,6 +61,10 @@ var apiCallers = map[string]bool{
 	"ambient_thread_slot": true,
 	"learn_array_layout":  true,
 	"stop_this":           true,
+	// Work queued with the flow suppressed (queue.c): the arguments of
+	// one of CoreLib's queuing methods, read only when the flow is
+	// suppressed (ThreadPool.UnsafeQueueUserWorkItem, SuppressFlow).
+	"mark_callbacks": true,
 }
 
 // forbidden are what the hot path must never reach.

@@ -132,6 +132,37 @@ namespace Acme.Async
         }
     }
 
+    // Work queued where the caller's context does not flow: by the API
+    // (UnsafeQueueUserWorkItem) or on the thread (SuppressFlow). Each
+    // starts a trace of its own, linked to the span that made it; Flowing
+    // is the control.
+    public static class Suppressed
+    {
+        public static int Work(int id) { return id; }
+
+        public static void Unsafe(int id)
+        {
+            var done = new ManualResetEventSlim();
+            ThreadPool.UnsafeQueueUserWorkItem(_ => { Work(id); done.Set(); }, null);
+            done.Wait();
+        }
+
+        public static void Suppress(int id)
+        {
+            Task t;
+            using (ExecutionContext.SuppressFlow())
+            {
+                t = Task.Run(() => Work(id));
+            }
+            t.Wait();
+        }
+
+        public static void Flowing(int id)
+        {
+            Task.Run(() => Work(id)).Wait();
+        }
+    }
+
     public class ClassMachine
     {
         [AsyncStateMachine(typeof(SumMachine))]
@@ -244,6 +275,17 @@ public static class Program
                 Acme.Async.Queued.Run(1);
                 Acme.Async.Queued.Run(2);
                 Console.WriteLine("queued done");
+                break;
+            }
+            case "suppressed":
+            {
+                for (int i = 0; i < 2; i++)
+                {
+                    Acme.Async.Suppressed.Unsafe(i);
+                    Acme.Async.Suppressed.Suppress(10 + i);
+                    Acme.Async.Suppressed.Flowing(20 + i);
+                }
+                Console.WriteLine("suppressed done");
                 break;
             }
             case "many":
