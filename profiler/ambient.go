@@ -140,19 +140,7 @@ func (a *ambientState) classFields(cid uint64) ([]ambient.Field, map[string]uint
 
 func (a *ambientState) build() (C.clr_ambient_plan, error) {
 	var p C.clr_ambient_plan
-	pl := a.p.planner
-	find := func(name string) (uint64, []ambient.Field, map[string]uint32, error) {
-		chain := strings.Split(name, "+")
-		cid, err := pl.findType(chain)
-		if err != nil {
-			return 0, nil, nil, err
-		}
-		fields, toks, err := a.classFields(cid)
-		if err != nil {
-			return 0, nil, nil, fmt.Errorf("%s: %w", name, err)
-		}
-		return cid, fields, toks, nil
-	}
+	find := a.findClass
 	// Activity and its s_current first: until the class is initialised
 	// (the app starts its first Activity) this is where an attempt stops.
 	act, af, atoks, err := find("System.Diagnostics.Activity")
@@ -226,6 +214,20 @@ func (a *ambientState) build() (C.clr_ambient_plan, error) {
 	return p, nil
 }
 
+// findClass finds a loaded class by its reflection name (nested types
+// joined by '+'), with its fields' offsets and all its fields' tokens.
+func (a *ambientState) findClass(name string) (uint64, []ambient.Field, map[string]uint32, error) {
+	cid, err := a.p.planner.findType(strings.Split(name, "+"))
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	fields, toks, err := a.classFields(cid)
+	if err != nil {
+		return 0, nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return cid, fields, toks, nil
+}
+
 // publishThreadOnly publishes, once, a plan of the thread's part alone:
 // enough to tell whether the flow is suppressed on a thread (queue.c).
 func (a *ambientState) publishThreadOnly() {
@@ -246,17 +248,7 @@ func (a *ambientState) publishThreadOnly() {
 // threadPart fills in Thread.t_currentThread, what proves a cached address
 // of it holds this thread's Thread, and the ExecutionContext's fields.
 func (a *ambientState) threadPart(p *C.clr_ambient_plan) error {
-	find := func(name string) (uint64, []ambient.Field, map[string]uint32, error) {
-		cid, err := a.p.planner.findType(strings.Split(name, "+"))
-		if err != nil {
-			return 0, nil, nil, err
-		}
-		fields, toks, err := a.classFields(cid)
-		if err != nil {
-			return 0, nil, nil, fmt.Errorf("%s: %w", name, err)
-		}
-		return cid, fields, toks, nil
-	}
+	find := a.findClass
 	need := func(fields []ambient.Field, class string, names []string) (C.uint32_t, error) {
 		off, ok := ambient.Find(fields, names...)
 		if !ok {

@@ -130,6 +130,8 @@ static void mark(uintptr_t obj) {
 
 // The callback arguments' targets. Out of line: the hot-path check allows
 // it the runtime's GetFunctionEnter3Info, as it does for value capture.
+// The references are read before the floating-point registers the runtime
+// saved are put back (clr_elt_repair, values.h), as value capture does.
 __attribute__((noinline)) static void mark_callbacks(clr_fn *fn, uintptr_t elt, uint32_t target_off) {
     struct {
         COR_PRF_FUNCTION_ARGUMENT_INFO info;
@@ -137,23 +139,24 @@ __attribute__((noinline)) static void mark_callbacks(clr_fn *fn, uintptr_t elt, 
     } ai;
     ULONG cb = sizeof ai;
     COR_PRF_FRAME_INFO frame = 0;
-    uint8_t fp[ELT_FP_SAVE_SIZE]; // see clr_elt_repair (values.h)
+    uintptr_t targets[16];
+    uint32_t n = 0;
+    uint8_t fp[ELT_FP_SAVE_SIZE];
     uint8_t *save = clr_elt_repair_on && elt != 0 ? clr_elt_fp_save(elt) : NULL;
     if (save != NULL)
         memcpy(fp, save, ELT_FP_SAVE_SIZE);
-    HRESULT hr = clr_info_vtbl()->GetFunctionEnter3Info(clr_info(), fn->function_id, (COR_PRF_ELT_INFO)elt, &frame, &cb, &ai.info);
+    if (clr_info_vtbl()->GetFunctionEnter3Info(clr_info(), fn->function_id, (COR_PRF_ELT_INFO)elt, &frame, &cb, &ai.info) >= 0) {
+        for (ULONG i = 0; i < ai.info.numRanges && i < 16; i++) {
+            uintptr_t dlg = 0, target = 0;
+            if ((fn->queue_args & (1u << i)) && ai.info.ranges[i].length == 8 && rd(&dlg, ai.info.ranges[i].startAddress, 8) &&
+                dlg != 0 && rd(&target, dlg + target_off, 8) && target != 0 && target != dlg)
+                targets[n++] = target;
+        }
+    }
     if (save != NULL)
         memcpy(save, fp, ELT_FP_SAVE_SIZE);
-    if (hr < 0)
-        return;
-    for (ULONG i = 0; i < ai.info.numRanges && i < 16; i++) {
-        if (!(fn->queue_args & (1u << i)) || ai.info.ranges[i].length != 8)
-            continue;
-        uintptr_t dlg = 0, target = 0;
-        if (rd(&dlg, ai.info.ranges[i].startAddress, 8) && dlg != 0 && rd(&target, dlg + target_off, 8) && target != 0 &&
-            target != dlg)
-            mark(target);
-    }
+    for (uint32_t i = 0; i < n; i++)
+        mark(targets[i]);
 }
 
 void clr_queue_point(clr_fn *fn, uintptr_t elt) {
