@@ -161,6 +161,7 @@ static UINT_PTR function_mapper(FunctionID fid, void *client_data, BOOL *hook) {
 // may never be shut down: the process just exits. The same flush then runs
 // from exit(); after a Shutdown callback it does nothing (Go runs it once).
 static void at_exit(void) {
+    clr_rejit_shutdown();
     sigset_t saved;
     CLR_BLOCK_ACTIVATION(saved);
     clrotelShutdown();
@@ -229,6 +230,7 @@ static HRESULT cb_initialize(void *self, void *unk) {
 
 static HRESULT cb_shutdown(void *self) {
     (void)self;
+    clr_rejit_shutdown();
     sigset_t saved;
     CLR_BLOCK_ACTIVATION(saved);
     clrotelShutdown();

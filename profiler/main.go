@@ -387,6 +387,8 @@ func (p *profiler) shutdown() {
 			p.log.Errorf("shutdown: %v", r)
 		}
 	}()
+	// Go's own threads ask the runtime nothing once this returns.
+	defer p.planner.closeRuntime()
 	close(p.stop)
 	p.samp.stopRemote()
 	deadline := time.Now().Add(p.cfg.ShutdownWait)

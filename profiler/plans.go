@@ -108,6 +108,13 @@ type planner struct {
 	methodsMu sync.Mutex
 	methods   map[uint64]string // code address -> method (MethodAt), "" if none
 
+	// rt guards the runtime calls made from Go's own threads (the planner's
+	// loop, the drainer's MethodAt): once Shutdown has returned to the
+	// runtime (rtClosed), what they would ask about is being torn down
+	// (rejit.c met the same with RequestReJIT: a crash at exit).
+	rt       sync.RWMutex
+	rtClosed bool
+
 	knownDone bool
 	// messages: exception messages are read (not with CLROTEL_CAPTURE=off,
 	// which reads no value at all: a message can hold a secret too).
@@ -162,13 +169,25 @@ func (pl *planner) run(stop <-chan struct{}) {
 		case <-stop:
 			return
 		case cid := <-pl.requests:
-			pl.mu.Lock()
-			if _, err := pl.entry(cid, 0); err != nil {
-				pl.p.log.Debugf("class plan %#x: %v", cid, err)
+			pl.rt.RLock()
+			if !pl.rtClosed {
+				pl.mu.Lock()
+				if _, err := pl.entry(cid, 0); err != nil {
+					pl.p.log.Debugf("class plan %#x: %v", cid, err)
+				}
+				pl.mu.Unlock()
 			}
-			pl.mu.Unlock()
+			pl.rt.RUnlock()
 		}
 	}
+}
+
+// closeRuntime waits for the runtime calls under way on Go's own threads
+// and lets no more start: the last thing Shutdown does.
+func (pl *planner) closeRuntime() {
+	pl.rt.Lock()
+	pl.rtClosed = true
+	pl.rt.Unlock()
 }
 
 // request asks for a class plan without waiting (drainer side).
@@ -198,6 +217,11 @@ func (pl *planner) MethodAt(code uint64) (string, bool) {
 	pl.methodsMu.Unlock()
 	if ok {
 		return name, true
+	}
+	pl.rt.RLock()
+	defer pl.rt.RUnlock()
+	if pl.rtClosed {
+		return "", false
 	}
 	var fid C.uintptr_t
 	if C.clr_code_function(C.uintptr_t(code), &fid) != 0 {

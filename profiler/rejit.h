@@ -17,6 +17,10 @@ int clr_rejit_submit(clr_fn **fns, uint32_t n);
 uint64_t clr_rejit_requested(void);
 uint64_t clr_rejit_installed(void);
 uint64_t clr_rejit_failed(void);
+// Shutdown (and exit, for a runtime never shut down): no request is made
+// after this returns; one under way is waited for (at most 2 s).
+void clr_rejit_shutdown(void);
+
 // Functions not asked for yet because a frame of theirs was open.
 uint64_t clr_rejit_waiting(void);
 
