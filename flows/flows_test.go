@@ -85,6 +85,14 @@ func TestDecide(t *testing.T) {
 		{"async lambda", Facts{Name: "<Run>b__1", HasThis: true, StateMachineTracked: true, OwnerLinkFields: true, ExactLayout: true}, Kickoff | ClosureBody, true},
 		{"closure in shared generic code", Facts{Name: "<Run>b__0", HasThis: true, OwnerLinkFields: true}, 0, false},
 		{"static method of a closure class", Facts{Name: "Helper", OwnerLinkFields: true, ExactLayout: true}, 0, false},
+		{"iterator method", Facts{Name: "Squares", StateMachineTracked: true}, Kickoff, false},
+		{"iterator made", Facts{Name: ".ctor", HasThis: true, OwnerIterFields: true, IterTracked: true, ExactLayout: true}, MoveNext, true},
+		{"iterator step", Facts{Name: "MoveNext", HasThis: true, OwnerIterFields: true, IterTracked: true, ExactLayout: true}, MoveNext, true},
+		{"iterator disposed (explicit)", Facts{Name: "System.IDisposable.Dispose", HasThis: true, OwnerIterFields: true, IterTracked: true, ExactLayout: true}, MoveNext | IterEnd, true},
+		{"iterator disposed", Facts{Name: "Dispose", HasThis: true, OwnerIterFields: true, IterTracked: true, ExactLayout: true}, MoveNext | IterEnd, true},
+		{"iterator's Current", Facts{Name: "get_Current", HasThis: true, OwnerIterFields: true, IterTracked: true, ExactLayout: true}, 0, false},
+		{"iterator no traced method names", Facts{Name: "MoveNext", HasThis: true, OwnerIterFields: true, ExactLayout: true}, 0, false},
+		{"iterator in shared generic code", Facts{Name: "MoveNext", HasThis: true, OwnerIterFields: true, IterTracked: true}, 0, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,5 +1,7 @@
 package flows
 
+import "strings"
+
 // Role is the part a method plays in linking flows; a method may play
 // several (an async lambda is a kickoff and a closure's method).
 type Role uint32
@@ -18,6 +20,9 @@ const (
 	// ClosureBody: one of a closure's methods (a lambda), which joins the
 	// span that made the closure when it starts a trace.
 	ClosureBody
+	// IterEnd: an iterator's Dispose, which ends its iterator method's
+	// span (with MoveNext: it is a step of that span too).
+	IterEnd
 )
 
 // Facts are what Decide needs to know of a method, from its metadata.
@@ -36,6 +41,11 @@ type Facts struct {
 	// ExactLayout: the fields' offsets are the same for every call (false
 	// for code shared by instantiations of different layouts).
 	ExactLayout bool
+	// OwnerIterFields: the method's own type is a compiler-generated
+	// enumerator given the profiler's fields; IterTracked: an iterator
+	// method naming it (IteratorStateMachineAttribute) is traced as one
+	// span per enumeration.
+	OwnerIterFields, IterTracked bool
 }
 
 // Decide returns the parts the method plays, and whether the hooks need
@@ -55,6 +65,18 @@ func Decide(f Facts) (r Role, offsets bool) {
 	}
 	if r == 0 && f.Name == "MoveNext" && f.OwnerFlowFields && f.ExactLayout {
 		return MoveNext, true
+	}
+	// An iterator's state machine: its constructor, called by the iterator
+	// method, carries that method's span to the object; MoveNext steps it;
+	// Dispose (however the compiler names its explicit implementation)
+	// ends it. Its other methods are calls like any other.
+	if f.OwnerIterFields && f.IterTracked && f.HasThis && f.ExactLayout {
+		switch {
+		case f.Name == ".ctor" || f.Name == "MoveNext":
+			return r | MoveNext, true
+		case f.Name == "Dispose" || strings.HasSuffix(f.Name, ".Dispose"):
+			return r | MoveNext | IterEnd, true
+		}
 	}
 	return r, false
 }

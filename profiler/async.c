@@ -123,10 +123,10 @@ static int is_closure(void *imp, mdTypeDef td, DWORD flags, mdToken ext) {
 uint64_t clr_async_types(void) { return atomic_load_explicit(&g_async_types, memory_order_relaxed); }
 uint64_t clr_async_skipped_modules(void) { return atomic_load_explicit(&g_async_modules, memory_order_relaxed); }
 
-// "<clrotel>flow0" .. "<clrotel>flow3" (state machines) or "<clrotel>link0"
-// .. (closures) as UTF-16.
-static void field_name(uint16_t *out, int i, int closure) {
-    const char *base = closure ? "<clrotel>link" : "<clrotel>flow";
+// "<clrotel>flow0" .. "<clrotel>flow3" (state machines), "<clrotel>link0"
+// .. (closures) or "<clrotel>iter0" .. (iterators) as UTF-16.
+static void field_name(uint16_t *out, int i, int kind) {
+    const char *base = kind == ASYNC_KIND_CLOSURE ? "<clrotel>link" : kind == ASYNC_KIND_ITERATOR ? "<clrotel>iter" : "<clrotel>flow";
     size_t n = strlen(base);
     for (size_t k = 0; k < n; k++)
         out[k] = (uint16_t)base[k];
@@ -134,10 +134,10 @@ static void field_name(uint16_t *out, int i, int closure) {
     out[n + 1] = 0;
 }
 
-int clr_async_field_index(const uint16_t *name, uint32_t len, int closure) {
+int clr_async_field_index(const uint16_t *name, uint32_t len, int kind) {
     uint16_t want[16];
-    for (int i = 0; i < (closure ? CLOSURE_FIELDS : ASYNC_FIELDS); i++) {
-        field_name(want, i, closure);
+    for (int i = 0; i < (kind == ASYNC_KIND_CLOSURE ? CLOSURE_FIELDS : ASYNC_FIELDS); i++) {
+        field_name(want, i, kind);
         uint32_t n = 0;
         while (want[n] != 0)
             n++;
@@ -148,32 +148,35 @@ int clr_async_field_index(const uint16_t *name, uint32_t len, int closure) {
 }
 
 static const char k_iface[] = "System.Runtime.CompilerServices.IAsyncStateMachine";
+static const char k_enumerator[] = "System.Collections.IEnumerator";
 
-// Whether the TypeRef (or TypeDef, inside CoreLib) tok names IAsyncStateMachine.
-static int is_async_iface(void *imp, mdToken tok) {
-    WCHAR name[sizeof k_iface + 1];
+// Whether the TypeRef (or TypeDef, inside CoreLib) tok names the interface
+// iface.
+static int is_iface(void *imp, mdToken tok, const char *iface) {
+    WCHAR name[64];
+    size_t want = strlen(iface) + 1;
     ULONG n = 0;
     HRESULT hr;
     if ((tok >> 24) == 0x01) {
         mdToken scope = 0;
-        hr = MD(imp)->GetTypeRefProps(imp, tok, &scope, name, sizeof k_iface + 1, &n);
+        hr = MD(imp)->GetTypeRefProps(imp, tok, &scope, name, 64, &n);
     } else if ((tok >> 24) == 0x02) {
         DWORD flags = 0;
         mdToken ext = 0;
-        hr = MD(imp)->GetTypeDefProps(imp, tok, name, sizeof k_iface + 1, &n, &flags, &ext);
+        hr = MD(imp)->GetTypeDefProps(imp, tok, name, 64, &n, &flags, &ext);
     } else {
         return 0;
     }
     // n counts the terminating NUL.
-    if (hr != S_OK || n != sizeof k_iface)
+    if (hr != S_OK || n != want)
         return 0;
-    for (size_t i = 0; i < sizeof k_iface - 1; i++)
-        if (name[i] != (WCHAR)k_iface[i])
+    for (size_t i = 0; i + 1 < want; i++)
+        if (name[i] != (WCHAR)iface[i])
             return 0;
     return 1;
 }
 
-static int implements_async(void *imp, mdTypeDef td) {
+static int implements(void *imp, mdTypeDef td, const char *want) {
     HCORENUM e = NULL;
     mdInterfaceImpl impls[16];
     ULONG got = 0;
@@ -183,7 +186,7 @@ static int implements_async(void *imp, mdTypeDef td) {
             mdTypeDef cls = 0;
             mdToken iface = 0;
             if (MD(imp)->GetInterfaceImplProps(imp, impls[i], &cls, &iface) == S_OK)
-                found = is_async_iface(imp, iface);
+                found = is_iface(imp, iface, want);
         }
     }
     if (e != NULL)
@@ -337,8 +340,8 @@ void clr_async_module_loading(uintptr_t mid) {
     // Two passes: find every state machine first, then add the fields, so
     // that the enumeration never runs over tables being written.
     enum { MAX_SM = 4096 };
-    mdTypeDef found[MAX_SM], closures[MAX_SM]; // 32 KiB of the loading thread's stack
-    uint32_t nfound = 0, nclosures = 0;
+    mdTypeDef found[MAX_SM], closures[MAX_SM], iters[MAX_SM]; // 48 KiB of the loading thread's stack
+    uint32_t nfound = 0, nclosures = 0, niters = 0;
     HCORENUM e = NULL;
     mdTypeDef tds[64];
     ULONG got = 0;
@@ -351,25 +354,34 @@ void clr_async_module_loading(uintptr_t mid) {
                 continue;
             if ((tf & tdLayoutMask) == tdExplicitLayout)
                 continue;
-            if (nfound < MAX_SM && implements_async(imp, tds[i]))
+            if (nfound < MAX_SM && implements(imp, tds[i], k_iface)) {
                 found[nfound++] = tds[i];
-            else if (has_method(imp, tds[i], "AwaitUnsafeOnCompleted"))
+            } else if (has_method(imp, tds[i], "AwaitUnsafeOnCompleted")) {
                 add_builder(imp, mid, tds[i]); // an app's own task builder
-            else if (nclosures < MAX_SM && is_closure(imp, tds[i], tf, ext))
-                closures[nclosures++] = tds[i];
+            } else if (is_closure(imp, tds[i], tf, ext)) {
+                // A compiler-generated enumerator is an iterator's state
+                // machine, not a closure.
+                if (implements(imp, tds[i], k_enumerator)) {
+                    if (niters < MAX_SM)
+                        iters[niters++] = tds[i];
+                } else if (nclosures < MAX_SM) {
+                    closures[nclosures++] = tds[i];
+                }
+            }
         }
     }
     if (e != NULL)
         MD(imp)->CloseEnum(imp, e);
     static const uint8_t sig[] = {0x06 /* FIELD */, 0x0a /* ELEMENT_TYPE_I8 */};
-    for (uint32_t k = 0; k < nfound + nclosures; k++) {
-        int closure = k >= nfound;
-        mdTypeDef td = closure ? closures[k - nfound] : found[k];
+    for (uint32_t k = 0; k < nfound + nclosures + niters; k++) {
+        int kind = k < nfound ? ASYNC_KIND_STATE_MACHINE : k < nfound + nclosures ? ASYNC_KIND_CLOSURE : ASYNC_KIND_ITERATOR;
+        mdTypeDef td = kind == ASYNC_KIND_STATE_MACHINE ? found[k] : kind == ASYNC_KIND_CLOSURE ? closures[k - nfound] : iters[k - nfound - nclosures];
+        int closure = kind == ASYNC_KIND_CLOSURE;
         int ok = 1;
         for (int i = 0; i < (closure ? CLOSURE_FIELDS : ASYNC_FIELDS) && ok; i++) {
             uint16_t name[16];
             mdFieldDef fd = 0;
-            field_name(name, i, closure);
+            field_name(name, i, kind);
             ok = (*(MDEmitVtbl **)emit)->DefineField(emit, td, (const WCHAR *)name, fdPrivate, sig, sizeof sig, 0, NULL, 0, &fd) >= 0;
         }
         if (ok)

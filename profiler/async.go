@@ -12,6 +12,7 @@ import "C"
 import (
 	"fmt"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unsafe"
 
@@ -29,7 +30,39 @@ type asyncRole struct {
 	off   [5]uint16 // MoveNext, closures: the added fields' offsets from `this`
 }
 
-var asyncStateMachineAttr = utf16.Encode([]rune("System.Runtime.CompilerServices.AsyncStateMachineAttribute\x00"))
+var (
+	asyncStateMachineAttr    = utf16.Encode([]rune("System.Runtime.CompilerServices.AsyncStateMachineAttribute\x00"))
+	iteratorStateMachineAttr = utf16.Encode([]rune("System.Runtime.CompilerServices.IteratorStateMachineAttribute\x00"))
+)
+
+// iteratorKey names an iterator's state machine type.
+type iteratorKey struct {
+	module uint64
+	td     uint32
+}
+
+// iterators are the iterators' state machines whose iterator method is
+// traced as one span per enumeration (its kickoff compiled first: it
+// makes the object).
+type iterators struct {
+	mu  sync.Mutex
+	set map[iteratorKey]bool
+}
+
+func (it *iterators) add(k iteratorKey) {
+	it.mu.Lock()
+	defer it.mu.Unlock()
+	if it.set == nil {
+		it.set = map[iteratorKey]bool{}
+	}
+	it.set[k] = true
+}
+
+func (it *iterators) has(k iteratorKey) bool {
+	it.mu.Lock()
+	defer it.mu.Unlock()
+	return it.set[k]
+}
 
 // asyncSpecialMethod tells a builder's SetResult/SetException
 // (ASYNC_SPECIAL_BUILDER) or a CoreLib method that queues work
@@ -62,24 +95,40 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 	md := mod.Meta.(metadata)
 	var blob *C.uint8_t
 	var n C.uint32_t
-	if C.md_attribute_blob(md.imp, C.uint32_t(d.token), (*C.uint16_t)(&asyncStateMachineAttr[0]), &blob, &n) == 0 {
+	// An async method, or an iterator method (one span per enumeration),
+	// names its state machine in an attribute.
+	for _, a := range []struct {
+		attr []uint16
+		kind C.int
+	}{{asyncStateMachineAttr, C.ASYNC_KIND_STATE_MACHINE}, {iteratorStateMachineAttr, C.ASYNC_KIND_ITERATOR}} {
+		if C.md_attribute_blob(md.imp, C.uint32_t(d.token), (*C.uint16_t)(&a.attr[0]), &blob, &n) != 0 {
+			continue
+		}
 		sm, err := flows.TypeArgument(C.GoBytes(unsafe.Pointer(blob), C.int(n)))
 		if err != nil {
-			return r, fmt.Errorf("%s: AsyncStateMachineAttribute: %w", m.SelectName, err)
+			return r, fmt.Errorf("%s: state machine attribute: %w", m.SelectName, err)
 		}
 		td, ok := findNested(md.imp, sm)
 		if !ok {
 			return r, fmt.Errorf("%s: state machine %q not found", m.SelectName, sm)
 		}
 		// Without fields (a module with native code): traced as before.
-		toks, _ := asyncFields(md.imp, td)
-		facts.StateMachineTracked = toks != nil
+		if toks, _ := addedFields(md.imp, td, a.kind); toks != nil {
+			facts.StateMachineTracked = true
+			if a.kind == C.ASYNC_KIND_ITERATOR {
+				p.iterators.add(iteratorKey{m.ModuleID, td})
+			}
+		}
+		break
 	}
 	var own []uint32
 	if own, _ = closureFields(md.imp, m.OwnerToken); own != nil {
 		facts.OwnerLinkFields = true
 	} else if own, _ = asyncFields(md.imp, m.OwnerToken); own != nil {
 		facts.OwnerFlowFields = true
+	} else if own, _ = addedFields(md.imp, m.OwnerToken, C.ASYNC_KIND_ITERATOR); own != nil {
+		facts.OwnerIterFields = true
+		facts.IterTracked = p.iterators.has(iteratorKey{m.ModuleID, m.OwnerToken})
 	}
 	var off [5]uint16
 	var cid uint64
@@ -105,7 +154,7 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 	for _, x := range []struct {
 		role flows.Role
 		flag C.uint32_t
-	}{{flows.Kickoff, C.FN_ASYNC_KICKOFF}, {flows.MoveNext, C.FN_ASYNC_MOVENEXT}, {flows.ClosureCtor, C.FN_CLOSURE_CTOR}, {flows.ClosureBody, C.FN_CLOSURE_BODY}} {
+	}{{flows.Kickoff, C.FN_ASYNC_KICKOFF}, {flows.MoveNext, C.FN_ASYNC_MOVENEXT}, {flows.ClosureCtor, C.FN_CLOSURE_CTOR}, {flows.ClosureBody, C.FN_CLOSURE_BODY}, {flows.IterEnd, C.FN_ITER_END}} {
 		if role&x.role != 0 {
 			r.flags |= uint32(x.flag)
 		}
@@ -161,13 +210,19 @@ func (p *profiler) fieldOffsets(m *naming.Method, md metadata, toks []uint32) ([
 
 // asyncFields returns the tokens of the fields async.c gave a state
 // machine, in order, or nil when it has none.
-func asyncFields(imp unsafe.Pointer, td uint32) ([]uint32, error) { return addedFields(imp, td, 0) }
+func asyncFields(imp unsafe.Pointer, td uint32) ([]uint32, error) {
+	return addedFields(imp, td, C.ASYNC_KIND_STATE_MACHINE)
+}
 
 // closureFields returns the tokens of the fields async.c gave a closure
 // class, in order, or nil.
-func closureFields(imp unsafe.Pointer, td uint32) ([]uint32, error) { return addedFields(imp, td, 1) }
+func closureFields(imp unsafe.Pointer, td uint32) ([]uint32, error) {
+	return addedFields(imp, td, C.ASYNC_KIND_CLOSURE)
+}
 
-func addedFields(imp unsafe.Pointer, td uint32, closure C.int) ([]uint32, error) {
+// addedFields returns the tokens of the fields async.c gave td as a type
+// of kind (async.h ASYNC_KIND_*), in order, or nil.
+func addedFields(imp unsafe.Pointer, td uint32, kind C.int) ([]uint32, error) {
 	all, err := enumAll("EnumFields", 64, func(toks *C.uint32_t, capacity C.uint32_t, count, total *C.uint32_t) C.int {
 		return C.md_enum_fields(imp, C.uint32_t(td), toks, capacity, count, total)
 	})
@@ -175,7 +230,7 @@ func addedFields(imp unsafe.Pointer, td uint32, closure C.int) ([]uint32, error)
 		return nil, err
 	}
 	n := C.ASYNC_FIELDS
-	if closure != 0 {
+	if kind == C.ASYNC_KIND_CLOSURE {
 		n = C.CLOSURE_FIELDS
 	}
 	out := make([]uint32, n)
@@ -189,7 +244,7 @@ func addedFields(imp unsafe.Pointer, td uint32, closure C.int) ([]uint32, error)
 		if len(w) == 0 {
 			continue
 		}
-		if i := C.clr_async_field_index((*C.uint16_t)(&w[0]), C.uint32_t(len(w)), closure); i >= 0 {
+		if i := C.clr_async_field_index((*C.uint16_t)(&w[0]), C.uint32_t(len(w)), kind); i >= 0 {
 			out[i] = uint32(fd)
 			found++
 		}

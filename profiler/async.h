@@ -18,9 +18,12 @@ enum { CLOSURE_FIELDS = 5 };
 void clr_async_enable(int on);
 // ModuleLoadFinished, before anything else reads the module's metadata.
 void clr_async_module_loading(uintptr_t mid);
-// Which of the fields (0..3) a field name is, or -1: a state machine's
-// (closure 0) or a closure class's (closure 1).
-int clr_async_field_index(const uint16_t *name, uint32_t len, int closure);
+// The kinds of types given fields: async state machines, closure classes,
+// iterators' state machines (compiler-generated enumerators).
+enum { ASYNC_KIND_STATE_MACHINE = 0, ASYNC_KIND_CLOSURE = 1, ASYNC_KIND_ITERATOR = 2 };
+// Which of the fields (0..3, closures 0..4) of a type of that kind a field
+// name is, or -1.
+int clr_async_field_index(const uint16_t *name, uint32_t len, int kind);
 uint64_t clr_async_types(void);
 uint64_t clr_closure_types(void);
 uint64_t clr_async_skipped_modules(void);

@@ -79,6 +79,9 @@ enum {
     // the method never flows the context (UnsafeQueueUserWorkItem).
     FN_QUEUE = 1 << 17,
     FN_QUEUE_UNSAFE = 1 << 18,
+    // With FN_ASYNC_MOVENEXT: an iterator's Dispose, which ends the span of
+    // the iterator method whose enumeration it ends (hooks.c async_enter).
+    FN_ITER_END = 1 << 19,
 };
 // Folded and asked to be re-JIT-compiled without hooks (rejit.c): its new
 // code's calls reach no hook, so folded counts stop at that point.

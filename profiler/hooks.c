@@ -420,6 +420,17 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
     }
     if (check != clr_async_check(t[0], t[1], span))
         return ASYNC_NORMAL;
+    if (fn->flags & FN_ITER_END) {
+        // An iterator's enumeration ends: its span with it. What the
+        // object is asked after that (Dispose again, MoveNext) is not
+        // traced.
+        record_continuation(s, f, fn, elt, d, RF_ASYNC_END, t, span);
+        *w[0] = 0;
+        *w[1] = 0;
+        *w[2] = 0;
+        *w[3] = ASYNC_UNTRACED;
+        return ASYNC_HANDLED;
+    }
     record_continuation(s, f, fn, elt, d, 0, t, span);
     return ASYNC_HANDLED;
 }

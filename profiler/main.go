@@ -64,6 +64,8 @@ type profiler struct {
 
 	ambient *ambientState // joining the caller's trace (Activity.Current)
 	queue   queueState    // work queued with the flow suppressed (queue.c)
+	// iterators traced as one span per enumeration (async.go)
+	iterators iterators
 }
 
 var prof *profiler

@@ -209,9 +209,30 @@ func TestAsyncUnpairedEndsWithCall(t *testing.T) {
 		if len(handles) != 3 {
 			t.Fatalf("%d Handle spans", len(handles))
 		}
+		// Ended with its call: before the second Load's Score, which runs
+		// after the first await and the second Load's (unless, on a machine
+		// slow enough, the awaits completed before Handle returned and it
+		// ran inside the call).
+		ids := byID(r.Spans)
 		for _, h := range handles {
-			if h.Attrs["clrotel.end_reason"] != nil || h.Duration() > 15*time.Millisecond {
-				t.Errorf("Handle: end reason %v, lasted %v: want it to end with its call", h.Attrs["clrotel.end_reason"], h.Duration())
+			req := h.Attrs["dotnet.arg.req"].(int64)
+			var f otlpsink.Span
+			for _, s := range byName(r.Spans, asyncNS+"Repo.Score(Int32 id)") {
+				if s.Attrs["dotnet.arg.id"] == req+1 {
+					f = s
+				}
+			}
+			if f.SpanID == "" {
+				t.Fatalf("no Score span for request %d\n%s", req, dumpSpans(r.Spans))
+			}
+			inside := false
+			for p, i := f, 0; i < 10 && p.ParentSpanID != ""; i++ {
+				p = ids[p.ParentSpanID]
+				inside = inside || p.SpanID == h.SpanID
+			}
+			if h.Attrs["clrotel.end_reason"] != nil || (!inside && h.End.After(f.Start)) {
+				t.Errorf("Handle(%d): end reason %v, ended %v after its second Score began: want it to end with its call",
+					req, h.Attrs["clrotel.end_reason"], h.End.Sub(f.Start))
 			}
 		}
 	})
@@ -402,6 +423,47 @@ func TestSuppressedFlowStartsLinkedTrace(t *testing.T) {
 			if !ok || l.TraceID != m.TraceID || made.ParentSpanID != m.SpanID {
 				t.Errorf("Work(%d)'s root links to %s/%s (%q), want the closure span under %s(%d)\n%s",
 					id, l.TraceID, l.SpanID, made.Name, maker, id, dumpSpans(r.Spans))
+			}
+		}
+	})
+}
+
+// An iterator method (IteratorStateMachineAttribute naming its
+// enumerator) is one span per enumeration: from its call until the
+// enumerator is disposed, its steps' calls as children; MoveNext and
+// Dispose are not spans. One never enumerated ends at exit, abandoned.
+func TestIteratorOneSpanPerEnumeration(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		r := asyncRun(t, rt, []string{"iter"}, nil)
+		ids := byID(r.Spans)
+		its := byName(r.Spans, asyncNS+"Iter.Squares(Int32 n)")
+		if len(its) != 2 {
+			t.Fatalf("%d Squares spans, want 2\n%s", len(its), dumpSpans(r.Spans))
+		}
+		var full, never otlpsink.Span
+		for _, s := range its {
+			if s.Attrs["dotnet.arg.n"] == int64(4) {
+				full = s
+			} else {
+				never = s
+			}
+		}
+		squares := byName(r.Spans, asyncNS+"Iter.Square(Int32 i)")
+		if len(squares) != 4 {
+			t.Fatalf("%d Square spans, want 4\n%s", len(squares), dumpSpans(r.Spans))
+		}
+		for _, sq := range squares {
+			if sq.ParentSpanID != full.SpanID || sq.End.After(full.End) {
+				t.Errorf("Square(%v) is under %q (ending %v after the enumeration), want under Squares(4)\n%s",
+					sq.Attrs["dotnet.arg.i"], parentName(ids, sq), sq.End.Sub(full.End), dumpSpans(r.Spans))
+			}
+		}
+		if full.Attrs["clrotel.end_reason"] != nil || never.Attrs["clrotel.end_reason"] != "abandoned" {
+			t.Errorf("end reasons: enumerated %v, never enumerated %v; want none and abandoned", full.Attrs["clrotel.end_reason"], never.Attrs["clrotel.end_reason"])
+		}
+		for _, s := range r.Spans {
+			if strings.Contains(s.Name, "SquaresIterator.MoveNext") || strings.Contains(s.Name, "Dispose") || strings.Contains(s.Name, "SquaresIterator..ctor") {
+				t.Errorf("an iterator step is a span: %s", s.Name)
 			}
 		}
 	})

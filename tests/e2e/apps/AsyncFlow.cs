@@ -163,6 +163,75 @@ namespace Acme.Async
         }
     }
 
+    // An iterator method, written out the way Roslyn compiles one (mcs
+    // names no state machine in an attribute): IteratorStateMachineAttribute
+    // names a compiler-generated enumerator that the method creates and
+    // returns; each MoveNext runs a step of the method's body.
+    public static class Iter
+    {
+        public static int Square(int i) { return i * i; }
+
+        [IteratorStateMachine(typeof(SquaresIterator))]
+        public static IEnumerable<int> Squares(int n)
+        {
+            var it = new SquaresIterator(-2);
+            it.n = n;
+            return it;
+        }
+
+        [CompilerGenerated]
+        sealed class SquaresIterator : IEnumerable<int>, IEnumerator<int>
+        {
+            int state;
+            int current;
+            int initialThread;
+            public int n;
+            int i;
+
+            public SquaresIterator(int state)
+            {
+                this.state = state;
+                initialThread = Environment.CurrentManagedThreadId;
+            }
+
+            public bool MoveNext()
+            {
+                switch (state)
+                {
+                    case 0: state = -1; i = 0; break;
+                    case 1: state = -1; i++; break;
+                    default: return false;
+                }
+                if (i < n)
+                {
+                    current = Square(i);
+                    state = 1;
+                    return true;
+                }
+                return false;
+            }
+
+            public int Current { get { return current; } }
+            object System.Collections.IEnumerator.Current { get { return current; } }
+            void System.Collections.IEnumerator.Reset() { throw new NotSupportedException(); }
+            void IDisposable.Dispose() { state = -1; }
+
+            public IEnumerator<int> GetEnumerator()
+            {
+                if (state == -2 && initialThread == Environment.CurrentManagedThreadId)
+                {
+                    state = 0;
+                    return this;
+                }
+                var again = new SquaresIterator(0);
+                again.n = n;
+                return again;
+            }
+
+            System.Collections.IEnumerator System.Collections.IEnumerable.GetEnumerator() { return GetEnumerator(); }
+        }
+    }
+
     public class ClassMachine
     {
         [AsyncStateMachine(typeof(SumMachine))]
@@ -286,6 +355,15 @@ public static class Program
                     Acme.Async.Suppressed.Flowing(20 + i);
                 }
                 Console.WriteLine("suppressed done");
+                break;
+            }
+            case "iter":
+            {
+                int sum = 0;
+                foreach (var x in Acme.Async.Iter.Squares(4)) sum += x;
+                Console.WriteLine(sum);
+                var never = Acme.Async.Iter.Squares(2);
+                Console.WriteLine(never != null);
                 break;
             }
             case "many":
