@@ -29,6 +29,7 @@
 
 #include "async.h"
 #include "clrinfo.h"
+#include "imagemd.h"
 #include "profiler.h"
 
 #define INFO (clr_info_vtbl())
@@ -254,7 +255,7 @@ static void add_builder(void *imp, uintptr_t mid, mdTypeDef td) {
 
 // CoreLib's builders (the ones the C# compiler picks for Task, Task<T>,
 // ValueTask, ValueTask<T> and async void, and the pooling ones of .NET 6+).
-static void corelib_builders(uintptr_t mid) {
+static void corelib_builders(uintptr_t mid, const uint8_t *base, int flat) {
     static const char *const types[] = {
         "System.Runtime.CompilerServices.AsyncTaskMethodBuilder",
         "System.Runtime.CompilerServices.AsyncTaskMethodBuilder`1",
@@ -264,6 +265,32 @@ static void corelib_builders(uintptr_t mid) {
         "System.Runtime.CompilerServices.PoolingAsyncValueTaskMethodBuilder",
         "System.Runtime.CompilerServices.PoolingAsyncValueTaskMethodBuilder`1",
     };
+    // From CoreLib's image (imagemd.c): its public importer would make the
+    // runtime read CoreLib's metadata the slow way for the whole run.
+    md_image img;
+    if (md_image_open_loaded(&img, base, flat) == 0) {
+        static const char ns[] = "System.Runtime.CompilerServices.";
+        if (md_image_find_type(&img, "System.Runtime.CompilerServices", "AsyncTaskMethodBuilder") == 0)
+            return;
+        pthread_mutex_lock(&g_builders_mu);
+        uint32_t n = atomic_load_explicit(&g_nbuilders, memory_order_relaxed);
+        for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+            mdTypeDef td = md_image_find_type(&img, "System.Runtime.CompilerServices", types[i] + sizeof ns - 1);
+            if (td == 0 || md_image_methods_named(&img, td, "AwaitUnsafeOnCompleted", NULL, 0) == 0)
+                continue;
+            uint32_t md[8];
+            for (int k = 0; k < 2; k++) {
+                int got = md_image_methods_named(&img, td, k == 0 ? "SetResult" : "SetException", md, 8);
+                for (int j = 0; j < got && j < 8 && n < MAX_BUILDER_METHODS; j++, n++) {
+                    g_builders[n].mid = mid;
+                    g_builders[n].tok = md[j];
+                }
+            }
+        }
+        atomic_store_explicit(&g_nbuilders, n, memory_order_release);
+        pthread_mutex_unlock(&g_builders_mu);
+        return;
+    }
     void *imp = clr_module_import(mid);
     if (imp == NULL)
         return;
@@ -300,7 +327,7 @@ void clr_async_module_loading(uintptr_t mid) {
         if (path[i] == '/' || path[i] == '\\')
             file = path + i + 1;
     if (wprefix(file, "System.Private.CoreLib.")) {
-        corelib_builders(mid);
+        corelib_builders(mid, base, (flags & COR_PRF_MODULE_FLAT_LAYOUT) != 0);
         return;
     }
     if (wprefix(file, "System.") || wprefix(file, "Microsoft.") || wprefix(file, "mscorlib.") ||
