@@ -594,3 +594,41 @@ func TestEndpointAddr(t *testing.T) {
 		}
 	}
 }
+
+// Shutdown asks the collector nothing (no probe, no stall watch) only when
+// no span waits: none being batched, none queued or uploading.
+func TestPipelineIdle(t *testing.T) {
+	release := make(chan struct{})
+	c := &memClient{hook: func(ctx context.Context, n int) error {
+		<-release
+		return nil
+	}}
+	b, pipe, _ := newTestBridge(t, ExportOptions{Client: c, MaxBatchSize: 2, Uploaders: 1})
+	if !pipe.idle() {
+		t.Fatal("a new pipeline is not idle")
+	}
+	m := NewMethod(MethodInfo{FunctionName: "A.B.C"})
+	th := NewThread(1)
+	b.Enter(th, 1, m, trace.TraceID{})
+	b.Exit(th, 2, ExitReturn)
+	if pipe.idle() {
+		t.Error("idle with a span in the batch being filled")
+	}
+	b.Enter(th, 1, m, trace.TraceID{})
+	b.Exit(th, 2, ExitReturn) // the batch is full: handed to the uploader, which waits
+	if pipe.idle() {
+		t.Error("idle with a batch uploading")
+	}
+	close(release)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := pipe.ForceFlush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !pipe.idle() {
+		t.Error("not idle once every span was sent")
+	}
+	if err := pipe.Shutdown(ctx); err != nil || pipe.Stats().Exported != 2 {
+		t.Errorf("shutdown: %v, stats %+v", err, pipe.Stats())
+	}
+}

@@ -480,8 +480,11 @@ func (p *Pipeline) Shutdown(ctx context.Context) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// Nothing added and nothing queued (an app that made no span): no
+	// collector needs asking, so no probe and no watch are started.
+	idle := p.idle()
 	var unreachable atomic.Bool
-	if p.endpoint != "" {
+	if p.endpoint != "" && !idle {
 		go func() {
 			if !reachable(ctx, p.endpoint, 300*time.Millisecond) && ctx.Err() == nil {
 				unreachable.Store(true)
@@ -493,22 +496,24 @@ func (p *Pipeline) Shutdown(ctx context.Context) error {
 	// answered: a refused TLS handshake is retried, not reported): give up
 	// once it looks stalled.
 	var gaveUp atomic.Bool
-	go func() {
-		t := time.NewTicker(50 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case now := <-t.C:
-				if p.stalled(now) {
-					gaveUp.Store(true)
-					cancel()
+	if !idle {
+		go func() {
+			t := time.NewTicker(50 * time.Millisecond)
+			defer t.Stop()
+			for {
+				select {
+				case <-ctx.Done():
 					return
+				case now := <-t.C:
+					if p.stalled(now) {
+						gaveUp.Store(true)
+						cancel()
+						return
+					}
 				}
 			}
-		}
-	}()
+		}()
+	}
 	err := p.ForceFlush(ctx)
 	cancel()
 	p.cancel() // ends uploads still retrying
@@ -534,6 +539,15 @@ func (p *Pipeline) Shutdown(ctx context.Context) error {
 		return fmt.Errorf("%w: %d spans not exported", ErrStalled, p.lost.Load())
 	}
 	return err
+}
+
+// idle reports whether no span waits in the pipeline: none in the batch
+// being filled, no batch queued or uploading.
+func (p *Pipeline) idle() bool {
+	p.mu.Lock()
+	empty := p.cur == nil || p.cur.spans == 0
+	p.mu.Unlock()
+	return empty && p.pending.Load() == 0
 }
 
 // reachable reports whether a TCP connection to addr can be opened.
