@@ -24,12 +24,18 @@ type memClient struct {
 	fail     error         // returned by every upload
 	block    chan struct{} // uploads wait until it is closed
 	stopped  bool
+	started  int // Start calls
 	// hook, when set, answers the n-th upload (from 1) instead.
 	hook  func(ctx context.Context, n int) error
 	calls int
 }
 
-func (c *memClient) Start(context.Context) error { return nil }
+func (c *memClient) Start(context.Context) error {
+	c.mu.Lock()
+	c.started++
+	c.mu.Unlock()
+	return nil
+}
 func (c *memClient) Stop(context.Context) error {
 	c.mu.Lock()
 	c.stopped = true
@@ -630,5 +636,34 @@ func TestPipelineIdle(t *testing.T) {
 	}
 	if err := pipe.Shutdown(ctx); err != nil || pipe.Stats().Exported != 2 {
 		t.Errorf("shutdown: %v, stats %+v", err, pipe.Stats())
+	}
+}
+
+// The client starts with the first span, once, and a pipeline that never
+// got one neither starts nor stops it: an app in which nothing is traced
+// pays for no exporter.
+func TestPipelineStartsWithFirstSpan(t *testing.T) {
+	_, idle, c := newTestBridge(t, ExportOptions{})
+	if err := idle.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if c.started != 0 || c.stopped {
+		t.Errorf("no span: client started %d times, stopped %v", c.started, c.stopped)
+	}
+	b, pipe, c := newTestBridge(t, ExportOptions{})
+	if c.started != 0 {
+		t.Fatalf("client started before any span")
+	}
+	m := NewMethod(MethodInfo{FunctionName: "A.B.C"})
+	th := NewThread(1)
+	for i := 0; i < 3; i++ {
+		b.Enter(th, 1, m, trace.TraceID{})
+		b.Exit(th, 2, ExitReturn)
+	}
+	if err := pipe.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if c.started != 1 || !c.stopped || pipe.Stats().Exported != 3 || len(c.spans()) != 3 {
+		t.Errorf("client started %d times, stopped %v; stats %+v", c.started, c.stopped, pipe.Stats())
 	}
 }
