@@ -45,6 +45,9 @@ const (
 	clrotelCLSID  = "{8A4C3E5B-2F61-4D7A-9C0E-5B1D7E3F6A21}"
 	floorCLSID    = "{3C1E0F10-7B2A-4E55-9F21-0D446B0E119A}"
 	ownFloorCLSID = "{3C1E0F11-7B2A-4E55-9F21-0D446B0E119B}"
+	// A CLSID no library here answers to: the runtime loads the library,
+	// which refuses it, and runs the app without a profiler.
+	refusedCLSID = "{3C1E0F12-7B2A-4E55-9F21-0D446B0E119C}"
 )
 
 // The service benchmark's settings (flags).
@@ -120,6 +123,10 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 	if o, err := exec.Command("gcc", "-std=c11", "-O2", "-fPIC", "-shared", "-fvisibility=hidden", "-o", ownFloor, "bench/floor/ownfloor.c").CombinedOutput(); err != nil {
 		return fmt.Errorf("building the own-code floor: %v\n%s", err, o)
 	}
+	goEmpty := filepath.Join(work, "libgoempty.so")
+	if o, err := exec.Command("go", "build", "-buildmode=c-shared", "-trimpath", "-ldflags", "-s -w", "-o", goEmpty, "./bench/floor/goempty").CombinedOutput(); err != nil {
+		return fmt.Errorf("building the empty Go library: %v\n%s", err, o)
+	}
 	rc := fmt.Sprintf(`{"runtimeOptions":{"framework":{"name":"Microsoft.NETCore.App","version":%q},"configProperties":{"System.Globalization.Invariant":true}}}`, version)
 	for _, app := range []struct{ name, src string }{{"Bench", "examples/bench/Bench.cs"}, {"Hello", ""}} {
 		src := app.src
@@ -175,6 +182,15 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 		{"empty-hook floor", configs[1].env, false},
 		{"own-code floor", func(string) []string {
 			return []string{"CORECLR_ENABLE_PROFILING=1", "CORECLR_PROFILER=" + ownFloorCLSID, "CORECLR_PROFILER_PATH=" + ownFloor}
+		}, false},
+		// What a Go profiler pays before it does anything: an empty Go
+		// c-shared library, and clrotel's own library under a CLSID it
+		// refuses (its packages initialised, nothing profiled).
+		{"empty Go library", func(string) []string {
+			return []string{"CORECLR_ENABLE_PROFILING=1", "CORECLR_PROFILER=" + refusedCLSID, "CORECLR_PROFILER_PATH=" + goEmpty}
+		}, false},
+		{"clrotel loaded, refused", func(string) []string {
+			return []string{"CORECLR_ENABLE_PROFILING=1", "CORECLR_PROFILER=" + refusedCLSID, "CORECLR_PROFILER_PATH=" + lib}
 		}, false},
 		{"clrotel, nothing selected", configs[2].env, false},
 		{"clrotel, defaults", prof(), true},

@@ -24,12 +24,18 @@ type memClient struct {
 	fail     error         // returned by every upload
 	block    chan struct{} // uploads wait until it is closed
 	stopped  bool
+	started  int // Start calls
 	// hook, when set, answers the n-th upload (from 1) instead.
 	hook  func(ctx context.Context, n int) error
 	calls int
 }
 
-func (c *memClient) Start(context.Context) error { return nil }
+func (c *memClient) Start(context.Context) error {
+	c.mu.Lock()
+	c.started++
+	c.mu.Unlock()
+	return nil
+}
 func (c *memClient) Stop(context.Context) error {
 	c.mu.Lock()
 	c.stopped = true
@@ -592,5 +598,72 @@ func TestEndpointAddr(t *testing.T) {
 		if got := EndpointAddr(func(k string) string { return env[k] }); got != tt.want {
 			t.Errorf("%q/%q: %q, want %q", tt.traces, tt.all, got, tt.want)
 		}
+	}
+}
+
+// Shutdown asks the collector nothing (no probe, no stall watch) only when
+// no span waits: none being batched, none queued or uploading.
+func TestPipelineIdle(t *testing.T) {
+	release := make(chan struct{})
+	c := &memClient{hook: func(ctx context.Context, n int) error {
+		<-release
+		return nil
+	}}
+	b, pipe, _ := newTestBridge(t, ExportOptions{Client: c, MaxBatchSize: 2, Uploaders: 1})
+	if !pipe.idle() {
+		t.Fatal("a new pipeline is not idle")
+	}
+	m := NewMethod(MethodInfo{FunctionName: "A.B.C"})
+	th := NewThread(1)
+	b.Enter(th, 1, m, trace.TraceID{})
+	b.Exit(th, 2, ExitReturn)
+	if pipe.idle() {
+		t.Error("idle with a span in the batch being filled")
+	}
+	b.Enter(th, 1, m, trace.TraceID{})
+	b.Exit(th, 2, ExitReturn) // the batch is full: handed to the uploader, which waits
+	if pipe.idle() {
+		t.Error("idle with a batch uploading")
+	}
+	close(release)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := pipe.ForceFlush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !pipe.idle() {
+		t.Error("not idle once every span was sent")
+	}
+	if err := pipe.Shutdown(ctx); err != nil || pipe.Stats().Exported != 2 {
+		t.Errorf("shutdown: %v, stats %+v", err, pipe.Stats())
+	}
+}
+
+// The client starts with the first span, once, and a pipeline that never
+// got one neither starts nor stops it: an app in which nothing is traced
+// pays for no exporter.
+func TestPipelineStartsWithFirstSpan(t *testing.T) {
+	_, idle, c := newTestBridge(t, ExportOptions{})
+	if err := idle.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if c.started != 0 || c.stopped {
+		t.Errorf("no span: client started %d times, stopped %v", c.started, c.stopped)
+	}
+	b, pipe, c := newTestBridge(t, ExportOptions{})
+	if c.started != 0 {
+		t.Fatalf("client started before any span")
+	}
+	m := NewMethod(MethodInfo{FunctionName: "A.B.C"})
+	th := NewThread(1)
+	for i := 0; i < 3; i++ {
+		b.Enter(th, 1, m, trace.TraceID{})
+		b.Exit(th, 2, ExitReturn)
+	}
+	if err := pipe.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if c.started != 1 || !c.stopped || pipe.Stats().Exported != 3 || len(c.spans()) != 3 {
+		t.Errorf("client started %d times, stopped %v; stats %+v", c.started, c.stopped, pipe.Stats())
 	}
 }

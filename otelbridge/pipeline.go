@@ -89,6 +89,8 @@ type Pipeline struct {
 	noWaitOnce sync.Once
 	wg         sync.WaitGroup
 	closed     atomic.Bool
+	startOnce  sync.Once
+	started    atomic.Bool // the client and the uploaders run
 
 	exported atomic.Uint64
 	failed   atomic.Uint64 // spans whose upload failed
@@ -122,16 +124,14 @@ type batch struct {
 // insecure, certificates, timeout, compression) itself, and retries with
 // backoff as the OTLP exporter specification says; the resource reads
 // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES. Creating the pipeline
-// does not wait for the collector.
+// does not wait for the collector; the client and the uploaders start with
+// the first span.
 func NewPipeline(ctx context.Context, opts ExportOptions) (*Pipeline, error) {
 	client := opts.Client
 	endpoint := ""
 	if client == nil {
 		endpoint = EndpointAddr(os.Getenv)
 		client = otlptracegrpc.NewClient()
-	}
-	if err := client.Start(ctx); err != nil {
-		return nil, fmt.Errorf("otelbridge: OTLP/gRPC client: %w", err)
 	}
 	res, err := newResource(ctx, opts)
 	if err != nil {
@@ -164,13 +164,26 @@ func NewPipeline(ctx context.Context, opts ExportOptions) (*Pipeline, error) {
 	p.free = make(chan *batch, queued+uploaders+1)
 	p.ctx, p.cancel = context.WithCancel(context.Background())
 	p.inflight = make([]atomic.Int64, uploaders)
-	for i := range uploaders {
-		p.wg.Add(1)
-		go p.upload(&p.inflight[i])
-	}
-	p.wg.Add(1)
-	go p.tick()
 	return p, nil
+}
+
+// start starts the client and the uploaders when the first span comes: an
+// app in which nothing is traced pays for neither, at start or at exit. A
+// client that fails to start is reported; its uploads then fail and are
+// counted.
+func (p *Pipeline) start() {
+	p.startOnce.Do(func() {
+		if err := p.client.Start(context.Background()); err != nil && p.onError != nil {
+			p.onError(fmt.Errorf("otelbridge: OTLP/gRPC client: %w", err))
+		}
+		for i := range p.inflight {
+			p.wg.Add(1)
+			go p.upload(&p.inflight[i])
+		}
+		p.wg.Add(1)
+		go p.tick()
+		p.started.Store(true)
+	})
 }
 
 func positive(v, def int) int {
@@ -183,6 +196,9 @@ func positive(v, def int) int {
 // add encodes a finished span into the current batch, handing the batch to
 // the uploaders when it is full. It waits while the queue is full.
 func (p *Pipeline) add(t *Thread, f *frame, e *ending) {
+	if !p.started.Load() {
+		p.start()
+	}
 	p.mu.Lock()
 	if p.cur == nil {
 		p.cur = p.newBatch()
@@ -472,6 +488,12 @@ func (p *Pipeline) Shutdown(ctx context.Context) error {
 	if !p.closed.CompareAndSwap(false, true) {
 		return nil
 	}
+	// No span ever came: no client to flush or stop, and none starts now.
+	if p.startOnce.Do(func() {}); !p.started.Load() {
+		close(p.quit)
+		p.cancel()
+		return nil
+	}
 	stalled := p.stalled(time.Now())
 	if stalled {
 		var cancelStalled context.CancelFunc
@@ -480,8 +502,11 @@ func (p *Pipeline) Shutdown(ctx context.Context) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	// Nothing added and nothing queued (an app that made no span): no
+	// collector needs asking, so no probe and no watch are started.
+	idle := p.idle()
 	var unreachable atomic.Bool
-	if p.endpoint != "" {
+	if p.endpoint != "" && !idle {
 		go func() {
 			if !reachable(ctx, p.endpoint, 300*time.Millisecond) && ctx.Err() == nil {
 				unreachable.Store(true)
@@ -493,22 +518,24 @@ func (p *Pipeline) Shutdown(ctx context.Context) error {
 	// answered: a refused TLS handshake is retried, not reported): give up
 	// once it looks stalled.
 	var gaveUp atomic.Bool
-	go func() {
-		t := time.NewTicker(50 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case now := <-t.C:
-				if p.stalled(now) {
-					gaveUp.Store(true)
-					cancel()
+	if !idle {
+		go func() {
+			t := time.NewTicker(50 * time.Millisecond)
+			defer t.Stop()
+			for {
+				select {
+				case <-ctx.Done():
 					return
+				case now := <-t.C:
+					if p.stalled(now) {
+						gaveUp.Store(true)
+						cancel()
+						return
+					}
 				}
 			}
-		}
-	}()
+		}()
+	}
 	err := p.ForceFlush(ctx)
 	cancel()
 	p.cancel() // ends uploads still retrying
@@ -534,6 +561,15 @@ func (p *Pipeline) Shutdown(ctx context.Context) error {
 		return fmt.Errorf("%w: %d spans not exported", ErrStalled, p.lost.Load())
 	}
 	return err
+}
+
+// idle reports whether no span waits in the pipeline: none in the batch
+// being filled, no batch queued or uploading.
+func (p *Pipeline) idle() bool {
+	p.mu.Lock()
+	empty := p.cur == nil || p.cur.spans == 0
+	p.mu.Unlock()
+	return empty && p.pending.Load() == 0
 }
 
 // reachable reports whether a TCP connection to addr can be opened.

@@ -38,6 +38,7 @@ type ambientState struct {
 	// wait retryEvery after it (an app that loads DiagnosticSource but
 	// never starts an Activity would pay for each).
 	failedAt time.Time
+	checked  map[uint64]bool // modules asked about: whether DiagnosticSource
 }
 
 const retryEvery = 50 * time.Millisecond
@@ -69,7 +70,9 @@ func (a *ambientState) refresh(activityCode bool) {
 	if a.done || (!activityCode && time.Since(a.failedAt) < retryEvery) {
 		return
 	}
-	if !a.diagnosticsLoaded() {
+	// Activity's own code runs from the loaded DiagnosticSource; before it
+	// is loaded, only the thread's part of the plan can be (queue.c).
+	if !activityCode && !a.diagnosticsLoaded() {
 		a.publishThreadOnly()
 		return
 	}
@@ -94,11 +97,25 @@ func (a *ambientState) refresh(activityCode bool) {
 	}
 }
 
+// diagnosticsLoaded asks each module's assembly name once (a.mu held),
+// without opening its metadata (moduleAssembly).
 func (a *ambientState) diagnosticsLoaded() bool {
 	mods := make([]C.uintptr_t, 8192)
 	n := C.clr_modules(&mods[0], C.uint32_t(len(mods)))
+	if a.checked == nil {
+		a.checked = map[uint64]bool{}
+	}
 	for _, m := range mods[:n] {
-		if mod, err := a.p.resolver.ModuleInfo(uint64(m)); err == nil && mod.Assembly == diagnosticsAssembly {
+		diag, ok := a.checked[uint64(m)]
+		if !ok {
+			asm, err := moduleAssembly(uint64(m))
+			if err != nil {
+				continue
+			}
+			diag = asm == diagnosticsAssembly
+			a.checked[uint64(m)] = diag
+		}
+		if diag {
 			return true
 		}
 	}

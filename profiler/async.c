@@ -29,6 +29,7 @@
 
 #include "async.h"
 #include "clrinfo.h"
+#include "imagemd.h"
 #include "profiler.h"
 #include "queue.h"
 
@@ -260,6 +261,23 @@ static void add_special(void *imp, uintptr_t mid, mdTypeDef td, const char *cons
     pthread_mutex_unlock(&g_special_mu);
 }
 
+// As add_special, the methods found in an image (imagemd.c).
+static void image_specials(const md_image *img, uintptr_t mid, mdTypeDef td, const char *const *names, int nnames, int kind) {
+    pthread_mutex_lock(&g_special_mu);
+    uint32_t n = atomic_load_explicit(&g_nspecial, memory_order_relaxed);
+    for (int k = 0; k < nnames; k++) {
+        uint32_t md[32];
+        int got = md_image_methods_named(img, td, names[k], md, 32);
+        for (int j = 0; j < got && j < 32 && n < MAX_SPECIAL_METHODS; j++, n++) {
+            g_special[n].mid = mid;
+            g_special[n].tok = md[j];
+            g_special[n].kind = kind;
+        }
+    }
+    atomic_store_explicit(&g_nspecial, n, memory_order_release);
+    pthread_mutex_unlock(&g_special_mu);
+}
+
 static void add_builder(void *imp, uintptr_t mid, mdTypeDef td) {
     static const char *const names[] = {"SetResult", "SetException"};
     add_special(imp, mid, td, names, 2, ASYNC_SPECIAL_BUILDER);
@@ -268,7 +286,7 @@ static void add_builder(void *imp, uintptr_t mid, mdTypeDef td) {
 // CoreLib's builders (the ones the C# compiler picks for Task, Task<T>,
 // ValueTask, ValueTask<T> and async void, and the pooling ones of .NET 6+),
 // and its methods that queue work with a callback (queue.c).
-static void corelib_specials(uintptr_t mid) {
+static void corelib_specials(uintptr_t mid, const uint8_t *base, int flat) {
     static const char *const types[] = {
         "System.Runtime.CompilerServices.AsyncTaskMethodBuilder",
         "System.Runtime.CompilerServices.AsyncTaskMethodBuilder`1",
@@ -278,6 +296,34 @@ static void corelib_specials(uintptr_t mid) {
         "System.Runtime.CompilerServices.PoolingAsyncValueTaskMethodBuilder",
         "System.Runtime.CompilerServices.PoolingAsyncValueTaskMethodBuilder`1",
     };
+    // From CoreLib's image (imagemd.c): its public importer would make the
+    // runtime read CoreLib's metadata the slow way for the whole run.
+    md_image img;
+    if (md_image_open_loaded(&img, base, flat) == 0) {
+        static const char ns[] = "System.Runtime.CompilerServices.";
+        if (md_image_find_type(&img, "System.Runtime.CompilerServices", "AsyncTaskMethodBuilder") == 0)
+            return;
+        for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+            mdTypeDef td = md_image_find_type(&img, "System.Runtime.CompilerServices", types[i] + sizeof ns - 1);
+            if (td == 0 || md_image_methods_named(&img, td, "AwaitUnsafeOnCompleted", NULL, 0) == 0)
+                continue;
+            static const char *const names[] = {"SetResult", "SetException"};
+            image_specials(&img, mid, td, names, 2, ASYNC_SPECIAL_BUILDER);
+        }
+        for (const clr_queue_api *q = clr_queue_apis; q->type != NULL; q++) {
+            const char *dot = strrchr(q->type, '.');
+            char qns[64];
+            size_t nl = (size_t)(dot - q->type);
+            if (dot == NULL || nl >= sizeof qns)
+                continue;
+            memcpy(qns, q->type, nl);
+            qns[nl] = 0;
+            mdTypeDef td = md_image_find_type(&img, qns, dot + 1);
+            if (td != 0)
+                image_specials(&img, mid, td, q->methods, q->nmethods, ASYNC_SPECIAL_QUEUE);
+        }
+        return;
+    }
     void *imp = clr_module_import(mid);
     if (imp == NULL)
         return;
@@ -319,7 +365,7 @@ void clr_async_module_loading(uintptr_t mid) {
         if (path[i] == '/' || path[i] == '\\')
             file = path + i + 1;
     if (wprefix(file, "System.Private.CoreLib.")) {
-        corelib_specials(mid);
+        corelib_specials(mid, base, (flags & COR_PRF_MODULE_FLAT_LAYOUT) != 0);
         return;
     }
     if (wprefix(file, "System.") || wprefix(file, "Microsoft.") || wprefix(file, "mscorlib.") ||
