@@ -141,6 +141,11 @@ enum {
     FRAME_DROPPED = 2,  // not recorded for lack of room: it and every call
                         // under it count as dropped
     FRAME_FOLDED = 3,   // no span: counted into the nearest recorded frame
+    // A framework method hooked for what it tells (queue.c's queuing
+    // methods, Activity.Stop, a builder call outside a state machine's
+    // step): no span, and transparent: what it calls (a continuation run
+    // inline, a listener) is decided as if called by the frame below it.
+    FRAME_PASS = 4,
 };
 
 // The calls folded into a recorded frame (fold.c).
@@ -261,6 +266,9 @@ void clr_slot_release(clr_slot *s);
 // Hook bodies (called by the assembly trampolines) and exception bookkeeping.
 void clr_on_enter(clr_fn *fn, uintptr_t elt_info);
 void clr_on_leave(clr_fn *fn, uintptr_t elt_info);
+// Records that are not calls (exception, catch, Activity.Stop) lost for
+// want of room in the ring.
+uint64_t clr_events_dropped(void);
 // Frames closed because a frame below them left first (REC_NO_LEAVE).
 uint64_t clr_no_leave_count(void);
 void clr_on_tailcall(clr_fn *fn, uintptr_t elt_info);

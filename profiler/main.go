@@ -430,6 +430,9 @@ func (p *profiler) shutdown() {
 	if p.cfg.Async {
 		p.log.Infof("async: %d state machines carry their span; %d modules with native code left as they are; %d closures queued with the flow suppressed", uint64(C.clr_async_types()), uint64(C.clr_async_skipped_modules()), queueSuppressed())
 	}
+	if n := uint64(C.clr_events_dropped()); n > 0 {
+		p.log.Warnf("%d exception, catch or Activity records not recorded: capture buffers full (their spans miss those events)", n)
+	}
 	if n := uint64(C.clr_no_leave_count()); n > 0 {
 		p.log.Warnf("%d spans closed without their method's Leave (clrotel.end_reason=no_leave): a frame below them returned first", n)
 	}
