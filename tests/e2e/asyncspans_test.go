@@ -377,16 +377,17 @@ func TestAsyncFlowsAcrossCompactingGC(t *testing.T) {
 // Work queued where the caller's ExecutionContext does not flow
 // (ThreadPool.UnsafeQueueUserWorkItem, or Task.Run under
 // ExecutionContext.SuppressFlow) starts a trace of its own, with a span
-// link to the closure span its maker made; flowing work stays nested.
+// link to the closure span its maker made; flowing work stays nested, and
+// so does a continuation run inline inside the hooked ContinueWith.
 func TestSuppressedFlowStartsLinkedTrace(t *testing.T) {
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
 		r := asyncRun(t, rt, []string{"suppressed"}, map[string]string{"CLROTEL_EXCLUDE": "Program.Main"})
 		ids := byID(r.Spans)
 		works := byName(r.Spans, asyncNS+"Suppressed.Work(Int32 id)")
-		if len(works) != 6 {
-			t.Fatalf("%d Work spans, want 6\n%s", len(works), dumpSpans(r.Spans))
+		if len(works) != 8 {
+			t.Fatalf("%d Work spans, want 8\n%s", len(works), dumpSpans(r.Spans))
 		}
-		makers := map[int64]string{0: "Unsafe", 10: "Suppress", 20: "Flowing"}
+		makers := map[int64]string{0: "Unsafe", 10: "Suppress", 20: "Flowing", 30: "Inline"}
 		for _, w := range works {
 			id := w.Attrs["dotnet.arg.id"].(int64)
 			maker := makers[id/10*10]
@@ -404,7 +405,7 @@ func TestSuppressedFlowStartsLinkedTrace(t *testing.T) {
 			for i := 0; i < 10 && root.ParentSpanID != ""; i++ {
 				root = ids[root.ParentSpanID]
 			}
-			if maker == "Flowing" {
+			if maker == "Flowing" || maker == "Inline" {
 				if root.SpanID != m.SpanID || len(root.Links) != 0 {
 					t.Errorf("Work(%d): root %q (links %v), want under Flowing(%d)\n%s", id, root.Name, root.Links, id, dumpSpans(r.Spans))
 				}

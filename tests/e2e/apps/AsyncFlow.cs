@@ -161,6 +161,13 @@ namespace Acme.Async
         {
             Task.Run(() => Work(id)).Wait();
         }
+
+        // A continuation of a completed task, run inline inside the hooked
+        // ContinueWith: a call of Inline's, like any other.
+        public static void Inline(int id)
+        {
+            Task.FromResult(0).ContinueWith(t => Work(id), TaskContinuationOptions.ExecuteSynchronously).Wait();
+        }
     }
 
     // An iterator method, written out the way Roslyn compiles one (mcs
@@ -353,6 +360,7 @@ public static class Program
                     Acme.Async.Suppressed.Unsafe(i);
                     Acme.Async.Suppressed.Suppress(10 + i);
                     Acme.Async.Suppressed.Flowing(20 + i);
+                    Acme.Async.Suppressed.Inline(30 + i);
                 }
                 Console.WriteLine("suppressed done");
                 break;
