@@ -163,10 +163,10 @@ func (r *Renderer) hiddenEntryValue(ci ClassInfo, v Value) int {
 	}
 	key, val := -1, -1
 	for i := range v.Fields {
-		switch strings.ToLower(ci.Fields[i].Name) {
-		case "key", "_key", "m_key":
+		switch n := ci.Fields[i].Name; {
+		case oneOfFold(n, "key", "_key", "m_key"):
 			key = i
-		case "value", "_value", "m_value", "val":
+		case oneOfFold(n, "value", "_value", "m_value", "val"):
 			val = i
 		}
 	}
@@ -174,6 +174,17 @@ func (r *Renderer) hiddenEntryValue(ci ClassInfo, v Value) int {
 		return -1
 	}
 	return val
+}
+
+// oneOfFold reports whether s equals one of names, ignoring case (without
+// allocating, as strings.ToLower would for every field of every object).
+func oneOfFold(s string, names ...string) bool {
+	for _, n := range names {
+		if strings.EqualFold(s, n) {
+			return true
+		}
+	}
+	return false
 }
 
 type attrBuilder struct {
