@@ -49,6 +49,8 @@ func TestFromEnv(t *testing.T) {
 		{"fold switch garbage", []string{"CLROTEL_FOLD", "sometimes"}, nil, "CLROTEL_FOLD"},
 		{"re-JIT on by default", nil, func(c Config) bool { return c.Fold.ReJIT.Enabled && c.Fold.ReJIT.Interval > 0 }, ""},
 		{"re-JIT off", []string{"CLROTEL_FOLD_REJIT", "off"}, func(c Config) bool { return !c.Fold.ReJIT.Enabled }, ""},
+		{"re-JIT period", []string{"CLROTEL_FOLD_REJIT_MS", "7"}, func(c Config) bool { return c.Fold.ReJIT.Interval == 7*time.Millisecond }, ""},
+		{"re-JIT period out of range", []string{"CLROTEL_FOLD_REJIT_MS", "0"}, func(c Config) bool { return c.Fold.ReJIT.Interval == Default().Fold.ReJIT.Interval }, "CLROTEL_FOLD_REJIT_MS"},
 		{"re-JIT garbage", []string{"CLROTEL_FOLD_REJIT", "later"}, nil, "CLROTEL_FOLD_REJIT"},
 		{"async on by default", nil, func(c Config) bool { return c.Async && c.AsyncMaxPending == 65536 }, ""},
 		{"async settings", []string{"CLROTEL_ASYNC", "off", "CLROTEL_ASYNC_MAX_PENDING", "100"}, func(c Config) bool {

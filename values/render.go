@@ -163,7 +163,13 @@ func (r *Renderer) hiddenEntryValue(ci ClassInfo, v Value) int {
 	}
 	key, val := -1, -1
 	for i := range v.Fields {
-		switch n := ci.Fields[i].Name; {
+		n := ci.Fields[i].Name
+		if !isASCII(n) {
+			n = strings.ToLower(n) // as a non-ASCII letter may fold to an ASCII one
+		} else if len(n) < 3 || len(n) > 7 {
+			continue // none of the names below
+		}
+		switch {
 		case oneOfFold(n, "key", "_key", "m_key"):
 			key = i
 		case oneOfFold(n, "value", "_value", "m_value", "val"):
@@ -176,15 +182,25 @@ func (r *Renderer) hiddenEntryValue(ci ClassInfo, v Value) int {
 	return val
 }
 
-// oneOfFold reports whether s equals one of names, ignoring case (without
-// allocating, as strings.ToLower would for every field of every object).
+// oneOfFold reports whether s equals one of the ASCII names, ignoring
+// case (without allocating, as strings.ToLower would for every field of
+// every object).
 func oneOfFold(s string, names ...string) bool {
 	for _, n := range names {
-		if strings.EqualFold(s, n) {
+		if len(s) == len(n) && strings.EqualFold(s, n) {
 			return true
 		}
 	}
 	return false
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 type attrBuilder struct {

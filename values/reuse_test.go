@@ -54,7 +54,7 @@ func TestDecoderReset(t *testing.T) {
 // recognised whatever their case.
 func TestHiddenEntryValueCase(t *testing.T) {
 	r := &Renderer{Classes: classes, Limits: DefaultLimits, Redact: NewRedactor(DefaultSensitive)}
-	for _, names := range [][2]string{{"key", "value"}, {"Key", "Value"}, {"_KEY", "M_Value"}, {"m_key", "val"}} {
+	for _, names := range [][2]string{{"key", "value"}, {"Key", "Value"}, {"_KEY", "M_Value"}, {"m_key", "val"}, {"\u212Aey", "VAL"}} {
 		ci := ClassInfo{Name: "E", Fields: []Field{{Name: names[0]}, {Name: names[1]}}}
 		var e enc
 		e.obj(15, 2).str("password", 8).str("hunter2", 7)
