@@ -183,8 +183,8 @@ func (s *Sink) export(ctx context.Context, req *collectortrace.ExportTraceServic
 type received struct {
 	n      int            // spans
 	traces map[string]int // count-only: spans per trace ID
-	spans []Span
-	raw   []*tracepb.ResourceSpans
+	spans  []Span
+	raw    []*tracepb.ResourceSpans
 }
 
 // handle runs one Export call: the configured delay and fault, then read,
