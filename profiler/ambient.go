@@ -35,6 +35,10 @@ type ambientState struct {
 	// wait retryEvery after it (an app that loads DiagnosticSource but
 	// never starts an Activity would pay for each).
 	failedAt time.Time
+	// Modules known not to be DiagnosticSource, and a buffer for the
+	// module list: diagnosticsLoaded runs as each traced method compiles.
+	notDiag map[C.uintptr_t]bool
+	mods    []C.uintptr_t
 }
 
 const retryEvery = 50 * time.Millisecond
@@ -88,12 +92,23 @@ func (a *ambientState) refresh(activityCode bool) {
 }
 
 func (a *ambientState) diagnosticsLoaded() bool {
-	mods := make([]C.uintptr_t, 8192)
-	n := C.clr_modules(&mods[0], C.uint32_t(len(mods)))
-	for _, m := range mods[:n] {
-		if mod, err := a.p.resolver.ModuleInfo(uint64(m)); err == nil && mod.Assembly == diagnosticsAssembly {
+	if a.mods == nil {
+		a.mods = make([]C.uintptr_t, 8192)
+		a.notDiag = map[C.uintptr_t]bool{}
+	}
+	n := C.clr_modules(&a.mods[0], C.uint32_t(len(a.mods)))
+	for _, m := range a.mods[:n] {
+		if a.notDiag[m] {
+			continue
+		}
+		mod, err := a.p.resolver.ModuleInfo(uint64(m))
+		if err != nil {
+			continue // asked again next time
+		}
+		if mod.Assembly == diagnosticsAssembly {
 			return true
 		}
+		a.notDiag[m] = true
 	}
 	return false
 }

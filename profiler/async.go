@@ -66,13 +66,13 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 			return r, fmt.Errorf("%s: state machine %q not found", m.SelectName, sm)
 		}
 		// Without fields (a module with native code): traced as before.
-		toks, _ := asyncFields(md.imp, td)
+		toks, _ := md.asyncFields(td)
 		facts.StateMachineTracked = toks != nil
 	}
 	var own []uint32
-	if own, _ = closureFields(md.imp, m.OwnerToken); own != nil {
+	if own, _ = md.closureFields(m.OwnerToken); own != nil {
 		facts.OwnerLinkFields = true
-	} else if own, _ = asyncFields(md.imp, m.OwnerToken); own != nil {
+	} else if own, _ = md.asyncFields(m.OwnerToken); own != nil {
 		facts.OwnerFlowFields = true
 	}
 	var off [5]uint16
