@@ -38,7 +38,7 @@ func TestFromEnv(t *testing.T) {
 			}, ""},
 		{"schedule delay garbage", []string{"OTEL_BSP_SCHEDULE_DELAY", "5s"}, nil, "OTEL_BSP_SCHEDULE_DELAY"},
 		{"folding on by default", nil, func(c Config) bool {
-			return c.Fold.Enabled && c.Fold.MinCalls == 1000 && c.Fold.MaxDuration == 5*time.Microsecond && c.MaxSpansPerTrace == 10000
+			return c.Fold.Enabled && c.Fold.MinCalls == 250 && c.Fold.MaxDuration == 20*time.Microsecond && c.MaxSpansPerTrace == 10000
 		}, ""},
 		{"folding settings", []string{"CLROTEL_FOLD", "off", "CLROTEL_FOLD_MIN_CALLS", "50", "CLROTEL_FOLD_MAX_US", "20",
 			"CLROTEL_FOLD_EXEMPT", "Acme.A.*, Acme.B.Get", "CLROTEL_MAX_SPANS_PER_TRACE", "0"},
