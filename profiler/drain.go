@@ -331,14 +331,12 @@ func (d *drainer) values(slots []values.Slot, stream []byte, budget int) ([]attr
 			break
 		}
 		vals = append(vals, v)
-		values.Walk(v, func(x values.Value) {
-			if x.Shape == values.NoPlan {
-				d.p.planner.request(x.Class)
-			}
-		})
 		if v.Shape == values.Truncated {
 			break
 		}
+	}
+	for _, cls := range dec.NoPlanClasses() {
+		d.p.planner.request(cls)
 	}
 	attrs, cut, used := d.p.render.AppendAttrsWithin(d.attrs[:0], slots, vals, budget)
 	if cut {

@@ -129,6 +129,8 @@ type Decoder struct {
 	ui    int
 	dims  []uint32
 	di    int
+	// noPlan: the classes of the NoPlan values decoded since Reset.
+	noPlan []uint64
 }
 
 // NewDecoder returns a decoder over b.
@@ -139,6 +141,7 @@ func NewDecoder(b []byte) *Decoder { return &Decoder{b: b} }
 func (d *Decoder) Reset(b []byte) {
 	d.b, d.off = b, 0
 	d.vc, d.vi, d.ui, d.di = 0, 0, 0, 0
+	d.noPlan = d.noPlan[:0]
 }
 
 // valueChunk is how many Values a storage chunk holds; unitChunk how many
@@ -183,6 +186,11 @@ func (d *Decoder) str(n int) []uint16 {
 	d.ui += n
 	return s
 }
+
+// NoPlanClasses returns the classes of the NoPlan values decoded since the
+// decoder was made or Reset (what Walk would find in them), in order; the
+// slice is reused by the next Reset.
+func (d *Decoder) NoPlanClasses() []uint64 { return d.noPlan }
 
 // Offset is how many bytes have been decoded.
 func (d *Decoder) Offset() int { return d.off }
@@ -376,6 +384,7 @@ func (d *Decoder) value(depth int) (Value, error) {
 			return Value{}, err
 		}
 		if t == tagNoPlan {
+			d.noPlan = append(d.noPlan, cls)
 			return Value{Shape: NoPlan, Class: cls}, nil
 		}
 		return Value{Shape: DepthLimit, Class: cls}, nil

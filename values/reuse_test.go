@@ -50,6 +50,35 @@ func TestDecoderReset(t *testing.T) {
 	}
 }
 
+// TestNoPlanClasses: the decoder lists the NoPlan values' classes, as Walk
+// finds them, and forgets them on Reset.
+func TestNoPlanClasses(t *testing.T) {
+	var e enc
+	e.obj(11, 2).u8(tagNoPlan).u64(77).u8(tagArray).u64(12).u8(1).u32(1).u32(1).u8(tagNoPlan).u64(78)
+	e.u8(tagNoPlan).u64(79)
+	var d Decoder
+	d.Reset(e.b)
+	var walked []uint64
+	for d.More() {
+		v, err := d.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		Walk(v, func(x Value) {
+			if x.Shape == NoPlan {
+				walked = append(walked, x.Class)
+			}
+		})
+	}
+	if got := d.NoPlanClasses(); !reflect.DeepEqual(got, walked) || len(got) != 3 {
+		t.Errorf("NoPlanClasses %v, Walk found %v", got, walked)
+	}
+	d.Reset(nil)
+	if got := d.NoPlanClasses(); len(got) != 0 {
+		t.Errorf("after Reset: %v", got)
+	}
+}
+
 // TestHiddenEntryValueCase: the key/value field names of an entry are
 // recognised whatever their case.
 func TestHiddenEntryValueCase(t *testing.T) {
