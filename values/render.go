@@ -410,6 +410,9 @@ func (r *Renderer) subAttrs(b *attrBuilder, prefix string, v Value, a at) {
 		case Object, Struct, Boxed:
 			// Scalars by meaning (a decimal, a date, a Guid) are worth
 			// querying; a collection's text repeats the parent's.
+			if r.collection(f) {
+				continue
+			}
 			if tr, ok := r.typed(f, a.in()); ok && !isCollection(tr) {
 				if tr.As != nil {
 					var sb strings.Builder
@@ -691,6 +694,23 @@ func frameworkClass(name string) bool {
 
 // isCollection reports whether a TypeRenderer rendered a collection (it
 // gives a count).
+// collection reports whether r.typed(v) would be a collection's rendering
+// or none, as r.Types can tell from v's class alone.
+func (r *Renderer) collection(v Value) bool {
+	cr, ok := r.Types.(CollectionRenderer)
+	if !ok {
+		return false
+	}
+	if v.Shape == Boxed && len(v.Fields) == 1 {
+		v = v.Fields[0]
+	}
+	if v.Shape != Object && v.Shape != Struct {
+		return false
+	}
+	ci, ok := r.info(v.Class)
+	return ok && cr.Collection(ci)
+}
+
 func isCollection(tr Rendering) bool {
 	for _, s := range tr.Subs {
 		if s.Suffix == ".count" {

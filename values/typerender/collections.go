@@ -311,6 +311,10 @@ func entry(c values.Context, v values.Value, keyNames, valNames []string) (k, va
 func hashed(c values.Context, arr values.Value, used int64, keyNames, valNames []string) (ks, vs []values.Value, more, ok bool) {
 	e, cut := elems(arr)
 	e = e[:min(int64(len(e)), used)]
+	ks = make([]values.Value, 0, len(e)) // one allocation, not one per doubling
+	if valNames != nil {
+		vs = make([]values.Value, 0, len(e))
+	}
 	for _, x := range e {
 		if x.Shape != values.Struct {
 			// Not read (the depth limit, no plan yet): the count still shows.

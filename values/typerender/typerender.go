@@ -93,6 +93,20 @@ func (r *Renderer) Render(ci values.ClassInfo, v values.Value, c values.Context)
 }
 
 // fields finds a captured value's fields by name.
+// counted are the collections whose rendering, when there is one, always
+// has a ".count": their count is checked to be 0 or more first.
+var counted = map[string]bool{
+	"System.Collections.Generic.List":       true,
+	"System.Collections.Generic.Dictionary": true,
+	"System.Collections.Generic.Stack":      true,
+	"System.Collections.Generic.Queue":      true,
+}
+
+// Collection implements values.CollectionRenderer.
+func (r *Renderer) Collection(ci values.ClassInfo) bool {
+	return strings.IndexByte(ci.Name, '<') >= 0 && counted[stripArgs(ci.Name)]
+}
+
 type fields struct {
 	ci  values.ClassInfo
 	v   values.Value
