@@ -126,15 +126,25 @@ func (f fields) has(name string) bool {
 // get returns the first of the named fields the class has and the stream
 // holds.
 func (f fields) get(names ...string) (values.Value, bool) {
+	return fieldAt(f.v, f.index(names...))
+}
+
+// index is the field of the first of names the class has, or -1.
+func (f fields) index(names ...string) int {
 	for _, n := range names {
 		for i, fd := range f.ci.Fields {
 			if fd.Name == n {
-				if i < len(f.v.Fields) && f.v.Fields[i].Shape != values.Truncated {
-					return f.v.Fields[i], true
-				}
-				return values.Value{}, false
+				return i
 			}
 		}
+	}
+	return -1
+}
+
+// fieldAt is v's field i when it was captured.
+func fieldAt(v values.Value, i int) (values.Value, bool) {
+	if i >= 0 && i < len(v.Fields) && v.Fields[i].Shape != values.Truncated {
+		return v.Fields[i], true
 	}
 	return values.Value{}, false
 }
