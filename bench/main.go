@@ -15,7 +15,9 @@
 //
 // Then a start-up section (startup.go; -startup-only runs it alone): hello
 // world and a real program, untraced, under the floor, and under clrotel
-// with nothing selected and with the defaults.
+// with nothing selected and with the defaults. And a real-programs section
+// (realprog.go; -realprog-only runs it alone): CPU-bound third-party
+// programs untraced, under the own-code floor and under clrotel's defaults.
 //
 // It also writes the raw numbers to bench/results/. It asserts nothing.
 package main
@@ -56,6 +58,8 @@ var onlyConfigs string // -configs
 var (
 	serviceSeconds, servicePairsN int
 	serviceOnly                   bool
+	realprogOnly                  bool // -realprog-only
+	realprogRounds                int  // -realprog-rounds
 )
 
 type config struct {
@@ -91,6 +95,8 @@ func main() {
 	onlyService := flag.Bool("service-only", false, "run the service benchmark alone")
 	startupOnly := flag.Bool("startup-only", false, "run only the start-up section")
 	startupRounds := flag.Int("startup-rounds", 15, "interleaved rounds of the start-up section")
+	flag.BoolVar(&realprogOnly, "realprog-only", false, "run only the real-programs section")
+	flag.IntVar(&realprogRounds, "realprog-rounds", 5, "interleaved rounds of the real-programs section (0: skip it)")
 	flag.StringVar(&onlyConfigs, "configs", "", "comma-separated config ids to run (1 and 2 always run: the ratios need them); empty: all")
 	flag.Parse()
 	serviceSeconds, servicePairsN, serviceOnly = *service, *servicePairs, *onlyService
@@ -208,6 +214,32 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 		raw.WriteString(table)
 		return nil
 	}
+	// The real-programs section (realprog.go): untraced, the own-code
+	// floor, and clrotel's defaults with capture on and off.
+	realprogSection := func(raw *bytes.Buffer) error {
+		if realprogRounds <= 0 {
+			return nil
+		}
+		table, lines, err := runRealprog(host, work, version, rc, realprogRounds, []startupConfig{
+			startupConfigs[0], startupConfigs[2], startupConfigs[4],
+			{"clrotel, defaults, capture off", prof("CLROTEL_CAPTURE=off"), true},
+		}, base)
+		if err != nil {
+			return fmt.Errorf("real programs: %w", err)
+		}
+		fmt.Print(table)
+		raw.WriteString(lines)
+		raw.WriteString(table)
+		return nil
+	}
+	if realprogOnly {
+		var raw bytes.Buffer
+		fmt.Fprintf(&raw, "clrotel real-programs benchmark %s, .NET %s\n", time.Now().UTC().Format(time.RFC3339), version)
+		if err := realprogSection(&raw); err != nil {
+			return err
+		}
+		return saveRaw(outDir, "-realprog-net"+version, raw.Bytes())
+	}
 	if startupOnly {
 		var raw bytes.Buffer
 		fmt.Fprintf(&raw, "clrotel start-up benchmark %s, .NET %s\n", time.Now().UTC().Format(time.RFC3339), version)
@@ -278,6 +310,9 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 	fmt.Print(table)
 	raw.WriteString(table)
 	if err := startupSection(&raw); err != nil {
+		return err
+	}
+	if err := realprogSection(&raw); err != nil {
 		return err
 	}
 	return saveRaw(outDir, "-net"+version, raw.Bytes())

@@ -236,6 +236,9 @@ func fromEnv(c Config, lookup func(string) (string, bool)) (Config, error) {
 	u32("CLROTEL_FOLD_MAX_US", &maxUS, 1, 1_000_000)
 	c.Fold.MaxDuration = time.Duration(maxUS) * time.Microsecond
 	onOff("CLROTEL_FOLD_REJIT", &c.Fold.ReJIT.Enabled)
+	rejitMS := uint32(c.Fold.ReJIT.Interval / time.Millisecond)
+	u32("CLROTEL_FOLD_REJIT_MS", &rejitMS, 1, 10_000)
+	c.Fold.ReJIT.Interval = time.Duration(rejitMS) * time.Millisecond
 	if v, ok := lookup("CLROTEL_FOLD_EXEMPT"); ok {
 		c.Fold.Exempt = SplitPatterns(v)
 	}

@@ -38,7 +38,7 @@ func TestFromEnv(t *testing.T) {
 			}, ""},
 		{"schedule delay garbage", []string{"OTEL_BSP_SCHEDULE_DELAY", "5s"}, nil, "OTEL_BSP_SCHEDULE_DELAY"},
 		{"folding on by default", nil, func(c Config) bool {
-			return c.Fold.Enabled && c.Fold.MinCalls == 1000 && c.Fold.MaxDuration == 5*time.Microsecond && c.MaxSpansPerTrace == 10000
+			return c.Fold.Enabled && c.Fold.MinCalls == 250 && c.Fold.MaxDuration == 20*time.Microsecond && c.MaxSpansPerTrace == 10000
 		}, ""},
 		{"folding settings", []string{"CLROTEL_FOLD", "off", "CLROTEL_FOLD_MIN_CALLS", "50", "CLROTEL_FOLD_MAX_US", "20",
 			"CLROTEL_FOLD_EXEMPT", "Acme.A.*, Acme.B.Get", "CLROTEL_MAX_SPANS_PER_TRACE", "0"},
@@ -49,6 +49,8 @@ func TestFromEnv(t *testing.T) {
 		{"fold switch garbage", []string{"CLROTEL_FOLD", "sometimes"}, nil, "CLROTEL_FOLD"},
 		{"re-JIT on by default", nil, func(c Config) bool { return c.Fold.ReJIT.Enabled && c.Fold.ReJIT.Interval > 0 }, ""},
 		{"re-JIT off", []string{"CLROTEL_FOLD_REJIT", "off"}, func(c Config) bool { return !c.Fold.ReJIT.Enabled }, ""},
+		{"re-JIT period", []string{"CLROTEL_FOLD_REJIT_MS", "7"}, func(c Config) bool { return c.Fold.ReJIT.Interval == 7*time.Millisecond }, ""},
+		{"re-JIT period out of range", []string{"CLROTEL_FOLD_REJIT_MS", "0"}, func(c Config) bool { return c.Fold.ReJIT.Interval == Default().Fold.ReJIT.Interval }, "CLROTEL_FOLD_REJIT_MS"},
 		{"re-JIT garbage", []string{"CLROTEL_FOLD_REJIT", "later"}, nil, "CLROTEL_FOLD_REJIT"},
 		{"async on by default", nil, func(c Config) bool { return c.Async && c.AsyncMaxPending == 65536 }, ""},
 		{"async settings", []string{"CLROTEL_ASYNC", "off", "CLROTEL_ASYNC_MAX_PENDING", "100"}, func(c Config) bool {

@@ -85,6 +85,7 @@ type fileFold struct {
 	MaxDuration *string  `yaml:"max_duration"`
 	Exempt      []string `yaml:"exempt"`
 	ReJIT       *bool    `yaml:"rejit"`
+	ReJITPeriod *string  `yaml:"rejit_period"`
 }
 
 type fileLog struct {
@@ -296,6 +297,7 @@ func (f *File) validate(path string, root *yaml.Node) FileErrors {
 	rangeU32("limits.max_spans_per_trace", f.Limits.MaxSpansPerTrace, 0, 1<<30)
 	rangeU32("fold.min_calls", f.Fold.MinCalls, 1, 1<<31)
 	dur("fold.max_duration", f.Fold.MaxDuration)
+	dur("fold.rejit_period", f.Fold.ReJITPeriod)
 	if l := f.Log.Level; l != nil {
 		if _, ok := map[string]bool{"error": true, "warn": true, "info": true, "debug": true}[*l]; !ok {
 			bad("log.level", "%q: want error, warn, info or debug", *l)
@@ -398,6 +400,11 @@ func (f *File) apply(c *Config) {
 	}
 	if f.Fold.ReJIT != nil {
 		c.Fold.ReJIT.Enabled = *f.Fold.ReJIT
+	}
+	if f.Fold.ReJITPeriod != nil {
+		if d, _ := time.ParseDuration(*f.Fold.ReJITPeriod); d > 0 {
+			c.Fold.ReJIT.Interval = d
+		}
 	}
 	if f.Log.Level != nil {
 		c.LogLevel = *f.Log.Level

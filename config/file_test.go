@@ -43,6 +43,7 @@ fold:
   max_duration: 10us
   exempt: ["Acme.Shop.Cart.*"]
   rejit: false
+  rejit_period: 20ms
 log:
   level: info
 `
@@ -65,7 +66,8 @@ func TestLoadFileThenEnv(t *testing.T) {
 		c.ExportQueue != 4096 || c.ExportInterval != 200*time.Millisecond || c.Redact[0] != "iban" || c.Statics[0] != "Acme.Shop.Settings.MaxItems" {
 		t.Errorf("file not applied: %+v", c)
 	}
-	if !c.Fold.Enabled || c.Fold.ReJIT.Enabled || c.Fold.MinCalls != 200 || c.Fold.MaxDuration != 10*time.Microsecond || c.Fold.Exempt[0] != "Acme.Shop.Cart.*" || c.MaxSpansPerTrace != 500 {
+	if !c.Fold.Enabled || c.Fold.ReJIT.Enabled || c.Fold.MinCalls != 200 || c.Fold.MaxDuration != 10*time.Microsecond || c.Fold.Exempt[0] != "Acme.Shop.Cart.*" || c.MaxSpansPerTrace != 500 ||
+		c.Fold.ReJIT.Interval != 20*time.Millisecond {
 		t.Errorf("fold not applied: %+v, %d spans per trace", c.Fold, c.MaxSpansPerTrace)
 	}
 	s := c.Sampling
@@ -109,6 +111,7 @@ func TestFileErrors(t *testing.T) {
 		{"fold duration", "fold:\n  max_duration: short\n", "f.yaml:2: fold.max_duration"},
 		{"fold switch", "fold:\n  enabled: sometimes\n", "f.yaml:2:"},
 		{"fold re-JIT switch", "fold:\n  rejit: later\n", "f.yaml:2:"},
+		{"fold re-JIT period", "fold:\n  rejit_period: soon\n", "f.yaml:2: fold.rejit_period"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -26,11 +26,12 @@ type ReJIT struct {
 
 // DefaultReJIT is the setting with nothing set. Interval: a request
 // suspends the runtime (tens of microseconds on the test machine), and
-// methods fold in bursts as a program starts, so one request per 50 ms
+// methods fold in bursts as a program starts, so one request per 10 ms
 // batches those bursts while a method's calls stay hooked for at most
-// that long after its verdict.
+// that long after its verdict (at 50 ms the Cecil reader made 15% more
+// hooked calls: 1.49 million against 1.25 million).
 func DefaultReJIT() ReJIT {
-	return ReJIT{Enabled: true, Interval: 50 * time.Millisecond, MaxBatch: 1024}
+	return ReJIT{Enabled: true, Interval: 10 * time.Millisecond, MaxBatch: 1024}
 }
 
 // Batcher gathers the functions the hooks folded (by index) and hands them

@@ -54,11 +54,12 @@ var countService = grpc.ServiceDesc{
 			}
 			s := srv.(*Sink)
 			if err := s.handle(ctx, func() (received, error) {
-				n, err := countSpans(req.b)
+				traces := map[string]int{}
+				n, err := countSpansByTrace(req.b, traces)
 				if err != nil {
 					return received{}, status.Error(codes.InvalidArgument, err.Error())
 				}
-				return received{n: n}, nil
+				return received{n: n, traces: traces}, nil
 			}); err != nil {
 				return nil, err
 			}
@@ -79,11 +80,24 @@ const (
 var errMalformed = errors.New("otlpsink: malformed ExportTraceServiceRequest")
 
 // countSpans counts the spans of an encoded ExportTraceServiceRequest.
-func countSpans(req []byte) (int, error) {
+func countSpans(req []byte) (int, error) { return countSpansByTrace(req, nil) }
+
+// fieldTraceID is Span.trace_id.
+const fieldTraceID = 1
+
+// countSpansByTrace counts the spans of an encoded request and, when
+// traces is not nil, adds each span to its trace's count there.
+func countSpansByTrace(req []byte, traces map[string]int) (int, error) {
 	n := 0
 	err := eachField(req, fieldResourceSpans, func(rs []byte) error {
 		return eachField(rs, fieldScopeSpans, func(ss []byte) error {
-			return eachField(ss, fieldSpans, func([]byte) error { n++; return nil })
+			return eachField(ss, fieldSpans, func(sp []byte) error {
+				n++
+				if traces == nil {
+					return nil
+				}
+				return eachField(sp, fieldTraceID, func(id []byte) error { traces[string(id)]++; return nil })
+			})
 		})
 	})
 	return n, err

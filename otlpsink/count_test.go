@@ -39,3 +39,20 @@ func TestCountSpans(t *testing.T) {
 		})
 	}
 }
+
+func TestCountSpansByTrace(t *testing.T) {
+	a, b := make([]byte, 16), make([]byte, 16)
+	a[0], b[0] = 1, 2
+	req := &collectortrace.ExportTraceServiceRequest{ResourceSpans: []*tracepb.ResourceSpans{
+		{ScopeSpans: []*tracepb.ScopeSpans{{Spans: []*tracepb.Span{{TraceId: a, Name: "x"}, {TraceId: b}}}, {Spans: []*tracepb.Span{{TraceId: a}}}}},
+	}}
+	raw, err := proto.Marshal(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	traces := map[string]int{}
+	n, err := countSpansByTrace(raw, traces)
+	if err != nil || n != 3 || traces[string(a)] != 2 || traces[string(b)] != 1 || len(traces) != 2 {
+		t.Fatalf("countSpansByTrace = %d, %v, %v", n, err, traces)
+	}
+}

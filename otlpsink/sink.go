@@ -123,6 +123,7 @@ type Sink struct {
 	inFlight int
 	last     time.Time // when an export last started or ended
 	headers  []metadata.MD
+	perTrace map[string]int // spans per trace ID
 }
 
 // Listen starts a receiver on the TCP address addr; "127.0.0.1:0" picks a
@@ -187,9 +188,10 @@ func (s *Sink) export(ctx context.Context, req *collectortrace.ExportTraceServic
 
 // received is what one Export call brought.
 type received struct {
-	n     int // spans
-	spans []Span
-	raw   []*tracepb.ResourceSpans
+	n      int            // spans
+	traces map[string]int // count-only: spans per trace ID
+	spans  []Span
+	raw    []*tracepb.ResourceSpans
 }
 
 // handle runs one Export call: the configured delay and fault, then read,
@@ -216,6 +218,15 @@ func (s *Sink) handle(ctx context.Context, read func() (received, error)) error 
 	s.inFlight--
 	if err == nil {
 		s.count += got.n
+		if s.perTrace == nil {
+			s.perTrace = map[string]int{}
+		}
+		for id, n := range got.traces {
+			s.perTrace[id] += n
+		}
+		for _, sp := range got.spans {
+			s.perTrace[sp.TraceID]++
+		}
 		if !s.cfg.countOnly && s.cfg.spanFunc == nil {
 			md, _ := metadata.FromIncomingContext(ctx)
 			s.spans = append(s.spans, got.spans...)
@@ -376,6 +387,19 @@ func (s *Sink) Count() int {
 	return s.count
 }
 
+// MaxSpansPerTrace returns the most spans received for one trace, and how
+// many traces there were.
+func (s *Sink) MaxSpansPerTrace() (max, traces int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, n := range s.perTrace {
+		if n > max {
+			max = n
+		}
+	}
+	return max, len(s.perTrace)
+}
+
 // Requests returns the number of Export calls received, failed ones
 // included.
 func (s *Sink) Requests() int {
@@ -396,7 +420,7 @@ func (s *Sink) Headers() []metadata.MD {
 func (s *Sink) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.spans, s.raw, s.headers, s.count, s.requests = nil, nil, nil, 0, 0
+	s.spans, s.raw, s.headers, s.count, s.requests, s.perTrace = nil, nil, nil, 0, 0, nil
 }
 
 // WaitSpans waits until at least n spans have arrived and returns them. If

@@ -39,6 +39,7 @@ type ambientState struct {
 	// never starts an Activity would pay for each).
 	failedAt time.Time
 	checked  map[uint64]bool // modules asked about: whether DiagnosticSource
+	mods     []C.uintptr_t   // the module list's buffer (diagnosticsLoaded runs per compiled method)
 }
 
 const retryEvery = 50 * time.Millisecond
@@ -100,7 +101,10 @@ func (a *ambientState) refresh(activityCode bool) {
 // diagnosticsLoaded asks each module's assembly name once (a.mu held),
 // without opening its metadata (moduleAssembly).
 func (a *ambientState) diagnosticsLoaded() bool {
-	mods := make([]C.uintptr_t, 8192)
+	if a.mods == nil {
+		a.mods = make([]C.uintptr_t, 8192)
+	}
+	mods := a.mods
 	n := C.clr_modules(&mods[0], C.uint32_t(len(mods)))
 	if a.checked == nil {
 		a.checked = map[uint64]bool{}

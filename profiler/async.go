@@ -99,8 +99,8 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 	// names its state machine in an attribute.
 	for _, a := range []struct {
 		attr []uint16
-		kind C.int
-	}{{asyncStateMachineAttr, C.ASYNC_KIND_STATE_MACHINE}, {iteratorStateMachineAttr, C.ASYNC_KIND_ITERATOR}} {
+		kind int
+	}{{asyncStateMachineAttr, kindStateMachine}, {iteratorStateMachineAttr, kindIterator}} {
 		if C.md_attribute_blob(md.imp, C.uint32_t(d.token), (*C.uint16_t)(&a.attr[0]), &blob, &n) != 0 {
 			continue
 		}
@@ -113,20 +113,20 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 			return r, fmt.Errorf("%s: state machine %q not found", m.SelectName, sm)
 		}
 		// Without fields (a module with native code): traced as before.
-		if toks, _ := addedFields(md.imp, td, a.kind); toks != nil {
+		if toks, _ := md.addedFieldsOf(td, a.kind); toks != nil {
 			facts.StateMachineTracked = true
-			if a.kind == C.ASYNC_KIND_ITERATOR {
+			if a.kind == kindIterator {
 				p.iterators.add(iteratorKey{m.ModuleID, td})
 			}
 		}
 		break
 	}
 	var own []uint32
-	if own, _ = closureFields(md.imp, m.OwnerToken); own != nil {
+	if own, _ = md.closureFields(m.OwnerToken); own != nil {
 		facts.OwnerLinkFields = true
-	} else if own, _ = asyncFields(md.imp, m.OwnerToken); own != nil {
+	} else if own, _ = md.asyncFields(m.OwnerToken); own != nil {
 		facts.OwnerFlowFields = true
-	} else if own, _ = addedFields(md.imp, m.OwnerToken, C.ASYNC_KIND_ITERATOR); own != nil {
+	} else if own, _ = md.iteratorFields(m.OwnerToken); own != nil {
 		facts.OwnerIterFields = true
 		facts.IterTracked = p.iterators.has(iteratorKey{m.ModuleID, m.OwnerToken})
 	}
@@ -211,18 +211,25 @@ func (p *profiler) fieldOffsets(m *naming.Method, md metadata, toks []uint32) ([
 // asyncFields returns the tokens of the fields async.c gave a state
 // machine, in order, or nil when it has none.
 func asyncFields(imp unsafe.Pointer, td uint32) ([]uint32, error) {
-	return addedFields(imp, td, C.ASYNC_KIND_STATE_MACHINE)
+	return addedFields(imp, td, kindStateMachine)
 }
+
+// The kinds of types async.c gives fields (async.h ASYNC_KIND_*).
+const (
+	kindStateMachine = int(C.ASYNC_KIND_STATE_MACHINE)
+	kindClosure      = int(C.ASYNC_KIND_CLOSURE)
+	kindIterator     = int(C.ASYNC_KIND_ITERATOR)
+)
 
 // closureFields returns the tokens of the fields async.c gave a closure
 // class, in order, or nil.
 func closureFields(imp unsafe.Pointer, td uint32) ([]uint32, error) {
-	return addedFields(imp, td, C.ASYNC_KIND_CLOSURE)
+	return addedFields(imp, td, kindClosure)
 }
 
 // addedFields returns the tokens of the fields async.c gave td as a type
 // of kind (async.h ASYNC_KIND_*), in order, or nil.
-func addedFields(imp unsafe.Pointer, td uint32, kind C.int) ([]uint32, error) {
+func addedFields(imp unsafe.Pointer, td uint32, kind int) ([]uint32, error) {
 	all, err := enumAll("EnumFields", 64, func(toks *C.uint32_t, capacity C.uint32_t, count, total *C.uint32_t) C.int {
 		return C.md_enum_fields(imp, C.uint32_t(td), toks, capacity, count, total)
 	})
@@ -230,7 +237,7 @@ func addedFields(imp unsafe.Pointer, td uint32, kind C.int) ([]uint32, error) {
 		return nil, err
 	}
 	n := C.ASYNC_FIELDS
-	if kind == C.ASYNC_KIND_CLOSURE {
+	if kind == kindClosure {
 		n = C.CLOSURE_FIELDS
 	}
 	out := make([]uint32, n)
@@ -244,7 +251,7 @@ func addedFields(imp unsafe.Pointer, td uint32, kind C.int) ([]uint32, error) {
 		if len(w) == 0 {
 			continue
 		}
-		if i := C.clr_async_field_index((*C.uint16_t)(&w[0]), C.uint32_t(len(w)), kind); i >= 0 {
+		if i := C.clr_async_field_index((*C.uint16_t)(&w[0]), C.uint32_t(len(w)), C.int(kind)); i >= 0 {
 			out[i] = uint32(fd)
 			found++
 		}

@@ -303,6 +303,13 @@ static inline int clr_fold_slow(const clr_fn *fn) {
     uint32_t slow = atomic_load_explicit(&fn->stat_slow, memory_order_relaxed);
     return calls == 0 || 2 * (uint64_t)slow >= calls;
 }
+// Whether a call past its trace's first spans folds by the span budget:
+// past nine tenths of the budget only the calls of a method not known to
+// be fast keep their spans (clr_fold_slow), in the tenth kept for them; at
+// the budget every call folds, so that a trace never holds more.
+static inline int clr_budget_folds(uint32_t budget, uint32_t spans, const clr_fn *fn) {
+    return budget != 0 && (spans >= budget || (spans >= budget - budget / 10 && !clr_fold_slow(fn)));
+}
 uint64_t clr_fn_folded_calls(const clr_fn *fn);
 uint64_t clr_fn_folded_ns(const clr_fn *fn);
 // A folded call ended: counted into anc (the recorded frame it folds

@@ -43,6 +43,7 @@ type drainer struct {
 	// Scratch for one record's values and attributes: the bridge encodes
 	// attributes when it is handed them, so both are reused.
 	vals  []values.Value
+	dec   values.Decoder // reused: its values live until the next record's
 	attrs []attribute.KeyValue
 }
 
@@ -325,7 +326,8 @@ func (d *drainer) markDropped(r capture.Record, attrs []attribute.KeyValue) []at
 // budget bytes of attributes, and reports the bytes used. Classes the hooks
 // met without a plan are queued for the planner.
 func (d *drainer) values(slots []values.Slot, stream []byte, budget int) ([]attribute.KeyValue, int) {
-	dec := values.NewDecoder(stream)
+	dec := &d.dec
+	dec.Reset(stream)
 	vals := d.vals[:0]
 	defer func() { clear(vals); d.vals = vals[:0] }()
 	for i := 0; i < len(slots) && dec.More(); i++ {
@@ -335,14 +337,12 @@ func (d *drainer) values(slots []values.Slot, stream []byte, budget int) ([]attr
 			break
 		}
 		vals = append(vals, v)
-		values.Walk(v, func(x values.Value) {
-			if x.Shape == values.NoPlan {
-				d.p.planner.request(x.Class)
-			}
-		})
 		if v.Shape == values.Truncated {
 			break
 		}
+	}
+	for _, cls := range dec.NoPlanClasses() {
+		d.p.planner.request(cls)
 	}
 	attrs, cut, used := d.p.render.AppendAttrsWithin(d.attrs[:0], slots, vals, budget)
 	if cut {

@@ -562,11 +562,10 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
                 fold_begin(s, f, d - 1, now_ns());
                 return;
             }
-            // Past the trace's span budget calls fold too, except those of a
+            // Near the trace's span budget calls fold too, except those of a
             // method seen to be slow (most of its calls took fold_max_ns or
-            // more): the calls worth a span keep theirs.
-            if (g_cfg.max_trace_spans != 0 && s->trace_spans >= g_cfg.max_trace_spans && !clr_fold_slow(fn) &&
-                !(fn->flags & (FN_ASYNC | FN_CLOSURE_CTOR))) {
+            // more): the calls worth a span keep theirs, up to the budget.
+            if (clr_budget_folds(g_cfg.max_trace_spans, s->trace_spans, fn) && !(fn->flags & (FN_ASYNC | FN_CLOSURE_CTOR))) {
                 s->trace_truncated = 1;
                 fold_begin(s, f, d - 1, now_ns());
                 return;

@@ -102,6 +102,10 @@ type planner struct {
 	classes  map[uint64]*classEntry
 	building map[uint64]bool
 	typeRefs map[[2]uint64]uint64 // (module, TypeRef) -> ClassID
+	// (module, TypeRef) -> its module and TypeDef, as typeRefs: looking a
+	// name up in every loaded module cost each compiled method that takes
+	// a generic instantiation (List<T>, Func<T>...) a scan of them all.
+	defRefs  map[[2]uint64][2]uint64
 	requests chan uint64
 	queued   map[uint64]bool
 
@@ -157,6 +161,7 @@ func newPlanner(p *profiler, redact *values.Redactor, statics []string) *planner
 		classes:  map[uint64]*classEntry{},
 		building: map[uint64]bool{},
 		typeRefs: map[[2]uint64]uint64{},
+		defRefs:  map[[2]uint64][2]uint64{},
 		requests: make(chan uint64, 1024),
 		queued:   map[uint64]bool{},
 	}
@@ -515,6 +520,10 @@ func (pl *planner) resolveDef(mid uint64, tok uint32) (uint64, uint32, error) {
 	if tok&0xff000000 != 0x01000000 {
 		return 0, 0, fmt.Errorf("token %#x is not a TypeDef or TypeRef", tok)
 	}
+	key := [2]uint64{mid, uint64(tok)}
+	if d, ok := pl.defRefs[key]; ok {
+		return d[0], uint32(d[1]), nil
+	}
 	mod, err := pl.p.resolver.ModuleInfo(mid)
 	if err != nil {
 		return 0, 0, err
@@ -535,6 +544,7 @@ func (pl *planner) resolveDef(mid uint64, tok uint32) (uint64, uint32, error) {
 	if !ok {
 		return 0, 0, fmt.Errorf("type %s not found in any loaded module", strings.Join(chain, "+"))
 	}
+	pl.defRefs[key] = [2]uint64{m, uint64(td)}
 	return m, td, nil
 }
 

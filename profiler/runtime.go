@@ -136,7 +136,7 @@ func (clrRuntime) Module(mid uint64) (*naming.Module, error) {
 	if imp == nil {
 		return nil, fmt.Errorf("GetModuleMetaData(%#x) failed", mid)
 	}
-	return &naming.Module{Path: path, Assembly: asm, Meta: metadata{imp}}, nil
+	return &naming.Module{Path: path, Assembly: asm, Meta: metadata{imp: imp, added: &addedFieldCache{}}}, nil
 }
 
 // moduleAssembly returns the name of the assembly module mid belongs to,
@@ -153,7 +153,10 @@ func moduleAssembly(mid uint64) (string, error) {
 
 // metadata is one module's IMetaDataImport2. The importer lives as long as
 // the module; the profiler keeps its reference.
-type metadata struct{ imp unsafe.Pointer }
+type metadata struct {
+	imp   unsafe.Pointer
+	added *addedFieldCache // nil: not cached
+}
 
 func (m metadata) MethodProps(md uint32) (string, uint32, []byte, error) {
 	var owner, attrs, sl C.uint32_t

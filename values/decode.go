@@ -119,10 +119,78 @@ type Value struct {
 type Decoder struct {
 	b   []byte
 	off int
+	// Storage the decoded values' Fields, Elems and Str point into, kept
+	// across Reset: a record's values cost no allocation once a few records
+	// have been decoded (the drainer decodes every recorded call's values).
+	vals  [][]Value
+	vc    int // chunk in use
+	vi    int // next free Value in it
+	units []uint16
+	ui    int
+	dims  []uint32
+	di    int
+	// noPlan: the classes of the NoPlan values decoded since Reset.
+	noPlan []uint64
 }
 
 // NewDecoder returns a decoder over b.
 func NewDecoder(b []byte) *Decoder { return &Decoder{b: b} }
+
+// Reset makes d decode b, reusing the storage of the values it decoded
+// before: those must no longer be in use.
+func (d *Decoder) Reset(b []byte) {
+	d.b, d.off = b, 0
+	d.vc, d.vi, d.ui, d.di = 0, 0, 0, 0
+	d.noPlan = d.noPlan[:0]
+}
+
+// valueChunk is how many Values a storage chunk holds; unitChunk how many
+// UTF-16 units.
+const (
+	valueChunk = 256
+	unitChunk  = 4096
+)
+
+// children returns an empty slice with room for exactly n values, from the
+// reused storage when n fits a chunk.
+func (d *Decoder) children(n int) []Value {
+	if n == 0 {
+		return nil
+	}
+	if n > valueChunk {
+		return make([]Value, 0, n)
+	}
+	if d.vc < len(d.vals) && d.vi+n > valueChunk {
+		d.vc, d.vi = d.vc+1, 0
+	}
+	if d.vc == len(d.vals) {
+		d.vals = append(d.vals, make([]Value, valueChunk))
+		d.vi = 0
+	}
+	s := d.vals[d.vc][d.vi : d.vi : d.vi+n]
+	d.vi += n
+	return s
+}
+
+// str returns n UTF-16 units of storage, reused when n fits a chunk.
+func (d *Decoder) str(n int) []uint16 {
+	if n > unitChunk/4 {
+		return make([]uint16, n)
+	}
+	if d.ui+n > len(d.units) {
+		// A full chunk stays with the strings that use it.
+		d.units = make([]uint16, unitChunk)
+		d.ui = 0
+	}
+	s := d.units[d.ui : d.ui+n : d.ui+n]
+	d.ui += n
+	return s
+}
+
+// NoPlanClasses returns the classes of the NoPlan values decoded since the
+// decoder was made or Reset (what Walk would find in them), in order; the
+// slice is reused by the next Reset.
+func (d *Decoder) NoPlanClasses() []uint64 { return d.noPlan }
 
 // Offset is how many bytes have been decoded.
 func (d *Decoder) Offset() int { return d.off }
@@ -223,7 +291,7 @@ func (d *Decoder) value(depth int) (Value, error) {
 		if n > l || d.need(int(n)*2) != nil {
 			return Value{}, d.errorf("string of %d copied units (length %d) in %d bytes", n, l, len(d.b)-d.off)
 		}
-		s := make([]uint16, n)
+		s := d.str(int(n))
 		for i := range s {
 			s[i] = binary.LittleEndian.Uint16(d.b[d.off+2*i:])
 		}
@@ -241,7 +309,7 @@ func (d *Decoder) value(depth int) (Value, error) {
 		if int(n) > len(d.b)-d.off+1 {
 			return Value{}, d.errorf("%d fields in %d bytes", n, len(d.b)-d.off)
 		}
-		v := Value{Shape: Object, Class: cls}
+		v := Value{Shape: Object, Class: cls, Fields: d.children(int(n))}
 		if t == tagStruct {
 			v.Shape = Struct
 		}
@@ -266,6 +334,14 @@ func (d *Decoder) value(depth int) (Value, error) {
 			return Value{}, err
 		}
 		v := Value{Shape: Array, Class: cls}
+		if rank > 0 && d.di+int(rank) > len(d.dims) {
+			d.dims = make([]uint32, max(256, int(rank))) // the full one stays with its arrays
+			d.di = 0
+		}
+		if rank > 0 {
+			v.Dims = d.dims[d.di : d.di : d.di+int(rank)]
+			d.di += int(rank)
+		}
 		for i := 0; i < int(rank); i++ {
 			dim, err := d.u32()
 			if err != nil {
@@ -280,6 +356,7 @@ func (d *Decoder) value(depth int) (Value, error) {
 		if int64(n) > int64(len(d.b)-d.off)+1 {
 			return Value{}, d.errorf("%d elements in %d bytes", n, len(d.b)-d.off)
 		}
+		v.Elems = d.children(int(n))
 		for i := 0; i < int(n); i++ {
 			e, err := d.value(depth + 1)
 			if err != nil {
@@ -300,13 +377,14 @@ func (d *Decoder) value(depth int) (Value, error) {
 		if err != nil {
 			return Value{}, err
 		}
-		return Value{Shape: Boxed, Class: cls, Fields: []Value{inner}}, nil
+		return Value{Shape: Boxed, Class: cls, Fields: append(d.children(1), inner)}, nil
 	case tagNoPlan, tagDepth:
 		cls, err := d.u64()
 		if err != nil {
 			return Value{}, err
 		}
 		if t == tagNoPlan {
+			d.noPlan = append(d.noPlan, cls)
 			return Value{Shape: NoPlan, Class: cls}, nil
 		}
 		return Value{Shape: DepthLimit, Class: cls}, nil

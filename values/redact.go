@@ -27,9 +27,12 @@ func NewRedactor(fragments []string) *Redactor {
 	return r
 }
 
+// separators are left out of names before they are compared (one
+// Replacer: building it per name cost more than the replacing).
+var separators = strings.NewReplacer("_", "", "-", "", " ", "")
+
 func normalize(s string) string {
-	s = strings.ToLower(s)
-	return strings.NewReplacer("_", "", "-", "", " ", "").Replace(s)
+	return separators.Replace(strings.ToLower(s))
 }
 
 // Sensitive reports whether name contains a sensitive fragment. Short

@@ -163,10 +163,16 @@ func (r *Renderer) hiddenEntryValue(ci ClassInfo, v Value) int {
 	}
 	key, val := -1, -1
 	for i := range v.Fields {
-		switch strings.ToLower(ci.Fields[i].Name) {
-		case "key", "_key", "m_key":
+		n := ci.Fields[i].Name
+		if !isASCII(n) {
+			n = strings.ToLower(n) // as a non-ASCII letter may fold to an ASCII one
+		} else if len(n) < 3 || len(n) > 7 {
+			continue // none of the names below
+		}
+		switch {
+		case oneOfFold(n, "key", "_key", "m_key"):
 			key = i
-		case "value", "_value", "m_value", "val":
+		case oneOfFold(n, "value", "_value", "m_value", "val"):
 			val = i
 		}
 	}
@@ -174,6 +180,27 @@ func (r *Renderer) hiddenEntryValue(ci ClassInfo, v Value) int {
 		return -1
 	}
 	return val
+}
+
+// oneOfFold reports whether s equals one of the ASCII names, ignoring
+// case (without allocating, as strings.ToLower would for every field of
+// every object).
+func oneOfFold(s string, names ...string) bool {
+	for _, n := range names {
+		if len(s) == len(n) && strings.EqualFold(s, n) {
+			return true
+		}
+	}
+	return false
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 type attrBuilder struct {
@@ -383,6 +410,9 @@ func (r *Renderer) subAttrs(b *attrBuilder, prefix string, v Value, a at) {
 		case Object, Struct, Boxed:
 			// Scalars by meaning (a decimal, a date, a Guid) are worth
 			// querying; a collection's text repeats the parent's.
+			if r.collection(f) {
+				continue
+			}
 			if tr, ok := r.typed(f, a.in()); ok && !isCollection(tr) {
 				if tr.As != nil {
 					var sb strings.Builder
@@ -664,6 +694,23 @@ func frameworkClass(name string) bool {
 
 // isCollection reports whether a TypeRenderer rendered a collection (it
 // gives a count).
+// collection reports whether r.typed(v) would be a collection's rendering
+// or none, as r.Types can tell from v's class alone.
+func (r *Renderer) collection(v Value) bool {
+	cr, ok := r.Types.(CollectionRenderer)
+	if !ok {
+		return false
+	}
+	if v.Shape == Boxed && len(v.Fields) == 1 {
+		v = v.Fields[0]
+	}
+	if v.Shape != Object && v.Shape != Struct {
+		return false
+	}
+	ci, ok := r.info(v.Class)
+	return ok && cr.Collection(ci)
+}
+
 func isCollection(tr Rendering) bool {
 	for _, s := range tr.Subs {
 		if s.Suffix == ".count" {

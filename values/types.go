@@ -13,6 +13,15 @@ type TypeRenderer interface {
 	Render(ci ClassInfo, v Value, c Context) (Rendering, bool)
 }
 
+// CollectionRenderer is what a TypeRenderer may also say: that every
+// rendering of class ci, when there is one, is a collection's (a
+// ".count" sub-attribute). An object's first-level fields of such a class
+// get no sub-attribute (the collection's text repeats the parent's), so
+// the Renderer then skips rendering them a second time.
+type CollectionRenderer interface {
+	Collection(ci ClassInfo) bool
+}
+
 // Context is what a TypeRenderer may use to render what v holds.
 type Context interface {
 	// Text is the compact text of a value held by v (an element, a key).

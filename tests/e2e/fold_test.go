@@ -30,7 +30,7 @@ func countNamed(spans []otlpsink.Span, part string) int {
 }
 
 // TestFolding: a tiny method called in a tight loop folds into its caller
-// after the rule's 1,000 calls, with capture on and off: the app is
+// after the rule's 250 calls, with capture on and off: the app is
 // unchanged, every call is a span or counted in a fold (nothing dropped),
 // the slow method stays a span per call, and a folded call's exception
 // still shows, on the span it folded into.
@@ -53,8 +53,8 @@ func TestFolding(t *testing.T) {
 				if a.dropped != 0 || len(r.Spans)+folded != calls {
 					t.Errorf("%d spans + %d folded calls, %d dropped; want %d calls accounted for", len(r.Spans), folded, a.dropped, calls)
 				}
-				if got := countNamed(r.Spans, "Box.Get()"); got < 1000 || got > 1100 {
-					t.Errorf("%d spans of Get(): want about the rule's 1000 before it folds", got)
+				if got := countNamed(r.Spans, "Box.Get()"); got < 250 || got > 350 {
+					t.Errorf("%d spans of Get(): want about the rule's 250 before it folds", got)
 				}
 				if got := countNamed(r.Spans, "Box.Slow()"); got != 5 {
 					t.Errorf("%d spans of Slow(), want all 5", got)
@@ -138,27 +138,38 @@ func TestFoldExempt(t *testing.T) {
 	})
 }
 
-// TestTraceSpanBudget: past CLROTEL_MAX_SPANS_PER_TRACE spans, further calls
+// TestTraceSpanBudget: near CLROTEL_MAX_SPANS_PER_TRACE spans, further calls
 // fold into their parents, and the root says the trace was truncated; a
-// slow method keeps a span per call past the budget.
+// slow method keeps a span per call in the budget's last tenth, and no
+// trace holds more than the budget.
 func TestTraceSpanBudget(t *testing.T) {
 	const n = 1000
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
-		r := runApp(t, rt, "Fold", []string{"wide", fmt.Sprint(n)}, runOpts{profiler: true, env: map[string]string{
-			"CLROTEL_FOLD": "off", "CLROTEL_MAX_SPANS_PER_TRACE": "100", "CLROTEL_LOG_LEVEL": "info",
-		}})
-		// The budget, plus the first call of Slow(), which comes after it:
-		// a method not yet known to be fast keeps its span, and Slow()'s
-		// calls then all do.
-		if len(r.Spans) != 100+5 || countNamed(r.Spans, "Box.Slow()") != 5 {
-			t.Errorf("%d spans, %d of Slow(): want the budget of 100 and every one of Slow()'s 5", len(r.Spans), countNamed(r.Spans, "Box.Slow()"))
-		}
-		if got := len(r.Spans) + foldedCalls(r.Spans); got != n+3+5 {
-			t.Errorf("%d spans and folded calls, want %d calls", got, n+3+5)
-		}
-		root := byNameContains(t, r.Spans, "Program.Main(")
-		if root.Attrs["clrotel.trace_truncated"] != true {
-			t.Errorf("root attrs %v: want clrotel.trace_truncated", root.Attrs)
+		for _, tc := range []struct {
+			budget, spans, slow int
+		}{
+			// Nine tenths of the budget (90) for every call, then the
+			// first call of Slow(), which comes after: a method not yet
+			// known to be fast keeps its span, and Slow()'s calls then all
+			// do, in the tenth kept for them.
+			{100, 90 + 5, 5},
+			// The tenth (2 spans past 18) fills up: no trace holds more
+			// than its budget, Slow()'s other calls fold.
+			{20, 20, 2},
+		} {
+			r := runApp(t, rt, "Fold", []string{"wide", fmt.Sprint(n)}, runOpts{profiler: true, env: map[string]string{
+				"CLROTEL_FOLD": "off", "CLROTEL_MAX_SPANS_PER_TRACE": fmt.Sprint(tc.budget), "CLROTEL_LOG_LEVEL": "info",
+			}})
+			if len(r.Spans) != tc.spans || countNamed(r.Spans, "Box.Slow()") != tc.slow {
+				t.Errorf("budget %d: %d spans, %d of Slow(): want %d and %d of Slow()", tc.budget, len(r.Spans), countNamed(r.Spans, "Box.Slow()"), tc.spans, tc.slow)
+			}
+			if got := len(r.Spans) + foldedCalls(r.Spans); got != n+3+5 {
+				t.Errorf("budget %d: %d spans and folded calls, want %d calls", tc.budget, got, n+3+5)
+			}
+			root := byNameContains(t, r.Spans, "Program.Main(")
+			if root.Attrs["clrotel.trace_truncated"] != true {
+				t.Errorf("budget %d: root attrs %v: want clrotel.trace_truncated", tc.budget, root.Attrs)
+			}
 		}
 	})
 }

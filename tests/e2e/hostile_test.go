@@ -89,7 +89,8 @@ func TestForgedReferences(t *testing.T) {
 			t.Fatalf("untraced: exit %d, stdout %q\n%s", plain.ExitCode, plain.Stdout, plain.Stderr)
 		}
 		for i := 0; i < 2; i++ {
-			r := runApp(t, rt, "Torn", []string{"40"}, runOpts{profiler: true, env: map[string]string{"CLROTEL_LOG_LEVEL": "info"}})
+			// Every call a span (CLROTEL_FOLD=off): the folding rule takes 250.
+			r := runApp(t, rt, "Torn", []string{"40"}, runOpts{profiler: true, env: map[string]string{"CLROTEL_LOG_LEVEL": "info", "CLROTEL_FOLD": "off"}})
 			if r.ExitCode != 0 || r.Stdout != plain.Stdout {
 				t.Fatalf("run %d: exit %d, stdout %q, untraced %q\n%s", i, r.ExitCode, r.Stdout, plain.Stdout, r.Stderr)
 			}

@@ -86,7 +86,7 @@ func TestFoldReJIT(t *testing.T) {
 				// The first half (5n calls) and the sleeping Rec()'s 5, at
 				// most: the second half's calls reached no hook. At least
 				// the calls until each method folded.
-				if counted > 5*n+5 || counted < 3000 {
+				if counted > 5*n+5 || counted < 3*250 {
 					t.Errorf("re-JIT on: %d calls of Get(), Step() and Rec() counted, want at most the first half's %d", counted, 5*n+5)
 				}
 				t.Logf("re-JIT on: %d of %d calls counted; %s", counted, 10*n+5, m[0])

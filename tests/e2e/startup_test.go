@@ -15,6 +15,7 @@ func TestFrameworkMethodsSelectedByName(t *testing.T) {
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
 		r := runApp(t, rt, "Framework", []string{"300"}, runOpts{profiler: true, env: map[string]string{
 			"CLROTEL_INCLUDE": "System.IO.Path.GetFileName,System.Linq.Enumerable.Range,Acme.Fw.*",
+			"CLROTEL_FOLD":    "off", // every call a span: the folding rule takes 250
 		}})
 		if r.ExitCode != 0 {
 			t.Fatalf("exit %d\n%s", r.ExitCode, r.Stderr)
@@ -46,7 +47,9 @@ func TestFrameworkMethodsSelectedByName(t *testing.T) {
 func TestOwnCodeAcrossRecompilation(t *testing.T) {
 	const calls = 300
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
-		r := runApp(t, rt, "Framework", []string{"300"}, runOpts{profiler: true})
+		r := runApp(t, rt, "Framework", []string{"300"}, runOpts{profiler: true, env: map[string]string{
+			"CLROTEL_FOLD": "off", // every call a span: the folding rule takes 250
+		}})
 		if r.ExitCode != 0 {
 			t.Fatalf("exit %d\n%s", r.ExitCode, r.Stderr)
 		}

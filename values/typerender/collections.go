@@ -3,6 +3,7 @@ package typerender
 import (
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/clrotel/clrotel/values"
 	"go.opentelemetry.io/otel/attribute"
@@ -277,29 +278,66 @@ func renderQueue(f fields, c values.Context) (values.Rendering, bool) {
 	return l.render(c, "[", "]", c.Text), true
 }
 
-// entry reads a hash table entry: its key (or value, for a set), its
-// value, and whether it is live. Removed entries have next <= -2 on
-// .NET Core 3.0 and later (the free list is encoded below -1); on 3.1's
-// HashSet<T> and older tables a removed entry's hash code is -1, which a
-// live entry's (a non-negative Int32 there) never is.
-func entry(c values.Context, v values.Value, keyNames, valNames []string) (k, val values.Value, live, ok bool) {
-	ef, ok := of(c, v)
+// valuePool keeps the scratch slices hashed collects entries in: a hash
+// table's entries are rendered at once, and their copies then dropped.
+var valuePool = sync.Pool{New: func() any { return new(valueBuf) }}
+
+type valueBuf struct{ s []values.Value }
+
+func getBuf() *valueBuf { return valuePool.Get().(*valueBuf) }
+
+// putBuf gives b back to the pool, emptied.
+func putBuf(b *valueBuf) {
+	clear(b.s[:cap(b.s)]) // what it held may be collected
+	b.s = b.s[:0]
+	valuePool.Put(b)
+}
+
+// entryLayout is where a hash table's entry class keeps the fields entry
+// reads (-1: it has none), found once per class rather than per entry.
+type entryLayout struct {
+	class                uint64
+	known                bool
+	next, hash, key, val int
+}
+
+func newEntryLayout(c values.Context, class uint64, keyNames, valNames []string) entryLayout {
+	l := entryLayout{class: class, next: -1, hash: -1, key: -1, val: -1}
+	ci, ok := c.Class(class)
 	if !ok {
+		return l
+	}
+	f := fields{ci: ci}
+	l.known = true
+	l.next, l.hash, l.key = f.index("next", "Next", "_next"), f.index("hashCode", "HashCode", "_hashCode"), f.index(keyNames...)
+	if valNames != nil {
+		l.val = f.index(valNames...)
+	}
+	return l
+}
+
+// entry reads a hash table entry v (a Struct of l's class): its key (or
+// value, for a set), its value, and whether it is live. Removed entries
+// have next <= -2 on .NET Core 3.0 and later (the free list is encoded
+// below -1); on 3.1's HashSet<T> and older tables a removed entry's hash
+// code is -1, which a live entry's (a non-negative Int32 there) never is.
+func entry(l entryLayout, v values.Value, hasVal bool) (k, val values.Value, live, ok bool) {
+	if !l.known {
 		return k, val, false, false
 	}
-	next, ok := ef.prim("next", "Next", "_next")
-	if !ok {
+	next, ok := fieldAt(v, l.next)
+	if !ok || next.Shape != values.Prim {
 		return k, val, false, false
 	}
-	live = next >= -1
-	if h, ok := ef.get("hashCode", "HashCode", "_hashCode"); ok && h.Shape == values.Prim && h.Kind == values.KindI4 && h.Int() < 0 {
+	live = next.Int() >= -1
+	if h, ok := fieldAt(v, l.hash); ok && h.Shape == values.Prim && h.Kind == values.KindI4 && h.Int() < 0 {
 		live = false
 	}
-	if k, ok = ef.get(keyNames...); !ok {
+	if k, ok = fieldAt(v, l.key); !ok {
 		return k, val, false, false
 	}
-	if valNames != nil {
-		if val, ok = ef.get(valNames...); !ok {
+	if hasVal {
+		if val, ok = fieldAt(v, l.val); !ok {
 			return k, val, false, false
 		}
 	}
@@ -308,15 +346,34 @@ func entry(c values.Context, v values.Value, keyNames, valNames []string) (k, va
 
 // hashed collects the live entries of a hash table's entry array, bounded
 // by the captured elements.
-func hashed(c values.Context, arr values.Value, used int64, keyNames, valNames []string) (ks, vs []values.Value, more, ok bool) {
+// ks and vs are appended to kb's and vb's slices (vb: nil when valNames
+// is), which hold them until the caller gives them back (putBuf).
+func hashed(c values.Context, arr values.Value, used int64, keyNames, valNames []string, kb, vb *valueBuf) (ks, vs []values.Value, more, ok bool) {
 	e, cut := elems(arr)
 	e = e[:min(int64(len(e)), used)]
-	for _, x := range e {
+	defer func() {
+		if cap(ks) > 0 {
+			kb.s = ks[:0]
+		}
+		if vb != nil && cap(vs) > 0 {
+			vb.s = vs[:0]
+		}
+	}()
+	ks = kb.s[:0]
+	if vb != nil {
+		vs = vb.s[:0]
+	}
+	var l entryLayout
+	for i := range e {
+		x := &e[i]
 		if x.Shape != values.Struct {
 			// Not read (the depth limit, no plan yet): the count still shows.
 			return ks, vs, true, true
 		}
-		k, v, live, ok := entry(c, x, keyNames, valNames)
+		if i == 0 || x.Class != l.class {
+			l = newEntryLayout(c, x.Class, keyNames, valNames)
+		}
+		k, v, live, ok := entry(l, *x, valNames != nil)
 		if !ok {
 			return nil, nil, false, false
 		}
@@ -339,7 +396,10 @@ func renderDictionary(f fields, c values.Context) (values.Rendering, bool) {
 	var ks, vs []values.Value
 	if arr, ok := array(f, "_entries", "entries"); ok {
 		var good bool
-		if ks, vs, l.more, good = hashed(c, arr, used, []string{"key", "Key"}, []string{"value", "Value"}); !good {
+		kb, vb := getBuf(), getBuf()
+		defer putBuf(kb)
+		defer putBuf(vb)
+		if ks, vs, l.more, good = hashed(c, arr, used, []string{"key", "Key"}, []string{"value", "Value"}, kb, vb); !good {
 			return values.Rendering{}, false
 		}
 	} else {
@@ -384,7 +444,9 @@ func renderHashSet(f fields, c values.Context) (values.Rendering, bool) {
 		}
 		return list{count: n, more: n > 0}.render(c, "{", "}", c.Text), true
 	}
-	ks, _, more, ok := hashed(c, arr, used, []string{"value", "Value"}, nil)
+	kb := getBuf()
+	defer putBuf(kb)
+	ks, _, more, ok := hashed(c, arr, used, []string{"value", "Value"}, nil, kb, nil)
 	if !ok || count < 0 {
 		return values.Rendering{}, false
 	}

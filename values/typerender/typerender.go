@@ -93,6 +93,20 @@ func (r *Renderer) Render(ci values.ClassInfo, v values.Value, c values.Context)
 }
 
 // fields finds a captured value's fields by name.
+// counted are the collections whose rendering, when there is one, always
+// has a ".count": their count is checked to be 0 or more first.
+var counted = map[string]bool{
+	"System.Collections.Generic.List":       true,
+	"System.Collections.Generic.Dictionary": true,
+	"System.Collections.Generic.Stack":      true,
+	"System.Collections.Generic.Queue":      true,
+}
+
+// Collection implements values.CollectionRenderer.
+func (r *Renderer) Collection(ci values.ClassInfo) bool {
+	return strings.IndexByte(ci.Name, '<') >= 0 && counted[stripArgs(ci.Name)]
+}
+
 type fields struct {
 	ci  values.ClassInfo
 	v   values.Value
@@ -112,15 +126,25 @@ func (f fields) has(name string) bool {
 // get returns the first of the named fields the class has and the stream
 // holds.
 func (f fields) get(names ...string) (values.Value, bool) {
+	return fieldAt(f.v, f.index(names...))
+}
+
+// index is the field of the first of names the class has, or -1.
+func (f fields) index(names ...string) int {
 	for _, n := range names {
 		for i, fd := range f.ci.Fields {
 			if fd.Name == n {
-				if i < len(f.v.Fields) && f.v.Fields[i].Shape != values.Truncated {
-					return f.v.Fields[i], true
-				}
-				return values.Value{}, false
+				return i
 			}
 		}
+	}
+	return -1
+}
+
+// fieldAt is v's field i when it was captured.
+func fieldAt(v values.Value, i int) (values.Value, bool) {
+	if i >= 0 && i < len(v.Fields) && v.Fields[i].Shape != values.Truncated {
+		return v.Fields[i], true
 	}
 	return values.Value{}, false
 }

@@ -337,3 +337,44 @@ func TestWalkBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestCollectionClaim: a class Collection names renders, when it renders
+// at all, with a ".count" (values.Renderer then skips its sub-attribute
+// without rendering it), whatever its fields hold, negative counts too.
+func TestCollectionClaim(t *testing.T) {
+	arr := values.Value{Shape: values.Array, Dims: []uint32{2}, Elems: []values.Value{i4(1), i4(2)}}
+	for _, tc := range []struct {
+		ci     values.ClassInfo
+		fields [][]values.Value
+	}{
+		{class("System.Collections.Generic.List<Int32>", "_items", "_size"), [][]values.Value{{arr, i4(2)}, {arr, i4(-1)}, {values.Value{Shape: values.DepthLimit}, i4(0)}}},
+		{class("System.Collections.Generic.Stack<Int32>", "_array", "_size"), [][]values.Value{{arr, i4(2)}, {arr, i4(-3)}}},
+		{class("System.Collections.Generic.Queue<Int32>", "_array", "_head", "_size"), [][]values.Value{{arr, i4(0), i4(2)}, {arr, i4(-1), i4(2)}}},
+		{class("System.Collections.Generic.Dictionary<Int32, Int32>", "_entries", "_count", "_freeCount"), [][]values.Value{{values.Value{Shape: values.Null}, i4(3), i4(1)}, {values.Value{Shape: values.Null}, i4(1), i4(3)}, {values.Value{Shape: values.Null}, i4(-1), i4(0)}}},
+	} {
+		r := New()
+		if !r.Collection(tc.ci) {
+			t.Errorf("%s: not claimed", tc.ci.Name)
+		}
+		for _, fs := range tc.fields {
+			for _, depth := range []int{0, 1} {
+				got, ok := r.Render(tc.ci, obj(fs...), fakeCtx{depth: depth, nested: depth > 0})
+				if !ok {
+					continue
+				}
+				counted := false
+				for _, s := range got.Subs {
+					counted = counted || s.Suffix == ".count"
+				}
+				if !counted {
+					t.Errorf("%s %v: rendered %q with no .count", tc.ci.Name, fs, got.Text)
+				}
+			}
+		}
+	}
+	for _, name := range []string{"System.Collections.Generic.SortedSet<Int32>", "System.Decimal", "Acme.List<Int32>", "System.Collections.Generic.List"} {
+		if New().Collection(values.ClassInfo{Name: name}) {
+			t.Errorf("%s claimed", name)
+		}
+	}
+}
