@@ -13,7 +13,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/clrotel/clrotel/otlpsink"
 	"github.com/clrotel/clrotel/tests/csgen"
 )
 
@@ -150,36 +149,12 @@ func runRealprog(host, work, version, rc string, rounds int, configs []startupCo
 			for k := range configs {
 				i := (k + r) % len(configs)
 				c := configs[i]
-				endpoint := ""
-				var sink *otlpsink.Sink
-				if c.sink {
-					if sink, err = otlpsink.Listen("127.0.0.1:0", otlpsink.WithCountOnly()); err != nil {
-						return "", "", err
-					}
-					endpoint = sink.Endpoint()
+				res, err := runOnce(host, p.args, filepath.Join(work, "real"), base, c)
+				if err != nil {
+					return "", "", err
 				}
-				cmd := exec.Command(host, p.args...)
-				cmd.Env = append(append([]string{}, base...), c.env(endpoint)...)
-				cmd.Dir = filepath.Join(work, "real")
-				var stdout, stderr bytes.Buffer
-				cmd.Stdout, cmd.Stderr = &stdout, &stderr
-				start := time.Now()
-				runErr := cmd.Run()
-				d := time.Since(start)
-				var a accounting
-				if sink != nil {
-					sink.Close() // waits for the exports in flight
-					a.received = sink.Count()
-					a.maxPerTrace, a.traces = sink.MaxSpansPerTrace()
-				}
-				var cpu time.Duration
-				if cmd.ProcessState != nil {
-					cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-				}
-				exit := -1
-				if cmd.ProcessState != nil {
-					exit = cmd.ProcessState.ExitCode() // a generated program exits with its checksum
-				}
+				d, cpu, exit, runErr := res.wall, res.cpu, res.exit, res.err
+				a := accounting{received: res.received, maxPerTrace: res.maxPerTrace, traces: res.trace}
 				if _, ok := runErr.(*exec.ExitError); ok && exit > 0 {
 					runErr = nil
 				}
@@ -190,18 +165,18 @@ func runRealprog(host, work, version, rc string, rounds int, configs []startupCo
 				}
 				if runErr != nil {
 					failed[i] = runErr.Error()
-					fmt.Fprintf(&rb, "realprog %s %s round %d: %v\n%s\n", p.name, c.name, r, runErr, tail(stderr.String(), 400))
+					fmt.Fprintf(&rb, "realprog %s %s round %d: %v\n%s\n", p.name, c.name, r, runErr, tail(res.stderr, 400))
 					d = -1
 				}
 				// The traced app's behaviour never changes: its output is
 				// the untraced run's.
 				if i == 0 {
-					wantOut = stdout.String()
-				} else if wantOut != "" && stdout.String() != wantOut && failed[i] == "" {
+					wantOut = res.stdout
+				} else if wantOut != "" && res.stdout != wantOut && failed[i] == "" {
 					failed[i] = "output differs from untraced"
-					fmt.Fprintf(&rb, "realprog %s %s round %d: output differs\n%s\n", p.name, c.name, r, tail(stdout.String(), 400))
+					fmt.Fprintf(&rb, "realprog %s %s round %d: output differs\n%s\n", p.name, c.name, r, tail(res.stdout, 400))
 				}
-				if m := exitRE.FindStringSubmatch(stderr.String()); m != nil {
+				if m := exitRE.FindStringSubmatch(res.stderr); m != nil {
 					n := func(j int) int64 { v, _ := strconv.ParseInt(m[j], 10, 64); return v }
 					a.spans, a.failed, a.lost, a.dropped, a.folded = n(1), n(2), n(3), n(4), n(5)
 				} else if c.sink && failed[i] == "" {

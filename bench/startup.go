@@ -27,6 +27,50 @@ type startupConfig struct {
 	sink bool // export to a local receiver (count only), as a deployment would
 }
 
+// runResult is one timed run of a workload under a configuration.
+type runResult struct {
+	wall, cpu          time.Duration // cpu: the process's user+system time
+	exit               int           // -1 when it did not exit normally
+	stdout, stderr     string
+	received           int // spans the local receiver got (c.sink)
+	maxPerTrace, trace int // the most spans in one trace, and the traces
+	err                error
+}
+
+// runOnce runs host args in dir under c (with a count-only receiver when
+// c.sink), timing it. A failure to start the receiver is the error; the
+// run's own failure is in res.err.
+func runOnce(host string, args []string, dir string, base []string, c startupConfig) (res runResult, err error) {
+	endpoint := ""
+	var sink *otlpsink.Sink
+	if c.sink {
+		if sink, err = otlpsink.Listen("127.0.0.1:0", otlpsink.WithCountOnly()); err != nil {
+			return res, err
+		}
+		endpoint = sink.Endpoint()
+	}
+	cmd := exec.Command(host, args...)
+	cmd.Env = append(append([]string{}, base...), c.env(endpoint)...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	start := time.Now()
+	res.err = cmd.Run()
+	res.wall = time.Since(start)
+	if sink != nil {
+		sink.Close() // waits for the exports in flight
+		res.received = sink.Count()
+		res.maxPerTrace, res.trace = sink.MaxSpansPerTrace()
+	}
+	res.exit = -1
+	if cmd.ProcessState != nil {
+		res.cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+		res.exit = cmd.ProcessState.ExitCode()
+	}
+	res.stdout, res.stderr = stdout.String(), stderr.String()
+	return res, nil
+}
+
 type startupWorkload struct {
 	name string
 	args []string // after the dotnet host
@@ -97,32 +141,14 @@ func runStartup(host, work, version, rc string, rounds int, configs []startupCon
 			for k := range configs {
 				i := (k + r) % len(configs) // rotate who goes first
 				c := configs[i]
-				endpoint := ""
-				var sink *otlpsink.Sink
-				if c.sink {
-					if sink, err = otlpsink.Listen("127.0.0.1:0", otlpsink.WithCountOnly()); err != nil {
-						return "", "", err
-					}
-					endpoint = sink.Endpoint()
+				res, err := runOnce(host, wl.args, work, base, c)
+				if err != nil {
+					return "", "", err
 				}
-				cmd := exec.Command(host, wl.args...)
-				cmd.Env = append(append([]string{}, base...), c.env(endpoint)...)
-				cmd.Dir = work
-				var stderr bytes.Buffer
-				cmd.Stderr = &stderr
-				start := time.Now()
-				err := cmd.Run()
-				d := time.Since(start)
-				if sink != nil {
-					sink.Close()
-				}
-				var cpu time.Duration
-				if cmd.ProcessState != nil {
-					cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-				}
+				d, cpu, err := res.wall, res.cpu, res.err
 				if err != nil {
 					failed[i] = fmt.Sprintf("%v", err)
-					fmt.Fprintf(&rb, "startup %s %s round %d: %v\n%s\n", wl.name, c.name, r, err, tail(stderr.String(), 400))
+					fmt.Fprintf(&rb, "startup %s %s round %d: %v\n%s\n", wl.name, c.name, r, err, tail(res.stderr, 400))
 					d = -1
 				}
 				times[i] = append(times[i], d)
