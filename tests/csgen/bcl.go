@@ -159,13 +159,13 @@ func bclTypes() []*vtype {
 			return "new KeyValuePair<string, int>(" + k + ", " + g.expr(tInt, d-1, sc) + ")"
 		}, obs: func(v string) string { return "Chk.S(" + v + ".Key); Chk.L(" + v + ".Value);" }},
 		{cs: "Lazy<int>", feat: "bcl:Lazy", make: func(g *gen, d int, sc *scope) string {
-			return "new Lazy<int>(() => " + g.expr(tInt, d-1, sc) + ")"
+			return "new Lazy<int>(() => " + g.expr(tInt, d-1, sc.forLambda()) + ")"
 		}, obs: func(v string) string { return "Chk.L(" + v + " == null ? -1 : " + v + ".Value);" }},
 		{cs: "Task<int>", feat: "bcl:Task", make: func(g *gen, d int, sc *scope) string {
 			if g.chance(0.3) {
 				// Waited for at once: a task nobody reads might otherwise run
 				// after Main returns, and the number of calls would vary.
-				return "Chk.Done(Task.Run(() => " + g.expr(tInt, d-1, sc) + "))"
+				return "Chk.Done(Task.Run(() => " + g.expr(tInt, d-1, sc.forLambda()) + "))"
 			}
 			return "Task.FromResult(" + g.expr(tInt, d-1, sc) + ")"
 		}, obs: func(v string) string { return "Chk.L(" + v + " == null ? -1 : " + v + ".Result);" }},
@@ -271,7 +271,7 @@ func bclTypes() []*vtype {
 		}, obs: obsS("$.FullName")},
 		{cs: "Func<int, int>", feat: "delegate", make: func(g *gen, d int, sc *scope) string {
 			p := g.name("x")
-			return "(Func<int, int>)(" + p + " => " + p + " * " + g.expr(tInt, 0, nil) + " + " + g.expr(tInt, d-1, sc) + ")"
+			return "(Func<int, int>)(" + p + " => " + p + " * " + g.expr(tInt, 0, nil) + " + " + g.expr(tInt, d-1, sc.forLambda()) + ")"
 		}, obs: func(v string) string { return "Chk.L(" + v + " == null ? -5 : " + v + "(3));" }},
 	}
 }

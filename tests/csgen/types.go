@@ -22,9 +22,10 @@ type vtype struct {
 
 // local is a variable in scope.
 type local struct {
-	name string
-	t    *vtype
-	ro   bool // a loop variable: read, never assigned
+	name  string
+	t     *vtype
+	ro    bool // a loop variable: read, never assigned
+	byRef bool // a ref or in parameter: no lambda may capture it
 }
 
 // scope is what an expression may read, and which functions it may call.
@@ -35,6 +36,26 @@ type scope struct {
 
 func (sc *scope) with(name string, t *vtype) *scope {
 	return &scope{vars: append(append([]local(nil), sc.vars...), local{name: name, t: t}), calls: sc.calls}
+}
+
+// withByRef adds a ref or in parameter.
+func (sc *scope) withByRef(name string, t *vtype) *scope {
+	return &scope{vars: append(append([]local(nil), sc.vars...), local{name: name, t: t, byRef: true}), calls: sc.calls}
+}
+
+// forLambda is what a lambda's body may read: no by-ref parameter (C#
+// forbids capturing one: CS1628, generator seed 676).
+func (sc *scope) forLambda() *scope {
+	if sc == nil {
+		return nil
+	}
+	out := &scope{calls: sc.calls}
+	for _, v := range sc.vars {
+		if !v.byRef {
+			out.vars = append(out.vars, v)
+		}
+	}
+	return out
 }
 
 func (sc *scope) withRO(name string, t *vtype) *scope {

@@ -146,7 +146,11 @@ func (g *gen) unitManyArgs() {
 		default:
 			c.s(p.t.obs(p.name))
 		}
-		if p.mod != "params" && p.mod != "out" {
+		switch p.mod {
+		case "params", "out":
+		case "ref", "in":
+			sc = sc.withByRef(p.name, p.t)
+		default:
 			sc = sc.with(p.name, p.t)
 		}
 	}
