@@ -128,11 +128,7 @@ func runRealprog(host, work, version, rc string, rounds int, configs []startupCo
 	var tb, rb bytes.Buffer
 	fmt.Fprintf(&tb, "\nreal programs, .NET %s, %s: medians of %d interleaved rounds; ratios are per round, over that round's untraced run (in brackets: p25-p75); CPU is user+system time\n\n", version, time.Now().UTC().Format("2006-01-02"), rounds)
 	w := tabwriter.NewWriter(&tb, 0, 0, 2, ' ', tabwriter.AlignRight)
-	head := "program\t"
-	for _, c := range configs {
-		head += c.name + "\t"
-	}
-	fmt.Fprintln(w, head)
+	fmt.Fprintln(w, configHeader("program", configs))
 	var notes []string
 	for _, p := range ps {
 		if p.skip != "" {

@@ -119,6 +119,15 @@ func startupWorkloads(work, version, rc string) ([]startupWorkload, error) {
 	return append(ws, startupWorkload{"examples/shop", []string{shop}}), nil
 }
 
+// configHeader is a table's head row: first, then a column per config.
+func configHeader(first string, configs []startupConfig) string {
+	head := first + "\t"
+	for _, c := range configs {
+		head += c.name + "\t"
+	}
+	return head
+}
+
 // runStartup runs the section and returns its table and raw lines.
 func runStartup(host, work, version, rc string, rounds int, configs []startupConfig, base []string) (table, raw string, err error) {
 	ws, err := startupWorkloads(work, version, rc)
@@ -128,11 +137,7 @@ func runStartup(host, work, version, rc string, rounds int, configs []startupCon
 	var tb, rb bytes.Buffer
 	fmt.Fprintf(&tb, "\nstart-up, .NET %s, %s: medians of %d interleaved rounds; ratios are per round, over that round's untraced run (in brackets: p25-p75 of the ratios); CPU is the process's user+system time, steadier than wall time on a shared machine\n\n", version, time.Now().UTC().Format("2006-01-02"), rounds)
 	w := tabwriter.NewWriter(&tb, 0, 0, 2, ' ', tabwriter.AlignRight)
-	head := "workload\t"
-	for _, c := range configs {
-		head += c.name + "\t"
-	}
-	fmt.Fprintln(w, head)
+	fmt.Fprintln(w, configHeader("workload", configs))
 	for _, wl := range ws {
 		times := make([][]time.Duration, len(configs))
 		cpus := make([][]time.Duration, len(configs)) // user+system time of the process
