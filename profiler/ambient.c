@@ -45,14 +45,10 @@ enum { AMB_RETRY = 256 };
 void clr_ambient_publish(const clr_ambient_plan *p) { atomic_store_explicit(&g_plan, p, memory_order_release); }
 void clr_ambient_gc(void) { atomic_fetch_add_explicit(&g_gc_epoch, 1, memory_order_release); }
 
-static inline int rd(void *dst, uintptr_t src, uintptr_t n) {
-    return src >= 4096 && clr_safe_copy(dst, (const void *)src, n) == 0;
-}
-
 // The reference in the field at off of obj (0: null, unknown or unreadable).
 static inline uintptr_t rd_ref(uintptr_t obj, uint32_t off) {
     uintptr_t v = 0;
-    if (obj == 0 || off == 0 || !rd(&v, obj + off, 8))
+    if (obj == 0 || off == 0 || !clr_guarded_read(&v, obj + off, 8))
         return 0;
     return v;
 }
@@ -60,7 +56,7 @@ static inline uintptr_t rd_ref(uintptr_t obj, uint32_t off) {
 // An object's MethodTable, which is its ClassID for every non-array class.
 static inline uintptr_t class_of(uintptr_t obj) {
     uintptr_t mt = 0;
-    if (!rd(&mt, obj, 8))
+    if (!clr_guarded_read(&mt, obj, 8))
         return 0;
     return mt;
 }
@@ -89,9 +85,9 @@ static inline uintptr_t current_thread(const clr_ambient_plan *p) {
     if (t_ref == 0 || t_for_class != p->thread_class || t_epoch != atomic_load_explicit(&g_gc_epoch, memory_order_acquire))
         return 0;
     uintptr_t th = 0, native = 0;
-    if (!rd(&th, t_ref, 8) || th == 0 || class_of(th) != p->thread_class)
+    if (!clr_guarded_read(&th, t_ref, 8) || th == 0 || class_of(th) != p->thread_class)
         return 0;
-    if (!rd(&native, th + p->thread_native_off, 8) || native != t_native)
+    if (!clr_guarded_read(&native, th + p->thread_native_off, 8) || native != t_native)
         return 0;
     return th;
 }
@@ -119,7 +115,7 @@ __attribute__((noinline, cold)) static int learn_array_layout(uintptr_t arr) {
     uint32_t data_off = (uint32_t)((uintptr_t)data - arr), len_off = 0, found = 0;
     for (uint32_t off = 8; off + 4 <= data_off; off += 4) {
         uint32_t v = 0;
-        if (rd(&v, arr + off, 4) && v == dims[0]) {
+        if (clr_guarded_read(&v, arr + off, 4) && v == dims[0]) {
             len_off = off;
             found++;
         }
@@ -152,12 +148,12 @@ static uintptr_t map_find(const clr_ambient_plan *p, uintptr_t map, uintptr_t ke
                      data_off = atomic_load_explicit(&g_arr_data_off, memory_order_relaxed);
             if (arr != 0 && data_off == 0 && learn_array_layout(arr))
                 len_off = atomic_load(&g_arr_len_off), data_off = atomic_load(&g_arr_data_off);
-            if (arr == 0 || data_off == 0 || !rd(&n, arr + len_off, 4) || m->elem_size == 0)
+            if (arr == 0 || data_off == 0 || !clr_guarded_read(&n, arr + len_off, 4) || m->elem_size == 0)
                 return 0;
             for (uint32_t j = 0; j < n && j < AMB_MAX_ARRAY; j++) {
                 uintptr_t e = arr + data_off + (uintptr_t)j * m->elem_size, k = 0, v = 0;
-                if (rd(&k, e + m->elem_key, 8) && k == key)
-                    return rd(&v, e + m->elem_val, 8) ? v : 0;
+                if (clr_guarded_read(&k, e + m->elem_key, 8) && k == key)
+                    return clr_guarded_read(&v, e + m->elem_val, 8) ? v : 0;
             }
             return 0;
         }
@@ -185,7 +181,7 @@ static inline int hexval(uint16_t c) {
 static int hex_id(const clr_ambient_plan *p, uintptr_t str, uint8_t *out, uint32_t n) {
     uint32_t len = 0;
     uint16_t ch[32];
-    if (str == 0 || n > 16 || !rd(&len, str + p->str_len_off, 4) || len != 2 * n || !rd(ch, str + p->str_buf_off, 2 * (uintptr_t)len))
+    if (str == 0 || n > 16 || !clr_guarded_read(&len, str + p->str_len_off, 4) || len != 2 * n || !clr_guarded_read(ch, str + p->str_buf_off, 2 * (uintptr_t)len))
         return 0;
     uint8_t any = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -229,7 +225,7 @@ static __thread uint8_t t_flags AMB_TLS;
 // reads the Activity's ids into the cache above; 1 if joined.
 static int read_context(const clr_ambient_plan *p, uintptr_t ec) {
     uintptr_t map = rd_ref(ec, p->ec_locals_off), key = 0;
-    if (map == 0 || !rd(&key, p->current_static, 8) || key == 0)
+    if (map == 0 || !clr_guarded_read(&key, p->current_static, 8) || key == 0)
         return 0;
     uintptr_t act = map_find(p, map, key);
     if (act == 0 || class_of(act) != p->activity_class)
@@ -237,7 +233,7 @@ static int read_context(const clr_ambient_plan *p, uintptr_t ec) {
     uint8_t fl = 0;
     if (!hex_id(p, rd_ref(act, p->trace_id_off), t_trace, 16) || !hex_id(p, rd_ref(act, p->span_id_off), t_span, 8))
         return 0;
-    if (p->flags_off != 0 && !rd(&fl, act + p->flags_off, 1))
+    if (p->flags_off != 0 && !clr_guarded_read(&fl, act + p->flags_off, 1))
         fl = 0;
     fl &= 1; // .NET 5+ keeps "flags set" in the top bit
     t_flags = fl | (fl || has_caller(p, act) ? AMB_DECIDED : 0);
@@ -249,7 +245,7 @@ static uintptr_t this_thread(const clr_ambient_plan *p, uint64_t epoch) {
     uintptr_t th = 0;
     // The Thread validated since the last GC is still the one there: no
     // need to check it again.
-    if (t_th != 0 && t_epoch == epoch && t_for_class == p->thread_class && rd(&th, t_ref, 8) && th == t_th)
+    if (t_th != 0 && t_epoch == epoch && t_for_class == p->thread_class && clr_guarded_read(&th, t_ref, 8) && th == t_th)
         return th;
     th = current_thread(p);
     if (th == 0) {
@@ -277,7 +273,7 @@ int clr_ambient_flow_suppressed(void) {
     uintptr_t th = this_thread(p, atomic_load_explicit(&g_gc_epoch, memory_order_acquire));
     uintptr_t ec = th == 0 ? 0 : rd_ref(th, p->thread_ec_off);
     uint8_t b = 0;
-    return ec != 0 && rd(&b, ec + p->ec_suppressed_off, 1) && b != 0;
+    return ec != 0 && clr_guarded_read(&b, ec + p->ec_suppressed_off, 1) && b != 0;
 }
 
 int clr_ambient_parent(clr_slot *s, uint8_t trace[16], uint8_t span[8], uint8_t *flags) {
@@ -327,7 +323,7 @@ __attribute__((noinline)) static uintptr_t stop_this(uintptr_t fid, uintptr_t el
     if (save != NULL)
         memcpy(save, fp, ELT_FP_SAVE_SIZE);
     uintptr_t obj = 0;
-    if (hr < 0 || ai.info.numRanges < 1 || !rd(&obj, ai.info.ranges[0].startAddress, 8))
+    if (hr < 0 || ai.info.numRanges < 1 || !clr_guarded_read(&obj, ai.info.ranges[0].startAddress, 8))
         return 0;
     return obj;
 }
@@ -337,9 +333,9 @@ __attribute__((noinline)) static uintptr_t stop_this(uintptr_t fid, uintptr_t el
 static uint8_t *put_str(const clr_ambient_plan *p, uint8_t *w, uintptr_t str, uint32_t max) {
     uint32_t len = 0;
     uint16_t n = 0xFFFF;
-    if (str != 0 && rd(&len, str + p->str_len_off, 4)) {
+    if (str != 0 && clr_guarded_read(&len, str + p->str_len_off, 4)) {
         n = (uint16_t)(len < max ? len : max);
-        if (n > 0 && !rd(w + 4, str + p->str_buf_off, 2 * (uintptr_t)n))
+        if (n > 0 && !clr_guarded_read(w + 4, str + p->str_buf_off, 2 * (uintptr_t)n))
             n = 0xFFFF;
     }
     memcpy(w, &n, 2);
@@ -356,10 +352,10 @@ uint32_t clr_ambient_stop(uintptr_t fid, uintptr_t elt, uint8_t *buf, uint32_t l
     if (act == 0 || class_of(act) != p->activity_class)
         return 0;
     uint64_t start = 0;
-    if (p->start_off != 0 && !rd(&start, act + p->start_off, 8))
+    if (p->start_off != 0 && !clr_guarded_read(&start, act + p->start_off, 8))
         start = 0;
     uint8_t fl = 0;
-    if (p->flags_off != 0 && !rd(&fl, act + p->flags_off, 1))
+    if (p->flags_off != 0 && !clr_guarded_read(&fl, act + p->flags_off, 1))
         fl = 0;
     memset(buf, 0, 16);
     memcpy(buf, &start, 8);

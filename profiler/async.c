@@ -212,7 +212,7 @@ static struct {
 static _Atomic uint32_t g_nspecial;
 static pthread_mutex_t g_special_mu = PTHREAD_MUTEX_INITIALIZER;
 
-int clr_async_builder_method(uintptr_t mid, uint32_t tok) {
+int clr_async_special_method(uintptr_t mid, uint32_t tok) {
     uint32_t n = atomic_load_explicit(&g_nspecial, memory_order_acquire);
     for (uint32_t i = 0; i < n; i++)
         if (g_special[i].mid == mid && g_special[i].tok == tok)

@@ -73,7 +73,7 @@ func asyncSpecialMethod(fid uint64) int {
 	if C.clr_function_info(C.uintptr_t(fid), &d) != 0 {
 		return 0
 	}
-	return int(C.clr_async_builder_method(d.module_id, C.uint32_t(d.token)))
+	return int(C.clr_async_special_method(d.module_id, C.uint32_t(d.token)))
 }
 
 func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) {
@@ -83,7 +83,7 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 		return r, hrErr("GetFunctionInfo2", hr)
 	}
 	facts := flows.Facts{Name: m.Name, HasThis: m.Sig.HasThis,
-		Builder: C.clr_async_builder_method(d.module_id, C.uint32_t(d.token)) == C.ASYNC_SPECIAL_BUILDER}
+		Builder: C.clr_async_special_method(d.module_id, C.uint32_t(d.token)) == C.ASYNC_SPECIAL_BUILDER}
 	if facts.Builder {
 		r.flags = C.FN_ASYNC_COMPLETE
 		return r, nil
@@ -113,7 +113,7 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 			return r, fmt.Errorf("%s: state machine %q not found", m.SelectName, sm)
 		}
 		// Without fields (a module with native code): traced as before.
-		if toks, _ := md.addedFieldsOf(td, a.kind); toks != nil {
+		if toks, _ := md.addedFields(td, a.kind); toks != nil {
 			facts.StateMachineTracked = true
 			if a.kind == kindIterator {
 				p.iterators.add(iteratorKey{m.ModuleID, td})
@@ -122,11 +122,11 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 		break
 	}
 	var own []uint32
-	if own, _ = md.closureFields(m.OwnerToken); own != nil {
+	if own, _ = md.addedFields(m.OwnerToken, kindClosure); own != nil {
 		facts.OwnerLinkFields = true
-	} else if own, _ = md.asyncFields(m.OwnerToken); own != nil {
+	} else if own, _ = md.addedFields(m.OwnerToken, kindStateMachine); own != nil {
 		facts.OwnerFlowFields = true
-	} else if own, _ = md.iteratorFields(m.OwnerToken); own != nil {
+	} else if own, _ = md.addedFields(m.OwnerToken, kindIterator); own != nil {
 		facts.OwnerIterFields = true
 		facts.IterTracked = p.iterators.has(iteratorKey{m.ModuleID, m.OwnerToken})
 	}
@@ -208,24 +208,12 @@ func (p *profiler) fieldOffsets(m *naming.Method, md metadata, toks []uint32) ([
 	return off, cid, nil
 }
 
-// asyncFields returns the tokens of the fields async.c gave a state
-// machine, in order, or nil when it has none.
-func asyncFields(imp unsafe.Pointer, td uint32) ([]uint32, error) {
-	return addedFields(imp, td, kindStateMachine)
-}
-
 // The kinds of types async.c gives fields (async.h ASYNC_KIND_*).
 const (
 	kindStateMachine = int(C.ASYNC_KIND_STATE_MACHINE)
 	kindClosure      = int(C.ASYNC_KIND_CLOSURE)
 	kindIterator     = int(C.ASYNC_KIND_ITERATOR)
 )
-
-// closureFields returns the tokens of the fields async.c gave a closure
-// class, in order, or nil.
-func closureFields(imp unsafe.Pointer, td uint32) ([]uint32, error) {
-	return addedFields(imp, td, kindClosure)
-}
 
 // addedFields returns the tokens of the fields async.c gave td as a type
 // of kind (async.h ASYNC_KIND_*), in order, or nil.

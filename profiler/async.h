@@ -32,7 +32,7 @@ uint64_t clr_async_skipped_modules(void);
 // builder's SetResult or SetException, a CoreLib method that queues work
 // (queue.c), or neither (0).
 enum { ASYNC_SPECIAL_BUILDER = 1, ASYNC_SPECIAL_QUEUE = 2 };
-int clr_async_builder_method(uintptr_t mid, uint32_t tok);
+int clr_async_special_method(uintptr_t mid, uint32_t tok);
 // A custom attribute's blob (the runtime's memory, valid while the module is).
 int md_attribute_blob(void *imp, uint32_t tok, const uint16_t *name, const uint8_t **data, uint32_t *len);
 

@@ -105,13 +105,14 @@ static uintptr_t verdict_get(FunctionID fid) {
 // again, where it would wait on the planner lock its own thread holds.
 static __thread int t_mapping __attribute__((tls_model("initial-exec")));
 
-// A task builder's SetResult/SetException (async.c): asked of Go wherever
-// it is, since it ends the spans of async methods.
-static int async_builder(FunctionID fid) {
+// A task builder's SetResult/SetException, or a CoreLib method that queues
+// work (async.c): asked of Go wherever it is, since it ends the spans of
+// async methods, or marks work queued with the flow suppressed (queue.c).
+static int async_special(FunctionID fid) {
     ClassID cls = 0;
     ModuleID mid = 0;
     mdToken tok = 0;
-    return clr_info_vtbl()->GetFunctionInfo(clr_info(), fid, &cls, &mid, &tok) >= 0 && clr_async_builder_method(mid, tok);
+    return clr_info_vtbl()->GetFunctionInfo(clr_info(), fid, &cls, &mid, &tok) >= 0 && clr_async_special_method(mid, tok);
 }
 
 // Asks Go (once per function) whether fid is traced. compiling: the runtime
@@ -122,7 +123,7 @@ static clr_fn *map_function_from(FunctionID fid, int compiling) {
         return v == 1 ? NULL : (clr_fn *)v;
     if (t_mapping)
         return NULL;
-    if (!clr_function_in_scope(fid) && !async_builder(fid)) {
+    if (!clr_function_in_scope(fid) && !async_special(fid)) {
         // As clrotelMapFunction does for functions it is asked about: a
         // dying thread compiling the code that prints its unhandled
         // exception (framework code, never asked of Go). Not on a

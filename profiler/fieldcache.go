@@ -20,25 +20,8 @@ type addedKey struct {
 	kind int
 }
 
-// asyncFields is asyncFields(m.imp, td), cached.
-func (m metadata) asyncFields(td uint32) ([]uint32, error) {
-	return m.cachedFields(td, kindStateMachine)
-}
-
-// closureFields is closureFields(m.imp, td), cached.
-func (m metadata) closureFields(td uint32) ([]uint32, error) { return m.cachedFields(td, kindClosure) }
-
-// iteratorFields is addedFields(m.imp, td, kindIterator), cached.
-func (m metadata) iteratorFields(td uint32) ([]uint32, error) {
-	return m.cachedFields(td, kindIterator)
-}
-
-// addedFieldsOf is the cached answer for any kind.
-func (m metadata) addedFieldsOf(td uint32, kind int) ([]uint32, error) {
-	return m.cachedFields(td, kind)
-}
-
-func (m metadata) cachedFields(td uint32, kind int) ([]uint32, error) {
+// addedFields is addedFields(m.imp, td, kind), cached.
+func (m metadata) addedFields(td uint32, kind int) ([]uint32, error) {
 	ask := func() ([]uint32, error) { return addedFields(m.imp, td, kind) }
 	c := m.added
 	if c == nil {

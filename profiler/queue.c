@@ -98,21 +98,17 @@ static const uint16_t *closure_class(uintptr_t cls) {
     return NULL;
 }
 
-static inline int rd(void *dst, uintptr_t src, uintptr_t n) {
-    return src >= 4096 && clr_safe_copy(dst, (const void *)src, n) == 0;
-}
-
 // Marks the closure obj (if it is one) as queued with the flow suppressed.
 static void mark(uintptr_t obj) {
     uintptr_t cls = 0;
-    if (!rd(&cls, obj, 8) || cls == 0)
+    if (!clr_guarded_read(&cls, obj, 8) || cls == 0)
         return;
     const uint16_t *off = closure_class(cls);
     if (off == NULL)
         return;
     uint64_t w[CLOSURE_FIELDS];
     for (int i = 0; i < CLOSURE_FIELDS; i++)
-        if (!rd(&w[i], obj + off[i], 8))
+        if (!clr_guarded_read(&w[i], obj + off[i], 8))
             return;
     volatile uint64_t *check = (volatile uint64_t *)(obj + off[3]);
     if ((w[0] | w[1] | w[2]) == 0) {
@@ -148,8 +144,8 @@ __attribute__((noinline)) static void mark_callbacks(clr_fn *fn, uintptr_t elt, 
     if (clr_info_vtbl()->GetFunctionEnter3Info(clr_info(), fn->function_id, (COR_PRF_ELT_INFO)elt, &frame, &cb, &ai.info) >= 0) {
         for (ULONG i = 0; i < ai.info.numRanges && i < 16; i++) {
             uintptr_t dlg = 0, target = 0;
-            if ((fn->queue_args & (1u << i)) && ai.info.ranges[i].length == 8 && rd(&dlg, ai.info.ranges[i].startAddress, 8) &&
-                dlg != 0 && rd(&target, dlg + target_off, 8) && target != 0 && target != dlg)
+            if ((fn->queue_args & (1u << i)) && ai.info.ranges[i].length == 8 && clr_guarded_read(&dlg, ai.info.ranges[i].startAddress, 8) &&
+                dlg != 0 && clr_guarded_read(&target, dlg + target_off, 8) && target != 0 && target != dlg)
                 targets[n++] = target;
         }
     }
