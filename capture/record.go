@@ -76,7 +76,9 @@ const (
 	// that made it follows FlagParent's part.
 	FlagLink uint16 = 1 << 13
 	// FlagSpanID (enter records): the span's id, chosen by the hook,
-	// follows the trace id part (an async method, whose resumes name it).
+	// follows the trace id part (an async method's, a closure's: their
+	// resumes and lambdas name it). Any other span's id is SpanID(salt,
+	// the record's position).
 	FlagSpanID uint16 = 1 << 8
 	// FlagResume (enter records): not a span, but a continuation of the
 	// span whose trace id and span id follow the fixed part (an async
@@ -127,6 +129,7 @@ const MaxTypeArgs = 8
 // Record is one record as it lies in a ring. Payload aliases ring memory
 // and is valid only until the record is released.
 type Record struct {
+	Pos     uint64 // the record's position in its ring (bytes written before it)
 	Kind    Kind
 	Flags   uint16
 	Time    int64 // unix nanoseconds
@@ -295,4 +298,20 @@ func DecodeActivity(r Record) (Activity, error) {
 		p = p[size:]
 	}
 	return a, nil
+}
+
+// SpanID is the id of a span whose enter record does not carry one: the
+// hook and the drainer both derive it from the ring's salt and the
+// record's position (capture.h clr_span_id, the same function).
+func SpanID(salt, pos uint64) [8]byte {
+	z := (salt ^ pos) + 0x9e3779b97f4a7c15
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	z ^= z >> 31
+	if z == 0 {
+		z = 1
+	}
+	var id [8]byte
+	binary.LittleEndian.PutUint64(id[:], z) // as the hook writes a uint64
+	return id
 }

@@ -65,6 +65,7 @@ func (r *Ring) Drain(fn func(Record)) (int, error) {
 				return n, fmt.Errorf("capture: ring corrupt: %v record of %d bytes", kind, size)
 			}
 			rec := Record{
+				Pos:     tail,
 				Kind:    kind,
 				Flags:   binary.LittleEndian.Uint16(r.data[off+6:]),
 				Time:    int64(binary.LittleEndian.Uint64(r.data[off+8:])),

@@ -25,6 +25,7 @@
 // rules of the hot path; this file's module-load part runs once per module
 // on the loading thread and may use the metadata API freely.
 #include <pthread.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "async.h"
@@ -32,6 +33,7 @@
 #include "imagemd.h"
 #include "profiler.h"
 #include "queue.h"
+#include "workitems.h"
 
 #define INFO (clr_info_vtbl())
 #define SELF (clr_info())
@@ -322,6 +324,14 @@ static void corelib_specials(uintptr_t mid, const uint8_t *base, int flat) {
             if (td != 0)
                 image_specials(&img, mid, td, q->methods, q->nmethods, ASYNC_SPECIAL_QUEUE);
         }
+        for (const clr_work_api *w = clr_work_apis; w->type != NULL; w++) {
+            mdTypeDef td = md_image_find_type(&img, w->ns, w->type);
+            if (td == 0 || md_image_methods_named(&img, td, w->make, NULL, 0) == 0 ||
+                md_image_methods_named(&img, td, w->run, NULL, 0) == 0)
+                continue;
+            image_specials(&img, mid, td, &w->make, 1, ASYNC_SPECIAL_WORK_MAKE);
+            image_specials(&img, mid, td, &w->run, 1, w->repeat ? ASYNC_SPECIAL_WORK_REPEAT : ASYNC_SPECIAL_WORK_RUN);
+        }
         return;
     }
     void *imp = clr_module_import(mid);
@@ -342,6 +352,16 @@ static void corelib_specials(uintptr_t mid, const uint8_t *base, int flat) {
             ascii16(n16, q->type);
             if (MD(imp)->FindTypeDefByName(imp, (const WCHAR *)n16, 0, &td) == S_OK)
                 add_special(imp, mid, td, q->methods, q->nmethods, ASYNC_SPECIAL_QUEUE);
+        }
+        for (const clr_work_api *w = clr_work_apis; w->type != NULL; w++) {
+            char full[128];
+            snprintf(full, sizeof full, "%s.%s", w->ns, w->type);
+            ascii16(n16, full);
+            if (MD(imp)->FindTypeDefByName(imp, (const WCHAR *)n16, 0, &td) != S_OK || !has_method(imp, td, w->make) ||
+                !has_method(imp, td, w->run))
+                continue;
+            add_special(imp, mid, td, &w->make, 1, ASYNC_SPECIAL_WORK_MAKE);
+            add_special(imp, mid, td, &w->run, 1, w->repeat ? ASYNC_SPECIAL_WORK_REPEAT : ASYNC_SPECIAL_WORK_RUN);
         }
     }
     MD(imp)->Release(imp);
@@ -445,7 +465,7 @@ void clr_async_module_loading(uintptr_t mid) {
 __attribute__((noinline)) uintptr_t clr_async_this(uintptr_t fid, uintptr_t elt) {
     struct {
         COR_PRF_FUNCTION_ARGUMENT_INFO info;
-        COR_PRF_FUNCTION_ARGUMENT_RANGE more[3];
+        COR_PRF_FUNCTION_ARGUMENT_RANGE more[15]; // room for every argument: a short buffer fails the call
     } ai;
     ULONG cb = sizeof ai;
     COR_PRF_FRAME_INFO frame = 0;

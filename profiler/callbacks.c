@@ -11,6 +11,7 @@
 
 #include "profiler.h"
 #include "async.h"
+#include "workitems.h"
 #include "clrinfo.h"
 #include "startup.h"
 #include "ambient.h"
@@ -293,10 +294,47 @@ static HRESULT cb_module_load_finished(void *self, ModuleID mid, HRESULT status)
     return S_OK;
 }
 
-// COR_PRF_HIGH_BASIC_GC: a GC may have moved what ambient.c caches.
+// COR_PRF_HIGH_BASIC_GC: a GC may have moved what ambient.c caches, and
+// the work items workitems.c keys by address (with
+// COR_PRF_HIGH_MONITOR_GC_MOVED_OBJECTS, which reports where they went).
+static HRESULT cb_gc_started(void *self, int ngen, BOOL *collected, int reason) {
+    (void)self;
+    (void)reason;
+    clr_work_gc_started(ngen, collected);
+    return S_OK;
+}
+
 static HRESULT cb_gc_finished(void *self) {
     (void)self;
     clr_ambient_gc();
+    clr_work_gc_finished();
+    return S_OK;
+}
+
+static HRESULT cb_moved_references2(void *self, ULONG n, ObjectID *old_start, ObjectID *new_start, SIZE_T *len) {
+    (void)self;
+    clr_work_gc_moved(n, old_start, new_start, len);
+    return S_OK;
+}
+
+// The first interface's forms, with 32-bit lengths: which of the two a
+// runtime calls is its choice; a range reported by both is applied twice,
+// to the same effect.
+static HRESULT cb_moved_references(void *self, ULONG n, ObjectID *old_start, ObjectID *new_start, ULONG *len) {
+    (void)self;
+    clr_work_gc_moved32(n, old_start, new_start, len);
+    return S_OK;
+}
+
+static HRESULT cb_surviving_references(void *self, ULONG n, ObjectID *start, ULONG *len) {
+    (void)self;
+    clr_work_gc_moved32(n, start, start, len);
+    return S_OK;
+}
+
+static HRESULT cb_surviving_references2(void *self, ULONG n, ObjectID *start, SIZE_T *len) {
+    (void)self;
+    clr_work_gc_survived(n, start, len);
     return S_OK;
 }
 
@@ -430,7 +468,12 @@ static void build_vtable(void) {
     g_cb_vtbl[CB_ThreadCreated] = (void *)cb_thread_created;
     g_cb_vtbl[CB_ThreadAssignedToOSThread] = (void *)cb_thread_assigned;
     g_cb_vtbl[CB_ModuleUnloadFinished] = (void *)cb_module_unload_finished;
+    g_cb_vtbl[CB_GarbageCollectionStarted] = (void *)cb_gc_started;
     g_cb_vtbl[CB_GarbageCollectionFinished] = (void *)cb_gc_finished;
+    g_cb_vtbl[CB_MovedReferences2] = (void *)cb_moved_references2;
+    g_cb_vtbl[CB_SurvivingReferences2] = (void *)cb_surviving_references2;
+    g_cb_vtbl[CB_MovedReferences] = (void *)cb_moved_references;
+    g_cb_vtbl[CB_SurvivingReferences] = (void *)cb_surviving_references;
     g_cb_vtbl[CB_ExceptionUnwindFunctionLeave] = (void *)cb_unwind_function_leave;
     g_cb_vtbl[CB_ReJITCompilationStarted] = (void *)cb_rejit_compilation_started;
     g_cb_vtbl[CB_ReJITCompilationFinished] = (void *)cb_rejit_compilation_finished;

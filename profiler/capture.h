@@ -28,8 +28,11 @@ enum {
 // had no room for that part: their count is the fixed part's second word.
 // RF_TRUNCATED (a root's exit record): its trace reached the span budget,
 // and later calls were folded into their parents.
-// RF_SPANID (enter records): the span's id follows the trace id part (an
-// async method's span, whose id the hooks hand to its resumes).
+// RF_SPANID (enter records): the span's id follows the trace id part,
+// chosen at random by the hook: an async method's (its resumes name it) and
+// a closure constructor's (its lambdas do). Any other span's id is
+// clr_span_id(slot's span_salt, position of its enter record), known to the
+// hook without writing it (work items made under the span name it).
 // RF_RESUME (enter records): not a span of its own, but a continuation of
 // the span whose trace id (16 bytes) and span id (8) follow the fixed
 // part: the calls under it are that span's children (async.c).
@@ -82,13 +85,19 @@ enum {
     // With FN_ASYNC_MOVENEXT: an iterator's Dispose, which ends the span of
     // the iterator method whose enumeration it ends (hooks.c async_enter).
     FN_ITER_END = 1 << 19,
+    // CoreLib's work items (workitems.c): the method that makes one and the
+    // one that runs it, `this` being the item; no span. FN_WORK_REPEAT: the
+    // item runs more than once (a timer's).
+    FN_WORK_MAKE = 1 << 20,
+    FN_WORK_RUN = 1 << 21,
+    FN_WORK_REPEAT = 1 << 22,
 };
 // Folded and asked to be re-JIT-compiled without hooks (rejit.c): its new
 // code's calls reach no hook, so folded counts stop at that point.
 enum { FN_REJIT = 0x1000, FN_UNHOOKED = 0x2000 }; // FN_UNHOOKED: its new code is installed
 // Methods the rule never folds, nor re-JIT-compiles (their hooks do more
 // than count): async and closure roles, Activity.Stop.
-#define FN_NEVER_FOLDED (FN_LINKED | FN_ACTIVITY_STOP | FN_QUEUE)
+#define FN_NEVER_FOLDED (FN_LINKED | FN_ACTIVITY_STOP | FN_QUEUE | FN_WORK_MAKE | FN_WORK_RUN)
 // RF_APPROX (exit records of spans with folded calls): some folded method
 // was re-JIT-compiled without hooks before the span ended, so its later
 // calls are not in the span's counts.
@@ -173,6 +182,11 @@ typedef struct clr_frame {
     // first MoveNext was a continuation of it). If not, its span ends
     // with the call (RF_SYNC_END).
     uint32_t async_linked;
+    // FRAME_PASS of a work item's run (FN_WORK_RUN): how its maker's trace
+    // goes on (a WORK_* of workitems.h), that trace in trace, the maker's
+    // span in span, when it was made in start. The first call under it that
+    // starts a root continues that trace.
+    uint32_t flow;
     // FRAME_RECORDED: what was folded into it.
     uint32_t fold_calls;
     uint32_t fold_ntop;
@@ -210,6 +224,10 @@ typedef struct clr_slot {
     uint32_t trace_truncated;  // that trace reached the span budget
     uintptr_t unwinding;       // FunctionID given by ExceptionUnwindFunctionEnter
     uint64_t rng[2];           // xorshift128+ state for trace ids
+    // Chosen when the slot is taken, read by Go: a span whose id the hook
+    // does not write (RF_SPANID) has clr_span_id(span_salt, the position of
+    // its enter record in the ring), which both sides compute.
+    _Atomic uint64_t span_salt;
     // The search pass of the exception in flight (unhandled-exception
     // detection): thrown and no catcher found yet; traced frames left to
     // search; inside a filter.
@@ -217,6 +235,17 @@ typedef struct clr_slot {
     uint32_t search_pos;
     uint32_t in_filter;
 } clr_slot;
+
+// splitmix64's finalizer: a bijection, so distinct positions give distinct
+// ids within a slot's life; the salt keeps slots and processes apart.
+// capture.SpanID is the same function.
+static inline uint64_t clr_span_id(uint64_t salt, uint64_t pos) {
+    uint64_t z = (salt ^ pos) + 0x9e3779b97f4a7c15ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return z != 0 ? z : 1;
+}
 
 typedef struct clr_capture_config {
     uint32_t max_threads;

@@ -50,6 +50,9 @@ type drainer struct {
 type threadState struct {
 	ring *capture.Ring
 	th   *otelbridge.Thread
+	// salt is the slot's span_salt: a span's id when its record carries
+	// none (capture.SpanID).
+	salt *uint64
 	// argBytes[i] is what the arguments of the open span at depth i+1 took
 	// of the span's attribute byte limit; its return value gets the rest.
 	argBytes []int32
@@ -162,7 +165,7 @@ func (d *drainer) thread(i int, s *C.clr_slot) *threadState {
 		d.p.log.Errorf("slot %d: %v", i, err)
 		return nil
 	}
-	ts := &threadState{ring: ring, th: otelbridge.NewThread(int64(s.os_tid))}
+	ts := &threadState{ring: ring, th: otelbridge.NewThread(int64(s.os_tid)), salt: (*uint64)(unsafe.Pointer(&s.span_salt))}
 	d.threads[i] = ts
 	return ts
 }
@@ -205,7 +208,9 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 		case r.Flags&capture.FlagSpanID != 0:
 			b.EnterWithID(ts.th, r.Time, m, tid, trace.SpanID(e.SpanID), attrs...)
 		default:
-			b.Enter(ts.th, r.Time, m, tid, attrs...)
+			// The slot's salt is read now: a slot changes hands (and salt)
+			// only once its last owner's records are drained.
+			b.EnterWithID(ts.th, r.Time, m, tid, trace.SpanID(capture.SpanID(atomic.LoadUint64(ts.salt), r.Pos)), attrs...)
 		}
 		if r.Flags&capture.FlagParent != 0 {
 			b.JoinParent(ts.th, trace.SpanID(e.Parent))

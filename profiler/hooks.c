@@ -17,6 +17,7 @@
 
 #include "async.h"
 #include "queue.h"
+#include "workitems.h"
 #include "clrapi.h"
 #include "capture.h"
 #include "profiler.h"
@@ -128,6 +129,7 @@ __attribute__((noinline, cold)) static clr_slot *slot_acquire(void) {
         }
         if ((s->rng[0] | s->rng[1]) == 0)
             s->rng[0] = 1;
+        atomic_store_explicit(&s->span_salt, clr_span_id(s->rng[0], s->rng[1]), memory_order_relaxed);
         // Publish the slot to Go only once it is fully set up.
         uint32_t hw = atomic_load(&g_slot_hw);
         while (hw < i + 1 && !atomic_compare_exchange_weak(&g_slot_hw, &hw, i + 1)) {
@@ -508,6 +510,92 @@ static int closure_link(clr_fn *fn, uintptr_t elt, uint64_t tid[2], uint64_t *pa
     return LINK_JOINED;
 }
 
+// A root under a work item's run (workitems.c): the trace its maker's
+// span was in, joined under that span, or linked to it (made with the
+// flow suppressed), or not traced (made under an unsampled span).
+static int flow_link(const clr_frame *flow, uint64_t tid[2], uint64_t *parent, uint64_t link[3]) {
+    switch (flow->flow) {
+    case WORK_JOIN:
+        tid[0] = flow->trace[0];
+        tid[1] = flow->trace[1];
+        *parent = flow->span;
+        return LINK_JOINED;
+    case WORK_LINK:
+        link[0] = flow->trace[0];
+        link[1] = flow->trace[1];
+        link[2] = flow->span;
+        return LINK_SUPPRESSED;
+    case WORK_UNSAMPLED:
+        return LINK_UNSAMPLED;
+    }
+    return LINK_NONE;
+}
+
+// A work item's maker or run (FN_WORK_MAKE, FN_WORK_RUN), frame f at depth
+// d: a transparent frame. A maker records the item with the span it is
+// made under: the recorded frame below (a folded call's: the span it folds
+// into), else, past untraced framework code, the maker's trace of a work
+// item run on this thread (Parallel's workers make the next ones). A run
+// takes that back into f.
+__attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uint32_t d) {
+    uintptr_t self = clr_async_this(fn->function_id, elt);
+    if (self == 0)
+        return;
+    clr_work_ctx ctx;
+    if (fn->flags & FN_WORK_RUN) {
+        int how = clr_work_take(self, (fn->flags & FN_WORK_REPEAT) != 0, now_ns(), &ctx);
+        if (how != WORK_NONE) {
+            f->flow = (uint32_t)how;
+            f->trace[0] = ctx.trace[0];
+            f->trace[1] = ctx.trace[1];
+            f->span = ctx.span;
+            f->start = ctx.made;
+        }
+        return;
+    }
+    int suppressed = 0, run_seen = 0;
+    const clr_frame *flow = NULL;
+    while (d > 0 && s->stack[d - 1].recorded == FRAME_PASS) {
+        const clr_frame *q = &s->stack[d - 1];
+        if (q->fn != NULL && (q->fn->flags & FN_QUEUE_UNSAFE))
+            suppressed = 1;
+        if (!run_seen && q->fn != NULL && (q->fn->flags & FN_WORK_RUN)) {
+            run_seen = 1;
+            if (q->flow != WORK_NONE)
+                flow = q;
+        }
+        d--;
+    }
+    int how;
+    memset(&ctx, 0, sizeof ctx);
+    if (d > 0) {
+        const clr_frame *p = &s->stack[d - 1];
+        if (p->recorded == FRAME_FOLDED)
+            p = &s->stack[p->anc];
+        if (p->recorded == FRAME_RECORDED && p->span != 0) {
+            how = WORK_JOIN;
+            ctx.trace[0] = p->trace[0];
+            ctx.trace[1] = p->trace[1];
+            ctx.span = p->span;
+        } else if (p->recorded == FRAME_SKIPPED) {
+            how = WORK_UNSAMPLED;
+        } else {
+            return;
+        }
+    } else if (flow != NULL && flow->flow != WORK_LINK) {
+        how = (int)flow->flow;
+        ctx.trace[0] = flow->trace[0];
+        ctx.trace[1] = flow->trace[1];
+        ctx.span = flow->span;
+    } else {
+        return;
+    }
+    if (how == WORK_JOIN && (suppressed || clr_ambient_flow_suppressed()))
+        how = WORK_LINK;
+    ctx.made = now_ns();
+    clr_work_made(self, how, &ctx);
+}
+
 void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     // A state machine's step and a builder's completion are continuations,
     // not calls that make spans: a drop of one is not counted (its calls
@@ -531,6 +619,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     f->fn = fn;
     f->recorded = FRAME_SKIPPED;
     f->span = 0;
+    f->flow = WORK_NONE;
     if (__builtin_expect(fn->flags & FN_ACTIVITY_STOP, 0)) {
         f->recorded = FRAME_PASS;
         activity_stopped(s, fn, elt);
@@ -541,11 +630,28 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         clr_queue_point(fn, elt);
         return;
     }
+    if (__builtin_expect(fn->flags & (FN_WORK_MAKE | FN_WORK_RUN), 0)) {
+        f->recorded = FRAME_PASS;
+        work_point(s, f, fn, elt, d);
+        return;
+    }
     // The frame this call is decided under: the one below it, past
     // transparent ones (a callback run inline by a hooked framework
-    // method: ContinueWith on a completed task, an Activity listener).
-    while (d > 0 && s->stack[d - 1].recorded == FRAME_PASS)
+    // method: ContinueWith on a completed task, an Activity listener; a
+    // work item's run, whose maker's trace a root under it continues).
+    // The innermost run decides, even when it found no maker: the runs
+    // around it (a thread's start, long before) are not this work's.
+    clr_frame *flow = NULL;
+    int run_seen = 0;
+    while (d > 0 && s->stack[d - 1].recorded == FRAME_PASS) {
+        clr_frame *q = &s->stack[d - 1];
+        if (!run_seen && q->fn != NULL && (q->fn->flags & FN_WORK_RUN)) {
+            run_seen = 1;
+            if (q->flow != WORK_NONE)
+                flow = q;
+        }
         d--;
+    }
     if ((fn->flags & (FN_ASYNC_MOVENEXT | FN_ASYNC_COMPLETE)) && async_enter(s, f, fn, elt, d) == ASYNC_HANDLED)
         return;
     // A frame is recorded only under a recorded parent, so a dropped enter
@@ -611,6 +717,8 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         // Activity.Current is set (ambient.c).
         uint8_t pflags = 0;
         int how = (fn->flags & FN_CLOSURE_BODY) ? closure_link(fn, elt, tid, &parent, link) : LINK_NONE;
+        if (how == LINK_NONE && flow != NULL)
+            how = flow_link(flow, tid, &parent, link);
         if (how == LINK_UNSAMPLED) {
             bump(&s->unsampled);
             return;
@@ -639,6 +747,9 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     }
     // An async method's span id is chosen here: its state machine carries
     // it to the resumes (async.c).
+    // An async method's span id is chosen here: its state machine carries
+    // it to the resumes (async.c); so is a closure's, for its lambdas.
+    // Others have the id their record's position gives (clr_span_id).
     uint64_t span = 0;
     if (fn->flags & (FN_ASYNC_KICKOFF | FN_CLOSURE_CTOR)) {
         while (span == 0)
@@ -673,6 +784,9 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         return;
     }
     size = enter_values(fn, elt, p, fixed, budget, &flags);
+    if (span == 0) // the record's position: the ring's head once room is reserved
+        span = clr_span_id(atomic_load_explicit(&s->span_salt, memory_order_relaxed),
+                           atomic_load_explicit(&s->head, memory_order_relaxed));
     put_header(p, size, REC_ENTER, flags, ts);
     uint8_t *q = p + REC_HEADER;
     *(uint32_t *)q = fn->index;

@@ -151,6 +151,12 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	// GC start/end only (no object tracking, concurrent GC kept): a GC may
 	// move the storage of a thread's t_currentThread (ambient.c).
 	out.event_mask_high = C.COR_PRF_HIGH_BASIC_GC
+	if cfg.Async {
+		// Where collections move (and whether they keep) the work items
+		// workitems.c knows by address: reported without
+		// COR_PRF_MONITOR_GC, so concurrent GC stays on.
+		out.event_mask_high |= C.COR_PRF_HIGH_MONITOR_GC_MOVED_OBJECTS
+	}
 	out.capture.max_threads = C.uint32_t(cfg.MaxThreads)
 	out.capture.ring_size = C.uint32_t(cfg.RingBytes)
 	out.capture.stack_cap = C.uint32_t(cfg.MaxDepth)
@@ -291,8 +297,11 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		p.log.Debugf("%v", err)
 		return f
 	}
-	if special == C.ASYNC_SPECIAL_QUEUE {
+	switch special {
+	case C.ASYNC_SPECIAL_QUEUE:
 		return p.queueFunction(f, fid, index, m)
+	case C.ASYNC_SPECIAL_WORK_MAKE, C.ASYNC_SPECIAL_WORK_RUN, C.ASYNC_SPECIAL_WORK_REPEAT:
+		return p.workFunction(f, fid, index, m, special)
 	}
 	var flags uint32 = C.FN_SELECTED
 	if m.Shared {
@@ -429,6 +438,15 @@ func (p *profiler) shutdown() {
 	}
 	if p.cfg.Async {
 		p.log.Infof("async: %d state machines carry their span; %d modules with native code left as they are; %d closures queued with the flow suppressed", uint64(C.clr_async_types()), uint64(C.clr_async_skipped_modules()), queueSuppressed())
+		made, joined, full, lost := workCounts()
+		gcs, ranges := workGCCounts()
+		p.log.Infof("queued work: %d work items made under a span, %d runs continued their maker's trace; %d collections followed (%d ranges of live objects reported)", made, joined, gcs, ranges)
+		if full > 0 {
+			p.log.Warnf("queued work: %d work items not recorded, the table was full: their work started traces of its own", full)
+		}
+		if lost > 0 {
+			p.log.Warnf("queued work: %d work items forgotten at a collection that did not report them alive (never run, or moved where the runtime did not say): those that ran started traces of their own", lost)
+		}
 	}
 	if n := uint64(C.clr_events_dropped()); n > 0 {
 		p.log.Warnf("%d exception, catch or Activity records not recorded: capture buffers full (their spans miss those events)", n)

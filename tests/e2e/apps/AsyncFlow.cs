@@ -132,6 +132,92 @@ namespace Acme.Async
         }
     }
 
+    // Work queued with callbacks that capture nothing (a method group on an
+    // app object, lambdas that get their state as an argument): no closure
+    // per call carries the link, only the work item CoreLib makes. Two
+    // flows run at once, so that work attached by method or by time would
+    // land in the wrong one.
+    public static class Uncaptured
+    {
+        static readonly System.Collections.Concurrent.ConcurrentDictionary<int, CountdownEvent> done =
+            new System.Collections.Concurrent.ConcurrentDictionary<int, CountdownEvent>();
+
+        public static int Work(int v)
+        {
+            CountdownEvent e;
+            if (done.TryGetValue(v >= 100 ? v / 100 : v / 10, out e))
+                e.Signal();
+            return v;
+        }
+
+        public sealed class Job
+        {
+            readonly int v;
+            public Job(int v) { this.v = v; }
+            public void Go() { Work(v); }
+            public async Task GoAsync() { await Task.Delay(5); Work(v); }
+        }
+
+        public static void Run(int id)
+        {
+            var e = new CountdownEvent(11);
+            done[id] = e;
+            Task.Run(new Job(id * 10 + 1).Go);
+            Task.Factory.StartNew(s => Work((int)s), id * 10 + 2);
+            ThreadPool.QueueUserWorkItem(s => Work((int)s), id * 10 + 3);
+            var th = new Thread(s => Work((int)s));
+            th.Start(id * 10 + 4);
+            var timer = new Timer(s => Work((int)s), id * 10 + 5, 5, Timeout.Infinite);
+            Task.Delay(5).ContinueWith((t, s) => Work((int)s), id * 10 + 6);
+            Task.Run(new Job(id * 10 + 7).GoAsync);
+            Parallel.For(id * 100, id * 100 + 4, i => Work(i));
+            e.Wait();
+            th.Join();
+            GC.KeepAlive(timer);
+        }
+
+        // An item made, then a full compacting collection (which moves it),
+        // then run: its work still nests under its maker.
+        public static void AcrossGC(int id)
+        {
+            var t = new Task(s => Work((int)s), id * 10 + 8);
+            var junk = new object[1000];
+            for (int i = 0; i < junk.Length; i++)
+                junk[i] = new byte[64];
+            junk = null;
+            GC.Collect(2, GCCollectionMode.Forced, true, true);
+            t.Start();
+            t.Wait();
+        }
+    }
+
+    // Many work items pending at once, each made under its own span, with
+    // no collection in between (a no-GC region): every item's work must
+    // nest under its own maker, or start a trace of its own when the
+    // table had no room for it; never under another's.
+    public static class ManyItems
+    {
+        public static int Work(int id) { return id; }
+
+        public static Task Make(int id)
+        {
+            return new Task(s => Work((int)s), id);
+        }
+
+        public static void Run(int n)
+        {
+            var tasks = new Task[n];
+            bool region = GC.TryStartNoGCRegion(200L * 1024 * 1024);
+            for (int i = 0; i < n; i++)
+                tasks[i] = Make(i);
+            foreach (var t in tasks)
+                t.Start();
+            Task.WaitAll(tasks);
+            if (region && System.Runtime.GCSettings.LatencyMode == System.Runtime.GCLatencyMode.NoGCRegion)
+                GC.EndNoGCRegion();
+        }
+    }
+
     // Work queued where the caller's context does not flow: by the API
     // (UnsafeQueueUserWorkItem) or on the thread (SuppressFlow). Each
     // starts a trace of its own, linked to the span that made it; Flowing
@@ -351,6 +437,24 @@ public static class Program
                 Acme.Async.Queued.Run(1);
                 Acme.Async.Queued.Run(2);
                 Console.WriteLine("queued done");
+                break;
+            }
+            case "manyitems":
+            {
+                Acme.Async.ManyItems.Run(int.Parse(args[1]));
+                Console.WriteLine("manyitems done");
+                break;
+            }
+            case "uncaptured":
+            {
+                var a = new Thread(() => Acme.Async.Uncaptured.Run(1));
+                var b = new Thread(() => Acme.Async.Uncaptured.Run(2));
+                a.Start();
+                b.Start();
+                a.Join();
+                b.Join();
+                Acme.Async.Uncaptured.AcrossGC(3);
+                Console.WriteLine("uncaptured done");
                 break;
             }
             case "suppressed":

@@ -1,0 +1,99 @@
+package cworkitems
+
+/*
+#cgo CFLAGS: -O2 -Wall
+#include <stdlib.h>
+#include "workitems.h"
+
+static void made(uintptr_t item, int how, uint64_t span, uint64_t at) {
+	clr_work_ctx c = {{span, span + 1}, span, at};
+	clr_work_made(item, how, &c);
+}
+static int take(uintptr_t item, int repeat, uint64_t now, uint64_t *span) {
+	clr_work_ctx c = {{0, 0}, 0, 0};
+	int how = clr_work_take(item, repeat, now, &c);
+	*span = c.span;
+	return how;
+}
+static void started(int gen2) {
+	BOOL c[5] = {1, 1, gen2, 0, 0};
+	clr_work_gc_started(5, c);
+}
+static void moved(uintptr_t from, uintptr_t to, uintptr_t len) {
+	ObjectID a = from, b = to;
+	SIZE_T n = len;
+	clr_work_gc_moved(1, &a, &b, &n);
+}
+static void moved32(uintptr_t from, uintptr_t to, uint32_t len) {
+	ObjectID a = from, b = to;
+	ULONG n = len;
+	clr_work_gc_moved32(1, &a, &b, &n);
+}
+*/
+import "C"
+
+import "unsafe"
+
+// Hows, as workitems.h names them.
+const (
+	None      = int(C.WORK_NONE)
+	Join      = int(C.WORK_JOIN)
+	Link      = int(C.WORK_LINK)
+	Unsampled = int(C.WORK_UNSAMPLED)
+)
+
+// Heap is fake managed memory: objects are words whose first word is their
+// class (MethodTable), as the table reads them.
+type Heap struct{ base unsafe.Pointer }
+
+// NewHeap allocates words of fake heap.
+func NewHeap(words int) *Heap { return &Heap{C.calloc(C.size_t(words), 8)} }
+
+// Free releases the heap.
+func (h *Heap) Free() { C.free(h.base) }
+
+// Obj is the address of word i, after writing class there.
+func (h *Heap) Obj(i int, class uintptr) uintptr {
+	p := uintptr(h.base) + uintptr(i)*8
+	*(*uintptr)(unsafe.Pointer(p)) = class
+	return p
+}
+
+// Made records item as made under span at time at (unix ns).
+func Made(item uintptr, how int, span, at uint64) {
+	C.made(C.uintptr_t(item), C.int(how), C.uint64_t(span), C.uint64_t(at))
+}
+
+// Take is a run of item at time now: how it goes on, and the maker's span.
+func Take(item uintptr, repeat bool, now uint64) (how int, span uint64) {
+	var s C.uint64_t
+	r := 0
+	if repeat {
+		r = 1
+	}
+	how = int(C.take(C.uintptr_t(item), C.int(r), C.uint64_t(now), &s))
+	return how, uint64(s)
+}
+
+// GC reports, in the runtime's order.
+func Started(gen2 bool) {
+	g := 0
+	if gen2 {
+		g = 1
+	}
+	C.started(C.int(g))
+}
+func Moved(from, to, length uintptr) {
+	C.moved(C.uintptr_t(from), C.uintptr_t(to), C.uintptr_t(length))
+}
+func Moved32(from, to, length uintptr) {
+	C.moved32(C.uintptr_t(from), C.uintptr_t(to), C.uint32_t(length))
+}
+func Finished() { C.clr_work_gc_finished() }
+
+// Counts are the table's counters.
+func Counts() (made, joined, full, lost uint64) {
+	var a, b, c, d C.uint64_t
+	C.clr_work_counts(&a, &b, &c, &d)
+	return uint64(a), uint64(b), uint64(c), uint64(d)
+}

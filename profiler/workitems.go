@@ -1,0 +1,54 @@
+package main
+
+/*
+#include "async.h"
+#include "capture.h"
+#include "workitems.h"
+*/
+import "C"
+
+import (
+	"github.com/clrotel/clrotel/naming"
+	"github.com/clrotel/clrotel/sampling"
+)
+
+// workFunction makes f the maker or the run of one of CoreLib's work items
+// (workitems.c): no span; the item carries its maker's span to its run.
+func (p *profiler) workFunction(f *function, fid uint64, index uint32, m *naming.Method, kind int) *function {
+	if !m.Sig.HasThis {
+		return f
+	}
+	var flags uint32 = C.FN_SELECTED
+	switch kind {
+	case C.ASYNC_SPECIAL_WORK_MAKE:
+		flags |= C.FN_WORK_MAKE
+	case C.ASYNC_SPECIAL_WORK_RUN:
+		flags |= C.FN_WORK_RUN
+	case C.ASYNC_SPECIAL_WORK_REPEAT:
+		flags |= C.FN_WORK_RUN | C.FN_WORK_REPEAT
+	}
+	f.method = bridgeMethod(m)
+	f.c = newCFn(fid, index, flags, sampling.MethodSetting{})
+	// Whether the maker's flow is suppressed is read through the thread's
+	// ExecutionContext.
+	p.ambient.refresh(false)
+	return f
+}
+
+// workCounts is what workitems.c counted: items made under a span, runs
+// that continued their maker's trace, items not recorded for a full table,
+// and items a collection did not report alive (their run starts a trace of
+// its own).
+func workCounts() (made, joined, full, lostGC uint64) {
+	var a, b, c, d C.uint64_t
+	C.clr_work_counts(&a, &b, &c, &d)
+	return uint64(a), uint64(b), uint64(c), uint64(d)
+}
+
+// workGCCounts is how many collections workitems.c followed and how many
+// ranges of live objects they reported.
+func workGCCounts() (gcs, ranges uint64) {
+	var a, b C.uint64_t
+	C.clr_work_gc_counts(&a, &b)
+	return uint64(a), uint64(b)
+}

@@ -1,0 +1,50 @@
+// workitems.h: work queued through CoreLib, followed by the object that
+// carries it (workitems.c).
+#ifndef CLROTEL_WORKITEMS_H
+#define CLROTEL_WORKITEMS_H
+
+#include <stdint.h>
+
+#include "clrapi.h"
+
+// CoreLib's work-item classes and their methods: the one that makes an item
+// (`this` is the new item) and the one that runs it (`this` is the item).
+// async.c registers them at CoreLib's load; a class is registered only
+// when both are found, so a runtime without one of them is left alone.
+enum { WORK_MAKE = 1, WORK_RUN = 2, WORK_RUN_REPEAT = 3 }; // REPEAT: a timer's item runs on every tick
+typedef struct clr_work_api {
+    const char *ns, *type;
+    const char *make, *run;
+    int repeat;
+} clr_work_api;
+extern const clr_work_api clr_work_apis[]; // ends with a NULL type
+
+// How a work item's run continues its maker's trace.
+enum { WORK_NONE = 0, WORK_JOIN = 1, WORK_LINK = 2, WORK_UNSAMPLED = 3 };
+
+typedef struct clr_work_ctx {
+    uint64_t trace[2]; // WORK_JOIN, WORK_LINK: the maker's trace and span
+    uint64_t span;
+    uint64_t made; // unix ns
+} clr_work_ctx;
+
+// The hooks (no lock, no allocation, no syscall): an item was made under
+// ctx, as `how`; an item starts running: how its maker's trace goes on
+// (removed from the table unless repeat).
+void clr_work_made(uintptr_t item, int how, const clr_work_ctx *ctx);
+int clr_work_take(uintptr_t item, int repeat, uint64_t now, clr_work_ctx *ctx);
+
+// The GC callbacks (COR_PRF_HIGH_BASIC_GC, COR_PRF_HIGH_MONITOR_GC_MOVED_OBJECTS).
+void clr_work_gc_started(int ngen, const BOOL *collected);
+void clr_work_gc_moved(ULONG n, const ObjectID *old_start, const ObjectID *new_start, const SIZE_T *len);
+void clr_work_gc_survived(ULONG n, const ObjectID *start, const SIZE_T *len);
+void clr_work_gc_moved32(ULONG n, const ObjectID *old_start, const ObjectID *new_start, const ULONG *len);
+void clr_work_gc_finished(void);
+
+// Counters for the exit log: items recorded, runs that continued a trace,
+// items lost (table full, or a collection did not report them alive).
+void clr_work_counts(uint64_t *made, uint64_t *joined, uint64_t *full, uint64_t *lost_gc);
+// Collections followed, and object ranges they reported.
+void clr_work_gc_counts(uint64_t *gcs, uint64_t *ranges);
+
+#endif
