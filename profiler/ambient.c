@@ -309,7 +309,7 @@ __attribute__((noinline)) static uintptr_t stop_this(uintptr_t fid, uintptr_t el
     ProfInfoVtbl *v = clr_info_vtbl();
     struct {
         COR_PRF_FUNCTION_ARGUMENT_INFO info;
-        COR_PRF_FUNCTION_ARGUMENT_RANGE more[3];
+        COR_PRF_FUNCTION_ARGUMENT_RANGE more[ELT_MAX_RANGES - 1];
     } ai;
     ULONG cb = sizeof ai;
     COR_PRF_FRAME_INFO frame = 0;

@@ -33,6 +33,7 @@
 #include "imagemd.h"
 #include "profiler.h"
 #include "queue.h"
+#include "values.h"
 #include "workitems.h"
 
 #define INFO (clr_info_vtbl())
@@ -465,7 +466,7 @@ void clr_async_module_loading(uintptr_t mid) {
 __attribute__((noinline)) uintptr_t clr_async_this(uintptr_t fid, uintptr_t elt) {
     struct {
         COR_PRF_FUNCTION_ARGUMENT_INFO info;
-        COR_PRF_FUNCTION_ARGUMENT_RANGE more[15]; // room for every argument: a short buffer fails the call
+        COR_PRF_FUNCTION_ARGUMENT_RANGE more[ELT_MAX_RANGES - 1];
     } ai;
     ULONG cb = sizeof ai;
     COR_PRF_FRAME_INFO frame = 0;

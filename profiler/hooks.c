@@ -230,7 +230,7 @@ __attribute__((noinline)) static int exact_generic_types(clr_fn *fn, uintptr_t e
     COR_PRF_FRAME_INFO frame = 0;
     // The argument info is not needed here, only the frame; give a buffer
     // anyway since some runtimes reject a null one.
-    struct { COR_PRF_FUNCTION_ARGUMENT_INFO info; COR_PRF_FUNCTION_ARGUMENT_RANGE more[63]; } buf;
+    struct { COR_PRF_FUNCTION_ARGUMENT_INFO info; COR_PRF_FUNCTION_ARGUMENT_RANGE more[ELT_MAX_RANGES - 1]; } buf;
     ULONG cb = sizeof buf;
     uint8_t fp[ELT_FP_SAVE_SIZE]; // see clr_elt_repair (values.h)
     uint8_t *save = clr_elt_repair_on && elt != 0 ? clr_elt_fp_save(elt) : NULL;

@@ -131,7 +131,7 @@ static void mark(uintptr_t obj) {
 __attribute__((noinline)) static void mark_callbacks(clr_fn *fn, uintptr_t elt, uint32_t target_off) {
     struct {
         COR_PRF_FUNCTION_ARGUMENT_INFO info;
-        COR_PRF_FUNCTION_ARGUMENT_RANGE more[15];
+        COR_PRF_FUNCTION_ARGUMENT_RANGE more[ELT_MAX_RANGES - 1];
     } ai;
     ULONG cb = sizeof ai;
     COR_PRF_FRAME_INFO frame = 0;

@@ -904,7 +904,7 @@ static uint32_t capture_args(const clr_fn_plan *plan, uintptr_t fid, COR_PRF_FRA
 uint32_t clr_capture_enter(const clr_fn_plan *plan, uintptr_t fid, uintptr_t elt, uint8_t *buf, uint32_t len) {
     // Room for `this` and 63 arguments; the runtime is told the real size
     // and refuses (no values for the call) rather than overrun it.
-    enum { MAX_RANGES = 64 };
+    enum { MAX_RANGES = ELT_MAX_RANGES };
     struct {
         COR_PRF_FUNCTION_ARGUMENT_INFO info;
         COR_PRF_FUNCTION_ARGUMENT_RANGE more[MAX_RANGES - 1];
@@ -929,7 +929,7 @@ uint32_t clr_capture_enter(const clr_fn_plan *plan, uintptr_t fid, uintptr_t elt
 // ranges the runtime gave.
 static uint32_t capture_args(const clr_fn_plan *plan, uintptr_t fid, COR_PRF_FRAME_INFO frame,
                              const COR_PRF_FUNCTION_ARGUMENT_INFO *info, uint8_t *buf, uint32_t len) {
-    enum { MAX_RANGES = 64 };
+    enum { MAX_RANGES = ELT_MAX_RANGES };
     writer w;
     writer_init(&w, buf, len, fid, frame);
     uint32_t r = 0, nr = info->numRanges;

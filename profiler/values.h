@@ -161,6 +161,12 @@ int clr_plan_publish(const clr_class_plan *p);
 const clr_class_plan *clr_plan_lookup(uintptr_t class_id);
 uint32_t clr_plan_count(void);
 
+// Argument ranges asked of GetFunctionEnter3Info: room for every argument
+// of any method the hooks meet (`this` first). A shorter buffer makes the
+// call fail for a method with more arguments, `this` included, so every
+// caller sizes its buffer with this.
+enum { ELT_MAX_RANGES = 64 };
+
 // Fault-tolerant copy (hooks_amd64.S): 0, or -1 if the source faulted.
 int clr_safe_copy(void *dst, const void *src, uintptr_t n);
 // A guarded read of n bytes at src into dst: 1 if it was read (an address
