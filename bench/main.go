@@ -69,7 +69,7 @@ type config struct {
 	paced    bool // run the paced workload instead of the timed loops
 }
 
-var workloads = []string{"two-ints", "string-100", "object-3-fields", "await-resume"}
+var workloads = []string{"two-ints", "string-100", "object-3-fields", "await-resume", "queued-item"}
 
 type result struct {
 	ns        map[string]float64 // workload -> ns per call
@@ -511,6 +511,11 @@ func formatTable(configs []config, results map[string][]result, startup map[stri
 	// (one span, a continuation per resume) with values.
 	if r1, r5 := med("1", "await-resume"), med("5", "await-resume"); r1 > 0 && r5 > 0 {
 		fmt.Fprintf(&b, "\nawait resume: %.0f ns untraced, %.0f ns traced (config 5): %+.0f ns added per resume\n", r1, r5, r5-r1)
+	}
+	// A queued work item, traced: its maker and run are hooked and its
+	// callback's span joins the queuing one (Bench.Work.QueueItems).
+	if r1, r5 := med("1", "queued-item"), med("5", "queued-item"); r1 > 0 && r5 > 0 {
+		fmt.Fprintf(&b, "queued work item: %.0f ns untraced, %.0f ns traced (config 5): %+.0f ns added per item (its callback's span included)\n", r1, r5, r5-r1)
 	}
 	fmt.Fprintf(&b, "\n\"vs 1\": two-ints ns per call over no profiler; \"over floor\": clrotel's added cost per call over the empty-hook floor's (1.00x = the floor);\n\"spans/s\": spans received over the export window (first to last received); \"dropped\": calls not recorded plus spans not delivered.\n")
 	return b.String()

@@ -24,6 +24,17 @@ namespace Bench
         // k resumes of one async method, each after a real suspension (the
         // continuation is queued to the thread pool): one span, k
         // continuations of it.
+        // k work items queued with a callback that captures nothing, each
+        // waited for: the queuing span is carried to each item's run by the
+        // item itself (profiler/workitems.c).
+        public static int QueueItems(int k)
+        {
+            int acc = 0;
+            for (int i = 0; i < k; i++)
+                acc += Task.Factory.StartNew(s => TwoInts((int)s, 1), i).Result;
+            return acc;
+        }
+
         public static async Task<int> Resumes(int k)
         {
             int acc = 0;
@@ -83,6 +94,7 @@ namespace Bench
             Time("string-100", n, k => { int acc = 0; for (int i = 0; i < k; i++) acc += Work.OneString(s100); return acc; });
             Time("object-3-fields", n, k => { int acc = 0; for (int i = 0; i < k; i++) acc += Work.OneObject(p); return acc; });
             Time("await-resume", Math.Max(n / 100, 1000), k => Work.Resumes(k).Result);
+            Time("queued-item", Math.Max(n / 100, 1000), k => Work.QueueItems(k));
             return 0;
         }
     }
