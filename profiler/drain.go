@@ -335,6 +335,10 @@ func (d *drainer) values(slots []values.Slot, stream []byte, budget int) ([]attr
 	dec.Reset(stream)
 	vals := d.vals[:0]
 	defer func() { clear(vals); d.vals = vals[:0] }()
+	// The hook's byte budget for the record (CLROTEL_VALUE_BYTES) ended
+	// inside the values (a Truncated value, shown as "…", and none after
+	// it): the span says so, as when the attribute budget cuts them.
+	streamCut := false
 	for i := 0; i < len(slots) && dec.More(); i++ {
 		v, err := dec.Next()
 		if err != nil {
@@ -343,14 +347,18 @@ func (d *drainer) values(slots []values.Slot, stream []byte, budget int) ([]attr
 		}
 		vals = append(vals, v)
 		if v.Shape == values.Truncated {
+			streamCut = true
 			break
 		}
+	}
+	if len(vals) < len(slots) {
+		streamCut = true // ended inside a nested value, or unreadable
 	}
 	for _, cls := range dec.NoPlanClasses() {
 		d.p.planner.request(cls)
 	}
 	attrs, cut, used := d.p.render.AppendAttrsWithin(d.attrs[:0], slots, vals, budget)
-	if cut {
+	if cut || streamCut {
 		attrs = append(attrs, attribute.Bool("dotnet.values.truncated", true))
 	}
 	d.attrs = attrs

@@ -538,11 +538,12 @@ static int flow_link(const clr_frame *flow, uint64_t tid[2], uint64_t *parent, u
 // item run on this thread (Parallel's workers make the next ones). A run
 // takes that back into f.
 __attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uint32_t d) {
-    uintptr_t self = clr_async_this(fn->function_id, elt);
-    if (self == 0)
-        return;
     clr_work_ctx ctx;
+    uintptr_t self;
     if (fn->flags & FN_WORK_RUN) {
+        // `this` costs a runtime call: not asked while no item waits.
+        if (!clr_work_any() || (self = clr_async_this(fn->function_id, elt)) == 0)
+            return;
         int how = clr_work_take(self, (fn->flags & FN_WORK_REPEAT) != 0, now_ns(), &ctx);
         if (how != WORK_NONE) {
             f->flow = (uint32_t)how;
@@ -592,6 +593,8 @@ __attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_
     }
     if (how == WORK_JOIN && (suppressed || clr_ambient_flow_suppressed()))
         how = WORK_LINK;
+    if ((self = clr_async_this(fn->function_id, elt)) == 0)
+        return;
     ctx.made = now_ns();
     clr_work_made(self, how, &ctx);
 }

@@ -115,6 +115,8 @@ void clr_work_made(uintptr_t item, int how, const clr_work_ctx *ctx) {
         atomic_store_explicit(&g_any, 1, memory_order_relaxed);
 }
 
+int clr_work_any(void) { return atomic_load_explicit(&g_any, memory_order_relaxed); }
+
 int clr_work_take(uintptr_t item, int repeat, uint64_t now, clr_work_ctx *ctx) {
     uintptr_t mt = *(volatile uintptr_t *)item;
     uint32_t h = slot_of(item);

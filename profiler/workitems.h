@@ -33,6 +33,8 @@ typedef struct clr_work_ctx {
 // (removed from the table unless repeat).
 void clr_work_made(uintptr_t item, int how, const clr_work_ctx *ctx);
 int clr_work_take(uintptr_t item, int repeat, uint64_t now, clr_work_ctx *ctx);
+// Whether any item may be waiting (a run need not look for its item if not).
+int clr_work_any(void);
 
 // The GC callbacks (COR_PRF_HIGH_BASIC_GC, COR_PRF_HIGH_MONITOR_GC_MOVED_OBJECTS).
 void clr_work_gc_started(int ngen, const BOOL *collected);

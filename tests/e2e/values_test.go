@@ -223,3 +223,30 @@ func TestStaticFields(t *testing.T) {
 		}
 	})
 }
+
+// Values cut by the hook's per-record budget (CLROTEL_VALUE_BYTES) mark
+// the span, as the attribute budget does: a reader (and the generator's
+// value oracle, seed 410063) can tell "…" and the arguments after it from
+// what the method saw.
+func TestValueBytesCutMarksTheSpan(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		r := runApp(t, rt, "Values", nil, runOpts{profiler: true, env: map[string]string{"CLROTEL_VALUE_BYTES": "64"}})
+		if r.ExitCode != 0 || !strings.Contains(r.Stdout, "done 5 2 changed") {
+			t.Fatalf("exit %d, stdout %q\n%s", r.ExitCode, r.Stdout, r.Stderr)
+		}
+		s := one(t, r.Spans, "Calls.Arrays(")
+		if s.Attrs["dotnet.values.truncated"] != true {
+			t.Fatalf("Arrays's values do not fit in 64 bytes, yet the span is not marked: %v", s.Attrs)
+		}
+		if g, ok := s.Attrs["dotnet.arg.grid"]; ok && g != "…" {
+			t.Errorf("the last argument after the cut: %v", g)
+		}
+		for _, sp := range r.Spans {
+			for k, v := range sp.Attrs {
+				if strings.HasPrefix(k, "dotnet.arg.") && v == "…" && sp.Attrs["dotnet.values.truncated"] != true {
+					t.Errorf("%s: %s is a cut, the span is not marked", sp.Name, k)
+				}
+			}
+		}
+	})
+}

@@ -153,9 +153,13 @@ func TestFullTableAndRebuild(t *testing.T) {
 	if full == full0 {
 		t.Fatalf("%d items in a table of 32,768 slots: none counted as not recorded", n)
 	}
+	_, _, _, lost0 := Counts()
 	Started(false)
 	Moved(h.Obj(0, classTask), h.Obj(0, classTask), uintptr(2*n*8))
 	Finished()
+	// Rebuilding a table this full, an item may find no slot again: it is
+	// counted as lost.
+	_, _, _, lost := Counts()
 	kept := 0
 	for i := 0; i < n; i++ {
 		if how, span := Take(h.Obj(2*i, classTask), false, 100*sec); how == Join {
@@ -165,8 +169,11 @@ func TestFullTableAndRebuild(t *testing.T) {
 			kept++
 		}
 	}
-	if uint64(kept) != uint64(n)-(full-full0) {
-		t.Errorf("%d kept, want every recorded one: %d", kept, uint64(n)-(full-full0))
+	if uint64(kept)+(lost-lost0) != uint64(n)-(full-full0) {
+		t.Errorf("%d kept and %d lost at the rebuild, want every recorded one: %d", kept, lost-lost0, uint64(n)-(full-full0))
+	}
+	if lost-lost0 > uint64(n)/100 {
+		t.Errorf("%d lost at the rebuild of a table that held them", lost-lost0)
 	}
 	x := h.Obj(1, classTask)
 	Made(x, Join, 5, 100*sec)
