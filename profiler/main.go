@@ -201,12 +201,6 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		if major < 5 {
 			C.clr_elt_repair(1)
 		}
-		if major >= 5 {
-			// See clr_thread_alt_stack in signals.c: every managed thread
-			// gets it (ThreadCreated).
-			out.capture.alt_stack = 128 << 10
-			out.event_mask |= C.COR_PRF_MONITOR_THREADS
-		}
 		log.Infof("runtime %d.%d", major, minor)
 	} else {
 		p.planner.oldReturns = true
