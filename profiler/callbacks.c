@@ -263,7 +263,7 @@ static HRESULT cb_initialize(void *self, void *unk) {
 
     uint32_t mask, mask_high;
     clr_lazy_env env;
-    if (clr_go_can_wait(getenv, &env)) {
+    if (clr_go_can_wait(clr_initial_getenv, &env)) {
         // The mask Go would ask for (main.go eventMask), from the same rules.
         mask = COR_PRF_ENABLE_FUNCTION_ARGS | COR_PRF_ENABLE_FUNCTION_RETVAL | COR_PRF_ENABLE_FRAME_INFO |
                COR_PRF_MONITOR_JIT_COMPILATION | COR_PRF_MONITOR_EXCEPTIONS | COR_PRF_MONITOR_MODULE_LOADS;

@@ -20,6 +20,7 @@
 #include <ctype.h>
 #include <pthread.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "golazy.h"
@@ -38,6 +39,17 @@ __attribute__((constructor)) static void save_args(int argc, char **argv, char *
     g_argc = argc;
     g_argv = argv;
     g_envp = envp;
+}
+
+char *clr_initial_getenv(const char *key) {
+    if (g_argv == NULL)
+        return getenv(key);
+    size_t n = strlen(key);
+    // The block after argv's NULL, as the Go runtime reads it (goenvs).
+    for (char **e = g_argv + g_argc + 1; *e != NULL; e++)
+        if (strncmp(*e, key, n) == 0 && (*e)[n] == '=')
+            return *e + n + 1;
+    return NULL;
 }
 
 int clr_go_held(void) {

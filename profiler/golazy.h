@@ -25,8 +25,12 @@ typedef struct {
 } clr_lazy_env;
 
 // Returns 1 and fills env when Go can wait; 0 otherwise. getenv_fn is
-// getenv in production.
+// clr_initial_getenv in production.
 int clr_go_can_wait(char *(*getenv_fn)(const char *), clr_lazy_env *env);
+
+// The process's environment as the Go runtime reads it: the block after
+// argv saved at load (a later setenv changes neither).
+char *clr_initial_getenv(const char *key);
 
 // 1 for the values package config takes as off (0, false, off, no; any
 // case, surrounding white space trimmed), 0 for anything else.
