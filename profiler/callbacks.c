@@ -136,13 +136,14 @@ static void at_exit(void);
 static int go_initialize(clr_init_result *r) {
     memset(r, 0, sizeof *r);
     clr_go_start();
+    // Go's fault handlers are in place once its initialiser returned (it
+    // installs them first, synchronously): put signals.c's in front at once,
+    // as managed code may be running on other threads by now.
+    clr_signals_install();
     sigset_t saved;
     CLR_BLOCK_ACTIVATION(saved);
     int rc = clrotelInitialize(g_info, g_info_version, r);
     CLR_RESTORE_ACTIVATION(saved);
-    // Go has initialised (its signal handlers are in place) once any exported
-    // call returned, whatever it said.
-    clr_signals_install();
     if (rc != 0)
         return -1; // Go logged why
     clr_abort_hook_install();

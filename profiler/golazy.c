@@ -13,7 +13,10 @@
 // clr_go_start does nothing.
 //
 // The entry itself runs runtime·libpreinit on the calling thread (Go's
-// signal handlers) and starts the runtime's own thread; the exported Go
+// signal handlers, which signals.c wraps as soon as it returns: a fault on
+// another thread in those microseconds meets Go's handler unwrapped, as it
+// would have at load had managed code been running) and starts the
+// runtime's own thread; the exported Go
 // functions wait for the runtime's initialisation (crosscall2) as they did
 // when it began at load. Go reads its arguments and environment from the
 // saved argv (the process's initial stack), the same it read at load.
