@@ -265,9 +265,8 @@ static HRESULT cb_initialize(void *self, void *unk) {
     uint32_t mask, mask_high;
     clr_lazy_env env;
     if (clr_go_can_wait(clr_initial_getenv, &env)) {
-        // The mask Go would ask for (main.go eventMask), from the same rules.
-        mask = COR_PRF_ENABLE_FUNCTION_ARGS | COR_PRF_ENABLE_FUNCTION_RETVAL | COR_PRF_ENABLE_FRAME_INFO |
-               COR_PRF_MONITOR_JIT_COMPILATION | COR_PRF_MONITOR_EXCEPTIONS | COR_PRF_MONITOR_MODULE_LOADS;
+        // The mask Go would ask for (main.go), from the same rules.
+        mask = clr_startup_base_mask();
         if (env.rejit)
             mask |= COR_PRF_ENABLE_REJIT;
         mask_high = COR_PRF_HIGH_BASIC_GC;

@@ -48,6 +48,12 @@ static uint16_t g_prefix_buf[4096];
 static uint16_t g_prefix_off[MAX_PREFIXES], g_prefix_len[MAX_PREFIXES];
 static uint32_t g_nprefixes;
 
+uint32_t clr_startup_base_mask(void) {
+    return COR_PRF_MONITOR_ENTERLEAVE | COR_PRF_ENABLE_FUNCTION_ARGS | COR_PRF_ENABLE_FUNCTION_RETVAL |
+           COR_PRF_ENABLE_FRAME_INFO | COR_PRF_MONITOR_JIT_COMPILATION | COR_PRF_MONITOR_EXCEPTIONS |
+           COR_PRF_MONITOR_MODULE_LOADS;
+}
+
 void clr_startup_init(uint32_t mask, uint32_t mask_high) {
     g_mask = mask & ~(uint32_t)COR_PRF_MONITOR_ENTERLEAVE;
     g_mask_high = mask_high;

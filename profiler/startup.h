@@ -6,6 +6,14 @@
 
 #include "clrapi.h"
 
+// The event mask every configuration asks for: Enter/Leave with the
+// slow-path info (arguments, return value, frame info for exact generic
+// types), JIT notifications (for JITInlining and the ENTERLEAVE windows),
+// exceptions (to pop frames that unwind), module loads. Go adds ReJIT
+// (folding) to it; Initialize adds threads (.NET 5+) and cached-code
+// searches.
+uint32_t clr_startup_base_mask(void);
+
 // The event mask Initialize set; the ENTERLEAVE bit is left out of it and
 // set only while selected methods compile.
 void clr_startup_init(uint32_t mask, uint32_t mask_high);
