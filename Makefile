@@ -24,7 +24,7 @@ build: $(LIB) $(CLI)
 
 $(LIB): $(GOSRC)
 	@mkdir -p $(BUILD)
-	$(GO) build -buildmode=c-shared -trimpath -ldflags "-s -w -X main.version=$(VERSION)" -o $@ ./profiler
+	$(GO) build -buildmode=c-shared -trimpath -tags grpcnotrace -ldflags "-s -w -X main.version=$(VERSION) -extldflags=-Wl,-T,$(CURDIR)/profiler/golazy.ld" -o $@ ./profiler
 	@rm -f $(BUILD)/libclrotel.h
 
 $(CLI): $(GOSRC)

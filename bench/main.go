@@ -191,7 +191,8 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 		}, false},
 		// What a Go profiler pays before it does anything: an empty Go
 		// c-shared library, and clrotel's own library under a CLSID it
-		// refuses (its packages initialised, nothing profiled).
+		// refuses (loaded and relocated; the Go runtime it holds back until
+		// something can be selected never starts).
 		{"empty Go library", func(string) []string {
 			return []string{"CORECLR_ENABLE_PROFILING=1", "CORECLR_PROFILER=" + refusedCLSID, "CORECLR_PROFILER_PATH=" + goEmpty}
 		}, false},

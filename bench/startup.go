@@ -176,7 +176,7 @@ func runStartup(host, work, version, rc string, rounds int, configs []startupCon
 		fmt.Fprintln(w, cpuRow)
 	}
 	w.Flush()
-	fmt.Fprintf(&tb, "\ntargets (issue 17): nothing selected <= 1.15x untraced, defaults <= 1.3x. \"floor\": plain ELT, every method hooked and every module\nJIT-compiled; \"own-code floor\": empty hooks on the defaults' selection only, ReadyToRun kept (bench/floor/ownfloor.c), the least\nany ELT profiler pays to trace what the defaults select. \"empty Go library\": a Go c-shared library that exports nothing (the Go\nruntime starts, nothing is profiled); \"clrotel loaded, refused\": clrotel's library under a CLSID it refuses (its packages\ninitialised, nothing profiled): together the least a profiler in Go pays. clrotel's defaults export to a local receiver.\n")
+	fmt.Fprintf(&tb, "\ntargets (issue 17): nothing selected <= 1.15x untraced, defaults <= 1.3x. \"floor\": plain ELT, every method hooked and every module\nJIT-compiled; \"own-code floor\": empty hooks on the defaults' selection only, ReadyToRun kept (bench/floor/ownfloor.c), the least\nany ELT profiler pays to trace what the defaults select. \"empty Go library\": a Go c-shared library that exports nothing (the Go\nruntime starts, nothing is profiled); \"clrotel loaded, refused\": clrotel's library under a CLSID it refuses (loaded and\nrelocated; its Go runtime, held back until something can be selected, never starts). clrotel's defaults export to a local receiver.\n")
 	return tb.String(), rb.String(), nil
 }
 

@@ -16,6 +16,7 @@
 #include "startup.h"
 #include "ambient.h"
 #include "rejit.h"
+#include "golazy.h"
 #include "_cgo_export.h"
 
 // The project's CLSID; cmd/clrotel prints the same value.
@@ -116,6 +117,66 @@ static int async_special(FunctionID fid) {
     return clr_info_vtbl()->GetFunctionInfo(clr_info(), fid, &cls, &mid, &tok) >= 0 && clr_async_special_method(mid, tok);
 }
 
+// ---- Go, started when first needed ----------------------------------------
+//
+// Initialize asks nothing of Go when the environment tells C enough
+// (golazy.c, clr_go_can_wait): the event mask, the scope (startup.c) and
+// async's module work are decided in C, and Go (its runtime, configuration,
+// pipeline, goroutines) starts with the first function that may be
+// selected. A process in which nothing can be selected never starts it.
+
+enum { GO_IDLE, GO_READY, GO_FAILED };
+static _Atomic int g_go_state = GO_IDLE;
+static pthread_mutex_t g_go_mu = PTHREAD_MUTEX_INITIALIZER;
+static uint32_t g_lazy_mask; // the mask Initialize set without Go (0: Go ran in Initialize)
+
+static void at_exit(void);
+
+// Go's Initialize, and what depends on its configuration: capture rings,
+// value limits, the abort and exit hooks. r->event_mask is Go's mask.
+static int go_initialize(clr_init_result *r) {
+    memset(r, 0, sizeof *r);
+    clr_go_start();
+    // Go's fault handlers are in place once its initialiser returned (it
+    // installs them first, synchronously): put signals.c's in front at once,
+    // as managed code may be running on other threads by now.
+    clr_signals_install();
+    sigset_t saved;
+    CLR_BLOCK_ACTIVATION(saved);
+    int rc = clrotelInitialize(g_info, g_info_version, r);
+    CLR_RESTORE_ACTIVATION(saved);
+    if (rc != 0)
+        return -1; // Go logged why
+    clr_abort_hook_install();
+    atexit(at_exit);
+    if (clr_capture_init(&r->capture) != 0)
+        return -1;
+    clr_values_init(&r->values, r->plan_table_size);
+    return 0;
+}
+
+// Whether Go is initialised, starting it if Initialize left it for later.
+// Called with the activation signal blocked.
+static int go_ready(void) {
+    int st = atomic_load_explicit(&g_go_state, memory_order_acquire);
+    if (st != GO_IDLE)
+        return st == GO_READY;
+    pthread_mutex_lock(&g_go_mu);
+    if (atomic_load(&g_go_state) == GO_IDLE) {
+        clr_init_result r;
+        st = go_initialize(&r) == 0 ? GO_READY : GO_FAILED;
+        // Initialize fixed the immutable bits: Go's configuration agrees
+        // with the environment C read (the same rules), but a bit Go wants
+        // and does not have means a broken rule: say so, trace on.
+        uint32_t missing = (r.event_mask & ~(uint32_t)COR_PRF_MONITOR_ENTERLEAVE) & ~g_lazy_mask;
+        if (st == GO_READY && missing != 0)
+            clrotelLogMask(missing);
+        atomic_store_explicit(&g_go_state, st, memory_order_release);
+    }
+    pthread_mutex_unlock(&g_go_mu);
+    return atomic_load(&g_go_state) == GO_READY;
+}
+
 // Asks Go (once per function) whether fid is traced. compiling: the runtime
 // is compiling code on this thread (not just looking up ReadyToRun code).
 static clr_fn *map_function_from(FunctionID fid, int compiling) {
@@ -138,7 +199,7 @@ static clr_fn *map_function_from(FunctionID fid, int compiling) {
     t_mapping = 1;
     sigset_t saved;
     CLR_BLOCK_ACTIVATION(saved);
-    clr_fn *fn = clrotelMapFunction(fid);
+    clr_fn *fn = go_ready() ? clrotelMapFunction(fid) : NULL;
     CLR_RESTORE_ACTIVATION(saved);
     t_mapping = 0;
     verdict_put(fid, fn);
@@ -164,6 +225,8 @@ static UINT_PTR function_mapper(FunctionID fid, void *client_data, BOOL *hook) {
 // from exit(); after a Shutdown callback it does nothing (Go runs it once).
 static void at_exit(void) {
     clr_rejit_shutdown();
+    if (atomic_load(&g_go_state) != GO_READY)
+        return;
     sigset_t saved;
     CLR_BLOCK_ACTIVATION(saved);
     clrotelShutdown();
@@ -191,34 +254,45 @@ static HRESULT cb_initialize(void *self, void *unk) {
     if (g_info == NULL)
         return E_FAIL; // older than ICorProfilerInfo3: the app runs unprofiled
 
-    clr_init_result r;
-    memset(&r, 0, sizeof r);
-    sigset_t saved;
-    CLR_BLOCK_ACTIVATION(saved);
-    int rc = clrotelInitialize(g_info, g_info_version, &r);
-    CLR_RESTORE_ACTIVATION(saved);
-    // Go has initialised (its signal handlers are in place) once any exported
-    // call returned, whatever it said.
-    clr_signals_install();
-    if (rc == 0) {
-        clr_abort_hook_install();
-        atexit(at_exit);
-    }
-    if (rc != 0)
-        return E_FAIL; // Go logged why; the runtime releases the profiler
-
-    if (clr_capture_init(&r.capture) != 0 || clr_alt_stack_init(r.capture.alt_stack) != 0)
+    // An alternate signal stack for every managed thread from .NET 5 on
+    // (signals.c clr_thread_alt_stack), from the first: decided here, before
+    // any thread is announced.
+    uint16_t major = 0, minor = 0;
+    int net5 = clr_runtime_version(&major, &minor) == 0 && major >= 5;
+    if (clr_alt_stack_init(net5 ? 128 << 10 : 0) != 0)
         return E_FAIL;
     clr_thread_alt_stack(); // the thread that starts the runtime: the app's main thread
-    clr_values_init(&r.values, r.plan_table_size);
+
+    uint32_t mask, mask_high;
+    clr_lazy_env env;
+    if (clr_go_can_wait(clr_initial_getenv, &env)) {
+        // The mask Go would ask for (main.go), from the same rules.
+        mask = clr_startup_base_mask();
+        if (env.rejit)
+            mask |= COR_PRF_ENABLE_REJIT;
+        mask_high = clr_startup_base_mask_high(env.async);
+        clr_startup_scope_include(env.include);
+        // State machines get their fields as their modules load, Go or not.
+        clr_async_enable(env.async);
+        g_lazy_mask = mask | COR_PRF_MONITOR_THREADS | COR_PRF_MONITOR_CACHE_SEARCHES;
+    } else {
+        clr_init_result r;
+        if (go_initialize(&r) != 0)
+            return E_FAIL; // the runtime releases the profiler
+        atomic_store(&g_go_state, GO_READY);
+        mask = r.event_mask;
+        mask_high = r.event_mask_high;
+    }
+    if (net5)
+        mask |= COR_PRF_MONITOR_THREADS; // ThreadCreated: the alternate stacks
     // Without ENTERLEAVE: startup.c sets it only while selected methods
     // compile, so that modules keep their ReadyToRun code; with cache
     // searches, to refuse selected methods theirs.
-    r.event_mask = (r.event_mask & ~(uint32_t)COR_PRF_MONITOR_ENTERLEAVE) | COR_PRF_MONITOR_CACHE_SEARCHES;
-    clr_startup_init(r.event_mask, r.event_mask_high);
+    mask = (mask & ~(uint32_t)COR_PRF_MONITOR_ENTERLEAVE) | COR_PRF_MONITOR_CACHE_SEARCHES;
+    clr_startup_init(mask, mask_high);
     HRESULT hr = g_info_vtbl->SetEventMask2 != NULL && g_info_version >= 5
-                     ? g_info_vtbl->SetEventMask2(g_info, r.event_mask, r.event_mask_high)
-                     : g_info_vtbl->SetEventMask(g_info, r.event_mask);
+                     ? g_info_vtbl->SetEventMask2(g_info, mask, mask_high)
+                     : g_info_vtbl->SetEventMask(g_info, mask);
     if (hr < 0)
         return hr;
     hr = g_info_vtbl->SetFunctionIDMapper2(g_info, function_mapper, NULL);
@@ -233,6 +307,8 @@ static HRESULT cb_initialize(void *self, void *unk) {
 static HRESULT cb_shutdown(void *self) {
     (void)self;
     clr_rejit_shutdown();
+    if (atomic_load(&g_go_state) != GO_READY)
+        return S_OK; // Go never started: nothing was traced
     sigset_t saved;
     CLR_BLOCK_ACTIVATION(saved);
     clrotelShutdown();

@@ -252,7 +252,6 @@ typedef struct clr_capture_config {
     uint32_t ring_size;  // power of two
     uint32_t stack_cap;  // frames per thread
     uint32_t value_bytes; // value stream bytes per record (0: no values)
-    uint32_t alt_stack;   // alternate signal stack for managed threads, bytes (0: keep the runtime's)
     uint32_t max_trace_spans; // spans per trace before the rest fold (0: no limit)
     uint32_t fold_min_calls;  // folding rule (0: off): this many recorded calls,
     uint64_t fold_max_ns;     // and at most 1 in 100 of them this long or longer

@@ -17,11 +17,15 @@
 // fields that carry an async method's span through its state machine and a
 // closure's maker to its lambdas, added at module load and read and
 // written by the hooks (async.c, async.go; the decisions are package
-// flows').
+// flows'), and keeping start-up cheap where nothing is traced: ReadyToRun
+// code kept outside selected methods (startup.c) and the Go runtime held
+// back until a function that may be selected is first met (golazy.c,
+// golazy.ld).
 //
 // What it must not do: run Go on a CLR thread per call. Every callback body
 // and hook is C, writes into preallocated lock-free rings, never blocks and
-// counts what it drops. Go runs on CLR threads only from Initialize,
+// counts what it drops. Go runs on CLR threads only from Initialize (or the
+// first function question, when Initialize did not wait for Go),
 // Shutdown, FunctionIDMapper2 and JITInlining (once per function), always
 // with the runtime's GC activation signal blocked. Naming rules belong to
 // package naming, spans to otelbridge.

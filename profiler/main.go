@@ -8,6 +8,7 @@ package main
 #include "profiler.h"
 #include "clrinfo.h"
 #include "async.h"
+#include "startup.h"
 */
 import "C"
 
@@ -69,14 +70,6 @@ type profiler struct {
 }
 
 var prof *profiler
-
-// The event mask: Enter/Leave with the slow-path info (arguments, return
-// value, frame info for exact generic types), JIT notifications (for
-// JITInlining), exceptions (to pop frames that unwind).
-const eventMask = C.COR_PRF_MONITOR_ENTERLEAVE | C.COR_PRF_ENABLE_FUNCTION_ARGS |
-	C.COR_PRF_ENABLE_FUNCTION_RETVAL | C.COR_PRF_ENABLE_FRAME_INFO |
-	C.COR_PRF_MONITOR_JIT_COMPILATION | C.COR_PRF_MONITOR_EXCEPTIONS |
-	C.COR_PRF_MONITOR_MODULE_LOADS
 
 //export clrotelInitialize
 func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_init_result) (rc C.int) {
@@ -147,16 +140,12 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		C.clr_async_enable(1)
 	}
 
-	out.event_mask = C.uint32_t(eventMask)
-	// GC start/end only (no object tracking, concurrent GC kept): a GC may
-	// move the storage of a thread's t_currentThread (ambient.c).
-	out.event_mask_high = C.COR_PRF_HIGH_BASIC_GC
+	out.event_mask = C.clr_startup_base_mask() // startup.c: with ENTERLEAVE, which it sets per compile
+	async := 0
 	if cfg.Async {
-		// Where collections move (and whether they keep) the work items
-		// workitems.c knows by address: reported without
-		// COR_PRF_MONITOR_GC, so concurrent GC stays on.
-		out.event_mask_high |= C.COR_PRF_HIGH_MONITOR_GC_MOVED_OBJECTS
+		async = 1
 	}
+	out.event_mask_high = C.clr_startup_base_mask_high(C.int(async))
 	out.capture.max_threads = C.uint32_t(cfg.MaxThreads)
 	out.capture.ring_size = C.uint32_t(cfg.RingBytes)
 	out.capture.stack_cap = C.uint32_t(cfg.MaxDepth)
@@ -206,12 +195,6 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		p.planner.oldReturns = major < 6
 		if major < 5 {
 			C.clr_elt_repair(1)
-		}
-		if major >= 5 {
-			// See clr_thread_alt_stack in signals.c: every managed thread
-			// gets it (ThreadCreated).
-			out.capture.alt_stack = 128 << 10
-			out.event_mask |= C.COR_PRF_MONITOR_THREADS
 		}
 		log.Infof("runtime %d.%d", major, minor)
 	} else {

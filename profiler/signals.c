@@ -84,7 +84,8 @@ static void forward_to_go(int sig, siginfo_t *info, void *ctx) {
     }
 }
 
-// Called once, after the first Go call has returned (Go is initialised).
+// Called once Go's runtime has installed its handlers: right after its
+// initialiser returned (callbacks.c go_initialize).
 void clr_signals_install(void) {
     for (int i = 0; i < 3; i++) {
         struct sigaction cur;

@@ -48,6 +48,20 @@ static uint16_t g_prefix_buf[4096];
 static uint16_t g_prefix_off[MAX_PREFIXES], g_prefix_len[MAX_PREFIXES];
 static uint32_t g_nprefixes;
 
+uint32_t clr_startup_base_mask(void) {
+    return COR_PRF_MONITOR_ENTERLEAVE | COR_PRF_ENABLE_FUNCTION_ARGS | COR_PRF_ENABLE_FUNCTION_RETVAL |
+           COR_PRF_ENABLE_FRAME_INFO | COR_PRF_MONITOR_JIT_COMPILATION | COR_PRF_MONITOR_EXCEPTIONS |
+           COR_PRF_MONITOR_MODULE_LOADS;
+}
+
+// GC start and end (concurrent GC kept): a GC may move the storage of a
+// thread's t_currentThread (ambient.c). With async handling, also where
+// compacting collections move objects, reported without COR_PRF_MONITOR_GC:
+// the work items workitems.c knows by address.
+uint32_t clr_startup_base_mask_high(int async) {
+    return COR_PRF_HIGH_BASIC_GC | (async ? COR_PRF_HIGH_MONITOR_GC_MOVED_OBJECTS : 0);
+}
+
 void clr_startup_init(uint32_t mask, uint32_t mask_high) {
     g_mask = mask & ~(uint32_t)COR_PRF_MONITOR_ENTERLEAVE;
     g_mask_high = mask_high;
@@ -55,7 +69,13 @@ void clr_startup_init(uint32_t mask, uint32_t mask_high) {
 
 uint64_t clr_startup_windows(void) { return atomic_load(&g_windows); }
 
+// Set once the scope was given before Go started (clr_startup_scope_include):
+// then it is never rewritten, as callbacks may be reading it.
+static _Atomic int g_scope_fixed;
+
 int clr_startup_scope(int own_code_only, int reaches_framework, const uint16_t *prefixes, uint32_t len) {
+    if (atomic_load(&g_scope_fixed))
+        return 1;
     g_own_code_only = own_code_only;
     g_reaches_framework = reaches_framework;
     g_nprefixes = 0;
@@ -82,6 +102,69 @@ int clr_startup_scope(int own_code_only, int reaches_framework, const uint16_t *
         start = i + 1;
     }
     return 0;
+}
+
+// package scope's frameworkRoots: the first segments of every type name in
+// the runtime's own assemblies, as naming writes them.
+static const char *const k_framework_roots[] = {
+    "System.", "Microsoft.", "Internal.", "Interop.", "FxResources.", "<",
+    "Void.", "Boolean.", "Char.", "SByte.", "Byte.", "Int16.", "UInt16.", "Int32.", "UInt32.",
+    "Int64.", "UInt64.", "Single.", "Double.", "String.", "IntPtr.", "UIntPtr.", "Object.", "TypedReference.",
+};
+
+static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; }
+
+// The scope from CLROTEL_INCLUDE itself (ASCII), for a start before Go:
+// what config.SplitPatterns, scope.Prefixes and scope.ReachesFramework give
+// (covered prefixes are kept: they widen nothing). NULL: the defaults, own
+// code only. The scope is then fixed: Go's configureScope leaves it.
+int clr_startup_scope_include(const char *include) {
+    uint16_t buf[sizeof g_prefix_buf / sizeof *g_prefix_buf];
+    uint32_t len = 0, npat = 0;
+    int reaches = 0, everywhere = 0, overflow = 0;
+    for (const char *p = include; p != NULL && !everywhere;) {
+        const char *end = strchr(p, ',');
+        if (end == NULL)
+            end = p + strlen(p);
+        const char *a = p, *b = end;
+        while (a < b && is_space(*a))
+            a++;
+        while (b > a && is_space(b[-1]))
+            b--;
+        p = *end == ',' ? end + 1 : NULL;
+        if (a == b)
+            continue; // an empty pattern is no pattern
+        npat++;
+        const char *lit_end = a;
+        while (lit_end < b && *lit_end != '*' && *lit_end != '?')
+            lit_end++;
+        size_t n = (size_t)(lit_end - a);
+        if (n == 0) {
+            everywhere = 1;
+            break;
+        }
+        for (size_t r = 0; r < sizeof k_framework_roots / sizeof *k_framework_roots; r++) {
+            size_t rl = strlen(k_framework_roots[r]), m = n < rl ? n : rl;
+            if (memcmp(a, k_framework_roots[r], m) == 0)
+                reaches = 1;
+        }
+        if (len + n + 1 > sizeof buf / sizeof *buf) {
+            overflow = 1;
+            continue;
+        }
+        for (size_t i = 0; i < n; i++)
+            buf[len++] = (uint16_t)(unsigned char)a[i];
+        buf[len++] = 0;
+    }
+    int rc;
+    if (npat == 0)
+        rc = clr_startup_scope(1, 0, NULL, 0);
+    else if (everywhere || overflow) // one empty prefix: every module
+        rc = clr_startup_scope(0, 1, (const uint16_t[]){0}, 1);
+    else
+        rc = clr_startup_scope(0, reaches, buf, len);
+    atomic_store(&g_scope_fixed, 1);
+    return rc;
 }
 
 // ---- per-module scope ----------------------------------------------------

@@ -6,6 +6,15 @@
 
 #include "clrapi.h"
 
+// The event mask every configuration asks for: Enter/Leave with the
+// slow-path info (arguments, return value, frame info for exact generic
+// types), JIT notifications (for JITInlining and the ENTERLEAVE windows),
+// exceptions (to pop frames that unwind), module loads. Go adds ReJIT
+// (folding) to it; Initialize adds threads (.NET 5+) and cached-code
+// searches.
+uint32_t clr_startup_base_mask(void);
+uint32_t clr_startup_base_mask_high(int async);
+
 // The event mask Initialize set; the ENTERLEAVE bit is left out of it and
 // set only while selected methods compile.
 void clr_startup_init(uint32_t mask, uint32_t mask_high);
@@ -14,7 +23,11 @@ void clr_startup_init(uint32_t mask, uint32_t mask_high);
 // framework's assemblies hold nothing selected), or the literal prefixes of
 // the include patterns, UTF-16, each ended by a 0, and whether they can
 // name anything in the framework's assemblies at all (package scope).
+// Returns 1, changing nothing, once clr_startup_scope_include fixed it.
 int clr_startup_scope(int own_code_only, int reaches_framework, const uint16_t *prefixes, uint32_t len);
+// The same scope read from CLROTEL_INCLUDE (ASCII; NULL when unset) by C,
+// for a start that does not wait for Go; fixed from then on.
+int clr_startup_scope_include(const char *include);
 
 // Whether a module (a function's module) may hold a selected method; false
 // only when it surely does not. Computed once per module.

@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -65,6 +67,55 @@ func TestOwnCodeAcrossRecompilation(t *testing.T) {
 		}
 		if work != calls {
 			t.Errorf("Work: %d spans, want %d", work, calls)
+		}
+	})
+}
+
+// Go (its runtime, the configuration, the pipeline) starts with the first
+// function that may be selected: never in a process where nothing can be,
+// which exits as it would untraced; at the first such function otherwise,
+// which is traced from its first call. A configuration file, which only Go
+// reads, starts it in Initialize.
+func TestGoStartsWhenSomethingCanBeSelected(t *testing.T) {
+	const calls = 300
+	goStarted := func(stderr string) bool {
+		return strings.Contains(stderr, "clrotel: profiler ") && strings.Contains(stderr, " loaded (ICorProfilerInfo")
+	}
+	file := filepath.Join(t.TempDir(), "clrotel.yaml")
+	if err := os.WriteFile(file, []byte("include: [Nothing.Selected]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		plain := runApp(t, rt, "Framework", []string{"300"}, runOpts{})
+		for _, tc := range []struct {
+			name    string
+			env     map[string]string
+			started bool
+			work    int
+		}{
+			{"nothing selected", map[string]string{"CLROTEL_INCLUDE": "Nothing.Selected"}, false, 0},
+			{"one method", map[string]string{"CLROTEL_INCLUDE": "Acme.Fw.Program.Work"}, true, calls},
+			{"a configuration file", map[string]string{"CLROTEL_CONFIG": file}, true, 0},
+		} {
+			env := map[string]string{"CLROTEL_LOG_LEVEL": "info", "CLROTEL_FOLD": "off"}
+			for k, v := range tc.env {
+				env[k] = v
+			}
+			r := runApp(t, rt, "Framework", []string{"300"}, runOpts{profiler: true, env: env})
+			if r.ExitCode != 0 || r.Stdout != plain.Stdout {
+				t.Fatalf("%s: exit %d, stdout %q, untraced %q\n%s", tc.name, r.ExitCode, r.Stdout, plain.Stdout, r.Stderr)
+			}
+			if got := goStarted(r.Stderr); got != tc.started {
+				t.Errorf("%s: Go started %v, want %v\n%s", tc.name, got, tc.started, r.Stderr)
+			}
+			if len(r.Spans) != tc.work {
+				t.Errorf("%s: %d spans, want %d", tc.name, len(r.Spans), tc.work)
+			}
+			for _, s := range r.Spans {
+				if fn, _ := s.Attrs["code.function.name"].(string); fn != "Acme.Fw.Program.Work" {
+					t.Errorf("%s: span of %s", tc.name, fn)
+				}
+			}
 		}
 	})
 }

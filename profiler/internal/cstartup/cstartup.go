@@ -4,6 +4,7 @@ package cstartup
 #cgo CFLAGS: -O1 -g -Wall -Wno-unused-function
 #include <stdlib.h>
 #include "../../startup.c"
+#include "../../golazy.c"
 
 // ---- a fake runtime: one module, its assembly name and its TypeDefs ----
 
@@ -90,6 +91,39 @@ static void f_set_type(uint32_t i, const char *name, uint32_t flags) {
 }
 
 static int f_in_scope(void) { return module_compute(0x5000) == MOD_MAYBE; }
+
+// The scope read from CLROTEL_INCLUDE, left unfixed for the next test.
+static void f_scope_include(const char *include) {
+    clr_startup_scope_include(include);
+    atomic_store(&g_scope_fixed, 0);
+}
+
+// A fake environment for clr_go_can_wait.
+static const char *f_env_keys[16], *f_env_vals[16];
+static int f_nenv;
+static void f_env_reset(void) { f_nenv = 0; }
+static void f_env_add(const char *k, const char *v) {
+    if (f_nenv < 16) {
+        f_env_keys[f_nenv] = k;
+        f_env_vals[f_nenv] = v;
+        f_nenv++;
+    }
+}
+static char *f_getenv(const char *key) {
+    for (int i = 0; i < f_nenv; i++)
+        if (strcmp(f_env_keys[i], key) == 0)
+            return (char *)f_env_vals[i];
+    return NULL;
+}
+static int f_can_wait(int *rejit, int *async, int *has_include) {
+    clr_lazy_env env;
+    memset(&env, 0, sizeof env);
+    int ok = clr_go_can_wait(f_getenv, &env);
+    *rejit = env.rejit;
+    *async = env.async;
+    *has_include = env.include != NULL;
+    return ok;
+}
 static int f_open_imports(void) { return f_imports_open; }
 */
 import "C"
@@ -151,4 +185,40 @@ func InScope(asm string, types []Type) (bool, int) {
 	}
 	in := C.f_in_scope() != 0
 	return in, int(C.f_open_imports())
+}
+
+// ScopeFromInclude configures startup.c from CLROTEL_INCLUDE as Initialize
+// does when it does not wait for Go (nil: unset).
+func ScopeFromInclude(include *string) {
+	var c *C.char
+	if include != nil {
+		c = C.CString(*include)
+		defer C.free(unsafe.Pointer(c))
+	}
+	C.f_scope_include(c)
+}
+
+// LazyEnv is what Initialize reads from the environment without Go.
+type LazyEnv struct {
+	CanWait, ReJIT, Async, HasInclude bool
+}
+
+// ReadLazyEnv runs clr_go_can_wait over env.
+func ReadLazyEnv(env map[string]string) LazyEnv {
+	var strs []*C.char
+	defer func() {
+		for _, s := range strs {
+			C.free(unsafe.Pointer(s))
+		}
+		C.f_env_reset()
+	}()
+	C.f_env_reset()
+	for k, v := range env {
+		ck, cv := C.CString(k), C.CString(v)
+		strs = append(strs, ck, cv)
+		C.f_env_add(ck, cv)
+	}
+	var rejit, async, inc C.int
+	ok := C.f_can_wait(&rejit, &async, &inc) != 0
+	return LazyEnv{CanWait: ok, ReJIT: rejit != 0, Async: async != 0, HasInclude: inc != 0}
 }
