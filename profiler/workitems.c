@@ -13,12 +13,14 @@
 // takes the span back: the run becomes a transparent frame that the work's
 // first call starts its root under; the innermost run decides.
 //
-// A Thread is not an item: the thread pool makes its worker threads inside
-// whatever call queued the work that needed one, and a thread's start lasts
-// the thread's life, so every root on a pool thread would have joined that
-// call's trace. (On .NET Core 3.1 its ThreadHelper's constructor is also
-// inlined into ReadyToRun code.) A thread's lambda that captures state is
-// linked through its closure (async.c).
+// A thread is an item from its Start (this: the Thread; on .NET Core 3.1
+// its ThreadHelper, given the context by Start) to its start callback, and
+// only when started with the caller's context: the thread pool starts its
+// worker threads with UnsafeStart inside whatever call queued the work that
+// needed one, and a thread's start lasts its life, so every root on a pool
+// thread would join that call's trace. (The constructor would not do: the
+// pool's threads are constructed like any other, and 3.1 inlines
+// ThreadHelper's constructor into ReadyToRun code.)
 //
 // An address is a key only until the GC moves the object or frees it, so
 // this table follows the GC (COR_PRF_HIGH_MONITOR_GC_MOVED_OBJECTS, which
@@ -54,6 +56,12 @@ const clr_work_api clr_work_apis[] = {
     {"System.Threading", "QueueUserWorkItemCallbackDefaultContext", ".ctor", "Execute", 0},
     {"System.Threading", "QueueUserWorkItemCallbackDefaultContext`1", ".ctor", "Execute", 0},
     {"System.Threading", "TimerQueueTimer", ".ctor", "CallCallback", 1},
+    // A thread started with the caller's context (flows.WorkMaker keeps
+    // Start() and Start(Object) of Start's overloads): .NET 5+ runs it in
+    // Thread.StartCallback; .NET Core 3.1 through its ThreadHelper, given
+    // the context on the starting thread.
+    {"System.Threading", "Thread", "Start", "StartCallback", 0},
+    {"System.Threading", "ThreadHelper", "SetExecutionContextHelper", "ThreadStart", 0},
     {NULL, NULL, NULL, NULL, 0},
 };
 

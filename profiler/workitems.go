@@ -8,6 +8,7 @@ package main
 import "C"
 
 import (
+	"github.com/clrotel/clrotel/flows"
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/sampling"
 )
@@ -17,6 +18,16 @@ import (
 func (p *profiler) workFunction(f *function, fid uint64, index uint32, m *naming.Method, kind int) *function {
 	if !m.Sig.HasThis {
 		return f
+	}
+	if kind == C.ASYNC_SPECIAL_WORK_MAKE {
+		mod, err := p.resolver.ModuleInfo(m.ModuleID)
+		if err != nil {
+			p.log.Debugf("work items: %s: %v", m.SelectName, err)
+			return f
+		}
+		if !flows.WorkMaker(m.TypeName, m.Name, naming.ParamTypes(mod.Meta, m.Sig)) {
+			return f
+		}
 	}
 	var flags uint32 = C.FN_SELECTED
 	switch kind {

@@ -66,7 +66,10 @@ func TestThreadChurn(t *testing.T) {
 	r := runApp(t, rt, "Steady", args, runOpts{profilerNoSink: true, timeout: 3 * time.Minute, env: map[string]string{
 		"OTEL_EXPORTER_OTLP_ENDPOINT": sink.Endpoint(),
 		"CLROTEL_INCLUDE":             "Acme.Load.Work.*",
-		"CLROTEL_LOG_LEVEL":           "info",
+		// Room for a leak to show: a slot kept per dead thread would fill
+		// 4,096 slots within seconds.
+		"CLROTEL_MAX_THREADS": "4096",
+		"CLROTEL_LOG_LEVEL":   "info",
 		// Every call counted: folded calls keep their hooks.
 		"CLROTEL_FOLD_REJIT": "off",
 	}})
@@ -89,8 +92,10 @@ func TestThreadChurn(t *testing.T) {
 	}
 	// Slots are taken by threads that make traced calls and given back
 	// once a dead thread's records are drained: the high water follows
-	// the threads alive at once (plus the few dead ones not yet drained).
-	if last.slotsHigh > 2*threads {
+	// the threads alive at once, plus the dead ones not yet drained (a
+	// few, or a few hundred when the machine is loaded and the drainer
+	// lags: 329 at load 11), far from the thousands created.
+	if last.slotsHigh > 16*threads {
 		t.Errorf("slot high water %d after %d threads: per-thread state is not released", last.slotsHigh, started)
 	}
 	if last.slotsLive > 2 || last.threads > 2 {
