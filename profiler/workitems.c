@@ -302,24 +302,25 @@ static void report_range(uintptr_t lo, uintptr_t to, uintptr_t len) {
         g_snap[j].moved_to = to + (g_snap[j].key - lo);
 }
 
-void clr_work_gc_moved(ULONG n, const ObjectID *old_start, const ObjectID *new_start, const SIZE_T *len) {
+// Lengths come as SIZE_T (the ...2 callbacks) or ULONG (the first
+// interface's): one of len64, len32.
+static void report(ULONG n, const ObjectID *old_start, const ObjectID *new_start, const SIZE_T *len64, const ULONG *len32) {
     pthread_mutex_lock(&g_gc_mu);
     atomic_fetch_add_explicit(&g_ranges, n, memory_order_relaxed);
     if (g_tracking)
         for (ULONG r = 0; r < n; r++)
-            report_range(old_start[r], new_start[r], len[r]);
+            report_range(old_start[r], new_start[r], len64 != NULL ? len64[r] : len32[r]);
     pthread_mutex_unlock(&g_gc_mu);
 }
 
-void clr_work_gc_survived(ULONG n, const ObjectID *start, const SIZE_T *len) { clr_work_gc_moved(n, start, start, len); }
+void clr_work_gc_moved(ULONG n, const ObjectID *old_start, const ObjectID *new_start, const SIZE_T *len) {
+    report(n, old_start, new_start, len, NULL);
+}
+
+void clr_work_gc_survived(ULONG n, const ObjectID *start, const SIZE_T *len) { report(n, start, start, len, NULL); }
 
 void clr_work_gc_moved32(ULONG n, const ObjectID *old_start, const ObjectID *new_start, const ULONG *len) {
-    pthread_mutex_lock(&g_gc_mu);
-    atomic_fetch_add_explicit(&g_ranges, n, memory_order_relaxed);
-    if (g_tracking)
-        for (ULONG r = 0; r < n; r++)
-            report_range(old_start[r], new_start[r], len[r]);
-    pthread_mutex_unlock(&g_gc_mu);
+    report(n, old_start, new_start, NULL, len);
 }
 
 void clr_work_gc_finished(void) {
