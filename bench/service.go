@@ -72,6 +72,9 @@ func serviceBench(host, work, version, lib string, base []string, seconds, pairs
 	u, t := medianService(untraced), medianService(traced)
 	var b strings.Builder
 	fmt.Fprintf(&b, "\nService (examples/service under wrk -t2 -c16, %d s per run, medians of %d interleaved pairs, .NET %s)\n", seconds, pairs, version)
+	if len(serviceEnv) > 0 {
+		fmt.Fprintf(&b, "  traced runs with %s\n", strings.Join(serviceEnv, " "))
+	}
 	fmt.Fprintf(&b, "  %-34s %12s %10s %8s %10s %10s %10s %12s %10s\n", "", "requests/s", "p99", "ratio", "p99 ratio", "dropped", "folded", "traces shed", "spans")
 	fmt.Fprintf(&b, "  %-34s %12.0f %10v %8s %10s %10s %10s %12s %10s\n", "untraced", u.rps, u.p99.Round(time.Microsecond), "1.00", "1.00", "", "", "", "")
 	fmt.Fprintf(&b, "  %-34s %12.0f %10v %8.2f %10.2f %10d %10d %12d %10d\n", "clrotel defaults (values, export)", t.rps, t.p99.Round(time.Microsecond),
@@ -100,6 +103,7 @@ func serviceRun(host, exe, lib string, base []string, traced bool, seconds int) 
 			"CLROTEL_LOG_LEVEL=info", "OTEL_SERVICE_NAME=service", "OTEL_EXPORTER_OTLP_ENDPOINT="+sink.Endpoint(),
 			// The host's dispatch loop is framework code in ASP.NET Core.
 			"CLROTEL_EXCLUDE=Acme.Service.Hosting.*")
+		cmd.Env = append(cmd.Env, serviceEnv...)
 	}
 	stderr, err := os.CreateTemp("", "service-stderr-")
 	if err != nil {
