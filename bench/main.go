@@ -226,7 +226,7 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 			return nil
 		}
 		table, lines, err := runRealprog(host, work, version, rc, realprogRounds, []startupConfig{
-			startupConfigs[0], startupConfigs[2], startupConfigs[4],
+			startupConfigs[0], startupConfigs[2], startupConfigs[6], // untraced, own-code floor, clrotel defaults
 			{"clrotel, defaults, capture off", prof("CLROTEL_CAPTURE=off"), true},
 		}, base)
 		if err != nil {
