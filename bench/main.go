@@ -58,8 +58,9 @@ var onlyConfigs string // -configs
 var (
 	serviceSeconds, servicePairsN int
 	serviceOnly                   bool
-	realprogOnly                  bool // -realprog-only
-	realprogRounds                int  // -realprog-rounds
+	serviceEnv                    []string // -service-env
+	realprogOnly                  bool     // -realprog-only
+	realprogRounds                int      // -realprog-rounds
 )
 
 type config struct {
@@ -93,6 +94,7 @@ func main() {
 	service := flag.Int("service", 10, "seconds of wrk load per run of the service benchmark (0: skip it)")
 	servicePairs := flag.Int("service-pairs", 3, "interleaved untraced/traced runs of the service benchmark")
 	onlyService := flag.Bool("service-only", false, "run the service benchmark alone")
+	svcEnv := flag.String("service-env", "", "comma-separated K=V settings added to the traced service runs (e.g. CLROTEL_EXPORT_CPU_PERCENT=2)")
 	startupOnly := flag.Bool("startup-only", false, "run only the start-up section")
 	startupRounds := flag.Int("startup-rounds", 15, "interleaved rounds of the start-up section")
 	flag.BoolVar(&realprogOnly, "realprog-only", false, "run only the real-programs section")
@@ -100,6 +102,9 @@ func main() {
 	flag.StringVar(&onlyConfigs, "configs", "", "comma-separated config ids to run (1 and 2 always run: the ratios need them); empty: all")
 	flag.Parse()
 	serviceSeconds, servicePairsN, serviceOnly = *service, *servicePairs, *onlyService
+	if *svcEnv != "" {
+		serviceEnv = strings.Split(*svcEnv, ",")
+	}
 	paced := []string{"paced", strconv.Itoa(*pacedRate), strconv.Itoa(*pacedSecs)}
 	if err := run(*calls, *reps, *startups, paced, *dotnet, *lib, *out, *startupOnly, *startupRounds); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -222,7 +227,7 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 			return nil
 		}
 		table, lines, err := runRealprog(host, work, version, rc, realprogRounds, []startupConfig{
-			startupConfigs[0], startupConfigs[2], startupConfigs[4],
+			startupConfigs[0], startupConfigs[2], startupConfigs[6], // untraced, own-code floor, clrotel defaults
 			{"clrotel, defaults, capture off", prof("CLROTEL_CAPTURE=off"), true},
 		}, base)
 		if err != nil {

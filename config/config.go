@@ -12,6 +12,7 @@ import (
 
 	"github.com/clrotel/clrotel/folding"
 	"github.com/clrotel/clrotel/sampling"
+	"github.com/clrotel/clrotel/shedding"
 )
 
 // Config is the profiler's configuration.
@@ -63,6 +64,12 @@ type Config struct {
 	ExportBatch    int
 	ExportInterval time.Duration
 	ShutdownWait   time.Duration // bound on the final flush at exit
+
+	// ExportCPU is the share of one core the span work (decoding,
+	// rendering, encoding) may take before new traces are shed whole at
+	// their root (CLROTEL_EXPORT_CPU_PERCENT, YAML export.cpu_percent; 0:
+	// never for CPU; a capture buffer half full still sheds).
+	ExportCPU float64
 }
 
 // DefaultExclude leaves the framework out when no Include is given.
@@ -91,6 +98,7 @@ func Default() Config {
 		ShutdownWait:    5 * time.Second,
 		Sampling:        sampling.Default(),
 		Fold:            folding.DefaultRule(),
+		ExportCPU:       shedding.DefaultBudget,
 
 		MaxSpansPerTrace: 10000,
 	}
@@ -255,6 +263,9 @@ func fromEnv(c Config, lookup func(string) (string, bool)) (Config, error) {
 	delayMS := uint32(c.ExportInterval / time.Millisecond)
 	u32("OTEL_BSP_SCHEDULE_DELAY", &delayMS, 1, 3_600_000)
 	c.ExportInterval = time.Duration(delayMS) * time.Millisecond
+	cpuPct := uint32(c.ExportCPU*100 + 0.5)
+	u32("CLROTEL_EXPORT_CPU_PERCENT", &cpuPct, 0, 100)
+	c.ExportCPU = float64(cpuPct) / 100
 	if len(errs) > 0 {
 		return c, fmt.Errorf("config: %s", strings.Join(errs, "; "))
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/clrotel/clrotel/shedding"
 )
 
 func env(kv ...string) func(string) (string, bool) {
@@ -53,6 +55,10 @@ func TestFromEnv(t *testing.T) {
 		{"re-JIT period out of range", []string{"CLROTEL_FOLD_REJIT_MS", "0"}, func(c Config) bool { return c.Fold.ReJIT.Interval == Default().Fold.ReJIT.Interval }, "CLROTEL_FOLD_REJIT_MS"},
 		{"re-JIT garbage", []string{"CLROTEL_FOLD_REJIT", "later"}, nil, "CLROTEL_FOLD_REJIT"},
 		{"async on by default", nil, func(c Config) bool { return c.Async && c.AsyncMaxPending == 65536 }, ""},
+		{"export CPU budget by default", nil, func(c Config) bool { return c.ExportCPU == shedding.DefaultBudget }, ""},
+		{"export CPU budget", []string{"CLROTEL_EXPORT_CPU_PERCENT", "12"}, func(c Config) bool { return c.ExportCPU == 0.12 }, ""},
+		{"export CPU budget off", []string{"CLROTEL_EXPORT_CPU_PERCENT", "0"}, func(c Config) bool { return c.ExportCPU == 0 }, ""},
+		{"export CPU budget out of range", []string{"CLROTEL_EXPORT_CPU_PERCENT", "101"}, func(c Config) bool { return c.ExportCPU == shedding.DefaultBudget }, "CLROTEL_EXPORT_CPU_PERCENT"},
 		{"async settings", []string{"CLROTEL_ASYNC", "off", "CLROTEL_ASYNC_MAX_PENDING", "100"}, func(c Config) bool {
 			return !c.Async && c.AsyncMaxPending == 100
 		}, ""},

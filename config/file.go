@@ -70,6 +70,7 @@ type fileExport struct {
 	BatchSize    *uint32 `yaml:"batch_size"`
 	Interval     *string `yaml:"interval"`
 	ShutdownWait *string `yaml:"shutdown_wait"`
+	CPUPercent   *uint32 `yaml:"cpu_percent"`
 }
 
 type fileLimits struct {
@@ -289,6 +290,7 @@ func (f *File) validate(path string, root *yaml.Node) FileErrors {
 	rangeU32("export.batch_size", f.Export.BatchSize, 1, 1<<20)
 	dur("export.interval", f.Export.Interval)
 	dur("export.shutdown_wait", f.Export.ShutdownWait)
+	rangeU32("export.cpu_percent", f.Export.CPUPercent, 0, 100)
 	rangeU32("limits.max_threads", f.Limits.MaxThreads, 1, 65536)
 	if v := f.Limits.RingKB; v != nil && (*v < 4 || *v > 1<<20 || *v&(*v-1) != 0) {
 		bad("limits.ring_kb", "%d: want a power of two from 4 to 1048576", *v)
@@ -376,6 +378,9 @@ func (f *File) apply(c *Config) {
 	}
 	if f.Export.ShutdownWait != nil {
 		c.ShutdownWait, _ = time.ParseDuration(*f.Export.ShutdownWait)
+	}
+	if f.Export.CPUPercent != nil {
+		c.ExportCPU = float64(*f.Export.CPUPercent) / 100
 	}
 	setU32(&c.MaxThreads, f.Limits.MaxThreads)
 	if f.Limits.RingKB != nil {

@@ -35,6 +35,7 @@ sampling:
 export:
   queue_size: 4096
   interval: 200ms
+  cpu_percent: 7
 limits:
   ring_kb: 256
   max_spans_per_trace: 500
@@ -63,7 +64,7 @@ func TestLoadFileThenEnv(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(c.Include, []string{"Acme.*"}) || c.MaxString != 64 || c.RingBytes != 256<<10 || c.LogLevel != "info" ||
-		c.ExportQueue != 4096 || c.ExportInterval != 200*time.Millisecond || c.Redact[0] != "iban" || c.Statics[0] != "Acme.Shop.Settings.MaxItems" {
+		c.ExportQueue != 4096 || c.ExportInterval != 200*time.Millisecond || c.ExportCPU != 0.07 || c.Redact[0] != "iban" || c.Statics[0] != "Acme.Shop.Settings.MaxItems" {
 		t.Errorf("file not applied: %+v", c)
 	}
 	if !c.Fold.Enabled || c.Fold.ReJIT.Enabled || c.Fold.MinCalls != 200 || c.Fold.MaxDuration != 10*time.Microsecond || c.Fold.Exempt[0] != "Acme.Shop.Cart.*" || c.MaxSpansPerTrace != 500 ||

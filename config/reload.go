@@ -80,8 +80,8 @@ func notLive(running, next Config) []string {
 		{"exclude", running.Exclude, next.Exclude},
 		{"capture", []any{running.Capture, running.CaptureExclude, running.MaxString, running.MaxElements, running.ValueDepth, running.MaxFields, running.ValueBytes, running.MaxAttrBytes, running.Redact, running.Statics},
 			[]any{next.Capture, next.CaptureExclude, next.MaxString, next.MaxElements, next.ValueDepth, next.MaxFields, next.ValueBytes, next.MaxAttrBytes, next.Redact, next.Statics}},
-		{"export", []any{running.ExportQueue, running.ExportBatch, running.ExportInterval, running.ShutdownWait},
-			[]any{next.ExportQueue, next.ExportBatch, next.ExportInterval, next.ShutdownWait}},
+		{"export", []any{running.ExportQueue, running.ExportBatch, running.ExportInterval, running.ShutdownWait, running.ExportCPU},
+			[]any{next.ExportQueue, next.ExportBatch, next.ExportInterval, next.ShutdownWait, next.ExportCPU}},
 		{"limits", []any{running.MaxThreads, running.RingBytes, running.MaxDepth}, []any{next.MaxThreads, next.RingBytes, next.MaxDepth}},
 		{"log", []any{running.LogLevel, running.LogFile}, []any{next.LogLevel, next.LogFile}},
 	} {

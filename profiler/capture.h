@@ -155,6 +155,9 @@ enum {
     // step): no span, and transparent: what it calls (a continuation run
     // inline, a listener) is decided as if called by the frame below it.
     FRAME_PASS = 4,
+    // Its trace was shed at the root under load (shed.h): it and every
+    // call under it count as shed.
+    FRAME_SHED = 5,
 };
 
 // The calls folded into a recorded frame (fold.c).
@@ -213,6 +216,8 @@ typedef struct clr_slot {
     _Atomic uint64_t unsampled;    // roots the sampler said no to
     _Atomic uint64_t rate_limited; // roots the rate limit refused
     _Atomic uint64_t folded;       // calls folded into a recorded span
+    _Atomic uint64_t shed_traces;  // roots shed under load (shed.h)
+    _Atomic uint64_t shed_calls;   // calls of shed traces, their roots included
     // Odd while this thread decides on a root with a strategy block it
     // loaded: Go frees a replaced block once every odd count it saw moved.
     _Atomic uint64_t decision_seq;
@@ -282,6 +287,8 @@ extern _Atomic(clr_strategy *) clr_strategy_ptr;
 extern int clr_strategy_reader_fence;
 uint64_t clr_unsampled_roots(void);
 uint64_t clr_rate_limited_roots(void);
+uint64_t clr_shed_traces(void);
+uint64_t clr_shed_calls(void);
 
 // For Go: the slot table and its high-water mark.
 clr_slot *clr_slots(void);

@@ -3,11 +3,13 @@ package main
 /*
 #include "capture.h"
 #include "profiler.h"
+#include "shed.h"
 */
 import "C"
 
 import (
 	"encoding/binary"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -17,6 +19,7 @@ import (
 	"github.com/clrotel/clrotel/flows"
 	"github.com/clrotel/clrotel/folding"
 	"github.com/clrotel/clrotel/otelbridge"
+	"github.com/clrotel/clrotel/shedding"
 	"github.com/clrotel/clrotel/values"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
@@ -45,6 +48,18 @@ type drainer struct {
 	vals  []values.Value
 	dec   values.Decoder // reused: its values live until the next record's
 	attrs []attribute.KeyValue
+
+	// Load shedding: the drainer's own CPU and the traces it began, per
+	// window, decide how many new traces per second the hooks may start
+	// (shed.h).
+	shed                shedding.Controller
+	winStart            time.Time
+	winCPU              int64
+	roots               uint64
+	limit               shedding.Limit
+	lastShed, lastCalls uint64
+	backlog             shedding.Backlog
+	behind              bool
 }
 
 type threadState struct {
@@ -62,14 +77,24 @@ type threadState struct {
 const statsEvery = 10 * time.Second
 
 func newDrainer(p *profiler) *drainer {
-	return &drainer{p: p, stop: make(chan struct{}), done: make(chan struct{}), lastLog: time.Now(), lastStats: time.Now()}
+	return &drainer{p: p, stop: make(chan struct{}), done: make(chan struct{}), lastLog: time.Now(), lastStats: time.Now(),
+		shed: shedding.Controller{Budget: p.cfg.ExportCPU}}
 }
+
+// shedWindow is how often the drainer tells the shedding controller what
+// its span work cost.
+const shedWindow = 100 * time.Millisecond
 
 func (d *drainer) run() {
 	defer close(d.done)
+	// One OS thread, so that its CPU time is the span work's.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	d.winStart, d.winCPU = time.Now(), int64(C.clr_thread_cpu_ns())
 	idle := time.Millisecond
 	for {
 		n := d.pass()
+		d.shedTick()
 		if n > 0 {
 			idle = time.Millisecond
 		} else if idle < 8*time.Millisecond {
@@ -121,6 +146,11 @@ func slotAt(i int) *C.clr_slot {
 func (d *drainer) pass() int {
 	n := int(C.clr_slot_count())
 	total := 0
+	// The fullest ring decides whether new traces are shed for backlog: as
+	// soon as one is found too full, and at the end of the pass.
+	var fullest uint64
+	size := float64(C.clr_ring_size())
+	defer func() { d.setBehind(d.backlog.Observe(float64(fullest) / size)) }()
 	for i := 0; i < n; i++ {
 		s := slotAt(i)
 		state := atomic.LoadUint32((*uint32)(unsafe.Pointer(&s.state)))
@@ -130,6 +160,12 @@ func (d *drainer) pass() int {
 		ts := d.thread(i, s)
 		if ts == nil {
 			continue
+		}
+		if p := ts.ring.Pending(); p > fullest {
+			fullest = p
+			if !d.behind {
+				d.setBehind(d.backlog.Observe(float64(p) / size))
+			}
 		}
 		got, err := ts.ring.Drain(func(r capture.Record) { d.handle(ts, r) })
 		total += got
@@ -146,6 +182,40 @@ func (d *drainer) pass() int {
 	}
 	d.records.Add(uint64(total))
 	return total
+}
+
+// setBehind tells the hooks whether the drainer is behind.
+func (d *drainer) setBehind(behind bool) {
+	if behind == d.behind {
+		return
+	}
+	d.behind = behind
+	on := C.int(0)
+	if behind {
+		on = 1
+	}
+	C.clr_shed_backlog(on)
+}
+
+// shedTick hands a finished window to the shedding controller and
+// publishes the limit it answers to the hooks.
+func (d *drainer) shedTick() {
+	now := time.Now()
+	el := now.Sub(d.winStart)
+	if el < shedWindow {
+		return
+	}
+	cpu := int64(C.clr_thread_cpu_ns())
+	l := d.shed.Observe(shedding.Window{Elapsed: el, CPU: time.Duration(cpu - d.winCPU), Traces: d.roots})
+	d.winStart, d.winCPU, d.roots = now, cpu, 0
+	if l != d.limit {
+		iv, tol := l.Params()
+		C.clr_shed_set(C.int64_t(iv), C.int64_t(tol))
+		if (l.Rate == 0) != (d.limit.Rate == 0) {
+			d.p.log.Debugf("load shedding: new traces %v", l)
+		}
+		d.limit = l
+	}
 }
 
 func (d *drainer) thread(i int, s *C.clr_slot) *threadState {
@@ -195,6 +265,7 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 		var tid trace.TraceID
 		if r.Flags&capture.FlagRoot != 0 {
 			tid = trace.TraceID(e.TraceID)
+			d.roots++
 		}
 		var attrs []attribute.KeyValue
 		used := 0
@@ -430,6 +501,11 @@ func (d *drainer) reportDrops(force bool) {
 	if total > d.lastDrop {
 		d.p.log.Warnf("%d calls not traced since the last report (%d in all): capture buffers full or thread slots exhausted", total-d.lastDrop, total)
 		d.lastDrop = total
+	}
+	if traces, calls := uint64(C.clr_shed_traces()), uint64(C.clr_shed_calls()); calls > d.lastCalls {
+		d.p.log.Infof("%d traces (%d calls) shed under load since the last report, %d so far; new traces now: %v",
+			traces-d.lastShed, calls-d.lastCalls, traces, d.limit)
+		d.lastShed, d.lastCalls = traces, calls
 	}
 	if d.valuesDropped > d.lastValuesDropped {
 		d.p.log.Warnf("%d calls traced without their values since the last report, %d so far: capture buffers too full for them (spans marked dotnet.values.dropped)",

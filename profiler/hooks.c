@@ -24,6 +24,7 @@
 #include "values.h"
 #include "sample.h"
 #include "ambient.h"
+#include "shed.h"
 
 static clr_slot *g_slots;
 static clr_capture_config g_cfg;
@@ -59,6 +60,8 @@ static uint64_t sum_slots(size_t offset) {
 uint64_t clr_unsampled_roots(void) { return sum_slots(offsetof(clr_slot, unsampled)); }
 uint64_t clr_rate_limited_roots(void) { return sum_slots(offsetof(clr_slot, rate_limited)); }
 uint64_t clr_folded_calls(void) { return sum_slots(offsetof(clr_slot, folded)); }
+uint64_t clr_shed_traces(void) { return sum_slots(offsetof(clr_slot, shed_traces)); }
+uint64_t clr_shed_calls(void) { return sum_slots(offsetof(clr_slot, shed_calls)); }
 
 clr_slot *clr_slots(void) { return g_slots; }
 uint32_t clr_slot_count(void) { return atomic_load_explicit(&g_slot_hw, memory_order_acquire); }
@@ -396,8 +399,9 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
     if ((t[0] | t[1] | span) == 0) {
         if (check == ASYNC_UNTRACED)
             return ASYNC_HANDLED; // its kickoff call was not sampled
-        if (check == ASYNC_DROPPED) {
-            f->recorded = FRAME_DROPPED; // its calls count as dropped, not it
+        if (check == ASYNC_DROPPED || check == ASYNC_SHED) {
+            // its calls count as dropped (shed), not it
+            f->recorded = check == ASYNC_SHED ? FRAME_SHED : FRAME_DROPPED;
             return ASYNC_HANDLED;
         }
         if (check != 0)
@@ -422,6 +426,9 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
         // dropped.
         if (parent->recorded == FRAME_SKIPPED) {
             *w[3] = ASYNC_UNTRACED;
+        } else if (parent->recorded == FRAME_SHED) {
+            *w[3] = ASYNC_SHED;
+            f->recorded = FRAME_SHED;
         } else {
             *w[3] = ASYNC_DROPPED;
             f->recorded = FRAME_DROPPED;
@@ -470,17 +477,17 @@ static void closure_made(clr_fn *fn, uintptr_t elt, const clr_frame *f) {
     *w[3] = clr_closure_check(f->trace[0], f->trace[1], f->span, f->start, 0);
 }
 
-// A closure made under an unsampled span: its lambdas' work is not traced
-// either.
-static void closure_unsampled(clr_fn *fn, uintptr_t elt) {
+// A closure made under an unsampled span (mark ASYNC_UNTRACED) or a shed
+// one (ASYNC_SHED): its lambdas' work is not traced either.
+static void closure_unsampled(clr_fn *fn, uintptr_t elt, uint64_t mark) {
     volatile uint64_t *w[CLOSURE_FIELDS];
     if (closure_fields(fn, elt, w) != NULL && (*w[0] | *w[1] | *w[2]) == 0) {
         *w[4] = now_ns();
-        *w[3] = ASYNC_UNTRACED;
+        *w[3] = mark;
     }
 }
 
-enum { LINK_NONE = 0, LINK_JOINED = 1, LINK_UNSAMPLED = 2, LINK_SUPPRESSED = 3 };
+enum { LINK_NONE = 0, LINK_JOINED = 1, LINK_UNSAMPLED = 2, LINK_SUPPRESSED = 3, LINK_SHED = 4 };
 
 // A closure's lambda starting a trace: the span that made the closure, if
 // the closure carries one made within LINK_WINDOW_NS: its trace to join,
@@ -495,7 +502,7 @@ static int closure_link(clr_fn *fn, uintptr_t elt, uint64_t tid[2], uint64_t *pa
     if (made > now || now - made > LINK_WINDOW_NS)
         return LINK_NONE;
     if ((t0 | t1 | span) == 0)
-        return check == ASYNC_UNTRACED ? LINK_UNSAMPLED : LINK_NONE;
+        return check == ASYNC_UNTRACED ? LINK_UNSAMPLED : check == ASYNC_SHED ? LINK_SHED : LINK_NONE;
     if (check == clr_closure_check(t0, t1, span, made, 1)) {
         link[0] = t0;
         link[1] = t1;
@@ -527,6 +534,8 @@ static int flow_link(const clr_frame *flow, uint64_t tid[2], uint64_t *parent, u
         return LINK_SUPPRESSED;
     case WORK_UNSAMPLED:
         return LINK_UNSAMPLED;
+    case WORK_SHED:
+        return LINK_SHED;
     }
     return LINK_NONE;
 }
@@ -580,6 +589,8 @@ __attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_
             ctx.span = p->span;
         } else if (p->recorded == FRAME_SKIPPED) {
             how = WORK_UNSAMPLED;
+        } else if (p->recorded == FRAME_SHED) {
+            how = WORK_SHED;
         } else {
             return;
         }
@@ -694,9 +705,15 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
             f->recorded = FRAME_DROPPED;
             bump(&s->dropped);
             return;
+        case FRAME_SHED:
+            f->recorded = FRAME_SHED;
+            bump(&s->shed_calls);
+            if (fn->flags & FN_CLOSURE_CTOR)
+                closure_unsampled(fn, elt, ASYNC_SHED);
+            return;
         default:
             if (fn->flags & FN_CLOSURE_CTOR)
-                closure_unsampled(fn, elt);
+                closure_unsampled(fn, elt, ASYNC_UNTRACED);
             return;
         }
     }
@@ -726,6 +743,11 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
             bump(&s->unsampled);
             return;
         }
+        if (how == LINK_SHED) {
+            f->recorded = FRAME_SHED; // work queued by a shed trace
+            bump(&s->shed_calls);
+            return;
+        }
         if (how == LINK_SUPPRESSED) {
             flags |= RF_LINK;
             size += 24;
@@ -743,6 +765,16 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
                                           : decide_root(s, fn, (const uint8_t *)tid, joined && (pflags & AMB_DECIDED) ? (pflags & AMB_SAMPLED) : -1);
         if (verdict != CLR_KEPT) {
             bump(verdict == CLR_RATE_LIMITED ? &s->rate_limited : &s->unsampled);
+            return;
+        }
+        // A sampled trace may still be shed whole under load (shed.h);
+        // work queued by a recorded span belongs to a trace already begun.
+        if (how != LINK_JOINED && !clr_shed_admit(atomic_load_explicit(&s->head, memory_order_relaxed) -
+                                                      atomic_load_explicit(&s->tail, memory_order_acquire),
+                                                  g_cfg.ring_size, joined && (pflags & AMB_SAMPLED), clock_ns)) {
+            f->recorded = FRAME_SHED;
+            bump(&s->shed_traces);
+            bump(&s->shed_calls);
             return;
         }
         flags |= RF_ROOT;

@@ -31,6 +31,7 @@ import (
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/sampling"
+	"github.com/clrotel/clrotel/shedding"
 	"github.com/clrotel/clrotel/values"
 	"github.com/clrotel/clrotel/values/typerender"
 )
@@ -431,6 +432,9 @@ func (p *profiler) shutdown() {
 			p.log.Warnf("queued work: %d work items forgotten at a collection that did not report them alive (never run, or moved where the runtime did not say): those that ran started traces of their own", lost)
 		}
 	}
+	if s := shedding.Note(uint64(C.clr_shed_traces()), uint64(C.clr_shed_calls())); s != "" {
+		p.log.Infof("%s", s)
+	}
 	if n := uint64(C.clr_events_dropped()); n > 0 {
 		p.log.Warnf("%d exception, catch or Activity records not recorded: capture buffers full (their spans miss those events)", n)
 	}
@@ -443,6 +447,7 @@ func (p *profiler) shutdown() {
 		p.log.Warnf("exit: spans still queued were not exported: %v", err)
 	}
 	st := p.pipe.Stats()
-	p.log.Infof("shut down: %d records drained; %d spans exported, %d failed, %d lost at exit; %d calls dropped; %d calls folded; %d traces not sampled, %d rate-limited",
-		p.drain.records.Load(), st.Exported, st.Failed, st.Lost, dropped(), uint64(C.clr_folded_calls())+p.openFolded, uint64(C.clr_unsampled_roots()), uint64(C.clr_rate_limited_roots()))
+	p.log.Infof("shut down: %d records drained; %d spans exported, %d failed, %d lost at exit; %d calls dropped; %d calls folded; %d calls shed (%d traces); %d traces not sampled, %d rate-limited",
+		p.drain.records.Load(), st.Exported, st.Failed, st.Lost, dropped(), uint64(C.clr_folded_calls())+p.openFolded,
+		uint64(C.clr_shed_calls()), uint64(C.clr_shed_traces()), uint64(C.clr_unsampled_roots()), uint64(C.clr_rate_limited_roots()))
 }

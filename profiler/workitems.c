@@ -152,7 +152,7 @@ int clr_work_take(uintptr_t item, int repeat, uint64_t now, clr_work_ctx *ctx) {
         if (emt != mt || c.made > now || now - c.made > LINK_WINDOW_NS)
             return WORK_NONE;
         *ctx = c;
-        if (how != WORK_UNSAMPLED)
+        if (how == WORK_JOIN || how == WORK_LINK)
             atomic_fetch_add_explicit(&g_joined, 1, memory_order_relaxed);
         return (int)how;
     }

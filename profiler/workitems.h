@@ -20,7 +20,9 @@ typedef struct clr_work_api {
 extern const clr_work_api clr_work_apis[]; // ends with a NULL type
 
 // How a work item's run continues its maker's trace.
-enum { WORK_NONE = 0, WORK_JOIN = 1, WORK_LINK = 2, WORK_UNSAMPLED = 3 };
+// WORK_SHED: made under a trace shed under load (shed.h): its work is
+// that trace's, shed too.
+enum { WORK_NONE = 0, WORK_JOIN = 1, WORK_LINK = 2, WORK_UNSAMPLED = 3, WORK_SHED = 4 };
 
 typedef struct clr_work_ctx {
     uint64_t trace[2]; // WORK_JOIN, WORK_LINK: the maker's trace and span

@@ -1,58 +1,50 @@
 package e2e
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 )
 
 var droppedTotalRE = regexp.MustCompile(`\((\d+) in all\)`)
 
-// When capture buffers overflow, every call is still accounted for: it is
-// either exported as a span or counted as dropped, the drops are logged, and
-// root spans started after a drop carry the running count.
+// When capture buffers overflow, every call is still accounted for. A
+// root call that finds its thread's buffer half full is shed with its
+// trace (counted, logged, never a random drop); what cannot be recorded
+// otherwise (here: frames past CLROTEL_MAX_DEPTH) is counted as dropped
+// and logged, and root spans started after a drop carry the running
+// count (otelbridge's tests; one recursion is one root here).
 func TestDropsAreCountedLoggedAndOnSpans(t *testing.T) {
 	const n = 300_000
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
 		// A 4 KB ring holds a few dozen calls: most of a tight loop of
-		// root calls must be dropped.
-		r := rootsRun(t, rt, strconv.Itoa(n), map[string]string{"CLROTEL_RING_KB": "4"})
-		m := droppedTotalRE.FindAllStringSubmatch(r.Stderr, -1)
-		if len(m) == 0 {
-			t.Fatalf("no drop report in the log; %d spans received\n%s", len(r.Spans), r.Stderr)
+		// root calls must be shed, none dropped.
+		r := rootsRun(t, rt, strconv.Itoa(n), map[string]string{"CLROTEL_RING_KB": "4", "CLROTEL_LOG_LEVEL": "info"})
+		a := readAccount(t, r.Stderr)
+		if a.shed == 0 || len(r.Spans) == 0 || a.dropped != 0 || a.shed != a.shedTraces {
+			t.Fatalf("received %d, %+v: want spans and shed roots, none dropped", len(r.Spans), a)
+		}
+		if got := len(r.Spans) + a.shed; got != n || a.exported != len(r.Spans) {
+			t.Errorf("received %d + shed %d = %d, want every one of %d calls accounted for", len(r.Spans), a.shed, got, n)
+		}
+		if !strings.Contains(r.Stderr, fmt.Sprintf("%d traces (%d calls) not traced: shed under load", a.shedTraces, a.shed)) {
+			t.Errorf("no shed report in the log:\n%s", r.Stderr)
+		}
+		// Recursion past the depth cap: the deeper calls are dropped.
+		const depth, limit = 200, 16
+		d := runApp(t, rt, "Basic", []string{"recurse", strconv.Itoa(depth)}, runOpts{profiler: true, env: map[string]string{
+			"CLROTEL_INCLUDE": "Acme.Shop.Deep.Recurse", "CLROTEL_MAX_DEPTH": strconv.Itoa(limit), "CLROTEL_LOG_LEVEL": "info", "CLROTEL_FOLD": "off",
+		}})
+		m := droppedTotalRE.FindAllStringSubmatch(d.Stderr, -1)
+		if d.ExitCode != 0 || len(m) == 0 {
+			t.Fatalf("exit %d, no drop report in the log; %d spans received\n%s", d.ExitCode, len(d.Spans), d.Stderr)
 		}
 		dropped, _ := strconv.Atoi(m[len(m)-1][1])
-		if dropped == 0 || len(r.Spans) == 0 {
-			t.Fatalf("dropped %d, received %d: want both > 0", dropped, len(r.Spans))
+		if dropped != depth+1-limit || len(d.Spans) != limit || readAccount(t, d.Stderr).dropped != dropped {
+			t.Errorf("recursion of %d calls, depth cap %d: %d spans, %d dropped", depth+1, limit, len(d.Spans), dropped)
 		}
-		if got := len(r.Spans) + dropped; got != n {
-			t.Errorf("received %d + dropped %d = %d, want every one of %d calls accounted for", len(r.Spans), dropped, got, n)
-		}
-		marked := 0
-		for _, s := range r.Spans {
-			if v, ok := s.Attrs["clrotel.dropped_calls"].(int64); ok {
-				if v <= 0 || v > int64(dropped) {
-					t.Fatalf("clrotel.dropped_calls = %d, total dropped %d", v, dropped)
-				}
-				marked++
-			}
-		}
-		if marked == 0 {
-			t.Errorf("no root span carries clrotel.dropped_calls")
-		}
-		// A call recorded when the ring had room for it but not for its
-		// values says so; every other span has its argument.
-		valuesDropped := 0
-		for _, s := range r.Spans {
-			_, hasArg := s.Attrs["dotnet.arg.x"]
-			switch {
-			case s.Attrs["dotnet.values.dropped"] == true:
-				valuesDropped++
-			case !hasArg:
-				t.Fatalf("span without its argument and not marked: %v", s.Attrs)
-			}
-		}
-		t.Logf("%d spans marked dotnet.values.dropped", valuesDropped)
-		t.Logf("%d calls: %d spans received, %d dropped, %d spans marked", n, len(r.Spans), dropped, marked)
+		t.Logf("%d roots: %d spans received, %d shed; recursion: %d spans, %d dropped", n, len(r.Spans), a.shed, len(d.Spans), dropped)
 	})
 }

@@ -15,14 +15,16 @@ import (
 )
 
 // accountRE reads the profiler's shutdown line (info level).
-var accountRE = regexp.MustCompile(`(\d+) spans exported, (\d+) failed, (\d+) lost at exit; (\d+) calls dropped(?:; (\d+) calls folded)?`)
+var accountRE = regexp.MustCompile(`(\d+) spans exported, (\d+) failed, (\d+) lost at exit; (\d+) calls dropped(?:; (\d+) calls folded)?(?:; (\d+) calls shed \((\d+) traces\))?`)
 
-// account is where every traced call went, by the profiler's own count.
-type account struct{ exported, failed, lost, dropped, folded int }
+// account is where every traced call went, by the profiler's own count:
+// shed counts the calls of traces shed whole at their root under load,
+// shedTraces those traces.
+type account struct{ exported, failed, lost, dropped, folded, shed, shedTraces int }
 
 // total is every traced call accounted for: a span (exported, failed or
-// lost), dropped, or folded into a span.
-func (a account) total() int { return a.exported + a.failed + a.lost + a.dropped + a.folded }
+// lost), dropped, folded into a span, or shed with its trace.
+func (a account) total() int { return a.exported + a.failed + a.lost + a.dropped + a.folded + a.shed }
 
 func readAccount(t *testing.T, stderr string) account {
 	t.Helper()
@@ -31,7 +33,7 @@ func readAccount(t *testing.T, stderr string) account {
 		t.Fatalf("no shutdown accounting in the log:\n%s", stderr)
 	}
 	n := func(i int) int { v, _ := strconv.Atoi(m[i]); return v }
-	return account{n(1), n(2), n(3), n(4), n(5)}
+	return account{n(1), n(2), n(3), n(4), n(5), n(6), n(7)}
 }
 
 // steadyCalls reads how many traced calls the Steady app made.

@@ -55,8 +55,8 @@ func TestHostileValues(t *testing.T) {
 			}
 		}
 		a := readAccount(t, r.Stderr)
-		if got["Str"]+got["Structs"]+got["Chain"]+got["Held"]+a.dropped != 200200 {
-			t.Errorf("spans %v plus %d dropped: calls lost", got, a.dropped)
+		if got["Str"]+got["Structs"]+got["Chain"]+got["Held"]+a.dropped+a.shed != 200200 {
+			t.Errorf("spans %v plus %d dropped, %d shed: calls lost", got, a.dropped, a.shed)
 		}
 		for _, s := range byName(r.Spans, "Hostile.exe!Acme.Hostile.Take.Str(String s)") {
 			v, _ := s.Attrs["dotnet.arg.s"].(string)

@@ -115,7 +115,7 @@ func TestThreadChurn(t *testing.T) {
 
 // 100 million traced calls in a loop, far beyond what any exporter takes:
 // the app finishes with its own output, memory stays bounded, and every
-// call is exported or counted as dropped.
+// call is exported, shed with its trace or counted as dropped.
 func TestHundredMillionCalls(t *testing.T) {
 	rt := runtimes[0]
 	const n = 100_000_000
@@ -142,8 +142,10 @@ func TestHundredMillionCalls(t *testing.T) {
 	if r.MaxRSSKB > plain.MaxRSSKB+150<<10 {
 		t.Errorf("peak RSS %d KB against %d KB untraced", r.MaxRSSKB, plain.MaxRSSKB)
 	}
-	if !strings.Contains(r.Stderr, "calls not traced") {
-		t.Errorf("the drops were not logged")
+	// A loop of roots past what export takes: its traces are shed whole
+	// at their root (or, where that cannot be, dropped), and the log says so.
+	if !strings.Contains(r.Stderr, "calls not traced") && !strings.Contains(r.Stderr, "shed under load") {
+		t.Errorf("neither drops nor shed traces were logged")
 	}
 }
 
