@@ -97,7 +97,9 @@ enum {
 enum { FN_REJIT = 0x1000, FN_UNHOOKED = 0x2000 }; // FN_UNHOOKED: its new code is installed
 // Methods the rule never folds, nor re-JIT-compiles (their hooks do more
 // than count): async and closure roles, Activity.Stop.
-#define FN_NEVER_FOLDED (FN_LINKED | FN_ACTIVITY_STOP | FN_QUEUE | FN_WORK_MAKE | FN_WORK_RUN)
+// Hooked for what they carry, never a span nor a counted call.
+#define FN_NOT_A_CALL (FN_ACTIVITY_STOP | FN_QUEUE | FN_WORK_MAKE | FN_WORK_RUN)
+#define FN_NEVER_FOLDED (FN_LINKED | FN_NOT_A_CALL)
 // RF_APPROX (exit records of spans with folded calls): some folded method
 // was re-JIT-compiled without hooks before the span ended, so its later
 // calls are not in the span's counts.

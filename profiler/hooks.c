@@ -612,9 +612,11 @@ __attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_
 
 void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     // A state machine's step and a builder's completion are continuations,
-    // not calls that make spans: a drop of one is not counted (its calls
-    // are), as a recorded one is not.
-    int counted = !(fn->flags & (FN_ASYNC_MOVENEXT | FN_ASYNC_COMPLETE));
+    // not calls that make spans; CoreLib's queuing methods, work items'
+    // makers and runs and Activity.Stop are hooked for what they carry and
+    // make none either: a drop of one is not counted (its calls are), as a
+    // recorded one is not.
+    int counted = !(fn->flags & (FN_ASYNC_MOVENEXT | FN_ASYNC_COMPLETE | FN_NOT_A_CALL));
     clr_slot *s = slot_get();
     if (s == NULL) {
         if (counted)

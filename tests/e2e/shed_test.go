@@ -90,7 +90,10 @@ func TestLoadShedding(t *testing.T) {
 				t.Fatalf("reference: traces of %d and %d calls", per, c)
 			}
 		}
-		if a.dropped != 0 || a.shed != 0 || len(traces) != n || a.total() != n*per {
+		// No budget and large buffers; on a loaded machine the drainer can
+		// still fall behind and the backlog rule shed a few: whole, and
+		// counted.
+		if a.dropped != 0 || len(traces)+a.shedTraces != n || a.total() != n*per {
 			t.Fatalf("reference: %d requests, %d traces of %d calls; profiler: %+v", n, len(traces), per, a)
 		}
 		t.Logf("reference: %d requests of %d calls each", n, per)
