@@ -97,6 +97,15 @@ const (
 // are not in the span's folded counts (profiler/rejit.c).
 const FlagApprox uint16 = 1 << 11
 
+// FlagValuesLimited (a root's exit record): spans of its trace past the
+// value budget (CLROTEL_MAX_VALUE_SPANS_PER_TRACE) were recorded without
+// their values.
+const FlagValuesLimited uint16 = 1 << 14
+
+// FlagValuesOmitted (enter records): the span is past its trace's value
+// budget and was recorded without values.
+const FlagValuesOmitted uint16 = 1 << 15
+
 // FoldTop is how many methods an exit record lists by folded time, and
 // FoldSize the bytes of its fold part (profiler/capture.h REC_FOLD_SIZE).
 const (

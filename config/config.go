@@ -52,6 +52,10 @@ type Config struct {
 	// span budget of a trace past which further calls fold (0: none).
 	Fold             folding.Rule
 	MaxSpansPerTrace uint32
+	// MaxValueSpansPerTrace is how many spans of a trace (on one thread)
+	// carry argument and return values; later ones are recorded without
+	// (0: no limit).
+	MaxValueSpansPerTrace uint32
 
 	// Async makes each async method one span, until its task completes,
 	// with its resumes nested under it (CLROTEL_ASYNC, YAML async).
@@ -100,9 +104,15 @@ func Default() Config {
 		Fold:            folding.DefaultRule(),
 		ExportCPU:       shedding.DefaultBudget,
 
-		MaxSpansPerTrace: 10000,
+		MaxSpansPerTrace:      10000,
+		MaxValueSpansPerTrace: DefaultValueSpansPerTrace,
 	}
 }
+
+// DefaultValueSpansPerTrace is how many spans of a trace carry values by
+// default (README "Argument and return values": chosen on the Cecil
+// reader, where value capture and rendering were most of the cost).
+const DefaultValueSpansPerTrace = 1000
 
 // SplitPatterns splits a comma-separated pattern list, trimming blanks.
 func SplitPatterns(s string) []string {
@@ -251,6 +261,7 @@ func fromEnv(c Config, lookup func(string) (string, bool)) (Config, error) {
 		c.Fold.Exempt = SplitPatterns(v)
 	}
 	u32("CLROTEL_MAX_SPANS_PER_TRACE", &c.MaxSpansPerTrace, 0, 1<<30)
+	u32("CLROTEL_MAX_VALUE_SPANS_PER_TRACE", &c.MaxValueSpansPerTrace, 0, 1<<30)
 	u32("CLROTEL_ASYNC_MAX_PENDING", &c.AsyncMaxPending, 1, 1<<24)
 	burst := uint32(c.Sampling.Burst)
 	u32("CLROTEL_RATE_BURST", &burst, 1, 1<<20)

@@ -48,6 +48,9 @@ func TestFromEnv(t *testing.T) {
 				return !c.Fold.Enabled && c.Fold.MinCalls == 50 && c.Fold.MaxDuration == 20*time.Microsecond &&
 					reflect.DeepEqual(c.Fold.Exempt, []string{"Acme.A.*", "Acme.B.Get"}) && c.MaxSpansPerTrace == 0
 			}, ""},
+		{"value spans per trace", nil, func(c Config) bool { return c.MaxValueSpansPerTrace == DefaultValueSpansPerTrace }, ""},
+		{"value spans per trace set", []string{"CLROTEL_MAX_VALUE_SPANS_PER_TRACE", "0"}, func(c Config) bool { return c.MaxValueSpansPerTrace == 0 }, ""},
+		{"value spans per trace garbage", []string{"CLROTEL_MAX_VALUE_SPANS_PER_TRACE", "-1"}, nil, "CLROTEL_MAX_VALUE_SPANS_PER_TRACE"},
 		{"fold switch garbage", []string{"CLROTEL_FOLD", "sometimes"}, nil, "CLROTEL_FOLD"},
 		{"re-JIT on by default", nil, func(c Config) bool { return c.Fold.ReJIT.Enabled && c.Fold.ReJIT.Interval > 0 }, ""},
 		{"re-JIT off", []string{"CLROTEL_FOLD_REJIT", "off"}, func(c Config) bool { return !c.Fold.ReJIT.Enabled }, ""},

@@ -78,6 +78,7 @@ type fileLimits struct {
 	RingKB           *uint32 `yaml:"ring_kb"`
 	MaxDepth         *uint32 `yaml:"max_depth"`
 	MaxSpansPerTrace *uint32 `yaml:"max_spans_per_trace"`
+	MaxValueSpans    *uint32 `yaml:"max_value_spans_per_trace"`
 }
 
 type fileFold struct {
@@ -297,6 +298,7 @@ func (f *File) validate(path string, root *yaml.Node) FileErrors {
 	}
 	rangeU32("limits.max_depth", f.Limits.MaxDepth, 16, 1<<20)
 	rangeU32("limits.max_spans_per_trace", f.Limits.MaxSpansPerTrace, 0, 1<<30)
+	rangeU32("limits.max_value_spans_per_trace", f.Limits.MaxValueSpans, 0, 1<<30)
 	rangeU32("fold.min_calls", f.Fold.MinCalls, 1, 1<<31)
 	dur("fold.max_duration", f.Fold.MaxDuration)
 	dur("fold.rejit_period", f.Fold.ReJITPeriod)
@@ -388,6 +390,7 @@ func (f *File) apply(c *Config) {
 	}
 	setU32(&c.MaxDepth, f.Limits.MaxDepth)
 	setU32(&c.MaxSpansPerTrace, f.Limits.MaxSpansPerTrace)
+	setU32(&c.MaxValueSpansPerTrace, f.Limits.MaxValueSpans)
 	if f.Fold.Enabled != nil {
 		c.Fold.Enabled = *f.Fold.Enabled
 	}

@@ -39,6 +39,7 @@ export:
 limits:
   ring_kb: 256
   max_spans_per_trace: 500
+  max_value_spans_per_trace: 20
 fold:
   min_calls: 200
   max_duration: 10us
@@ -70,6 +71,9 @@ func TestLoadFileThenEnv(t *testing.T) {
 	if !c.Fold.Enabled || c.Fold.ReJIT.Enabled || c.Fold.MinCalls != 200 || c.Fold.MaxDuration != 10*time.Microsecond || c.Fold.Exempt[0] != "Acme.Shop.Cart.*" || c.MaxSpansPerTrace != 500 ||
 		c.Fold.ReJIT.Interval != 20*time.Millisecond {
 		t.Errorf("fold not applied: %+v, %d spans per trace", c.Fold, c.MaxSpansPerTrace)
+	}
+	if c.MaxValueSpansPerTrace != 20 {
+		t.Errorf("limits.max_value_spans_per_trace not applied: %d", c.MaxValueSpansPerTrace)
 	}
 	s := c.Sampling
 	if s.Sampler != sampling.ParentBasedTraceIDRatio || s.Ratio != 0.25 || s.RateLimit != 100 || s.Burst != 20 || s.MinDurationNs != 1e6 || len(s.Rules) != 2 || s.Rules[1].Ratio != 0.5 {

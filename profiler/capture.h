@@ -104,6 +104,12 @@ enum { FN_REJIT = 0x1000, FN_UNHOOKED = 0x2000 }; // FN_UNHOOKED: its new code i
 // was re-JIT-compiled without hooks before the span ended, so its later
 // calls are not in the span's counts.
 enum { RF_APPROX = 2048 };
+// RF_VALUES_LIMITED (a root's exit record): spans of its trace past
+// max_value_spans were recorded without their values.
+enum { RF_VALUES_LIMITED = 16384 };
+// RF_VALUES_OMITTED (enter records): this span is past its trace's value
+// budget: recorded without values, by design (not for lack of room).
+enum { RF_VALUES_OMITTED = 32768 };
 // How many new code versions without hooks the runtime installed (rejit.c).
 extern _Atomic uint64_t clr_rejit_installed_count;
 
@@ -192,6 +198,9 @@ typedef struct clr_frame {
     // span in span, when it was made in start. The first call under it that
     // starts a root continues that trace.
     uint32_t flow;
+    // FRAME_RECORDED: entered past the trace's value budget: no return
+    // value is read either.
+    uint32_t values_off;
     // FRAME_RECORDED: what was folded into it.
     uint32_t fold_calls;
     uint32_t fold_ntop;
@@ -229,6 +238,7 @@ typedef struct clr_slot {
     uint32_t reserved;         // ring bytes kept for the exit records of the recorded frames open
     uint32_t trace_spans;      // spans recorded in the thread's current trace
     uint32_t trace_truncated;  // that trace reached the span budget
+    uint32_t values_limited;   // spans of that trace went without values (max_value_spans)
     uintptr_t unwinding;       // FunctionID given by ExceptionUnwindFunctionEnter
     uint64_t rng[2];           // xorshift128+ state for trace ids
     // Chosen when the slot is taken, read by Go: a span whose id the hook
@@ -260,6 +270,7 @@ typedef struct clr_capture_config {
     uint32_t stack_cap;  // frames per thread
     uint32_t value_bytes; // value stream bytes per record (0: no values)
     uint32_t max_trace_spans; // spans per trace before the rest fold (0: no limit)
+    uint32_t max_value_spans; // spans per trace that carry values; later ones do not (0: no limit)
     uint32_t fold_min_calls;  // folding rule (0: off): this many recorded calls,
     uint64_t fold_max_ns;     // and at most 1 in 100 of them this long or longer
     uint32_t fold_judge_folded; // the rule judges folded calls too (span budget), for re-JIT (rejit.c)

@@ -386,11 +386,22 @@ func (d *drainer) folded(r capture.Record, x capture.Exit, attrs []attribute.Key
 	if r.Flags&capture.FlagApprox != 0 {
 		attrs = append(attrs, folding.KeyApproximate.Bool(true))
 	}
+	if r.Flags&capture.FlagValuesLimited != 0 {
+		attrs = append(attrs, keyValuesLimited.Bool(true))
+	}
 	return attrs
 }
 
+// keyValuesLimited marks a root whose trace reached its value budget:
+// its later spans carry no argument or return values.
+const keyValuesLimited = attribute.Key("clrotel.values_limited")
+
 // markDropped marks a record whose values did not fit in the ring.
 func (d *drainer) markDropped(r capture.Record, attrs []attribute.KeyValue) []attribute.KeyValue {
+	if r.Flags&capture.FlagValuesOmitted != 0 {
+		// Past the trace's value budget: no values, by design.
+		attrs = append(attrs, attribute.Bool("dotnet.values.omitted", true))
+	}
 	if r.Flags&capture.FlagValuesDropped == 0 {
 		return attrs
 	}

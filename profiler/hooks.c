@@ -808,7 +808,17 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     }
     // Values go after the fixed part, within a budget reserved up front.
     uint32_t fixed = size, budget;
-    uint8_t *p = reserve_enter(s, fixed, fn->plan != NULL, &budget, &flags);
+    // The first max_value_spans spans of a trace (on this thread) carry
+    // values; later ones are recorded without, and the root says so.
+    int values = fn->plan != NULL;
+    uint32_t values_off = 0;
+    if (values && g_cfg.max_value_spans != 0 && !(flags & RF_ROOT) && s->trace_spans >= g_cfg.max_value_spans) {
+        values = 0;
+        values_off = 1;
+        s->values_limited = 1;
+        flags |= RF_VALUES_OMITTED;
+    }
+    uint8_t *p = reserve_enter(s, fixed, values, &budget, &flags);
     if (p == NULL) {
         // No room for a record: under a recorded parent the call folds into
         // it (counted, its subtree too) rather than dropping a subtree.
@@ -852,9 +862,11 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     ring_commit(s, size);
     frame_recorded(s, f, ts, (flags & RF_ROOT) ? tid : s->stack[d - 1].trace, span);
     f->async_linked = 0;
+    f->values_off = values_off;
     if (flags & RF_ROOT) {
         s->trace_spans = 1;
         s->trace_truncated = 0;
+        s->values_limited = 0;
     } else {
         s->trace_spans++;
     }
@@ -898,6 +910,8 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
         flags |= RF_FOLDED_COUNT;
     if (d == 0 && s->trace_truncated)
         flags |= RF_TRUNCATED;
+    if (d == 0 && s->values_limited)
+        flags |= RF_VALUES_LIMITED;
     // Folded methods re-JIT-compiled without hooks: later calls uncounted.
     if ((flags & (RF_FOLDED | RF_FOLDED_COUNT)) && atomic_load_explicit(&clr_rejit_installed_count, memory_order_relaxed))
         flags |= RF_APPROX;
@@ -906,7 +920,7 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
     s->reserved -= base;
     uint32_t keep = s->reserved, size = base;
     uint8_t *p = NULL;
-    if (fn != NULL && fn->plan != NULL && g_cfg.value_bytes > 0) {
+    if (fn != NULL && fn->plan != NULL && g_cfg.value_bytes > 0 && !f->values_off) {
         p = ring_reserve(s, base + g_cfg.value_bytes, keep + base);
         if (p != NULL) {
             uint32_t n = clr_capture_leave(fn->plan, fn->function_id, elt, p + base, g_cfg.value_bytes);

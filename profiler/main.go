@@ -151,6 +151,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	out.capture.ring_size = C.uint32_t(cfg.RingBytes)
 	out.capture.stack_cap = C.uint32_t(cfg.MaxDepth)
 	out.capture.max_trace_spans = C.uint32_t(cfg.MaxSpansPerTrace)
+	out.capture.max_value_spans = C.uint32_t(cfg.MaxValueSpansPerTrace)
 	// The duration threshold also tells slow methods for the span budget,
 	// with folding off.
 	out.capture.fold_max_ns = C.uint64_t(cfg.Fold.MaxDuration)

@@ -112,7 +112,8 @@ func TestAsyncMethodSpans(t *testing.T) {
 // struct does; async recursion 1,000 deep nests.
 func TestAsyncMethodOutcomes(t *testing.T) {
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
-		r := asyncRun(t, rt, []string{"cases"}, nil)
+		// Values on every span: the recursion's 1,001 spans are one trace.
+		r := asyncRun(t, rt, []string{"cases"}, map[string]string{"CLROTEL_MAX_VALUE_SPANS_PER_TRACE": "0"})
 		one := func(name string) otlpsink.Span {
 			t.Helper()
 			s := byName(r.Spans, asyncNS+name)
@@ -339,7 +340,7 @@ func TestManyPendingWorkItems(t *testing.T) {
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
 		const n = 10000
 		r := asyncRun(t, rt, []string{"manyitems", fmt.Sprint(n)},
-			map[string]string{"CLROTEL_EXCLUDE": "Program.Main", "CLROTEL_FOLD": "off", "CLROTEL_RING_KB": "32768", "CLROTEL_LOG_LEVEL": "info", "CLROTEL_MAX_SPANS_PER_TRACE": "0"})
+			map[string]string{"CLROTEL_EXCLUDE": "Program.Main", "CLROTEL_FOLD": "off", "CLROTEL_RING_KB": "32768", "CLROTEL_LOG_LEVEL": "info", "CLROTEL_MAX_SPANS_PER_TRACE": "0", "CLROTEL_MAX_VALUE_SPANS_PER_TRACE": "0"})
 		ids := byID(r.Spans)
 		makes := byName(r.Spans, asyncNS+"ManyItems.Make(Int32 id)")
 		works := byName(r.Spans, asyncNS+"ManyItems.Work(Int32 id)")

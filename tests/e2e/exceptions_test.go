@@ -193,8 +193,9 @@ func TestExceptionStress(t *testing.T) {
 	const each = 2500
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
 		// Folding off: every one of these calls is to be a span (with the
-		// defaults Throw and Catch fold after 250 calls each).
-		r := runApp(t, rt, "Exceptions", []string{"stress", "2500"}, runOpts{profiler: true, env: map[string]string{"CLROTEL_FOLD": "off"}})
+		// defaults Throw and Catch fold after 250 calls each), with its
+		// values (5,000 spans a thread: past the value budget).
+		r := runApp(t, rt, "Exceptions", []string{"stress", "2500"}, runOpts{profiler: true, env: map[string]string{"CLROTEL_FOLD": "off", "CLROTEL_MAX_VALUE_SPANS_PER_TRACE": "0"}})
 		if !strings.Contains(r.Stdout, "caught 10000") {
 			t.Fatalf("stdout %q\n%s", r.Stdout, r.Stderr)
 		}

@@ -89,8 +89,9 @@ func TestForgedReferences(t *testing.T) {
 			t.Fatalf("untraced: exit %d, stdout %q\n%s", plain.ExitCode, plain.Stdout, plain.Stderr)
 		}
 		for i := 0; i < 2; i++ {
-			// Every call a span (CLROTEL_FOLD=off): the folding rule takes 250.
-			r := runApp(t, rt, "Torn", []string{"40"}, runOpts{profiler: true, env: map[string]string{"CLROTEL_LOG_LEVEL": "info", "CLROTEL_FOLD": "off"}})
+			// Every call a span (CLROTEL_FOLD=off): the folding rule takes 250;
+			// with its values: the run is one trace, past the value budget.
+			r := runApp(t, rt, "Torn", []string{"40"}, runOpts{profiler: true, env: map[string]string{"CLROTEL_LOG_LEVEL": "info", "CLROTEL_FOLD": "off", "CLROTEL_MAX_VALUE_SPANS_PER_TRACE": "0"}})
 			if r.ExitCode != 0 || r.Stdout != plain.Stdout {
 				t.Fatalf("run %d: exit %d, stdout %q, untraced %q\n%s", i, r.ExitCode, r.Stdout, plain.Stdout, r.Stderr)
 			}

@@ -52,7 +52,8 @@ func TestTypeRenderings(t *testing.T) {
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
 		// A local DateTime shows with the offset of the process's time zone
 		// at its date: Paris is +01:00 in November, +02:00 in July.
-		r := runApp(t, rt, "Types", nil, runOpts{profiler: true, env: map[string]string{"TZ": "Europe/Paris"}})
+		// Values on every span: the run is one trace, past the value budget.
+		r := runApp(t, rt, "Types", nil, runOpts{profiler: true, env: map[string]string{"TZ": "Europe/Paris", "CLROTEL_MAX_VALUE_SPANS_PER_TRACE": "0"}})
 		if r.ExitCode != 0 || !strings.Contains(r.Stdout, "types 1475 42") {
 			t.Fatalf("exit %d, stdout %q\n%s", r.ExitCode, r.Stdout, r.Stderr)
 		}
@@ -250,7 +251,7 @@ func TestTypeRenderings(t *testing.T) {
 // are (names still redact: CardNumber stays hidden).
 func TestTypeRenderingsPANOff(t *testing.T) {
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
-		r := runApp(t, rt, "Types", nil, runOpts{profiler: true, env: map[string]string{"CLROTEL_REDACT_PAN": "off"}})
+		r := runApp(t, rt, "Types", nil, runOpts{profiler: true, env: map[string]string{"CLROTEL_REDACT_PAN": "off", "CLROTEL_MAX_VALUE_SPANS_PER_TRACE": "0"}})
 		if r.ExitCode != 0 {
 			t.Fatalf("exit %d\n%s", r.ExitCode, r.Stderr)
 		}

@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -246,6 +247,47 @@ func TestValueBytesCutMarksTheSpan(t *testing.T) {
 				if strings.HasPrefix(k, "dotnet.arg.") && v == "…" && sp.Attrs["dotnet.values.truncated"] != true {
 					t.Errorf("%s: %s is a cut, the span is not marked", sp.Name, k)
 				}
+			}
+		}
+	})
+}
+
+// A trace's first CLROTEL_MAX_VALUE_SPANS_PER_TRACE spans on a thread carry
+// their values, later ones none, and the root says so; work a pool thread
+// runs for the trace starts its own count.
+func TestValueSpansPerTrace(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		const n, budget = 30, 10
+		for _, tc := range []struct {
+			limit string
+			want  int // Make spans with their argument
+		}{{fmt.Sprint(budget), budget - 1}, {"0", n}} {
+			r := runApp(t, rt, "AsyncFlow", []string{"manyitems", fmt.Sprint(n)}, runOpts{profiler: true, env: map[string]string{
+				"CLROTEL_EXCLUDE": "Program.Main", "CLROTEL_FOLD": "off", "CLROTEL_MAX_VALUE_SPANS_PER_TRACE": tc.limit}})
+			if r.ExitCode != 0 {
+				t.Fatalf("exit %d\n%s", r.ExitCode, r.Stderr)
+			}
+			root := one(t, r.Spans, "ManyItems.Run(")
+			valued := 0
+			for _, s := range byName(r.Spans, asyncNS+"ManyItems.Make(Int32 id)") {
+				_, ok := s.Attrs["dotnet.arg.id"]
+				if ok {
+					valued++
+				}
+				if ok == (s.Attrs["dotnet.values.omitted"] == true) {
+					t.Errorf("limit %s: Make span: value %v, omitted %v", tc.limit, ok, s.Attrs["dotnet.values.omitted"])
+				}
+			}
+			works := byName(r.Spans, asyncNS+"ManyItems.Work(Int32 id)")
+			for _, w := range works {
+				if _, ok := w.Attrs["dotnet.arg.id"]; !ok {
+					t.Errorf("limit %s: a Work span on a pool thread has no value: %v", tc.limit, w.Attrs)
+					break
+				}
+			}
+			limited := root.Attrs["clrotel.values_limited"] == true
+			if valued != tc.want || limited != (tc.limit != "0") || root.Attrs["dotnet.arg.n"] != int64(n) {
+				t.Errorf("limit %s: %d of %d Make spans with values (want %d), root limited=%v, root's n=%v", tc.limit, valued, n, tc.want, limited, root.Attrs["dotnet.arg.n"])
 			}
 		}
 	})

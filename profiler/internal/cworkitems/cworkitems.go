@@ -54,9 +54,9 @@ func (h *Heap) Free() { C.free(h.base) }
 
 // Obj is the address of word i, after writing class there.
 func (h *Heap) Obj(i int, class uintptr) uintptr {
-	p := uintptr(h.base) + uintptr(i)*8
-	*(*uintptr)(unsafe.Pointer(p)) = class
-	return p
+	p := unsafe.Add(h.base, i*8)
+	*(*uintptr)(p) = class
+	return uintptr(p)
 }
 
 // Made records item as made under span at time at (unix ns).

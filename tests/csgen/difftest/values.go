@@ -49,7 +49,7 @@ func checkValues(stdout string, spans []otlpsink.Span) []string {
 			continue
 		}
 		s := ss[0]
-		if s.Attrs["dotnet.values.dropped"] == true || s.Attrs["dotnet.values.truncated"] == true {
+		if s.Attrs["dotnet.values.dropped"] == true || s.Attrs["dotnet.values.truncated"] == true || s.Attrs["dotnet.values.omitted"] == true {
 			continue
 		}
 		key := "dotnet.arg." + param
