@@ -53,3 +53,23 @@ func TestHostileEnvironment(t *testing.T) {
 		t.Errorf("log file content: %q", b)
 	}
 }
+
+// A library loaded under a CLSID it refuses (another build's) leaves the
+// app's own faults to the runtime: a managed division by zero and a null
+// dereference are caught by the app as without it. A library that started
+// the Go runtime at load (built without profiler/golazy.ld) put Go's
+// signal handlers in front of the runtime's, and the first division by
+// zero killed the app with SIGFPE (generator seed 4 under the bench's
+// "loaded, refused" column).
+func TestRefusedLeavesFaultsToTheRuntime(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		plain := runApp(t, rt, "Basic", []string{"faults"}, runOpts{})
+		r := runApp(t, rt, "Basic", []string{"faults"}, runOpts{profiler: true, env: map[string]string{"CORECLR_PROFILER": "{00000000-1111-2222-3333-444444444444}"}})
+		if r.ExitCode != plain.ExitCode || r.Stdout != plain.Stdout || !strings.Contains(plain.Stdout, "caught DivideByZeroException") {
+			t.Fatalf("exit %d (untraced %d), stdout %q (untraced %q)\n%s", r.ExitCode, plain.ExitCode, r.Stdout, plain.Stdout, r.Stderr)
+		}
+		if len(r.Spans) != 0 {
+			t.Errorf("%d spans from a refused library", len(r.Spans))
+		}
+	})
+}

@@ -56,7 +56,12 @@ func setup(m *testing.M) int {
 	libPath = os.Getenv("CLROTEL_LIB")
 	if libPath == "" {
 		libPath = filepath.Join(workDir, "libclrotel.so")
-		cmd := exec.Command("go", "build", "-buildmode=c-shared", "-o", libPath, "./profiler")
+		// As make build does: the linker script that starts Go only when
+		// something can be selected (profiler/golazy.ld) is part of the
+		// product; a library without it starts Go at load, whose signal
+		// handlers then take the app's faults when clrotel refuses.
+		cmd := exec.Command("go", "build", "-buildmode=c-shared", "-tags", "grpcnotrace",
+			"-ldflags", "-extldflags=-Wl,-T,"+filepath.Join(repoRoot, "profiler", "golazy.ld"), "-o", libPath, "./profiler")
 		cmd.Dir = repoRoot
 		if out, err := cmd.CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "e2e: building the profiler: %v\n%s", err, out)
