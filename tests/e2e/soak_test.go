@@ -127,7 +127,11 @@ loop:
 	if got := a.total(); got != calls || a.exported != sink.Count() {
 		t.Errorf("%d calls; profiler %+v; received %d", calls, a, sink.Count())
 	}
-	if a.exported != calls {
+	// Each call is a trace of its own: 20,000 traces a second can cost the
+	// exporter more than its CPU budget (CLROTEL_EXPORT_CPU_PERCENT), and
+	// then whole traces are shed, counted; nothing is dropped or lost.
+	if a.exported+a.shed != calls || a.dropped != 0 || a.failed != 0 || a.lost != 0 {
 		t.Errorf("a steady 20,000 calls/s lost spans: %+v of %d", a, calls)
 	}
+	t.Logf("%d traces shed under the export CPU budget (%.1f%%)", a.shedTraces, 100*float64(a.shed)/float64(calls))
 }
