@@ -195,8 +195,8 @@ typedef struct clr_frame {
     uint32_t async_linked;
     // FRAME_PASS of a work item's run (FN_WORK_RUN): how its maker's trace
     // goes on (a WORK_* of workitems.h), that trace in trace, the maker's
-    // span in span, when it was made in start. The first call under it that
-    // starts a root continues that trace.
+    // span in span. The first call under it that starts a root continues
+    // that trace.
     uint32_t flow;
     // FRAME_RECORDED: entered past the trace's value budget: no return
     // value is read either.

@@ -417,10 +417,6 @@ func (d *drainer) values(slots []values.Slot, stream []byte, budget int) ([]attr
 	dec.Reset(stream)
 	vals := d.vals[:0]
 	defer func() { clear(vals); d.vals = vals[:0] }()
-	// The hook's byte budget for the record (CLROTEL_VALUE_BYTES) ended
-	// inside the values (a Truncated value, shown as "…", and none after
-	// it): the span says so, as when the attribute budget cuts them.
-	streamCut := false
 	for i := 0; i < len(slots) && dec.More(); i++ {
 		v, err := dec.Next()
 		if err != nil {
@@ -429,13 +425,13 @@ func (d *drainer) values(slots []values.Slot, stream []byte, budget int) ([]attr
 		}
 		vals = append(vals, v)
 		if v.Shape == values.Truncated {
-			streamCut = true
 			break
 		}
 	}
-	if len(vals) < len(slots) {
-		streamCut = true // ended inside a nested value, or unreadable
-	}
+	// The hook's byte budget for the record (CLROTEL_VALUE_BYTES) ended
+	// inside the values (a Truncated value, shown as "…", or fewer values
+	// than slots): the span says so, as when the attribute budget cuts them.
+	streamCut := len(vals) < len(slots) || len(vals) > 0 && vals[len(vals)-1].Shape == values.Truncated
 	for _, cls := range dec.NoPlanClasses() {
 		d.p.planner.request(cls)
 	}

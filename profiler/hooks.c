@@ -517,6 +517,31 @@ static int closure_link(clr_fn *fn, uintptr_t elt, uint64_t tid[2], uint64_t *pa
     return LINK_JOINED;
 }
 
+// The frame a call at depth d is decided under: the one below it, past
+// transparent ones (a callback run inline by a hooked framework method:
+// ContinueWith on a completed task, an Activity listener; a work item's
+// run). Returns that depth; *flow is the innermost run's frame when that
+// run took its maker's trace (the runs around it, a thread's start long
+// before, are not this work's); *unsafe_queue says a queuing method that
+// never flows the context is among them.
+static inline uint32_t below_pass(const clr_slot *s, uint32_t d, const clr_frame **flow, int *unsafe_queue) {
+    int run_seen = 0;
+    *flow = NULL;
+    for (; d > 0 && s->stack[d - 1].recorded == FRAME_PASS; d--) {
+        const clr_frame *q = &s->stack[d - 1];
+        if (q->fn == NULL)
+            continue;
+        if (q->fn->flags & FN_QUEUE_UNSAFE)
+            *unsafe_queue = 1;
+        if (!run_seen && (q->fn->flags & FN_WORK_RUN)) {
+            run_seen = 1;
+            if (q->flow != WORK_NONE)
+                *flow = q;
+        }
+    }
+    return d;
+}
+
 // A root under a work item's run (workitems.c): the trace its maker's
 // span was in, joined under that span, or linked to it (made with the
 // flow suppressed), or not traced (made under an unsampled span).
@@ -559,23 +584,12 @@ __attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_
             f->trace[0] = ctx.trace[0];
             f->trace[1] = ctx.trace[1];
             f->span = ctx.span;
-            f->start = ctx.made;
         }
         return;
     }
-    int suppressed = 0, run_seen = 0;
-    const clr_frame *flow = NULL;
-    while (d > 0 && s->stack[d - 1].recorded == FRAME_PASS) {
-        const clr_frame *q = &s->stack[d - 1];
-        if (q->fn != NULL && (q->fn->flags & FN_QUEUE_UNSAFE))
-            suppressed = 1;
-        if (!run_seen && q->fn != NULL && (q->fn->flags & FN_WORK_RUN)) {
-            run_seen = 1;
-            if (q->flow != WORK_NONE)
-                flow = q;
-        }
-        d--;
-    }
+    int suppressed = 0;
+    const clr_frame *flow;
+    d = below_pass(s, d, &flow, &suppressed);
     int how;
     memset(&ctx, 0, sizeof ctx);
     if (d > 0) {
@@ -651,23 +665,11 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         work_point(s, f, fn, elt, d);
         return;
     }
-    // The frame this call is decided under: the one below it, past
-    // transparent ones (a callback run inline by a hooked framework
-    // method: ContinueWith on a completed task, an Activity listener; a
-    // work item's run, whose maker's trace a root under it continues).
-    // The innermost run decides, even when it found no maker: the runs
-    // around it (a thread's start, long before) are not this work's.
-    clr_frame *flow = NULL;
-    int run_seen = 0;
-    while (d > 0 && s->stack[d - 1].recorded == FRAME_PASS) {
-        clr_frame *q = &s->stack[d - 1];
-        if (!run_seen && q->fn != NULL && (q->fn->flags & FN_WORK_RUN)) {
-            run_seen = 1;
-            if (q->flow != WORK_NONE)
-                flow = q;
-        }
-        d--;
-    }
+    // The frame this call is decided under (a root under a work item's run
+    // continues its maker's trace).
+    const clr_frame *flow;
+    int unsafe_queue = 0;
+    d = below_pass(s, d, &flow, &unsafe_queue);
     if ((fn->flags & (FN_ASYNC_MOVENEXT | FN_ASYNC_COMPLETE)) && async_enter(s, f, fn, elt, d) == ASYNC_HANDLED)
         return;
     // A frame is recorded only under a recorded parent, so a dropped enter
@@ -782,8 +784,6 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         flags |= RF_ROOT;
         size += 16;
     }
-    // An async method's span id is chosen here: its state machine carries
-    // it to the resumes (async.c).
     // An async method's span id is chosen here: its state machine carries
     // it to the resumes (async.c); so is a closure's, for its lambdas.
     // Others have the id their record's position gives (clr_span_id).

@@ -69,12 +69,17 @@ const clr_work_api clr_work_apis[] = {
 enum { WORK_SLOTS = 32768, WORK_PROBE = 64 }; // a power of two
 enum { ST_EMPTY = 0, ST_BUSY = 1, ST_LIVE = 2, ST_DEAD = 3, ST_MASK = 3, SEQ_ONE = 4 };
 
-typedef struct work_entry {
-    _Atomic uint64_t state;
+// What a slot holds for an item.
+typedef struct work_item {
     uintptr_t key;
     uintptr_t mt; // the item's MethodTable when made: a different class at the address is not the item
     uint32_t how;
     clr_work_ctx ctx;
+} work_item;
+
+typedef struct work_entry {
+    _Atomic uint64_t state;
+    work_item it;
 } work_entry;
 
 static work_entry g_tab[WORK_SLOTS];
@@ -89,22 +94,19 @@ static inline uint32_t slot_of(uintptr_t key) {
     return (uint32_t)(z ^ (z >> 31)) & (WORK_SLOTS - 1);
 }
 
-static int insert(uintptr_t key, uintptr_t mt, uint32_t how, const clr_work_ctx *ctx) {
-    uint32_t h = slot_of(key);
+static int insert(const work_item *it) {
+    uint32_t h = slot_of(it->key);
     for (uint32_t i = 0; i < WORK_PROBE; i++) {
         work_entry *e = &g_tab[(h + i) & (WORK_SLOTS - 1)];
         uint64_t st = atomic_load_explicit(&e->state, memory_order_acquire);
         uint32_t s = (uint32_t)(st & ST_MASK);
         // A free slot, or this key's own stale entry (the item at this
         // address is new: the old one was not reported alive, or is gone).
-        if (s == ST_EMPTY || s == ST_DEAD || (s == ST_LIVE && e->key == key)) {
+        if (s == ST_EMPTY || s == ST_DEAD || (s == ST_LIVE && e->it.key == it->key)) {
             uint64_t busy = ((st & ~(uint64_t)ST_MASK) + SEQ_ONE) | ST_BUSY;
             if (!atomic_compare_exchange_strong_explicit(&e->state, &st, busy, memory_order_acq_rel, memory_order_relaxed))
                 continue;
-            e->key = key;
-            e->mt = mt;
-            e->how = how;
-            e->ctx = *ctx;
+            e->it = *it;
             atomic_store_explicit(&e->state, (busy & ~(uint64_t)ST_MASK) | ST_LIVE, memory_order_release);
             return 0;
         }
@@ -113,8 +115,9 @@ static int insert(uintptr_t key, uintptr_t mt, uint32_t how, const clr_work_ctx 
 }
 
 void clr_work_made(uintptr_t item, int how, const clr_work_ctx *ctx) {
-    uintptr_t mt = *(volatile uintptr_t *)item; // `this` of a running constructor: a live object
-    if (insert(item, mt, (uint32_t)how, ctx) != 0) {
+    // `this` of a running constructor: a live object.
+    work_item it = {.key = item, .mt = *(volatile uintptr_t *)item, .how = (uint32_t)how, .ctx = *ctx};
+    if (insert(&it) != 0) {
         atomic_fetch_add_explicit(&g_full, 1, memory_order_relaxed);
         return;
     }
@@ -134,11 +137,9 @@ int clr_work_take(uintptr_t item, int repeat, uint64_t now, clr_work_ctx *ctx) {
         uint32_t s = (uint32_t)(st & ST_MASK);
         if (s == ST_EMPTY)
             return WORK_NONE;
-        if (s != ST_LIVE || e->key != item)
+        if (s != ST_LIVE || e->it.key != item)
             continue;
-        uint32_t how = e->how;
-        uintptr_t emt = e->mt;
-        clr_work_ctx c = e->ctx;
+        work_item c = e->it;
         if (repeat) {
             // Read as a seqlock: the entry stays for the next tick.
             atomic_thread_fence(memory_order_acquire);
@@ -149,12 +150,12 @@ int clr_work_take(uintptr_t item, int repeat, uint64_t now, clr_work_ctx *ctx) {
             if (!atomic_compare_exchange_strong_explicit(&e->state, &st, dead, memory_order_acq_rel, memory_order_relaxed))
                 return WORK_NONE;
         }
-        if (emt != mt || c.made > now || now - c.made > LINK_WINDOW_NS)
+        if (c.mt != mt || c.ctx.made > now || now - c.ctx.made > LINK_WINDOW_NS)
             return WORK_NONE;
-        *ctx = c;
-        if (how == WORK_JOIN || how == WORK_LINK)
+        *ctx = c.ctx;
+        if (c.how == WORK_JOIN || c.how == WORK_LINK)
             atomic_fetch_add_explicit(&g_joined, 1, memory_order_relaxed);
-        return (int)how;
+        return (int)c.how;
     }
     return WORK_NONE;
 }
@@ -214,11 +215,10 @@ static void settle(void) {
         uint64_t busy = (st & ~(uint64_t)ST_MASK) | ST_BUSY;
         if (!atomic_compare_exchange_strong_explicit(&e->state, &st, busy, memory_order_acq_rel, memory_order_relaxed))
             continue;
-        uintptr_t mt = e->mt;
-        uint32_t how = e->how;
-        clr_work_ctx ctx = e->ctx;
+        work_item it = e->it;
+        it.key = s->moved_to;
         atomic_store_explicit(&e->state, (busy & ~(uint64_t)ST_MASK) | ST_DEAD, memory_order_release);
-        if (s->moved_to == 0 || insert(s->moved_to, mt, how, &ctx) != 0)
+        if (it.key == 0 || insert(&it) != 0)
             atomic_fetch_add_explicit(&g_lost_gc, 1, memory_order_relaxed);
     }
     g_nsnap = 0;
@@ -228,28 +228,15 @@ static void settle(void) {
 // After a blocking collection, with no hook running: the table is rebuilt
 // without its deleted slots, so that probes stay short.
 static void rebuild(void) {
+    static work_item keep[WORK_SLOTS];
     uint32_t n = 0;
     for (uint32_t i = 0; i < WORK_SLOTS; i++) {
-        uint64_t st = atomic_load_explicit(&g_tab[i].state, memory_order_relaxed);
-        if ((st & ST_MASK) == ST_LIVE)
-            g_snap[n++].idx = i; // reuses the snapshot's storage: settle() emptied it
-    }
-    static struct {
-        uintptr_t key, mt;
-        uint32_t how;
-        clr_work_ctx ctx;
-    } keep[WORK_SLOTS];
-    for (uint32_t i = 0; i < n; i++) {
-        work_entry *e = &g_tab[g_snap[i].idx];
-        keep[i].key = e->key;
-        keep[i].mt = e->mt;
-        keep[i].how = e->how;
-        keep[i].ctx = e->ctx;
-    }
-    for (uint32_t i = 0; i < WORK_SLOTS; i++)
+        if ((atomic_load_explicit(&g_tab[i].state, memory_order_relaxed) & ST_MASK) == ST_LIVE)
+            keep[n++] = g_tab[i].it;
         atomic_store_explicit(&g_tab[i].state, 0, memory_order_relaxed);
+    }
     for (uint32_t i = 0; i < n; i++)
-        if (insert(keep[i].key, keep[i].mt, keep[i].how, &keep[i].ctx) != 0)
+        if (insert(&keep[i]) != 0)
             atomic_fetch_add_explicit(&g_lost_gc, 1, memory_order_relaxed);
     atomic_store_explicit(&g_any, n > 0, memory_order_relaxed);
 }
@@ -271,7 +258,7 @@ void clr_work_gc_started(int ngen, const BOOL *collected) {
             uint64_t st = atomic_load_explicit(&g_tab[i].state, memory_order_acquire);
             if ((st & ST_MASK) != ST_LIVE)
                 continue;
-            g_snap[g_nsnap] = (snap_entry){.key = g_tab[i].key, .moved_to = 0, .state = st, .idx = i};
+            g_snap[g_nsnap] = (snap_entry){.key = g_tab[i].it.key, .moved_to = 0, .state = st, .idx = i};
             g_nsnap++;
         }
         sort_snap(g_snap, g_nsnap);
