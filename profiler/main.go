@@ -207,6 +207,30 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	return 0
 }
 
+// clrotelWarm does, on the thread that started Go early (callbacks.c
+// go_prestart), the one-time work the first traced method would wait for.
+//
+//export clrotelWarm
+func clrotelWarm() {
+	p := prof
+	if p == nil {
+		return
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			p.log.Errorf("warming up: %v", r)
+		}
+	}()
+	// Off the runtime's threads: as the planner's own goroutine, never
+	// after Shutdown closed the runtime to Go.
+	pl := p.planner
+	pl.rt.RLock()
+	defer pl.rt.RUnlock()
+	if !pl.rtClosed {
+		pl.prepare()
+	}
+}
+
 // defaultServiceName names the service after the app when OTEL_SERVICE_NAME
 // is not set: "dotnet Shop.dll" becomes "Shop".
 func defaultServiceName() string {

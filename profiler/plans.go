@@ -1013,6 +1013,10 @@ func (pl *planner) prepare() {
 	if pl.knownDone {
 		return
 	}
+	// Too early (CoreLib's classes not loaded yet) is tried again.
+	if _, err := pl.findType([]string{"System.String"}); err != nil {
+		return
+	}
 	pl.knownDone = true
 	if pl.messages {
 		pl.exceptionLayout()
