@@ -332,6 +332,9 @@ static void corelib_specials(uintptr_t mid, const uint8_t *base, int flat) {
                 continue;
             image_specials(&img, mid, td, &w->make, 1, ASYNC_SPECIAL_WORK_MAKE);
             image_specials(&img, mid, td, &w->run, 1, w->repeat ? ASYNC_SPECIAL_WORK_REPEAT : ASYNC_SPECIAL_WORK_RUN);
+            mdTypeDef in = w->inliner_type != NULL ? md_image_find_type(&img, w->ns, w->inliner_type) : 0;
+            if (in != 0)
+                image_specials(&img, mid, in, &w->inliner, 1, ASYNC_SPECIAL_COMPILE);
         }
         return;
     }
@@ -363,6 +366,12 @@ static void corelib_specials(uintptr_t mid, const uint8_t *base, int flat) {
                 continue;
             add_special(imp, mid, td, &w->make, 1, ASYNC_SPECIAL_WORK_MAKE);
             add_special(imp, mid, td, &w->run, 1, w->repeat ? ASYNC_SPECIAL_WORK_REPEAT : ASYNC_SPECIAL_WORK_RUN);
+            if (w->inliner_type == NULL)
+                continue;
+            snprintf(full, sizeof full, "%s.%s", w->ns, w->inliner_type);
+            ascii16(n16, full);
+            if (MD(imp)->FindTypeDefByName(imp, (const WCHAR *)n16, 0, &td) == S_OK)
+                add_special(imp, mid, td, &w->inliner, 1, ASYNC_SPECIAL_COMPILE);
         }
     }
     MD(imp)->Release(imp);

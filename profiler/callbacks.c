@@ -72,11 +72,16 @@ static HRESULT cb_ok(void) { return S_OK; }
 #define VERDICTS 16384 // power of two
 static struct {
     _Atomic uintptr_t fid;
-    _Atomic uintptr_t fn; // the clr_fn, or 1 for "not selected"
+    _Atomic uintptr_t fn; // the clr_fn, or 1 for "nothing to do with it"
 } g_verdicts[VERDICTS];
 
+// A function the callbacks act on: hooked, or compiled (FN_COMPILE). The
+// cache must answer for it as Go did the first time, whichever callback
+// asked first (JITInlining for a callee, then its own ReadyToRun lookup).
+static int verdict_kept(const clr_fn *fn) { return fn != NULL && (fn->flags & (FN_SELECTED | FN_COMPILE)); }
+
 static void verdict_put(FunctionID fid, clr_fn *fn) {
-    uintptr_t v = fn != NULL && (fn->flags & FN_SELECTED) ? (uintptr_t)fn : 1;
+    uintptr_t v = verdict_kept(fn) ? (uintptr_t)fn : 1;
     for (uintptr_t i = 0, h = (fid >> 4) * 0x9E3779B97F4A7C15ull; i < 64; i++) {
         size_t k = (size_t)(h + i) & (VERDICTS - 1);
         uintptr_t seen = 0;
@@ -401,7 +406,9 @@ static HRESULT cb_shutdown(void *self) {
 
 
 // A selected method must never be inlined away (inlined code raises no
-// Enter/Leave); everything else inlines as it would without the profiler.
+// Enter/Leave); everything else inlines as it would without the profiler
+// (an FN_COMPILE method too: the JIT asks again for each call it inlines
+// along with it).
 static HRESULT cb_jit_inlining(void *self, FunctionID caller, FunctionID callee, BOOL *should_inline) {
     (void)self;
     (void)caller;
@@ -437,7 +444,7 @@ static HRESULT cb_jit_cached_search_started(void *self, FunctionID fid, BOOL *us
     (void)self;
     runtime_reached(RT_RUNNING_CODE);
     clr_fn *fn = map_function_from(fid, 0);
-    if (fn != NULL && (fn->flags & FN_SELECTED))
+    if (fn != NULL && (fn->flags & (FN_SELECTED | FN_COMPILE)))
         *use_cached = 0;
     return S_OK;
 }

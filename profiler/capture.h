@@ -91,6 +91,11 @@ enum {
     FN_WORK_MAKE = 1 << 20,
     FN_WORK_RUN = 1 << 21,
     FN_WORK_REPEAT = 1 << 22,
+    // Never hooked, but refused its ReadyToRun code: JIT-compiled, so that
+    // the JIT asks before inlining a hooked method into it (workitems.c:
+    // .NET Core 3.1's Thread.Start, whose ReadyToRun code inlines the
+    // thread's maker).
+    FN_COMPILE = 1 << 23,
 };
 // Folded and asked to be re-JIT-compiled without hooks (rejit.c): its new
 // code's calls reach no hook, so folded counts stop at that point.

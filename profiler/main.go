@@ -307,6 +307,9 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		return f
 	}
 	switch special {
+	case C.ASYNC_SPECIAL_COMPILE:
+		f.c = newCFn(fid, index, C.FN_COMPILE, sampling.MethodSetting{})
+		return f
 	case C.ASYNC_SPECIAL_QUEUE:
 		return p.queueFunction(f, fid, index, m)
 	case C.ASYNC_SPECIAL_WORK_MAKE, C.ASYNC_SPECIAL_WORK_RUN, C.ASYNC_SPECIAL_WORK_REPEAT:

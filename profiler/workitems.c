@@ -14,7 +14,9 @@
 // first call starts its root under; the innermost run decides.
 //
 // A thread is an item from its Start (this: the Thread; on .NET Core 3.1
-// its ThreadHelper, given the context by Start) to its start callback, and
+// its ThreadHelper, given the context by Start, whose ReadyToRun code
+// inlines that: Start is refused its ReadyToRun code, FN_COMPILE, so that
+// the JIT keeps the hooked call) to its start callback, and
 // only when started with the caller's context: the thread pool starts its
 // worker threads with UnsafeStart inside whatever call queued the work that
 // needed one, and a thread's start lasts its life, so every root on a pool
@@ -50,19 +52,19 @@
 #include "workitems.h"
 
 const clr_work_api clr_work_apis[] = {
-    {"System.Threading.Tasks", "Task", "TaskConstructorCore", "ExecuteWithThreadLocal", 0},
-    {"System.Threading", "QueueUserWorkItemCallback", ".ctor", "Execute", 0},
-    {"System.Threading", "QueueUserWorkItemCallback`1", ".ctor", "Execute", 0},
-    {"System.Threading", "QueueUserWorkItemCallbackDefaultContext", ".ctor", "Execute", 0},
-    {"System.Threading", "QueueUserWorkItemCallbackDefaultContext`1", ".ctor", "Execute", 0},
-    {"System.Threading", "TimerQueueTimer", ".ctor", "CallCallback", 1},
+    {"System.Threading.Tasks", "Task", "TaskConstructorCore", "ExecuteWithThreadLocal", 0, NULL, NULL},
+    {"System.Threading", "QueueUserWorkItemCallback", ".ctor", "Execute", 0, NULL, NULL},
+    {"System.Threading", "QueueUserWorkItemCallback`1", ".ctor", "Execute", 0, NULL, NULL},
+    {"System.Threading", "QueueUserWorkItemCallbackDefaultContext", ".ctor", "Execute", 0, NULL, NULL},
+    {"System.Threading", "QueueUserWorkItemCallbackDefaultContext`1", ".ctor", "Execute", 0, NULL, NULL},
+    {"System.Threading", "TimerQueueTimer", ".ctor", "CallCallback", 1, NULL, NULL},
     // A thread started with the caller's context (flows.WorkMaker keeps
     // Start() and Start(Object) of Start's overloads): .NET 5+ runs it in
     // Thread.StartCallback; .NET Core 3.1 through its ThreadHelper, given
     // the context on the starting thread.
-    {"System.Threading", "Thread", "Start", "StartCallback", 0},
-    {"System.Threading", "ThreadHelper", "SetExecutionContextHelper", "ThreadStart", 0},
-    {NULL, NULL, NULL, NULL, 0},
+    {"System.Threading", "Thread", "Start", "StartCallback", 0, NULL, NULL},
+    {"System.Threading", "ThreadHelper", "SetExecutionContextHelper", "ThreadStart", 0, "Thread", "Start"},
+    {NULL, NULL, NULL, NULL, 0, NULL, NULL},
 };
 
 // 10,000 items pending at once fill it a third: probes stay short.

@@ -16,6 +16,10 @@ typedef struct clr_work_api {
     const char *ns, *type;
     const char *make, *run;
     int repeat;
+    // A method of the same namespace (type, name) whose ReadyToRun code
+    // inlines the maker: compiled instead (FN_COMPILE), so that the JIT,
+    // asked (JITInlining), keeps the hooked maker a call. NULL: none.
+    const char *inliner_type, *inliner;
 } clr_work_api;
 extern const clr_work_api clr_work_apis[]; // ends with a NULL type
 
