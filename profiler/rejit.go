@@ -26,19 +26,18 @@ func (p *profiler) reJITLoop(stop <-chan struct{}) {
 		case <-stop:
 			return
 		case now := <-tick.C:
-			list := *p.funcs.list.Load()
-			for i, f := range list {
+			p.funcs.each(func(i uint32, f *function) {
 				if f != nil && f.c != nil && atomic.LoadUint32((*uint32)(unsafe.Pointer(&f.c.flags)))&C.FN_FOLDED != 0 {
-					b.Add(uint32(i))
+					b.Add(i)
 				}
-			}
+			})
 			batch := b.Next(now)
 			if len(batch) == 0 {
 				continue
 			}
 			fns := make([]*C.clr_fn, len(batch))
 			for k, i := range batch {
-				fns[k] = list[i].c
+				fns[k] = p.funcs.at(i).c
 			}
 			// C memory: the ReJIT thread keeps the pointers after the call.
 			arr := (**C.clr_fn)(C.malloc(C.size_t(len(fns)) * C.size_t(unsafe.Sizeof(fns[0]))))

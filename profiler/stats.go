@@ -44,7 +44,7 @@ func (d *drainer) stats() tableStats {
 			s.threads++
 		}
 	}
-	s.functions = len(*d.p.funcs.list.Load())
+	s.functions = d.p.funcs.len()
 	d.p.planner.mu.Lock()
 	s.classes = len(d.p.planner.classes)
 	d.p.planner.mu.Unlock()
