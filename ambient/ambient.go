@@ -84,29 +84,44 @@ const (
 	MapEmpty  MapKind = iota // no pairs (EmptyAsyncLocalValueMap)
 	MapInline                // pairs in fields
 	MapArray                 // a KeyValuePair<IAsyncLocal, object>[] field
+	MapDict                  // a Dictionary<IAsyncLocal, object>: its entries array
 )
 
 // MaxInline is the most pairs a map keeps in fields (.NET 8's
 // FourElementAsyncLocalValueMap); the C reader has room for this many.
 const MaxInline = 4
 
-// Pair is where KeyValuePair<IAsyncLocal, object> keeps its key and value,
-// from the start of the struct, and its size (an array element's).
+// Pair is where KeyValuePair<IAsyncLocal, object> (or a Dictionary's
+// Entry) keeps its key and value, from the start of the struct, and its
+// size (an array element's).
 type Pair struct{ Key, Value, Size uint32 }
 
 // Map is the layout of one map class.
 type Map struct {
 	Kind       MapKind
 	Keys, Vals []uint32 // MapInline: offsets from the object
-	Array      uint32   // MapArray: the array field
-	Pair       Pair     // MapArray: its elements
+	Array      uint32   // MapArray, MapDict: the array field
+	Pair       Pair     // MapArray, MapDict: its elements
+}
+
+// DictLayout is the layout of the Dictionary-based map (more than 16
+// pairs: ManyElementAsyncLocalValueMap, a Dictionary<IAsyncLocal, object>)
+// from its base class's fields and its Entry struct's layout. The reader
+// scans the entries array for the key: an entry not in use has a null key
+// (Remove clears it), so no bucket or free list is followed.
+func DictLayout(dictFields []Field, entry Pair) (Map, bool) {
+	off, ok := Find(dictFields, "_entries", "entries")
+	if !ok || entry.Key == entry.Value || entry.Size < 16 {
+		return Map{}, false
+	}
+	return Map{Kind: MapDict, Array: off, Pair: entry}, true
 }
 
 // MapLayout chooses a map class's layout from its name and fields: .NET
 // Core 3.1 keeps pairs as _key1/_value1..., .NET 8 as KeyValuePair structs
 // _item0... (pair says where their key and value are), and the larger maps
-// of both as an array _keyValues. A Dictionary-based map (many entries) is
-// not read: ok is false.
+// of both as an array _keyValues. The Dictionary-based map (many entries)
+// has a layout of its own (DictLayout): ok is false here.
 func MapLayout(class string, fields []Field, pair Pair) (Map, bool) {
 	short := class[strings.LastIndexAny(class, ".+")+1:]
 	switch short {

@@ -18,6 +18,28 @@ func fields(kv ...any) []Field {
 
 // The layouts as .NET Core 3.1 and .NET 8 report them (field names from
 // the runtimes; offsets made up).
+func TestDictLayout(t *testing.T) {
+	entry := Pair{Key: 0, Value: 8, Size: 24}
+	for _, tc := range []struct {
+		fields []Field
+		entry  Pair
+		want   Map
+		ok     bool
+	}{
+		{fields("_buckets", 8, "_entries", 16, "_count", 40), entry, Map{Kind: MapDict, Array: 16, Pair: entry}, true},
+		// .NET Framework-era names.
+		{fields("buckets", 8, "entries", 16), entry, Map{Kind: MapDict, Array: 16, Pair: entry}, true},
+		{fields("_buckets", 8), entry, Map{}, false},
+		{fields("_entries", 16), Pair{}, Map{}, false},
+		{fields("_entries", 16), Pair{Key: 0, Value: 8, Size: 8}, Map{}, false},
+	} {
+		got, ok := DictLayout(tc.fields, tc.entry)
+		if ok != tc.ok || !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("DictLayout(%v, %v) = %+v, %v; want %+v, %v", tc.fields, tc.entry, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
 func TestMapLayout(t *testing.T) {
 	pair := Pair{Key: 0, Value: 8, Size: 16}
 	for _, tc := range []struct {

@@ -142,7 +142,8 @@ static uintptr_t map_find(const clr_ambient_plan *p, uintptr_t map, uintptr_t ke
                 if (rd_ref(map, m->key_off[j]) == key)
                     return rd_ref(map, m->val_off[j]);
             return 0;
-        case AMB_MAP_ARRAY: {
+        case AMB_MAP_ARRAY:
+        case AMB_MAP_DICT: {
             uintptr_t arr = rd_ref(map, m->arr_off);
             uint32_t n = 0, len_off = atomic_load_explicit(&g_arr_len_off, memory_order_relaxed),
                      data_off = atomic_load_explicit(&g_arr_data_off, memory_order_relaxed);
@@ -150,7 +151,8 @@ static uintptr_t map_find(const clr_ambient_plan *p, uintptr_t map, uintptr_t ke
                 len_off = atomic_load(&g_arr_len_off), data_off = atomic_load(&g_arr_data_off);
             if (arr == 0 || data_off == 0 || !clr_guarded_read(&n, arr + len_off, 4) || m->elem_size == 0)
                 return 0;
-            for (uint32_t j = 0; j < n && j < AMB_MAX_ARRAY; j++) {
+            uint32_t max = m->kind == AMB_MAP_DICT ? AMB_MAX_DICT : AMB_MAX_ARRAY;
+            for (uint32_t j = 0; j < n && j < max; j++) {
                 uintptr_t e = arr + data_off + (uintptr_t)j * m->elem_size, k = 0, v = 0;
                 if (clr_guarded_read(&k, e + m->elem_key, 8) && k == key)
                     return clr_guarded_read(&v, e + m->elem_val, 8) ? v : 0;

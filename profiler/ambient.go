@@ -211,6 +211,9 @@ func (a *ambientState) build() (C.clr_ambient_plan, error) {
 			continue // not in this runtime
 		}
 		m, ok := ambient.MapLayout(full, mf, pair)
+		if name == "ManyElementAsyncLocalValueMap" {
+			m, ok = a.dictMap()
+		}
 		if p.nmaps >= C.AMB_MAX_MAPS {
 			break
 		}
@@ -219,8 +222,11 @@ func (a *ambientState) build() (C.clr_ambient_plan, error) {
 		switch {
 		case !ok:
 			e.kind = C.AMB_MAP_EMPTY // known, not read (ambient.MapLayout, README)
-		case m.Kind == ambient.MapArray:
+		case m.Kind == ambient.MapArray || m.Kind == ambient.MapDict:
 			e.kind, e.arr_off = C.AMB_MAP_ARRAY, C.uint32_t(m.Array)
+			if m.Kind == ambient.MapDict {
+				e.kind = C.AMB_MAP_DICT
+			}
 			e.elem_size, e.elem_key, e.elem_val = C.uint32_t(m.Pair.Size), C.uint32_t(m.Pair.Key), C.uint32_t(m.Pair.Value)
 		case m.Kind == ambient.MapInline:
 			e.kind, e.n = C.AMB_MAP_INLINE, C.uint32_t(len(m.Keys))
@@ -309,32 +315,65 @@ func (a *ambientState) threadPart(p *C.clr_ambient_plan) error {
 // pairLayout finds KeyValuePair<IAsyncLocal, object>'s key and value
 // offsets; the zero Pair when it is not loaded (no .NET 8 map reads then).
 func (a *ambientState) pairLayout() ambient.Pair {
+	return a.pairOf([]string{"System.Collections.Generic.KeyValuePair`2"})
+}
+
+// asyncLocalInst is the ClassID of the generic type chain names (a type
+// of two parameters, or a type nested in one) instantiated over
+// <IAsyncLocal, object>, as the AsyncLocal maps use it.
+func (a *ambientState) asyncLocalInst(chain []string) (uint64, bool) {
 	pl := a.p.planner
-	m, td, ok := pl.findDef([]string{"System.Collections.Generic.KeyValuePair`2"})
+	m, td, ok := pl.findDef(chain)
 	if !ok {
-		return ambient.Pair{}
+		return 0, false
 	}
 	key, err1 := pl.findType([]string{"System.Threading.IAsyncLocal"})
 	obj, err2 := pl.findType([]string{"System.Object"})
 	if err1 != nil || err2 != nil {
-		return ambient.Pair{}
+		return 0, false
 	}
 	args := []C.uintptr_t{C.uintptr_t(key), C.uintptr_t(obj)}
 	var cid C.uintptr_t
 	if C.clr_class_from_token_args(C.uintptr_t(m), C.uint32_t(td), 2, &args[0], &cid) != 0 || cid == 0 {
+		return 0, false
+	}
+	return uint64(cid), true
+}
+
+// pairOf is where the struct chain names, over <IAsyncLocal, object>,
+// keeps its key and value.
+func (a *ambientState) pairOf(chain []string) ambient.Pair {
+	cid, ok := a.asyncLocalInst(chain)
+	if !ok {
 		return ambient.Pair{}
 	}
-	fields, _, err := a.classFields(uint64(cid))
+	fields, _, err := a.classFields(cid)
 	if err != nil {
 		return ambient.Pair{}
 	}
-	_, size, err := classLayout(uint64(cid))
+	_, size, err := classLayout(cid)
 	k, ok1 := ambient.Find(fields, "key")
 	v, ok2 := ambient.Find(fields, "value")
 	if !ok1 || !ok2 || err != nil {
 		return ambient.Pair{}
 	}
 	return ambient.Pair{Key: k, Value: v, Size: size}
+}
+
+// dictMap is the layout of ManyElementAsyncLocalValueMap, which is a
+// Dictionary<IAsyncLocal, object>: its base class's entries array and
+// the Entry struct's key and value.
+func (a *ambientState) dictMap() (ambient.Map, bool) {
+	const dict = "System.Collections.Generic.Dictionary`2"
+	cid, ok := a.asyncLocalInst([]string{dict})
+	if !ok {
+		return ambient.Map{}, false
+	}
+	fields, _, err := a.classFields(cid)
+	if err != nil {
+		return ambient.Map{}, false
+	}
+	return ambient.DictLayout(fields, a.pairOf([]string{dict, "Entry"}))
 }
 
 // activity exports a span for the Activity whose Stop a record reports,

@@ -18,15 +18,18 @@ enum {
     AMB_MAP_EMPTY = 0,  // no pairs
     AMB_MAP_INLINE = 1, // n (key, value) reference fields in the object
     AMB_MAP_ARRAY = 2,  // a KeyValuePair<IAsyncLocal, object>[] field
+    AMB_MAP_DICT = 3,   // a Dictionary<IAsyncLocal, object>: its Entry[] field
 };
-enum { AMB_MAX_INLINE = 4, AMB_MAX_MAPS = 8, AMB_MAX_ARRAY = 16 };
+// AMB_MAX_DICT: the entries scanned of a Dictionary map (its capacity, a
+// prime: 239 holds 200-odd AsyncLocals); a key past it is not found.
+enum { AMB_MAX_INLINE = 4, AMB_MAX_MAPS = 8, AMB_MAX_ARRAY = 16, AMB_MAX_DICT = 256 };
 
 typedef struct clr_ambient_map {
     uintptr_t class_id;
     uint32_t kind, n;
     uint32_t key_off[AMB_MAX_INLINE], val_off[AMB_MAX_INLINE];
-    // AMB_MAP_ARRAY: the array field, an element's size and where its key
-    // and value are in it.
+    // AMB_MAP_ARRAY, AMB_MAP_DICT: the array field, an element's size and
+    // where its key and value are in it.
     uint32_t arr_off, elem_size, elem_key, elem_val;
 } clr_ambient_map;
 

@@ -238,10 +238,11 @@ func TestJoinCallerTrace(t *testing.T) {
 				app := startJoin(t, rt, sink, "join", env, "stdin")
 				// Plain requests, an unsampled caller, one with work on a
 				// pool thread, one with many AsyncLocals set (an array-based
-				// map), one after compacting collections.
-				paths := []string{"/x", "/x", "/x", "/pool", "/many", "/gc", "/async", "/x"}
+				// map), one with more (a Dictionary), one after compacting
+				// collections.
+				paths := []string{"/x", "/x", "/x", "/pool", "/many", "/dict", "/gc", "/async", "/x"}
 				callers := []caller{newCaller(t, true), newCaller(t, true), newCaller(t, false), newCaller(t, true),
-					newCaller(t, true), newCaller(t, true), newCaller(t, true), newCaller(t, true)}
+					newCaller(t, true), newCaller(t, true), newCaller(t, true), newCaller(t, true), newCaller(t, true)}
 				printed := map[string]string{} // trace -> the Activity's span id, as the app printed it
 				for i, c := range callers {
 					fmt.Fprintf(app.stdin, "%s %s\n", paths[i], c.traceparent())

@@ -112,16 +112,18 @@ namespace Acme.Join
         }
 
         // "/many": the request runs with more AsyncLocal values set than the
-        // runtime keeps in fields (an array-based map), in a flow of its own.
-        static readonly AsyncLocal<int>[] extra = new AsyncLocal<int>[6];
+        // runtime keeps in fields (an array-based map), in a flow of its own;
+        // "/dict": with more than an array holds (a Dictionary-based map).
+        static readonly AsyncLocal<int>[] extra = new AsyncLocal<int>[24];
 
         static string Dispatch(string path, string traceparent, string downstream)
         {
-            if (path != "/many")
+            if (path != "/many" && path != "/dict")
                 return Serve(path, traceparent, downstream);
+            int n = path == "/many" ? 6 : extra.Length;
             return Task.Run(() =>
             {
-                for (int i = 0; i < extra.Length; i++)
+                for (int i = 0; i < n; i++)
                 {
                     if (extra[i] == null)
                         extra[i] = new AsyncLocal<int>();
