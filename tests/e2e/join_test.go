@@ -9,7 +9,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -391,13 +393,19 @@ func httpGet(t *testing.T, url, traceparent string) string {
 // TestJoinAcrossProcesses: a request to service A (HttpListener) that calls
 // service B through HttpClient gives one trace across both processes, with
 // no missing parent: B's Activity is a child of the span A's HttpClient
-// named in traceparent, which A exported. .NET Core 3.1 is skipped: its
-// HttpListener and HttpClient need OpenSSL 1.0 or 1.1 ("No usable version
-// of libssl was found", then abort), and this machine has only OpenSSL 3.
+// named in traceparent, which A exported. .NET Core 3.1's HttpListener and
+// HttpClient need OpenSSL 1.0 or 1.1 ("No usable version of libssl was
+// found", then abort), and Debian has only OpenSSL 3: `make deps` puts a
+// 1.1 (from a PyPI wheel that bundles it) in .deps/openssl11.
 func TestJoinAcrossProcesses(t *testing.T) {
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		var env map[string]string
 		if rt.Name == "net3.1" {
-			t.Skip("HttpListener/HttpClient on .NET Core 3.1 need OpenSSL 1.x, absent here (the join itself is tested by TestJoinCallerTrace)")
+			dir := filepath.Join(repoRoot, ".deps", "openssl11")
+			if _, err := os.Stat(filepath.Join(dir, "libssl.so.1.1")); err != nil {
+				t.Fatalf("no OpenSSL 1.1 for .NET Core 3.1's HttpListener (run `make deps`): %v", err)
+			}
+			env = map[string]string{"LD_LIBRARY_PATH": dir}
 		}
 		sink, err := otlpsink.Listen("127.0.0.1:0")
 		if err != nil {
@@ -405,9 +413,9 @@ func TestJoinAcrossProcesses(t *testing.T) {
 		}
 		defer sink.Close()
 		pa, pb := joinPort(t), joinPort(t)
-		b := startJoin(t, rt, sink, "join-b", nil, fmt.Sprint(pb))
+		b := startJoin(t, rt, sink, "join-b", env, fmt.Sprint(pb))
 		b.line(t) // listening
-		a := startJoin(t, rt, sink, "join-a", nil, fmt.Sprint(pa), fmt.Sprint(pb))
+		a := startJoin(t, rt, sink, "join-a", env, fmt.Sprint(pa), fmt.Sprint(pb))
 		a.line(t)
 		callers := []caller{newCaller(t, true), newCaller(t, true)}
 		for _, c := range callers {
