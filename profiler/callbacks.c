@@ -469,7 +469,15 @@ static HRESULT cb_module_load_finished(void *self, ModuleID mid, HRESULT status)
 static HRESULT cb_gc_started(void *self, int ngen, BOOL *collected, int reason) {
     (void)self;
     (void)reason;
-    clr_work_gc_started(ngen, collected);
+    // The generations' bounds as this collection starts (the runtime
+    // refreshes its table before this callback; COR_PRF_HIGH_BASIC_GC is
+    // enough for it). Regions (.NET 7+) make many ranges: those past the
+    // buffer are not known, and their items are judged by reports alone.
+    static COR_PRF_GC_GENERATION_RANGE ranges[4096]; // GC callbacks are serialised (workitems.c's mutex)
+    ULONG n = 0;
+    if (g_info_vtbl->GetGenerationBounds(g_info, 4096, &n, ranges) < 0)
+        n = 0;
+    clr_work_gc_started(ngen, collected, ranges, n < 4096 ? (uint32_t)n : 4096);
     return S_OK;
 }
 

@@ -30,10 +30,11 @@
 // snapshotted; MovedReferences2 and SurvivingReferences2 report the live
 // objects of the collected generations (moved or not); at
 // GarbageCollectionFinished a reported entry takes its new address and an
-// unreported one is deleted. An item in a generation the collection did not
-// touch is not reported either, so it is deleted too: a link survives one
-// collection (the one that promotes its item out of generation 0) and is
-// lost, counted, at the next one. Deleting is the safe way to be wrong: a
+// unreported one is deleted. An item in a generation the collection does
+// not touch is not reported either: the generations' bounds at
+// GarbageCollectionStarted (GetGenerationBounds) say which items sit in
+// one, and those are kept where they are. Deleting is the safe way to be
+// wrong: a
 // stale address could be a new item's, which would join a trace it does
 // not belong to.
 //
@@ -243,7 +244,9 @@ static void rebuild(void) {
     atomic_store_explicit(&g_any, n > 0, memory_order_relaxed);
 }
 
-void clr_work_gc_started(int ngen, const BOOL *collected) {
+static uint32_t lower_bound(uintptr_t a);
+
+void clr_work_gc_started(int ngen, const BOOL *collected, const COR_PRF_GC_GENERATION_RANGE *ranges, uint32_t nranges) {
     pthread_mutex_lock(&g_gc_mu);
     // A collection inside another (an ephemeral one during a background
     // collection): the outer one's snapshot is given up, its entries lost.
@@ -264,6 +267,18 @@ void clr_work_gc_started(int ngen, const BOOL *collected) {
             g_nsnap++;
         }
         sort_snap(g_snap, g_nsnap);
+        // Items in generations this collection leaves alone do not move and
+        // are not reported: kept where they are. (Generation 0 is always
+        // collected; an item promoted out of it was reported by the
+        // collection that promoted it.)
+        for (uint32_t r = 0; r < nranges; r++) {
+            int g = (int)ranges[r].generation;
+            if (g < 0 || g >= ngen || collected[g])
+                continue;
+            uintptr_t lo = ranges[r].rangeStart, hi = lo + ranges[r].rangeLength;
+            for (uint32_t j = lower_bound(lo); j < g_nsnap && g_snap[j].key < hi; j++)
+                g_snap[j].moved_to = g_snap[j].key;
+        }
     }
     g_tracking = 1;
     atomic_fetch_add_explicit(&g_gcs, 1, memory_order_relaxed);

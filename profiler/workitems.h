@@ -43,7 +43,10 @@ int clr_work_take(uintptr_t item, int repeat, uint64_t now, clr_work_ctx *ctx);
 int clr_work_any(void);
 
 // The GC callbacks (COR_PRF_HIGH_BASIC_GC, COR_PRF_HIGH_MONITOR_GC_MOVED_OBJECTS).
-void clr_work_gc_started(int ngen, const BOOL *collected);
+// ranges: the heap's generations as the collection starts
+// (GetGenerationBounds), n of them; an item in a generation it does not
+// collect stays where it is, unreported, and is kept.
+void clr_work_gc_started(int ngen, const BOOL *collected, const COR_PRF_GC_GENERATION_RANGE *ranges, uint32_t nranges);
 void clr_work_gc_moved(ULONG n, const ObjectID *old_start, const ObjectID *new_start, const SIZE_T *len);
 void clr_work_gc_survived(ULONG n, const ObjectID *start, const SIZE_T *len);
 void clr_work_gc_moved32(ULONG n, const ObjectID *old_start, const ObjectID *new_start, const ULONG *len);

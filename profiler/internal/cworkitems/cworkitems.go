@@ -17,7 +17,12 @@ static int take(uintptr_t item, int repeat, uint64_t now, uint64_t *span) {
 }
 static void started(int gen2) {
 	BOOL c[5] = {1, 1, gen2, 0, 0};
-	clr_work_gc_started(5, c);
+	clr_work_gc_started(5, c, NULL, 0);
+}
+static void started_gen0(uintptr_t gen1_lo, uintptr_t gen1_len) {
+	BOOL c[5] = {1, 0, 0, 0, 0};
+	COR_PRF_GC_GENERATION_RANGE r[2] = {{1, gen1_lo, gen1_len, gen1_len}, {0, gen1_lo + gen1_len, 1 << 20, 1 << 20}};
+	clr_work_gc_started(5, c, r, 2);
 }
 static void moved(uintptr_t from, uintptr_t to, uintptr_t len) {
 	ObjectID a = from, b = to;
@@ -83,6 +88,11 @@ func Started(gen2 bool) {
 	}
 	C.started(C.int(g))
 }
+
+// StartedGen0 starts a generation-0 collection, with generation 1 at
+// [lo, lo+length) and generation 0 above it.
+func StartedGen0(lo, length uintptr) { C.started_gen0(C.uintptr_t(lo), C.uintptr_t(length)) }
+
 func Moved(from, to, length uintptr) {
 	C.moved(C.uintptr_t(from), C.uintptr_t(to), C.uintptr_t(length))
 }

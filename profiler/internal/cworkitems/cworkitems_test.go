@@ -111,6 +111,34 @@ func TestCollections(t *testing.T) {
 	}
 }
 
+// An item in a generation the collection leaves alone is not reported and
+// stays where it is: kept, through any number of such collections; one in
+// generation 0 that nothing reports is forgotten.
+func TestUncollectedGenerationKeeps(t *testing.T) {
+	h := NewHeap(4096)
+	defer h.Free()
+	reset()
+	old, young := h.Obj(100, classTask), h.Obj(900, classTask)
+	gen1 := h.Obj(0, 0)
+	Made(old, Join, 7, 100*sec)
+	Made(young, Join, 8, 100*sec)
+	_, _, _, lost0 := Counts()
+	for i := 0; i < 3; i++ {
+		StartedGen0(gen1, 800*8) // old in generation 1, young in 0
+		Finished()
+	}
+	_, _, _, lost := Counts()
+	if lost-lost0 != 1 {
+		t.Errorf("%d lost, want 1 (the unreported generation-0 item)", lost-lost0)
+	}
+	if how, span := Take(old, false, 100*sec); how != Join || span != 7 {
+		t.Errorf("the generation-1 item after three generation-0 collections: how %d span %d, want joined to 7", how, span)
+	}
+	if how, _ := Take(young, false, 100*sec); how != None {
+		t.Errorf("the unreported generation-0 item is still found: how %d", how)
+	}
+}
+
 // Items made while a collection runs (a background one) are not its to
 // judge; an item taken meanwhile is not put back.
 func TestMadeDuringCollection(t *testing.T) {
