@@ -115,11 +115,14 @@ static __thread int t_mapping __attribute__((tls_model("initial-exec")));
 // A task builder's SetResult/SetException, or a CoreLib method that queues
 // work (async.c): asked of Go wherever it is, since it ends the spans of
 // async methods, or marks work queued with the flow suppressed (queue.c).
+// Its kind (async.h ASYNC_SPECIAL_*), 0 for none.
 static int async_special(FunctionID fid) {
     ClassID cls = 0;
     ModuleID mid = 0;
     mdToken tok = 0;
-    return clr_info_vtbl()->GetFunctionInfo(clr_info(), fid, &cls, &mid, &tok) >= 0 && clr_async_special_method(mid, tok);
+    if (clr_info_vtbl()->GetFunctionInfo(clr_info(), fid, &cls, &mid, &tok) < 0)
+        return 0;
+    return clr_async_special_method(mid, tok);
 }
 
 // ---- Go, started when first needed ----------------------------------------
@@ -162,6 +165,59 @@ static int go_initialize(clr_init_result *r) {
 
 // Whether Go is initialised, starting it if Initialize left it for later.
 // Called with the activation signal blocked.
+// ---- CoreLib's specials before Go ------------------------------------------
+//
+// CoreLib's specials (async.c) are hooked from their first compile, which
+// often comes before anything selected: any Task, thread or timer. Asking
+// Go then would start it in a process in which nothing may ever be
+// selected. Before Go starts, such a method gets a placeholder instead,
+// decided in C: FN_COMPILE for that kind, else hooked and FN_PENDING (its
+// hooks do nothing: no span exists before Go). When Go starts, it decides
+// each placeholder as it would have (clrotelAdopt), writing the role into
+// it; until then, or if it finds none, the hooks stay idle, so a link may
+// be missed in that moment, never a wrong one made.
+
+enum { MAX_PENDING = 512 }; // async.c's MAX_SPECIAL_METHODS
+static pthread_mutex_t g_pending_mu = PTHREAD_MUTEX_INITIALIZER;
+static clr_fn *g_pending[MAX_PENDING];
+static uint32_t g_npending;
+
+// A placeholder for special fid of the given kind, or NULL when Go is (or
+// is being made) ready to answer, or no room is left.
+static clr_fn *special_before_go(FunctionID fid, int kind) {
+    clr_fn *fn = NULL;
+    pthread_mutex_lock(&g_pending_mu);
+    if (atomic_load(&g_go_state) == GO_IDLE && (kind == ASYNC_SPECIAL_COMPILE || g_npending < MAX_PENDING)) {
+        fn = calloc(1, sizeof *fn); // never freed: the hooks may get it until the process ends
+        if (fn != NULL) {
+            fn->function_id = fid;
+            if (kind == ASYNC_SPECIAL_COMPILE) {
+                fn->flags = FN_COMPILE; // all there is to it (main.go)
+            } else {
+                fn->flags = FN_SELECTED | FN_PENDING;
+                g_pending[g_npending++] = fn;
+            }
+        }
+    }
+    pthread_mutex_unlock(&g_pending_mu);
+    return fn;
+}
+
+// Called by Go (clrotelAdopt): gives placeholder ph the role Go decided,
+// src, or none (src NULL). The hooks read ph's flags first: they see the
+// role only once the rest is in place.
+void clr_fn_adopt(clr_fn *ph, const clr_fn *src) {
+    if (src == NULL) {
+        __atomic_store_n(&ph->flags, (uint32_t)FN_PENDING, __ATOMIC_RELEASE);
+        return;
+    }
+    clr_fn tmp;
+    memcpy(&tmp, src, sizeof tmp);
+    tmp.flags = ph->flags;
+    memcpy(ph, &tmp, sizeof tmp);
+    __atomic_store_n(&ph->flags, src->flags, __ATOMIC_RELEASE);
+}
+
 static int go_ready(void) {
     int st = atomic_load_explicit(&g_go_state, memory_order_acquire);
     if (st != GO_IDLE)
@@ -176,7 +232,14 @@ static int go_ready(void) {
         uint32_t missing = (r.event_mask & ~(uint32_t)COR_PRF_MONITOR_ENTERLEAVE) & ~g_lazy_mask;
         if (st == GO_READY && missing != 0)
             clrotelLogMask(missing);
+        // From here on Go answers for specials; the placeholders made so
+        // far are decided now, as Go would have decided them.
+        pthread_mutex_lock(&g_pending_mu);
         atomic_store_explicit(&g_go_state, st, memory_order_release);
+        uint32_t n = g_npending;
+        pthread_mutex_unlock(&g_pending_mu);
+        if (st == GO_READY && n > 0)
+            clrotelAdopt(g_pending, n);
     }
     pthread_mutex_unlock(&g_go_mu);
     return atomic_load(&g_go_state) == GO_READY;
@@ -266,7 +329,8 @@ static clr_fn *map_function_from(FunctionID fid, int compiling) {
         return v == 1 ? NULL : (clr_fn *)v;
     if (t_mapping)
         return NULL;
-    if (!clr_function_in_scope(fid) && !async_special(fid)) {
+    int in_scope = clr_function_in_scope(fid), special = in_scope ? 0 : async_special(fid);
+    if (!in_scope && !special) {
         // As clrotelMapFunction does for functions it is asked about: a
         // dying thread compiling the code that prints its unhandled
         // exception (framework code, never asked of Go). Not on a
@@ -276,6 +340,13 @@ static clr_fn *map_function_from(FunctionID fid, int compiling) {
             clr_abort_wait();
         verdict_put(fid, NULL);
         return NULL;
+    }
+    if (special) {
+        clr_fn *ph = special_before_go(fid, special);
+        if (ph != NULL) {
+            verdict_put(fid, ph);
+            return ph;
+        }
     }
     t_mapping = 1;
     sigset_t saved;

@@ -96,6 +96,12 @@ enum {
     // .NET Core 3.1's Thread.Start, whose ReadyToRun code inlines the
     // thread's maker).
     FN_COMPILE = 1 << 23,
+    // A CoreLib special (a work item's maker or run, a queuing method, a
+    // builder's completion) hooked before Go started: its hooks do nothing
+    // until Go, at its start, gives it its role (callbacks.c), or for good
+    // if Go finds it has none. A process in which nothing is selected
+    // never starts Go for them.
+    FN_PENDING = 1 << 24,
 };
 // Folded and asked to be re-JIT-compiled without hooks (rejit.c): its new
 // code's calls reach no hook, so folded counts stop at that point.
@@ -346,6 +352,9 @@ uint64_t clr_folded_calls(void);
 // Folding (fold.c). Go marks a function folded; the hooks then count its
 // calls under a recorded span into that span instead of recording them.
 void clr_fn_fold(clr_fn *fn);
+// Gives a placeholder (FN_PENDING, callbacks.c) the role Go decided (src),
+// or none (src NULL: it stays idle).
+void clr_fn_adopt(clr_fn *ph, const clr_fn *src);
 // A recorded, non-root call of fn took ns: the folding rule's verdict, once.
 void clr_fold_judge(const clr_capture_config *cfg, clr_fn *fn, uint64_t ns);
 // Whether fn is not known to be fast: no recorded call yet, or most of its

@@ -625,6 +625,11 @@ __attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_
 }
 
 void clr_on_enter(clr_fn *fn, uintptr_t elt) {
+    // A CoreLib special hooked before Go started, not given its role yet
+    // (callbacks.c): it pushes no frame, and its Leave finds none of its
+    // own (clr_on_leave ignores it).
+    if (__builtin_expect(fn->flags & FN_PENDING, 0))
+        return;
     // A state machine's step and a builder's completion are continuations,
     // not calls that make spans; CoreLib's queuing methods, work items'
     // makers and runs and Activity.Stop are hooked for what they carry and
@@ -982,12 +987,16 @@ void clr_on_leave(clr_fn *fn, uintptr_t elt) {
 }
 
 void clr_on_tailcall(clr_fn *fn, uintptr_t elt) {
-    // The Tailcall hook reports the frame that is leaving by a tail call.
-    (void)fn;
+    // The Tailcall hook reports the frame that is leaving by a tail call:
+    // fn's, when its Enter pushed one (not an FN_PENDING call's).
     (void)elt;
     clr_slot *s = t_slot;
-    if (s != NULL)
-        pop_frame(s, REC_TAILCALL, NULL, 0);
+    if (s == NULL || s->depth == 0)
+        return;
+    uint32_t d = s->depth - 1;
+    if (__builtin_expect(d < g_cfg.stack_cap && s->stack[d].fn != fn, 0) && !close_without_leave(s, fn))
+        return;
+    pop_frame(s, REC_TAILCALL, NULL, 0);
 }
 
 // Exception unwinding: the runtime reports each frame it pops with

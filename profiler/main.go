@@ -277,6 +277,39 @@ func clrotelMapFunction(fid C.uintptr_t) (fn *C.clr_fn) {
 	return f.c
 }
 
+// clrotelAdopt decides the CoreLib specials hooked before Go started
+// (callbacks.c special_before_go), as clrotelMapFunction would have, and
+// gives each placeholder its role: the hooks already call them with it.
+//
+//export clrotelAdopt
+func clrotelAdopt(fns **C.clr_fn, n C.uint32_t) {
+	p := prof
+	if p == nil {
+		return
+	}
+	for _, ph := range unsafe.Slice(fns, int(n)) {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					p.log.Errorf("naming function %#x: %v", uintptr(ph.function_id), r)
+				}
+			}()
+			fid := uint64(ph.function_id)
+			f := p.funcs.lookupOrAdd(fid, func(index uint32) *function {
+				f := p.newFunction(fid, index)
+				if f.c != nil {
+					C.clr_fn_adopt(ph, f.c) // f.c was never seen by a hook: dropped
+					f.c = ph
+				}
+				return f
+			})
+			if f.c != ph {
+				C.clr_fn_adopt(ph, nil) // no role: its hooks stay idle
+			}
+		}()
+	}
+}
+
 func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	f := &function{id: fid}
 	// Decide first from what is cheap to read; name fully only what is traced.
