@@ -297,7 +297,7 @@ static HRESULT cb_initialize(void *self, void *unk) {
                      : g_info_vtbl->SetEventMask(g_info, mask);
     if (hr < 0)
         return hr;
-    clr_gcevents_start(g_info, g_info_vtbl, mask_high);
+    clr_gcevents_init(g_info, g_info_vtbl, mask_high); // started with the first work item maker (gcevents.c)
     hr = g_info_vtbl->SetFunctionIDMapper2(g_info, function_mapper, NULL);
     if (hr < 0)
         return hr;

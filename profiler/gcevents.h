@@ -16,10 +16,21 @@ enum { GCEV_SURVIVING_RANGES = 21, GCEV_MOVED_RANGES = 22 };
 // the runtime has ICorProfilerInfo12 (.NET 5 and later).
 uint32_t clr_gcevents_mask_high(uint32_t mask_high, uint32_t info_version);
 
-// Starts the session from Initialize (once), after the event mask is set,
-// when clr_gcevents_mask_high asked for its bit. Returns 0 when a session
-// runs, -1 otherwise (nothing logged: the exit log says it).
-int clr_gcevents_start(void *info, ProfInfoVtbl *vt, uint32_t mask_high);
+// Remembers, from Initialize after the event mask is set, what starting
+// the session needs; clr_gcevents_mask_high's bit in mask_high says
+// whether it is wanted at all.
+void clr_gcevents_init(void *info, ProfInfoVtbl *vt, uint32_t mask_high);
+
+// The first work item's maker is about to be hooked (Go's planner, on the
+// thread compiling it): the session is started, once, on a thread of its
+// own. Returns at once; safe from any thread that is not inside a
+// collection, never from a hook.
+void clr_gcevents_start_later(void);
+
+// Starts the session on this thread (what clr_gcevents_start_later's
+// thread runs). Returns 0 when a session runs, -1 otherwise (nothing
+// logged: the exit log says it).
+int clr_gcevents_start(void);
 
 // ICorProfilerCallback10::EventPipeEventDelivered, given what it reads: an
 // event's id and payload. Any other event is ignored.

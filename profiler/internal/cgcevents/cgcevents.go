@@ -50,12 +50,13 @@ static HRESULT fake_start(void *self, uint32_t n, COR_PRF_EVENTPIPE_PROVIDER_CON
 	return g_asked.result;
 }
 
-static int start(uint32_t mask_high, HRESULT result) {
-	static ProfInfoVtbl vt;
-	vt.EventPipeStartSession = fake_start;
-	g_asked.calls = 0;
+static ProfInfoVtbl g_vt;
+
+static void init(uint32_t mask_high, HRESULT result) {
+	g_vt.EventPipeStartSession = fake_start;
+	memset(&g_asked, 0, sizeof g_asked);
 	g_asked.result = result;
-	return clr_gcevents_start(NULL, &vt, mask_high);
+	clr_gcevents_init(NULL, &g_vt, mask_high);
 }
 
 static uint32_t mask_high(uint32_t m, uint32_t v) { return clr_gcevents_mask_high(m, v); }
@@ -154,10 +155,16 @@ type Asked struct {
 	FilterNull, Rundown bool
 }
 
-// Start calls clr_gcevents_start against a fake runtime whose
-// EventPipeStartSession returns result: its return, and what it asked.
-func Start(maskHigh uint32, result int32) (int, Asked) {
-	rc := int(C.start(C.uint32_t(maskHigh), C.HRESULT(result)))
+// Init readies gcevents.c against a fake runtime whose
+// EventPipeStartSession returns result.
+func Init(maskHigh uint32, result int32) { C.init(C.uint32_t(maskHigh), C.HRESULT(result)) }
+
+// Start is clr_gcevents_start; StartLater is clr_gcevents_start_later.
+func Start() int  { return int(C.clr_gcevents_start()) }
+func StartLater() { C.clr_gcevents_start_later() }
+
+// WhatAsked is what the fake runtime was asked to start.
+func WhatAsked() Asked {
 	a := C.asked()
 	name := make([]rune, 0, 64)
 	for _, u := range a.name {
@@ -166,7 +173,7 @@ func Start(maskHigh uint32, result int32) (int, Asked) {
 		}
 		name = append(name, rune(u))
 	}
-	return rc, Asked{int(a.calls), int(a.nconfigs), string(name), uint64(a.keywords), uint32(a.level), a.filter_null != 0, a.rundown != 0}
+	return Asked{int(a.calls), int(a.nconfigs), string(name), uint64(a.keywords), uint32(a.level), a.filter_null != 0, a.rundown != 0}
 }
 
 // MaskHigh is clr_gcevents_mask_high.

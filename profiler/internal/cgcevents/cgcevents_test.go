@@ -3,6 +3,7 @@ package cgcevents
 import (
 	"encoding/binary"
 	"testing"
+	"time"
 )
 
 func TestMaskHigh(t *testing.T) {
@@ -22,22 +23,50 @@ func TestMaskHigh(t *testing.T) {
 }
 
 func TestStart(t *testing.T) {
-	rc, a := Start(MaskMoved|MaskEventPipe, 0)
+	Init(MaskMoved|MaskEventPipe, 0)
+	rc := Start()
 	want := Asked{Calls: 1, Configs: 1, Provider: "Microsoft-Windows-DotNETRuntime", Keywords: 0x400000, Level: 4, FilterNull: true}
-	if rc != 0 || a != want {
+	if a := WhatAsked(); rc != 0 || a != want {
 		t.Errorf("started: rc %d, asked %+v, want 0, %+v", rc, a, want)
 	}
 	if st, _, _, _ := Counts(); st != 1 {
 		t.Errorf("state %d after a start, want 1", st)
 	}
-	if rc, a := Start(MaskMoved|MaskEventPipe, -2147467259); rc != -1 || a.Calls != 1 {
-		t.Errorf("refused: rc %d, %d calls", rc, a.Calls)
+	Init(MaskMoved|MaskEventPipe, -2147467259) // E_FAIL
+	if rc := Start(); rc != -1 || WhatAsked().Calls != 1 {
+		t.Errorf("refused: rc %d, %d calls", rc, WhatAsked().Calls)
 	}
 	if st, _, _, _ := Counts(); st != -1 {
 		t.Errorf("state %d after a refused start, want -1", st)
 	}
-	if rc, a := Start(MaskMoved, 0); rc != -1 || a.Calls != 0 {
-		t.Errorf("without the mask bit: rc %d, %d calls, want no session asked for", rc, a.Calls)
+	Init(MaskMoved, 0)
+	if rc := Start(); rc != -1 || WhatAsked().Calls != 0 {
+		t.Errorf("without the mask bit: rc %d, %d calls, want no session asked for", rc, WhatAsked().Calls)
+	}
+}
+
+// The session starts on a thread of its own, once however many makers ask.
+func TestStartLater(t *testing.T) {
+	Init(MaskMoved|MaskEventPipe, 0)
+	for i := 0; i < 3; i++ {
+		StartLater()
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for st, _, _, _ := Counts(); st != 1; st, _, _, _ = Counts() {
+		if time.Now().After(deadline) {
+			t.Fatalf("state %d 5 s after StartLater, want 1", st)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(10 * time.Millisecond)
+	if n := WhatAsked().Calls; n != 1 {
+		t.Errorf("%d sessions started, want 1", n)
+	}
+	Init(MaskMoved, 0)
+	StartLater()
+	time.Sleep(10 * time.Millisecond)
+	if st, _, _, _ := Counts(); st != 0 || WhatAsked().Calls != 0 {
+		t.Errorf("without the mask bit: state %d, %d calls", st, WhatAsked().Calls)
 	}
 }
 
