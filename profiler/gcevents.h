@@ -23,8 +23,9 @@ void clr_gcevents_init(void *info, ProfInfoVtbl *vt, uint32_t mask_high);
 
 // The first work item's maker is about to be hooked (Go's planner, on the
 // thread compiling it): the session is started, once, on a thread of its
-// own. Returns at once; safe from any thread that is not inside a
-// collection, never from a hook.
+// own, and the caller waits (at most 200 ms, once for the whole process)
+// until it runs. Safe from any thread that is not inside a collection,
+// never from a hook.
 void clr_gcevents_start_later(void);
 
 // Starts the session on this thread (what clr_gcevents_start_later's

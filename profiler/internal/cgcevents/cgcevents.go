@@ -4,6 +4,7 @@ package cgcevents
 #cgo CFLAGS: -O2 -Wall
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "gcevents.h"
 #include "workitems.h"
 
@@ -31,12 +32,15 @@ typedef struct {
 	int filter_null;
 	BOOL rundown;
 	HRESULT result;
+	int delay_ms;
 } asked_t;
 static asked_t g_asked;
 static asked_t *asked(void) { return &g_asked; }
 
 static HRESULT fake_start(void *self, uint32_t n, COR_PRF_EVENTPIPE_PROVIDER_CONFIG cfg[], BOOL rundown, EVENTPIPE_SESSION *session) {
 	(void)self;
+	if (g_asked.delay_ms > 0)
+		usleep(g_asked.delay_ms * 1000);
 	g_asked.calls++;
 	g_asked.nconfigs = n;
 	memset(g_asked.name, 0, sizeof g_asked.name);
@@ -52,10 +56,11 @@ static HRESULT fake_start(void *self, uint32_t n, COR_PRF_EVENTPIPE_PROVIDER_CON
 
 static ProfInfoVtbl g_vt;
 
-static void init(uint32_t mask_high, HRESULT result) {
+static void init(uint32_t mask_high, HRESULT result, int delay_ms) {
 	g_vt.EventPipeStartSession = fake_start;
 	memset(&g_asked, 0, sizeof g_asked);
 	g_asked.result = result;
+	g_asked.delay_ms = delay_ms;
 	clr_gcevents_init(NULL, &g_vt, mask_high);
 }
 
@@ -65,6 +70,7 @@ import "C"
 
 import (
 	"encoding/binary"
+	"time"
 	"unsafe"
 )
 
@@ -156,8 +162,10 @@ type Asked struct {
 }
 
 // Init readies gcevents.c against a fake runtime whose
-// EventPipeStartSession returns result.
-func Init(maskHigh uint32, result int32) { C.init(C.uint32_t(maskHigh), C.HRESULT(result)) }
+// EventPipeStartSession returns result after delay.
+func Init(maskHigh uint32, result int32, delay time.Duration) {
+	C.init(C.uint32_t(maskHigh), C.HRESULT(result), C.int(delay.Milliseconds()))
+}
 
 // Start is clr_gcevents_start; StartLater is clr_gcevents_start_later.
 func Start() int  { return int(C.clr_gcevents_start()) }

@@ -23,7 +23,7 @@ func TestMaskHigh(t *testing.T) {
 }
 
 func TestStart(t *testing.T) {
-	Init(MaskMoved|MaskEventPipe, 0)
+	Init(MaskMoved|MaskEventPipe, 0, 0)
 	rc := Start()
 	want := Asked{Calls: 1, Configs: 1, Provider: "Microsoft-Windows-DotNETRuntime", Keywords: 0x400000, Level: 4, FilterNull: true}
 	if a := WhatAsked(); rc != 0 || a != want {
@@ -32,37 +32,52 @@ func TestStart(t *testing.T) {
 	if st, _, _, _ := Counts(); st != 1 {
 		t.Errorf("state %d after a start, want 1", st)
 	}
-	Init(MaskMoved|MaskEventPipe, -2147467259) // E_FAIL
+	Init(MaskMoved|MaskEventPipe, -2147467259, 0) // E_FAIL
 	if rc := Start(); rc != -1 || WhatAsked().Calls != 1 {
 		t.Errorf("refused: rc %d, %d calls", rc, WhatAsked().Calls)
 	}
 	if st, _, _, _ := Counts(); st != -1 {
 		t.Errorf("state %d after a refused start, want -1", st)
 	}
-	Init(MaskMoved, 0)
+	Init(MaskMoved, 0, 0)
 	if rc := Start(); rc != -1 || WhatAsked().Calls != 0 {
 		t.Errorf("without the mask bit: rc %d, %d calls, want no session asked for", rc, WhatAsked().Calls)
 	}
 }
 
-// The session starts on a thread of its own, once however many makers ask.
+// The session starts on a thread of its own, once however many makers ask,
+// and the first makers wait until it runs.
 func TestStartLater(t *testing.T) {
-	Init(MaskMoved|MaskEventPipe, 0)
-	for i := 0; i < 3; i++ {
-		StartLater()
+	Init(MaskMoved|MaskEventPipe, 0, 20*time.Millisecond)
+	t0 := time.Now()
+	StartLater()
+	if st, _, _, _ := Counts(); st != 1 {
+		t.Fatalf("state %d when StartLater returned (after %v), want 1", st, time.Since(t0))
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for st, _, _, _ := Counts(); st != 1; st, _, _, _ = Counts() {
-		if time.Now().After(deadline) {
-			t.Fatalf("state %d 5 s after StartLater, want 1", st)
-		}
-		time.Sleep(time.Millisecond)
-	}
+	StartLater()
+	StartLater()
 	time.Sleep(10 * time.Millisecond)
 	if n := WhatAsked().Calls; n != 1 {
 		t.Errorf("%d sessions started, want 1", n)
 	}
-	Init(MaskMoved, 0)
+
+	// A start that takes longer than the bound: the makers go on.
+	Init(MaskMoved|MaskEventPipe, 0, time.Second)
+	t0 = time.Now()
+	StartLater()
+	if d := time.Since(t0); d < 150*time.Millisecond || d > 900*time.Millisecond {
+		t.Errorf("StartLater waited %v for a start that takes 1 s, want the 200 ms bound", d)
+	}
+	t0 = time.Now()
+	StartLater()
+	if d := time.Since(t0); d > 50*time.Millisecond {
+		t.Errorf("a second maker waited %v past the bound", d)
+	}
+	for st, _, _, _ := Counts(); st == 0; st, _, _, _ = Counts() {
+		time.Sleep(10 * time.Millisecond) // the fake's start finishes
+	}
+
+	Init(MaskMoved, 0, 0)
 	StartLater()
 	time.Sleep(10 * time.Millisecond)
 	if st, _, _, _ := Counts(); st != 0 || WhatAsked().Calls != 0 {
