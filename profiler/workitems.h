@@ -38,7 +38,8 @@ int clr_work_take(uintptr_t item, int repeat, uint64_t now, clr_work_ctx *ctx);
 // Whether any item may be waiting (a run need not look for its item if not).
 int clr_work_any(void);
 
-// The GC callbacks (COR_PRF_HIGH_BASIC_GC, COR_PRF_HIGH_MONITOR_GC_MOVED_OBJECTS).
+// The GC callbacks (COR_PRF_HIGH_BASIC_GC, COR_PRF_HIGH_MONITOR_GC_MOVED_OBJECTS);
+// moved and surviving ranges also come from the GC's own events (gcevents.c).
 void clr_work_gc_started(int ngen, const BOOL *collected);
 void clr_work_gc_moved(ULONG n, const ObjectID *old_start, const ObjectID *new_start, const SIZE_T *len);
 void clr_work_gc_survived(ULONG n, const ObjectID *start, const SIZE_T *len);
