@@ -61,17 +61,17 @@ func TestStartLater(t *testing.T) {
 		t.Errorf("%d sessions started, want 1", n)
 	}
 
-	// A start that takes longer than the bound: the makers go on.
-	Init(MaskMoved|MaskEventPipe, 0, time.Second)
+	// A start that takes longer than the bound (200 ms): the makers wait
+	// that long, then go on while it still runs.
+	Init(MaskMoved|MaskEventPipe, 0, 2*time.Second)
 	t0 = time.Now()
 	StartLater()
-	if d := time.Since(t0); d < 150*time.Millisecond || d > 900*time.Millisecond {
-		t.Errorf("StartLater waited %v for a start that takes 1 s, want the 200 ms bound", d)
+	if d := time.Since(t0); d < 150*time.Millisecond {
+		t.Errorf("StartLater returned after %v, before the bound, with no session", d)
 	}
-	t0 = time.Now()
 	StartLater()
-	if d := time.Since(t0); d > 50*time.Millisecond {
-		t.Errorf("a second maker waited %v past the bound", d)
+	if st, _, _, _ := Counts(); st != 0 {
+		t.Errorf("state %d: the makers did not go on while the start ran", st)
 	}
 	for st, _, _, _ := Counts(); st == 0; st, _, _, _ = Counts() {
 		time.Sleep(10 * time.Millisecond) // the fake's start finishes
