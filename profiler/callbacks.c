@@ -12,6 +12,7 @@
 #include "profiler.h"
 #include "async.h"
 #include "workitems.h"
+#include "gcevents.h"
 #include "clrinfo.h"
 #include "startup.h"
 #include "ambient.h"
@@ -443,12 +444,14 @@ static HRESULT cb_initialize(void *self, void *unk) {
     // compile, so that modules keep their ReadyToRun code; with cache
     // searches, to refuse selected methods theirs.
     mask = (mask & ~(uint32_t)COR_PRF_MONITOR_ENTERLEAVE) | COR_PRF_MONITOR_CACHE_SEARCHES;
+    mask_high |= clr_gcevents_mask_high(mask_high, g_info_version); // moved objects through EventPipe (gcevents.c)
     clr_startup_init(mask, mask_high);
     HRESULT hr = g_info_vtbl->SetEventMask2 != NULL && g_info_version >= 5
                      ? g_info_vtbl->SetEventMask2(g_info, mask, mask_high)
                      : g_info_vtbl->SetEventMask(g_info, mask);
     if (hr < 0)
         return hr;
+    clr_gcevents_init(g_info, g_info_vtbl, mask_high); // started with the first work item maker (gcevents.c)
     hr = g_info_vtbl->SetFunctionIDMapper2(g_info, function_mapper, NULL);
     if (hr < 0)
         return hr;
@@ -583,6 +586,17 @@ static HRESULT cb_surviving_references(void *self, ULONG n, ObjectID *start, ULO
 static HRESULT cb_surviving_references2(void *self, ULONG n, ObjectID *start, SIZE_T *len) {
     (void)self;
     clr_work_gc_survived(n, start, len);
+    return S_OK;
+}
+
+// The GC events of gcevents.c's session, delivered on the thread that
+// writes them (inside a collection's survivor walk).
+static HRESULT cb_event_pipe_event_delivered(void *self, EVENTPIPE_PROVIDER provider, DWORD id, DWORD version,
+                                             ULONG cb_meta, LPCBYTE meta, ULONG cb, LPCBYTE data, LPCGUID activity,
+                                             LPCGUID related, ThreadID thread, ULONG nframes, UINT_PTR *frames) {
+    (void)self, (void)provider, (void)version, (void)cb_meta, (void)meta, (void)activity, (void)related;
+    (void)thread, (void)nframes, (void)frames;
+    clr_gcevents_delivered(id, cb, data);
     return S_OK;
 }
 
@@ -722,6 +736,7 @@ static void build_vtable(void) {
     g_cb_vtbl[CB_SurvivingReferences2] = (void *)cb_surviving_references2;
     g_cb_vtbl[CB_MovedReferences] = (void *)cb_moved_references;
     g_cb_vtbl[CB_SurvivingReferences] = (void *)cb_surviving_references;
+    g_cb_vtbl[CB_EventPipeEventDelivered] = (void *)cb_event_pipe_event_delivered; // EventPipeProviderCreated: cb_ok
     g_cb_vtbl[CB_ExceptionUnwindFunctionLeave] = (void *)cb_unwind_function_leave;
     g_cb_vtbl[CB_ReJITCompilationStarted] = (void *)cb_rejit_compilation_started;
     g_cb_vtbl[CB_ReJITCompilationFinished] = (void *)cb_rejit_compilation_finished;

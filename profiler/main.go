@@ -486,6 +486,11 @@ func (p *profiler) shutdown() {
 		made, joined, full, lost := workCounts()
 		gcs, ranges := workGCCounts()
 		p.log.Infof("queued work: %d work items made under a span, %d runs continued their maker's trace; %d collections followed (%d ranges of live objects reported)", made, joined, gcs, ranges)
+		if note, failed := gcEventsNote(); failed {
+			p.log.Warnf("%s", note)
+		} else if note != "" {
+			p.log.Infof("%s", note)
+		}
 		if full > 0 {
 			p.log.Warnf("queued work: %d work items not recorded, the table was full: their work started traces of its own", full)
 		}

@@ -28,7 +28,8 @@
 // this table follows the GC (COR_PRF_HIGH_MONITOR_GC_MOVED_OBJECTS, which
 // keeps concurrent GC on): at each GarbageCollectionStarted the entries are
 // snapshotted; MovedReferences2 and SurvivingReferences2 report the live
-// objects of the collected generations (moved or not); at
+// objects of the collected generations (moved or not; on .NET 6 and later
+// only the runtime's GC events do, read by gcevents.c); at
 // GarbageCollectionFinished a reported entry takes its new address and an
 // unreported one is deleted. An item in a generation the collection does
 // not touch is not reported either: the generations' bounds at

@@ -4,10 +4,13 @@ package main
 #include "async.h"
 #include "capture.h"
 #include "workitems.h"
+#include "gcevents.h"
 */
 import "C"
 
 import (
+	"fmt"
+
 	"github.com/clrotel/clrotel/flows"
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/sampling"
@@ -38,6 +41,11 @@ func (p *profiler) workFunction(f *function, fid uint64, index uint32, m *naming
 	case C.ASYNC_SPECIAL_WORK_REPEAT:
 		flags |= C.FN_WORK_RUN | C.FN_WORK_REPEAT
 	}
+	if kind == C.ASYNC_SPECIAL_WORK_MAKE {
+		// The first maker: collections' moves are read from now on
+		// (gcevents.c, on a thread of its own; once).
+		C.clr_gcevents_start_later()
+	}
 	f.method = bridgeMethod(m)
 	f.c = newCFn(fid, index, flags, sampling.MethodSetting{})
 	// Whether the maker's flow is suppressed is read through the thread's
@@ -62,4 +70,22 @@ func workGCCounts() (gcs, ranges uint64) {
 	var a, b C.uint64_t
 	C.clr_work_gc_counts(&a, &b)
 	return uint64(a), uint64(b)
+}
+
+// gcEventsNote says how collections reported moved objects to workitems.c
+// beyond the profiling callbacks (gcevents.c's EventPipe session), or "" when
+// no session was started.
+func gcEventsNote() (note string, failed bool) {
+	var state C.int
+	var events, malformed C.uint64_t
+	C.clr_gcevents_counts(&state, &events, &malformed)
+	switch {
+	case state == 0:
+		return "", false // no work item maker hooked (or .NET Core 3.1, or work items off)
+	case state < 0:
+		return "queued work: the EventPipe session for the runtime's GC events did not start: objects collections move are not reported, and work items moved are forgotten at the next collection", true
+	case malformed > 0:
+		return fmt.Sprintf("queued work: %d GC range events read from the EventPipe session, %d ignored (a payload layout not known): their collections forgot the items they moved", uint64(events), uint64(malformed)), true
+	}
+	return fmt.Sprintf("queued work: %d GC range events read from the EventPipe session", uint64(events)), false
 }

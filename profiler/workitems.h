@@ -42,7 +42,8 @@ int clr_work_take(uintptr_t item, int repeat, uint64_t now, clr_work_ctx *ctx);
 // Whether any item may be waiting (a run need not look for its item if not).
 int clr_work_any(void);
 
-// The GC callbacks (COR_PRF_HIGH_BASIC_GC, COR_PRF_HIGH_MONITOR_GC_MOVED_OBJECTS).
+// The GC callbacks (COR_PRF_HIGH_BASIC_GC, COR_PRF_HIGH_MONITOR_GC_MOVED_OBJECTS);
+// moved and surviving ranges also come from the GC's own events (gcevents.c).
 // ranges: the heap's generations as the collection starts
 // (GetGenerationBounds), n of them; an item in a generation it does not
 // collect stays where it is, unreported, and is kept.

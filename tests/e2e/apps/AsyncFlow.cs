@@ -189,6 +189,26 @@ namespace Acme.Async
             t.Start();
             t.Wait();
         }
+
+        // Items made, then one collection of each kind before each runs:
+        // a full compacting one (the runtime reports where objects moved),
+        // a full blocking one that does not compact, and a generation-0
+        // one (it reports the objects that survived where they are).
+        public static void AcrossKinds(int id)
+        {
+            var a = new Task(s => Work((int)s), id * 10 + 1);
+            GC.Collect(2, GCCollectionMode.Forced, true, true);
+            a.Start();
+            a.Wait();
+            var b = new Task(s => Work((int)s), id * 10 + 2);
+            GC.Collect(2, GCCollectionMode.Forced, true, false);
+            b.Start();
+            b.Wait();
+            var c = new Task(s => Work((int)s), id * 10 + 3);
+            GC.Collect(0, GCCollectionMode.Forced, true);
+            c.Start();
+            c.Wait();
+        }
     }
 
     // Many work items pending at once, each made under its own span, with
@@ -455,6 +475,12 @@ public static class Program
                 b.Join();
                 Acme.Async.Uncaptured.AcrossGC(3);
                 Console.WriteLine("uncaptured done");
+                break;
+            }
+            case "acrosskinds":
+            {
+                Acme.Async.Uncaptured.AcrossKinds(4);
+                Console.WriteLine("acrosskinds done");
                 break;
             }
             case "suppressed":
