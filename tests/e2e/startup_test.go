@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Framework methods live in ReadyToRun modules, whose precompiled code has
@@ -116,6 +117,27 @@ func TestGoStartsWhenSomethingCanBeSelected(t *testing.T) {
 					t.Errorf("%s: span of %s", tc.name, fn)
 				}
 			}
+		}
+	})
+}
+
+// CoreLib's specials (work items' makers and runs, queuing methods, task
+// builders, 3.1's Thread.Start) are hooked from their first compile, which
+// any Task, thread or timer brings: with nothing selected they must not
+// start Go. AsyncFlow's "uncaptured" case makes all of these.
+func TestSpecialsDoNotStartGo(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		plain := runApp(t, rt, "AsyncFlow", []string{"uncaptured"}, runOpts{timeout: 120 * time.Second})
+		r := runApp(t, rt, "AsyncFlow", []string{"uncaptured"}, runOpts{profiler: true, timeout: 120 * time.Second,
+			env: map[string]string{"CLROTEL_INCLUDE": "Nothing.Selected", "CLROTEL_LOG_LEVEL": "info"}})
+		if r.ExitCode != 0 || r.Stdout != plain.Stdout {
+			t.Fatalf("exit %d, stdout %q, untraced %q\n%s", r.ExitCode, r.Stdout, plain.Stdout, r.Stderr)
+		}
+		if strings.Contains(r.Stderr, "clrotel: profiler ") {
+			t.Errorf("Go started with nothing selected:\n%s", r.Stderr)
+		}
+		if len(r.Spans) != 0 {
+			t.Errorf("%d spans with nothing selected", len(r.Spans))
 		}
 	})
 }
