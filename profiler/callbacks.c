@@ -558,7 +558,14 @@ static HRESULT cb_gc_started(void *self, int ngen, BOOL *collected, int reason) 
 static HRESULT cb_gc_finished(void *self) {
     (void)self;
     clr_ambient_gc();
+    uint64_t made, joined, full, lost0, lost1;
+    clr_work_counts(&made, &joined, &full, &lost0);
     clr_work_gc_finished();
+    clr_work_counts(&made, &joined, &full, &lost1);
+    // Items forgotten for want of reports: from now on, read where
+    // collections move them from the runtime's GC events (.NET 5+; once).
+    if (lost1 != lost0)
+        clr_gcevents_start_later();
     return S_OK;
 }
 

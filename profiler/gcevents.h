@@ -21,11 +21,9 @@ uint32_t clr_gcevents_mask_high(uint32_t mask_high, uint32_t info_version);
 // whether it is wanted at all.
 void clr_gcevents_init(void *info, ProfInfoVtbl *vt, uint32_t mask_high);
 
-// The first work item's maker is about to be hooked (Go's planner, on the
-// thread compiling it): the session is started, once, on a thread of its
-// own, and the caller waits (at most 200 ms, once for the whole process)
-// until it runs. Safe from any thread that is not inside a collection,
-// never from a hook.
+// A collection forgot a pending work item for want of reports
+// (callbacks.c, at GarbageCollectionFinished): the session is started,
+// once, on a thread of its own; nobody waits for it. Never from a hook.
 void clr_gcevents_start_later(void);
 
 // Starts the session on this thread (what clr_gcevents_start_later's

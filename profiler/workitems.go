@@ -41,11 +41,6 @@ func (p *profiler) workFunction(f *function, fid uint64, index uint32, m *naming
 	case C.ASYNC_SPECIAL_WORK_REPEAT:
 		flags |= C.FN_WORK_RUN | C.FN_WORK_REPEAT
 	}
-	if kind == C.ASYNC_SPECIAL_WORK_MAKE {
-		// The first maker: collections' moves are read from now on
-		// (gcevents.c, on a thread of its own; once).
-		C.clr_gcevents_start_later()
-	}
 	f.method = bridgeMethod(m)
 	f.c = newCFn(fid, index, flags, sampling.MethodSetting{})
 	// Whether the maker's flow is suppressed is read through the thread's
