@@ -72,6 +72,8 @@ import (
 	"encoding/binary"
 	"time"
 	"unsafe"
+
+	"github.com/clrotel/clrotel/profiler/internal/fakeheap"
 )
 
 // Event ids and mask bits, as gcevents.h and clrapi.h name them.
@@ -82,22 +84,11 @@ const (
 	MaskEventPipe   = uint32(C.COR_PRF_HIGH_MONITOR_EVENT_PIPE)
 )
 
-// Heap is fake managed memory: objects are words whose first word is their
-// class, as the work-item table reads them.
-type Heap struct{ base unsafe.Pointer }
+// taskClass is the class word the fake objects carry.
+const taskClass = 0x1000
 
-// NewHeap allocates words of fake heap.
-func NewHeap(words int) *Heap { return &Heap{C.calloc(C.size_t(words), 8)} }
-
-// Free releases the heap.
-func (h *Heap) Free() { C.free(h.base) }
-
-// Obj is the address of word i, after writing a class there.
-func (h *Heap) Obj(i int) uintptr {
-	p := unsafe.Add(h.base, i*8)
-	*(*uintptr)(p) = 0x1000
-	return uintptr(p)
-}
+// NewHeap allocates words of fake heap (package fakeheap).
+func NewHeap(words int) *fakeheap.Heap { return fakeheap.New(words) }
 
 // Made records item as made under span; Take runs it: the span it joins,
 // or 0.

@@ -92,7 +92,7 @@ func TestRangeEvents(t *testing.T) {
 	}
 	var many []Range // 300 ranges: more than one batch of 128
 	for i := 0; i < 300; i++ {
-		many = append(many, Range{uint64(h.Obj(2000 + 4*i)), uint64(h.Obj(4000 + 4*i)), 16})
+		many = append(many, Range{uint64(h.Obj(2000+4*i, taskClass)), uint64(h.Obj(4000+4*i, taskClass)), 16})
 	}
 	cases := []struct {
 		name       string
@@ -141,7 +141,7 @@ func TestRangeEvents(t *testing.T) {
 		}, false, 1, 0},
 	}
 	for _, c := range cases {
-		from, to := uint64(h.Obj(c.from)), uint64(h.Obj(c.to))
+		from, to := uint64(h.Obj(c.from, taskClass)), uint64(h.Obj(c.to, taskClass))
 		Made(uintptr(from), 77)
 		_, ev0, bad0, lost0 := Counts()
 		Started()

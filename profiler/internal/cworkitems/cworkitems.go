@@ -37,7 +37,7 @@ static void moved32(uintptr_t from, uintptr_t to, uint32_t len) {
 */
 import "C"
 
-import "unsafe"
+import "github.com/clrotel/clrotel/profiler/internal/fakeheap"
 
 // Hows, as workitems.h names them.
 const (
@@ -47,22 +47,8 @@ const (
 	Unsampled = int(C.WORK_UNSAMPLED)
 )
 
-// Heap is fake managed memory: objects are words whose first word is their
-// class (MethodTable), as the table reads them.
-type Heap struct{ base unsafe.Pointer }
-
-// NewHeap allocates words of fake heap.
-func NewHeap(words int) *Heap { return &Heap{C.calloc(C.size_t(words), 8)} }
-
-// Free releases the heap.
-func (h *Heap) Free() { C.free(h.base) }
-
-// Obj is the address of word i, after writing class there.
-func (h *Heap) Obj(i int, class uintptr) uintptr {
-	p := unsafe.Add(h.base, i*8)
-	*(*uintptr)(p) = class
-	return uintptr(p)
-}
+// NewHeap allocates words of fake heap (package fakeheap).
+func NewHeap(words int) *fakeheap.Heap { return fakeheap.New(words) }
 
 // Made records item as made under span at time at (unix ns).
 func Made(item uintptr, how int, span, at uint64) {
