@@ -188,7 +188,12 @@ static uint32_t g_npending;
 static clr_fn *special_before_go(FunctionID fid, int kind) {
     clr_fn *fn = NULL;
     pthread_mutex_lock(&g_pending_mu);
-    if (atomic_load(&g_go_state) == GO_IDLE && (kind == ASYNC_SPECIAL_COMPILE || g_npending < MAX_PENDING)) {
+    // Two threads asking at once get the same placeholder: Go adopts one
+    // per function, and code compiled with another would stay idle.
+    for (uint32_t i = 0; i < g_npending && fn == NULL; i++)
+        if (g_pending[i]->function_id == fid)
+            fn = g_pending[i];
+    if (fn == NULL && atomic_load(&g_go_state) == GO_IDLE && (kind == ASYNC_SPECIAL_COMPILE || g_npending < MAX_PENDING)) {
         fn = calloc(1, sizeof *fn); // never freed: the hooks may get it until the process ends
         if (fn != NULL) {
             fn->function_id = fid;
@@ -451,7 +456,7 @@ static HRESULT cb_initialize(void *self, void *unk) {
                      : g_info_vtbl->SetEventMask(g_info, mask);
     if (hr < 0)
         return hr;
-    clr_gcevents_init(g_info, g_info_vtbl, mask_high); // started with the first work item maker (gcevents.c)
+    clr_gcevents_init(g_info, g_info_vtbl, mask_high); // started when a collection first forgets an item (cb_gc_finished)
     hr = g_info_vtbl->SetFunctionIDMapper2(g_info, function_mapper, NULL);
     if (hr < 0)
         return hr;
@@ -547,7 +552,7 @@ static HRESULT cb_gc_started(void *self, int ngen, BOOL *collected, int reason) 
     // refreshes its table before this callback; COR_PRF_HIGH_BASIC_GC is
     // enough for it). Regions (.NET 7+) make many ranges: those past the
     // buffer are not known, and their items are judged by reports alone.
-    static COR_PRF_GC_GENERATION_RANGE ranges[4096]; // GC callbacks are serialised (workitems.c's mutex)
+    static COR_PRF_GC_GENERATION_RANGE ranges[4096]; // one collection starts at a time
     ULONG n = 0;
     if (g_info_vtbl->GetGenerationBounds(g_info, 4096, &n, ranges) < 0)
         n = 0;
