@@ -46,6 +46,18 @@ func serviceBench(host, work, version, lib string, base []string, seconds, pairs
 	if _, err := exec.LookPath("wrk"); err != nil {
 		return "\nService benchmark skipped: wrk not found (make deps installs it)\n", nil
 	}
+	if strings.HasPrefix(version, "3.") {
+		// .NET Core 3.1's HttpListener needs OpenSSL 1.x (make deps puts
+		// a 1.1 in .deps/openssl11; Debian has only 3).
+		dir, err := filepath.Abs(filepath.Join(".deps", "openssl11"))
+		if err != nil {
+			return "", err
+		}
+		if _, err := os.Stat(filepath.Join(dir, "libssl.so.1.1")); err != nil {
+			return "\nService benchmark skipped on .NET " + version + ": no OpenSSL 1.1 in .deps/openssl11 (make deps installs it)\n", nil
+		}
+		base = append(append([]string{}, base...), "LD_LIBRARY_PATH="+dir)
+	}
 	exe := filepath.Join(work, "Service.exe")
 	if o, err := exec.Command("mcs", "-nologo", "-optimize+", "-r:System.dll", "-out:"+exe, "examples/service/Service.cs").CombinedOutput(); err != nil {
 		return "", fmt.Errorf("mcs examples/service/Service.cs: %v\n%s", err, o)
