@@ -393,6 +393,11 @@ static void at_exit(void) {
 
 static HRESULT cb_initialize(void *self, void *unk) {
     (void)self;
+    // OTEL_SDK_DISABLED=true, the OpenTelemetry specification's switch for
+    // every signal: refused, as an unknown CLSID is. The runtime releases
+    // the profiler and runs the app as without it; Go never starts.
+    if (clr_env_true(clr_initial_getenv("OTEL_SDK_DISABLED")))
+        return E_FAIL;
     static const GUID *const infos[] = {
         &IID_ICorProfilerInfo12, &IID_ICorProfilerInfo11, &IID_ICorProfilerInfo10,
         &IID_ICorProfilerInfo9, &IID_ICorProfilerInfo8, &IID_ICorProfilerInfo7,

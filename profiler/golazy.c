@@ -79,7 +79,8 @@ static int ascii(const char *s) {
     return 1;
 }
 
-int clr_env_off(const char *v) {
+// Whether v, trimmed, is one of words (lower case), in any case.
+static int env_word(const char *v, const char *const *words, size_t nwords) {
     if (v == NULL)
         return 0;
     while (isspace((unsigned char)*v))
@@ -87,17 +88,26 @@ int clr_env_off(const char *v) {
     size_t n = strlen(v);
     while (n > 0 && isspace((unsigned char)v[n - 1]))
         n--;
-    static const char *const offs[] = {"0", "false", "off", "no"};
-    for (size_t i = 0; i < sizeof offs / sizeof *offs; i++) {
-        if (strlen(offs[i]) != n)
+    for (size_t i = 0; i < nwords; i++) {
+        if (strlen(words[i]) != n)
             continue;
         size_t k = 0;
-        while (k < n && tolower((unsigned char)v[k]) == offs[i][k])
+        while (k < n && tolower((unsigned char)v[k]) == words[i][k])
             k++;
         if (k == n)
             return 1;
     }
     return 0;
+}
+
+int clr_env_off(const char *v) {
+    static const char *const offs[] = {"0", "false", "off", "no"};
+    return env_word(v, offs, sizeof offs / sizeof *offs);
+}
+
+int clr_env_true(const char *v) {
+    static const char *const yes[] = {"true"};
+    return env_word(v, yes, 1);
 }
 
 int clr_go_can_wait(char *(*getenv_fn)(const char *), clr_lazy_env *env) {

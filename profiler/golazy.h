@@ -36,4 +36,8 @@ char *clr_initial_getenv(const char *key);
 // case, surrounding white space trimmed), 0 for anything else.
 int clr_env_off(const char *v);
 
+// 1 for "true" in any case, surrounding white space trimmed (the
+// OpenTelemetry specification's boolean: anything else is false).
+int clr_env_true(const char *v);
+
 #endif

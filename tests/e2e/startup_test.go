@@ -141,3 +141,28 @@ func TestSpecialsDoNotStartGo(t *testing.T) {
 		}
 	})
 }
+
+// OTEL_SDK_DISABLED=true (the OpenTelemetry specification's switch for
+// every signal) turns clrotel off: refused at Initialize, no Go, no span,
+// the app's output unchanged. Any other value changes nothing.
+func TestSDKDisabled(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		plain := runApp(t, rt, "Framework", []string{"300"}, runOpts{})
+		for _, tc := range []struct {
+			value string
+			spans int
+		}{{"true", 0}, {" TRUE ", 0}, {"false", 300}, {"1", 300}} {
+			r := runApp(t, rt, "Framework", []string{"300"}, runOpts{profiler: true, env: map[string]string{
+				"OTEL_SDK_DISABLED": tc.value, "CLROTEL_INCLUDE": "Acme.Fw.Program.Work", "CLROTEL_FOLD": "off", "CLROTEL_LOG_LEVEL": "info"}})
+			if r.ExitCode != 0 || r.Stdout != plain.Stdout {
+				t.Fatalf("OTEL_SDK_DISABLED=%q: exit %d, stdout %q, untraced %q\n%s", tc.value, r.ExitCode, r.Stdout, plain.Stdout, r.Stderr)
+			}
+			if len(r.Spans) != tc.spans {
+				t.Errorf("OTEL_SDK_DISABLED=%q: %d spans, want %d", tc.value, len(r.Spans), tc.spans)
+			}
+			if started := strings.Contains(r.Stderr, "clrotel: profiler "); started != (tc.spans > 0) {
+				t.Errorf("OTEL_SDK_DISABLED=%q: Go started %v\n%s", tc.value, started, r.Stderr)
+			}
+		}
+	})
+}

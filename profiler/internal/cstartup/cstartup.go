@@ -125,6 +125,7 @@ static int f_can_wait(int *rejit, int *async, int *has_include) {
     return ok;
 }
 static int f_open_imports(void) { return f_imports_open; }
+static int f_env_true(const char *v) { return clr_env_true(v); }
 */
 import "C"
 
@@ -196,6 +197,13 @@ func ScopeFromInclude(include *string) {
 		defer C.free(unsafe.Pointer(c))
 	}
 	C.f_scope_include(c)
+}
+
+// EnvTrue is clr_env_true: the OpenTelemetry specification's boolean.
+func EnvTrue(v string) bool {
+	cv := C.CString(v)
+	defer C.free(unsafe.Pointer(cv))
+	return C.f_env_true(cv) != 0
 }
 
 // LazyEnv is what Initialize reads from the environment without Go.

@@ -103,3 +103,19 @@ func TestLazyEnvAgreesWithConfig(t *testing.T) {
 		}
 	}
 }
+
+// OTEL_SDK_DISABLED is true only for "true", in any case, trimmed, as the
+// OpenTelemetry specification's booleans are.
+func TestEnvTrue(t *testing.T) {
+	for _, tc := range []struct {
+		v    string
+		want bool
+	}{
+		{"true", true}, {"TRUE", true}, {" True\t", true},
+		{"", false}, {"1", false}, {"yes", false}, {"on", false}, {"false", false}, {"truex", false}, {"tru", false},
+	} {
+		if got := EnvTrue(tc.v); got != tc.want {
+			t.Errorf("EnvTrue(%q) = %v, want %v", tc.v, got, tc.want)
+		}
+	}
+}
