@@ -160,6 +160,10 @@ func disabledWarnings(environ []string) []string {
 				"(on .NET 8+, DOTNET_EnableDiagnostics_IPC=0 and DOTNET_EnableDiagnostics_Debugger=0 keep the rest off)")
 		}
 	}
+	// The OpenTelemetry specification's switch: clrotel refuses to load.
+	if v, ok := lookup(environ, "OTEL_SDK_DISABLED"); ok && strings.EqualFold(strings.TrimSpace(v), "true") {
+		out = append(out, "OTEL_SDK_DISABLED="+v+" turns clrotel off; unset it")
+	}
 	return out
 }
 

@@ -292,6 +292,8 @@ func TestEnvironmentWarnings(t *testing.T) {
 		{name: "diagnostics off", environ: []string{"DOTNET_EnableDiagnostics=0", "COMPlus_EnableDiagnostics=0"},
 			disabled: []string{"DOTNET_EnableDiagnostics=0", "COMPlus_EnableDiagnostics=0"}},
 		{name: "last assignment wins", environ: []string{"DOTNET_EnableDiagnostics=0", "DOTNET_EnableDiagnostics=1"}},
+		{name: "SDK disabled", environ: []string{"OTEL_SDK_DISABLED=True"}, disabled: []string{"OTEL_SDK_DISABLED=True"}},
+		{name: "SDK not disabled", environ: []string{"OTEL_SDK_DISABLED=false", "OTEL_SDK_DISABLED=1"}},
 		{name: "shadowing", environ: []string{"CORECLR_PROFILER_PATH_64=/other.so", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=http://x:4317"},
 			shadow: []string{"CORECLR_PROFILER_PATH_64", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"}},
 	}
