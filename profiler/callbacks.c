@@ -559,7 +559,7 @@ static HRESULT cb_gc_started(void *self, int ngen, BOOL *collected, int reason) 
     // buffer are not known, and their items are judged by reports alone.
     static COR_PRF_GC_GENERATION_RANGE ranges[4096]; // one collection starts at a time
     ULONG n = 0;
-    if (g_info_vtbl->GetGenerationBounds(g_info, 4096, &n, ranges) < 0)
+    if (clr_work_any() && g_info_vtbl->GetGenerationBounds(g_info, 4096, &n, ranges) < 0)
         n = 0;
     clr_work_gc_started(ngen, collected, ranges, n < 4096 ? (uint32_t)n : 4096);
     return S_OK;
@@ -568,13 +568,9 @@ static HRESULT cb_gc_started(void *self, int ngen, BOOL *collected, int reason) 
 static HRESULT cb_gc_finished(void *self) {
     (void)self;
     clr_ambient_gc();
-    uint64_t made, joined, full, lost0, lost1;
-    clr_work_counts(&made, &joined, &full, &lost0);
-    clr_work_gc_finished();
-    clr_work_counts(&made, &joined, &full, &lost1);
     // Items forgotten for want of reports: from now on, read where
     // collections move them from the runtime's GC events (.NET 5+; once).
-    if (lost1 != lost0)
+    if (clr_work_gc_finished() > 0)
         clr_gcevents_start_later();
     return S_OK;
 }

@@ -976,27 +976,26 @@ __attribute__((noinline, cold)) static int close_without_leave(clr_slot *s, clr_
     return 1;
 }
 
+// Whether fn's frame is (now) the top one, to pop: the frames above it
+// are closed first; a frame that is not fn's, with none of fn's near it,
+// is not ours to pop (an FN_PENDING call's Enter pushed none).
+static inline int top_is(clr_slot *s, clr_fn *fn) {
+    uint32_t d = s->depth - 1;
+    return !(__builtin_expect(s->depth > 0 && d < g_cfg.stack_cap && s->stack[d].fn != fn, 0) && !close_without_leave(s, fn));
+}
+
 void clr_on_leave(clr_fn *fn, uintptr_t elt) {
     clr_slot *s = t_slot;
-    if (s == NULL)
-        return;
-    uint32_t d = s->depth - 1;
-    if (__builtin_expect(s->depth > 0 && d < g_cfg.stack_cap && s->stack[d].fn != fn, 0) && !close_without_leave(s, fn))
-        return;
-    pop_frame(s, REC_LEAVE, fn, elt);
+    if (s != NULL && top_is(s, fn))
+        pop_frame(s, REC_LEAVE, fn, elt);
 }
 
 void clr_on_tailcall(clr_fn *fn, uintptr_t elt) {
-    // The Tailcall hook reports the frame that is leaving by a tail call:
-    // fn's, when its Enter pushed one (not an FN_PENDING call's).
+    // The Tailcall hook reports the frame that is leaving by a tail call.
     (void)elt;
     clr_slot *s = t_slot;
-    if (s == NULL || s->depth == 0)
-        return;
-    uint32_t d = s->depth - 1;
-    if (__builtin_expect(d < g_cfg.stack_cap && s->stack[d].fn != fn, 0) && !close_without_leave(s, fn))
-        return;
-    pop_frame(s, REC_TAILCALL, NULL, 0);
+    if (s != NULL && top_is(s, fn))
+        pop_frame(s, REC_TAILCALL, NULL, 0);
 }
 
 // Exception unwinding: the runtime reports each frame it pops with

@@ -245,7 +245,17 @@ static void rebuild(void) {
     atomic_store_explicit(&g_any, n > 0, memory_order_relaxed);
 }
 
-static uint32_t lower_bound(uintptr_t a);
+static uint32_t lower_bound(uintptr_t a) {
+    uint32_t lo = 0, hi = g_nsnap;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (g_snap[mid].key < a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
 
 void clr_work_gc_started(int ngen, const BOOL *collected, const COR_PRF_GC_GENERATION_RANGE *ranges, uint32_t nranges) {
     pthread_mutex_lock(&g_gc_mu);
@@ -286,18 +296,6 @@ void clr_work_gc_started(int ngen, const BOOL *collected, const COR_PRF_GC_GENER
     pthread_mutex_unlock(&g_gc_mu);
 }
 
-static uint32_t lower_bound(uintptr_t a) {
-    uint32_t lo = 0, hi = g_nsnap;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (g_snap[mid].key < a)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 // A range of live objects: the snapshot's entries in it move with it.
 // Applying a range twice has the effect of once (the keys stay the
 // addresses from before the collection).
@@ -328,14 +326,17 @@ void clr_work_gc_moved32(ULONG n, const ObjectID *old_start, const ObjectID *new
     report(n, old_start, new_start, NULL, len);
 }
 
-void clr_work_gc_finished(void) {
+uint64_t clr_work_gc_finished(void) {
     pthread_mutex_lock(&g_gc_mu);
+    uint64_t lost = atomic_load_explicit(&g_lost_gc, memory_order_relaxed);
     if (g_tracking) {
         settle();
         if (g_ephemeral && atomic_load_explicit(&g_any, memory_order_relaxed))
             rebuild();
     }
+    lost = atomic_load_explicit(&g_lost_gc, memory_order_relaxed) - lost;
     pthread_mutex_unlock(&g_gc_mu);
+    return lost;
 }
 
 void clr_work_counts(uint64_t *made, uint64_t *joined, uint64_t *full, uint64_t *lost_gc) {

@@ -76,7 +76,7 @@ func gcEventsNote() (note string, failed bool) {
 	C.clr_gcevents_counts(&state, &events, &malformed)
 	switch {
 	case state == 0:
-		return "", false // no work item maker hooked (or .NET Core 3.1, or work items off)
+		return "", false // no collection forgot an item (or .NET Core 3.1, or work items off)
 	case state < 0:
 		return "queued work: the EventPipe session for the runtime's GC events did not start: objects collections move are not reported, and work items moved are forgotten at the next collection", true
 	case malformed > 0:

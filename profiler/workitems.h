@@ -51,7 +51,8 @@ void clr_work_gc_started(int ngen, const BOOL *collected, const COR_PRF_GC_GENER
 void clr_work_gc_moved(ULONG n, const ObjectID *old_start, const ObjectID *new_start, const SIZE_T *len);
 void clr_work_gc_survived(ULONG n, const ObjectID *start, const SIZE_T *len);
 void clr_work_gc_moved32(ULONG n, const ObjectID *old_start, const ObjectID *new_start, const ULONG *len);
-void clr_work_gc_finished(void);
+// Returns how many pending items this collection forgot (no report).
+uint64_t clr_work_gc_finished(void);
 
 // Counters for the exit log: items recorded, runs that continued a trace,
 // items lost (table full, or a collection did not report them alive).
