@@ -81,7 +81,8 @@ type Pipeline struct {
 
 	queue      chan *batch
 	free       chan *batch
-	pending    atomic.Int64 // batches queued or uploading
+	pending    atomic.Int64  // batches queued or uploading
+	settled    chan struct{} // a token when pending falls to 0 (capacity 1)
 	ctx        context.Context
 	cancel     context.CancelFunc // ends uploads in flight (shutdown)
 	quit       chan struct{}      // closed at shutdown: stop waiting on the queue
@@ -91,6 +92,7 @@ type Pipeline struct {
 	closed     atomic.Bool
 	startOnce  sync.Once
 	started    atomic.Bool // the client and the uploaders run
+	warmOnce   sync.Once
 
 	exported atomic.Uint64
 	failed   atomic.Uint64 // spans whose upload failed
@@ -149,6 +151,7 @@ func NewPipeline(ctx context.Context, opts ExportOptions) (*Pipeline, error) {
 		errEvery: opts.ErrorInterval,
 		quit:     make(chan struct{}),
 		noWait:   make(chan struct{}),
+		settled:  make(chan struct{}, 1),
 		endpoint: endpoint,
 	}
 	if p.timeout <= 0 {
@@ -183,6 +186,33 @@ func (p *Pipeline) start() {
 		p.wg.Add(1)
 		go p.tick()
 		p.started.Store(true)
+	})
+}
+
+// warmTimeout bounds the connection made ahead of the first batch.
+const warmTimeout = 2 * time.Second
+
+// Warm starts the client and the uploaders and has the OTLP/gRPC client
+// connect, in the background, before the first span is finished: a
+// request with no spans (a valid, empty ExportTraceServiceRequest) is the
+// only way the client's public API opens its connection. A short program's
+// one trace then ends at exit without a connection being made on the way
+// out. Called when the first method is selected; a no-op with a custom
+// client, after shutdown and after the first call. A failed warm-up is not
+// reported: the first real upload reports its own failure.
+func (p *Pipeline) Warm() {
+	if p.endpoint == "" || p.closed.Load() {
+		return
+	}
+	p.warmOnce.Do(func() {
+		go func() {
+			if p.start(); !p.started.Load() {
+				return // shut down first
+			}
+			ctx, cancel := context.WithTimeout(p.ctx, warmTimeout)
+			defer cancel()
+			_ = p.client.UploadTraces(ctx, nil)
+		}()
 	})
 }
 
@@ -265,7 +295,17 @@ func (p *Pipeline) Stalled() bool { return p.stalled(time.Now()) }
 
 func (p *Pipeline) drop(b *batch) {
 	p.lost.Add(uint64(b.spans))
-	p.pending.Add(-1)
+	p.done()
+}
+
+// done ends a pending batch, waking a flush when it was the last.
+func (p *Pipeline) done() {
+	if p.pending.Add(-1) == 0 {
+		select {
+		case p.settled <- struct{}{}:
+		default: // a token is already waiting
+		}
+	}
 }
 
 // takeCurrent returns the batch being filled, if it has spans and is older
@@ -335,7 +375,7 @@ func (p *Pipeline) stalled(now time.Time) bool {
 }
 
 func (p *Pipeline) send(b *batch) {
-	defer p.pending.Add(-1)
+	defer p.done()
 	if p.ctx.Err() != nil {
 		p.lost.Add(uint64(b.spans))
 		return
@@ -423,13 +463,14 @@ func (p *Pipeline) ForceFlush(ctx context.Context) error {
 	if b := p.takeCurrent(0); b != nil {
 		p.enqueue(ctx, b)
 	}
-	t := time.NewTicker(2 * time.Millisecond)
-	defer t.Stop()
+	// Woken when the last pending batch ends (a token left by an earlier
+	// one only makes the loop look again), not by polling: a short
+	// program's exit waits for its upload, not for a tick.
 	for p.pending.Load() > 0 {
 		select {
 		case <-ctx.Done():
 			return fmt.Errorf("otelbridge: flush: %d batches not sent: %w", p.pending.Load(), ctx.Err())
-		case <-t.C:
+		case <-p.settled:
 		}
 	}
 	return nil

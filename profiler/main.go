@@ -373,6 +373,7 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		return f
 	}
 	f.c = newCFn(fid, index, flags, p.samp.setting(f.names))
+	p.pipe.Warm() // its spans will be exported: connect now, not at exit
 	for i, o := range role.off {
 		f.c.flow_off[i] = C.uint16_t(o)
 	}
