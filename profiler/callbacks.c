@@ -117,15 +117,6 @@ static __thread int t_mapping __attribute__((tls_model("initial-exec")));
 // work (async.c): asked of Go wherever it is, since it ends the spans of
 // async methods, or marks work queued with the flow suppressed (queue.c).
 // Its kind (async.h ASYNC_SPECIAL_*), 0 for none.
-static int async_special(FunctionID fid) {
-    ClassID cls = 0;
-    ModuleID mid = 0;
-    mdToken tok = 0;
-    if (clr_info_vtbl()->GetFunctionInfo(clr_info(), fid, &cls, &mid, &tok) < 0)
-        return 0;
-    return clr_async_special_method(mid, tok);
-}
-
 // ---- Go, started when first needed ----------------------------------------
 //
 // Initialize asks nothing of Go when the environment tells C enough
@@ -335,7 +326,14 @@ static clr_fn *map_function_from(FunctionID fid, int compiling) {
         return v == 1 ? NULL : (clr_fn *)v;
     if (t_mapping)
         return NULL;
-    int in_scope = clr_function_in_scope(fid), special = in_scope ? 0 : async_special(fid);
+    // One GetFunctionInfo answers both: is its module in scope (unknown:
+    // ask Go), and is it one of CoreLib's specials.
+    ClassID cls = 0;
+    ModuleID mid = 0;
+    mdToken tok = 0;
+    int known = clr_info_vtbl()->GetFunctionInfo(clr_info(), fid, &cls, &mid, &tok) >= 0;
+    int in_scope = !known || clr_module_in_scope(mid);
+    int special = in_scope ? 0 : clr_async_special_method(mid, tok);
     if (!in_scope && !special) {
         // As clrotelMapFunction does for functions it is asked about: a
         // dying thread compiling the code that prints its unhandled
@@ -344,7 +342,9 @@ static clr_fn *map_function_from(FunctionID fid, int compiling) {
         // traced frame's visit and the catcher's, for exceptions caught.
         if (compiling && clr_unhandled_suspected())
             clr_abort_wait();
-        verdict_put(fid, NULL);
+        // Not cached: answered again from the module's scope, and the
+        // framework's thousands of methods would touch every page of the
+        // table (a page fault each, 0.5 ms of a hello world's start).
         return NULL;
     }
     if (special) {

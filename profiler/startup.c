@@ -335,16 +335,6 @@ void clr_module_forget(ModuleID mid) {
     }
 }
 
-int clr_function_in_scope(FunctionID fid) {
-    ProfInfoVtbl *v = clr_info_vtbl();
-    ClassID cls = 0;
-    ModuleID mid = 0;
-    mdToken tok = 0;
-    if (v == NULL || v->GetFunctionInfo(clr_info(), fid, &cls, &mid, &tok) < 0)
-        return 1;
-    return clr_module_in_scope(mid);
-}
-
 // ---- the ENTERLEAVE windows ----------------------------------------------
 
 #define JIT_NEST 32

@@ -32,7 +32,6 @@ int clr_startup_scope_include(const char *include);
 // Whether a module (a function's module) may hold a selected method; false
 // only when it surely does not. Computed once per module.
 int clr_module_in_scope(ModuleID mid);
-int clr_function_in_scope(FunctionID fid);
 void clr_module_forget(ModuleID mid);
 
 // A selected method's compile begins / ends on this thread.
