@@ -127,7 +127,7 @@ type batch struct {
 // backoff as the OTLP exporter specification says; the resource reads
 // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES. Creating the pipeline
 // does not wait for the collector; the client and the uploaders start with
-// the first span.
+// the first span, or earlier with Warm.
 func NewPipeline(ctx context.Context, opts ExportOptions) (*Pipeline, error) {
 	client := opts.Client
 	endpoint := ""
@@ -170,10 +170,10 @@ func NewPipeline(ctx context.Context, opts ExportOptions) (*Pipeline, error) {
 	return p, nil
 }
 
-// start starts the client and the uploaders when the first span comes: an
-// app in which nothing is traced pays for neither, at start or at exit. A
-// client that fails to start is reported; its uploads then fail and are
-// counted.
+// start starts the client and the uploaders when the first span comes (or
+// at Warm): an app in which nothing is traced pays for neither, at start or
+// at exit. A client that fails to start is reported; its uploads then fail
+// and are counted.
 func (p *Pipeline) start() {
 	p.startOnce.Do(func() {
 		if err := p.client.Start(context.Background()); err != nil && p.onError != nil {
