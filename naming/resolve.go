@@ -60,6 +60,37 @@ type Module struct {
 	Path     string // as the runtime reports it
 	Assembly string
 	Meta     Metadata
+
+	// typeNames caches TypeDef names with their enclosing types' (uint32
+	// token -> string). A TypeDef's name and nesting never change once the
+	// module is loaded, and the cache holds at most one entry per row of
+	// the TypeDef table.
+	typeNames typeNameCache
+}
+
+// namer resolves tokens through the module's metadata, with its cache.
+func (m *Module) namer() metaNamer { return metaNamer{md: m.Meta, typeNames: &m.typeNames} }
+
+// typeNameCache maps TypeDef tokens to names; the zero value is empty.
+type typeNameCache struct {
+	mu sync.Mutex
+	m  map[uint32]string
+}
+
+func (c *typeNameCache) load(td uint32) (string, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	n, ok := c.m[td]
+	return n, ok
+}
+
+func (c *typeNameCache) store(td uint32, name string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[uint32]string{}
+	}
+	c.m[td] = name
 }
 
 // Runtime answers questions about loaded code.
@@ -147,22 +178,41 @@ func (r *Resolver) module(mid uint64) (*Module, error) {
 	return m, nil
 }
 
-// SelectName returns, cheaply, what selection looks at: the function's
-// assembly and its Namespace.Type.Method name (no signature decoding).
-func (r *Resolver) SelectName(fid uint64) (assembly, name string, err error) {
+// Selection is what selection looks at, read cheaply (no signature
+// decoding), and what was read to find it, so that MethodOf can go on
+// without asking the runtime again.
+type Selection struct {
+	Assembly string
+	Name     string // Namespace.Type.Method
+
+	fid    uint64
+	fn     Function
+	mod    *Module
+	method string
+	owner  uint32
+	sig    []byte
+}
+
+// Select returns what selection looks at: the function's assembly and
+// its Namespace.Type.Method name. When the method's name cannot be read,
+// the error comes with the assembly filled in.
+func (r *Resolver) Select(fid uint64) (Selection, error) {
 	fn, err := r.rt.Function(fid)
 	if err != nil {
-		return "", "", fmt.Errorf("naming: function %#x: %w", fid, err)
+		return Selection{}, fmt.Errorf("naming: function %#x: %w", fid, err)
 	}
 	mod, err := r.module(fn.Module)
 	if err != nil {
-		return "", "", fmt.Errorf("naming: function %#x: module: %w", fid, err)
+		return Selection{}, fmt.Errorf("naming: function %#x: module: %w", fid, err)
 	}
-	mname, owner, _, err := mod.Meta.MethodProps(fn.Token)
+	mname, owner, sig, err := mod.Meta.MethodProps(fn.Token)
 	if err != nil {
-		return mod.Assembly, "", fmt.Errorf("naming: method %#x: %w", fn.Token, err)
+		return Selection{Assembly: mod.Assembly}, fmt.Errorf("naming: method %#x: %w", fn.Token, err)
 	}
-	return mod.Assembly, metaNamer{mod.Meta}.typeDefName(owner) + "." + mname, nil
+	return Selection{
+		Assembly: mod.Assembly, Name: mod.namer().typeDefName(owner) + "." + mname,
+		fid: fid, fn: fn, mod: mod, method: mname, owner: owner, sig: sig,
+	}, nil
 }
 
 // Method resolves a FunctionID. With class == 0 the runtime's own view of
@@ -170,28 +220,34 @@ func (r *Resolver) SelectName(fid uint64) (assembly, name string, err error) {
 // where the runtime says System.__Canon); otherwise class and methodArgs are
 // the exact ClassID and method type arguments read from a frame.
 func (r *Resolver) Method(fid, class uint64, methodArgs []uint64) (*Method, error) {
-	fn, err := r.rt.Function(fid)
+	s, err := r.Select(fid)
 	if err != nil {
-		return nil, fmt.Errorf("naming: function %#x: %w", fid, err)
+		return nil, err
 	}
+	return r.method(s, class, methodArgs)
+}
+
+// MethodOf resolves the function s was selected from, as Method(fid, 0,
+// nil) would, from what Select already read.
+func (r *Resolver) MethodOf(s Selection) (*Method, error) {
+	if s.mod == nil {
+		return nil, errors.New("naming: MethodOf: an empty selection")
+	}
+	return r.method(s, 0, nil)
+}
+
+func (r *Resolver) method(s Selection, class uint64, methodArgs []uint64) (*Method, error) {
+	fn, mod, name, owner := s.fn, s.mod, s.method, s.owner
 	if class != 0 {
 		fn.Class = class
 		fn.TypeArgs = methodArgs
 	}
-	mod, err := r.module(fn.Module)
-	if err != nil {
-		return nil, fmt.Errorf("naming: function %#x: module: %w", fid, err)
-	}
 	md := mod.Meta
-	name, owner, sigBlob, err := md.MethodProps(fn.Token)
-	if err != nil {
-		return nil, fmt.Errorf("naming: method %#x: %w", fn.Token, err)
-	}
-	sig, err := ParseMethodSig(sigBlob)
+	sig, err := ParseMethodSig(s.sig)
 	if err != nil {
 		return nil, fmt.Errorf("naming: method %s (%#x): %w", name, fn.Token, err)
 	}
-	namer := metaNamer{md}
+	namer := mod.namer()
 	m := &Method{
 		Module:   path.Base(strings.ReplaceAll(mod.Path, "\\", "/")),
 		Assembly: mod.Assembly,
@@ -338,7 +394,7 @@ func (r *Resolver) buildClassName(cid uint64, depth int) string {
 	if err != nil {
 		return "?"
 	}
-	name := metaNamer{mod.Meta}.typeDefName(c.Token)
+	name := mod.namer().typeDefName(c.Token)
 	if p, ok := primitiveNames[name]; ok {
 		return p
 	}
@@ -349,7 +405,7 @@ func (r *Resolver) buildClassName(cid uint64, depth int) string {
 	for i, a := range c.TypeArgs {
 		args[i] = r.className(a, depth+1)
 	}
-	if names, arities, ok := (metaNamer{mod.Meta}).NestedParts(c.Token); ok {
+	if names, arities, ok := mod.namer().NestedParts(c.Token); ok {
 		if n, ok := NestedGenericName(names, arities, args); ok {
 			return n
 		}
@@ -358,7 +414,10 @@ func (r *Resolver) buildClassName(cid uint64, depth int) string {
 }
 
 // metaNamer resolves signature tokens through one module's metadata.
-type metaNamer struct{ md Metadata }
+type metaNamer struct {
+	md        Metadata
+	typeNames *typeNameCache // the module's TypeDef names; nil: not cached
+}
 
 var errTokenKind = errors.New("not a TypeDef, TypeRef or TypeSpec token")
 
@@ -379,23 +438,36 @@ func (n metaNamer) TypeSpec(token uint32) ([]byte, error) {
 // typeDefName is the full name of a TypeDef, enclosing types joined by '.',
 // arity suffixes removed, primitives by CLR name.
 func (n metaNamer) typeDefName(td uint32) string {
-	var parts []string
-	for i := 0; td != 0 && i < maxClassDepth; i++ {
-		name, err := n.md.TypeDefName(td)
-		if err != nil {
-			name = fmt.Sprintf("?%#x", td)
-		}
-		parts = append(parts, StripArity(name))
-		td = n.md.EnclosingClass(td)
-	}
-	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
-		parts[i], parts[j] = parts[j], parts[i]
-	}
-	full := strings.Join(parts, ".")
+	full := n.qualified(td, 0)
 	if p, ok := primitiveNames[full]; ok {
 		return p
 	}
 	return full
+}
+
+// qualified is a TypeDef's name after its enclosing types' (at most
+// maxClassDepth in all), arity suffixes removed; cached per module.
+func (n metaNamer) qualified(td uint32, depth int) string {
+	if td == 0 {
+		return ""
+	}
+	if n.typeNames != nil {
+		if v, ok := n.typeNames.load(td); ok {
+			return v
+		}
+	}
+	name, err := n.md.TypeDefName(td)
+	if err != nil {
+		name = fmt.Sprintf("?%#x", td)
+	}
+	name = StripArity(name)
+	if outer := n.md.EnclosingClass(td); outer != 0 && depth+1 < maxClassDepth {
+		name = n.qualified(outer, depth+1) + "." + name
+	}
+	if n.typeNames != nil {
+		n.typeNames.store(td, name)
+	}
+	return name
 }
 
 func (n metaNamer) typeRefName(tr uint32, depth int) string {
@@ -419,7 +491,7 @@ func (n metaNamer) typeRefName(tr uint32, depth int) string {
 func ParamTypes(md Metadata, sig MethodSig) []string {
 	out := make([]string, len(sig.Params))
 	for i, t := range sig.Params {
-		out[i] = FormatType(t, metaNamer{md}, Generics{})
+		out[i] = FormatType(t, metaNamer{md: md}, Generics{})
 	}
 	return out
 }

@@ -145,3 +145,75 @@ func TestResolver(t *testing.T) {
 		t.Error("unknown function resolved")
 	}
 }
+
+// countingMeta counts TypeDefName reads.
+type countingMeta struct {
+	fakeMeta
+	reads map[uint32]int
+}
+
+func (m countingMeta) TypeDefName(td uint32) (string, error) {
+	m.reads[td]++
+	return m.fakeMeta.TypeDefName(td)
+}
+
+func TestSelectionAndTypeNameCache(t *testing.T) {
+	const tdA, tdNested = 0x02000002, 0x02000003
+	sig := []byte{0x00, 0x00, 0x01} // static void M()
+	// Two modules use the same tokens for different types: the cache is per module.
+	one := countingMeta{fakeMeta{
+		typeDefs:  map[uint32]string{tdA: "One.A", tdNested: "N`1"},
+		enclosing: map[uint32]uint32{tdNested: tdA},
+		methods:   map[uint32]fakeMethod{0x06000001: {"M", tdNested, sig}, 0x06000002: {"P", tdA, sig}},
+	}, map[uint32]int{}}
+	two := countingMeta{fakeMeta{
+		typeDefs: map[uint32]string{tdA: "Two.B"},
+		methods:  map[uint32]fakeMethod{0x06000001: {"Q", tdA, sig}},
+	}, map[uint32]int{}}
+	rt := fakeRuntime{
+		mods: map[uint64]*Module{1: {Path: "One.dll", Assembly: "One", Meta: one}, 2: {Path: "Two.dll", Assembly: "Two", Meta: two}},
+		funcs: map[uint64]Function{
+			10: {Module: 1, Token: 0x06000001}, 11: {Module: 1, Token: 0x06000002},
+			20: {Module: 2, Token: 0x06000001},
+		},
+	}
+	r := NewResolver(rt)
+	for _, tt := range []struct {
+		fid        uint64
+		asm, name  string
+		functionFn string
+	}{
+		{10, "One", "One.A.N.M", "One.A.N.M"},
+		{11, "One", "One.A.P", "One.A.P"},
+		{20, "Two", "Two.B.Q", "Two.B.Q"},
+		{10, "One", "One.A.N.M", "One.A.N.M"}, // from the cache
+	} {
+		s, err := r.Select(tt.fid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Assembly != tt.asm || s.Name != tt.name {
+			t.Errorf("Select(%d) = %q %q, want %q %q", tt.fid, s.Assembly, s.Name, tt.asm, tt.name)
+		}
+		m, err := r.MethodOf(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := r.Method(tt.fid, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.FunctionName != tt.functionFn || m.FunctionName != want.FunctionName || m.SelectName != want.SelectName ||
+			m.Params != want.Params || m.ReturnType != want.ReturnType || m.OwnerToken != want.OwnerToken {
+			t.Errorf("MethodOf(Select(%d)) = %+v, Method = %+v", tt.fid, m, want)
+		}
+	}
+	for td, n := range one.reads {
+		if n != 1 {
+			t.Errorf("module One: TypeDef %#x read %d times, want once", td, n)
+		}
+	}
+	if _, err := r.MethodOf(Selection{}); err == nil {
+		t.Error("MethodOf an empty selection: no error")
+	}
+}

@@ -1,6 +1,10 @@
 package otelbridge
 
-import "go.opentelemetry.io/otel/attribute"
+import (
+	"sync/atomic"
+
+	"go.opentelemetry.io/otel/attribute"
+)
 
 // Method is what a span is named and labelled after: one traced method, or
 // one exact instantiation of a shared generic method. The profiler builds it
@@ -16,17 +20,21 @@ type Method struct {
 	// Namespace.Type.Method(ParamType name, ...).
 	Frame string
 
-	enc []byte // SpanName and Attrs as Span fields, written once
+	enc atomic.Pointer[[]byte] // SpanName and Attrs as Span fields, written at the first span
 }
 
 // encoded returns the span name and the method's attributes as encoded
-// Span fields.
+// Span fields. They are encoded at the first span, on the exporter's side,
+// not when the method is named on the app's thread that JIT-compiles it
+// (a method folded or never sampled is never encoded). Two first spans at
+// once encode the same bytes twice.
 func (m *Method) encoded() []byte {
-	if m.enc == nil {
-		b := appendString(nil, fSpanName, m.SpanName)
-		m.enc = appendKeyValues(b, fSpanAttrs, m.Attrs)
+	if p := m.enc.Load(); p != nil {
+		return *p
 	}
-	return m.enc
+	b := appendKeyValues(appendString(nil, fSpanName, m.SpanName), fSpanAttrs, m.Attrs)
+	m.enc.Store(&b)
+	return b
 }
 
 // Attribute keys of the span contract, beyond the semantic conventions.
@@ -56,11 +64,13 @@ type MethodInfo struct {
 
 // NewMethod builds the span name and fixed attributes of a method.
 func NewMethod(mi MethodInfo) *Method {
-	name := mi.FunctionName + "(" + mi.Params + ")"
+	frame := mi.FunctionName + "(" + mi.Params + ")"
+	name := frame
 	if mi.Module != "" {
-		name = mi.Module + "!" + name
+		name = mi.Module + "!" + frame
 	}
-	attrs := []attribute.KeyValue{KeyFunctionName.String(mi.FunctionName)}
+	attrs := make([]attribute.KeyValue, 1, 4)
+	attrs[0] = KeyFunctionName.String(mi.FunctionName)
 	if mi.ReturnType != "" {
 		attrs = append(attrs, KeyReturnType.String(mi.ReturnType))
 	}
@@ -70,7 +80,5 @@ func NewMethod(mi MethodInfo) *Method {
 	if mi.Assembly != "" {
 		attrs = append(attrs, KeyAssembly.String(mi.Assembly))
 	}
-	m := &Method{SpanName: name, Attrs: attrs, Frame: mi.FunctionName + "(" + mi.Params + ")"}
-	m.encoded()
-	return m
+	return &Method{SpanName: name, Attrs: attrs, Frame: frame}
 }

@@ -313,11 +313,12 @@ func clrotelAdopt(fns **C.clr_fn, n C.uint32_t) {
 func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	f := &function{id: fid}
 	// Decide first from what is cheap to read; name fully only what is traced.
-	asm, name, err := p.resolver.SelectName(fid)
+	sel, err := p.resolver.Select(fid)
 	if err != nil {
 		p.log.Debugf("%v", err)
 		return f
 	}
+	asm, name := sel.Assembly, sel.Name
 	stop := activityStop(asm, name)
 	if asm == diagnosticsAssembly {
 		// Activity's code runs: a moment to find how to read it (an app
@@ -334,7 +335,7 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	if !stop && special == 0 && !p.sel.selected(asm, name) {
 		return f
 	}
-	m, err := p.resolver.Method(fid, 0, nil)
+	m, err := p.resolver.MethodOf(sel)
 	if err != nil {
 		p.log.Debugf("%v", err)
 		return f

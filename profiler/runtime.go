@@ -8,7 +8,6 @@ import "C"
 
 import (
 	"fmt"
-	"unicode/utf16"
 	"unsafe"
 
 	"github.com/clrotel/clrotel/naming"
@@ -18,24 +17,8 @@ import (
 // ICorProfilerInfo and IMetaDataImport2.
 type clrRuntime struct{}
 
-// maxName bounds a name the runtime reports (UTF-16 units): metadata
-// strings are far shorter; a larger length is treated as an error.
-const maxName = 1 << 16
-
 func hrErr(what string, hr C.int) error {
 	return fmt.Errorf("%s: HRESULT %#x", what, uint32(hr))
-}
-
-func utf16String(buf []uint16, n C.uint32_t) string {
-	// Lengths the runtime reports include the terminating NUL.
-	l := int(n)
-	if l > len(buf) {
-		l = len(buf)
-	}
-	for l > 0 && buf[l-1] == 0 {
-		l--
-	}
-	return string(utf16.Decode(buf[:l]))
 }
 
 // nameCall is one call of a metadata or info API that returns a name: buf
@@ -43,30 +26,17 @@ func utf16String(buf []uint16, n C.uint32_t) string {
 // capacity elements.
 type nameCall func(buf *C.uint16_t, capacity C.uint32_t, n *C.uint32_t) C.int
 
-// askName asks for a name's length first, then passes a buffer of exactly
-// that size, so no name is ever cut and no buffer is ever shorter than the
-// capacity the runtime is told. The other results of call are those of
-// the second call.
+// askName reads a name through call (see readName).
 func askName(what string, call nameCall) (string, error) {
-	var n C.uint32_t
-	if hr := call(nil, 0, &n); hr != 0 {
-		return "", hrErr(what, hr)
-	}
-	if n == 0 {
-		return "", nil
-	}
-	if n > maxName {
-		return "", fmt.Errorf("%s: a name of %d characters", what, n)
-	}
-	buf := make([]uint16, n)
-	var got C.uint32_t
-	if hr := call((*C.uint16_t)(&buf[0]), n, &got); hr != 0 {
-		return "", hrErr(what, hr)
-	}
-	if got > n {
-		return "", fmt.Errorf("%s: the name grew from %d to %d characters", what, n, got)
-	}
-	return utf16String(buf, got), nil
+	return readName(what, func(buf []uint16) (uint32, int32) {
+		var n C.uint32_t
+		var p *C.uint16_t
+		if len(buf) > 0 {
+			p = (*C.uint16_t)(&buf[0])
+		}
+		hr := call(p, C.uint32_t(len(buf)), &n)
+		return uint32(n), int32(hr)
+	})
 }
 
 // enumCall is one call of a metadata enumeration: it fills at most

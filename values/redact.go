@@ -1,6 +1,9 @@
 package values
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // DefaultSensitive are the name fragments whose arguments, fields and
 // return values are never read: matched case-insensitively against the
@@ -14,7 +17,16 @@ var DefaultSensitive = []string{
 // Redactor decides which names are sensitive.
 type Redactor struct {
 	fragments []string
+
+	// verdicts remembers Sensitive's answers (name -> bool): the same
+	// parameter and field names come back for every method and class
+	// planned. At most maxVerdicts names are kept; later ones are judged
+	// each time.
+	mu       sync.Mutex
+	verdicts map[string]bool
 }
+
+const maxVerdicts = 1 << 14
 
 // NewRedactor returns a Redactor for the given fragments (nil: none).
 func NewRedactor(fragments []string) *Redactor {
@@ -46,6 +58,25 @@ func (r *Redactor) Sensitive(name string) bool {
 	if r == nil || name == "" {
 		return false
 	}
+	r.mu.Lock()
+	s, ok := r.verdicts[name]
+	r.mu.Unlock()
+	if ok {
+		return s
+	}
+	s = r.judge(name)
+	r.mu.Lock()
+	if r.verdicts == nil {
+		r.verdicts = map[string]bool{}
+	}
+	if len(r.verdicts) < maxVerdicts {
+		r.verdicts[name] = s
+	}
+	r.mu.Unlock()
+	return s
+}
+
+func (r *Redactor) judge(name string) bool {
 	n := strings.ToLower(name)
 	if i := strings.IndexByte(n, '>'); i > 0 && n[0] == '<' {
 		if i > 1 {

@@ -198,7 +198,7 @@ func TestDecodeErrors(t *testing.T) {
 
 func TestRedactor(t *testing.T) {
 	r := NewRedactor(append(append([]string{}, DefaultSensitive...), "iban"))
-	for name, want := range map[string]bool{
+	cases := map[string]bool{
 		"password": true, "Password": true, "userPassword": true, "_password": true, "m_Password": true,
 		"<Password>k__BackingField": true, "api_key": true, "ApiKey": true, "GetApiKey": true,
 		"authorizationHeader": true, "ConnectionString": true, "clientSecret": true, "accessToken": true,
@@ -207,9 +207,12 @@ func TestRedactor(t *testing.T) {
 		"<>3__password": true, "<>3__pin": true, "<apiKey>5__2": true, "<token>__0": true,
 		"<>4__this": false, "<i>5__1": false, "<Name>k__BackingField": false, "mpin": false, "getpin": false,
 		"shipping": false, "spinner": false, "name": false, "price": false, "": false, "opinion": false,
-	} {
-		if got := r.Sensitive(name); got != want {
-			t.Errorf("Sensitive(%q) = %v, want %v", name, got, want)
+	}
+	for pass := range 2 { // the second pass is answered from the remembered verdicts
+		for name, want := range cases {
+			if got := r.Sensitive(name); got != want {
+				t.Errorf("pass %d: Sensitive(%q) = %v, want %v", pass, name, got, want)
+			}
 		}
 	}
 	if NewRedactor(nil).Sensitive("password") {
