@@ -134,14 +134,14 @@ func (a *ambientState) classFields(cid uint64) ([]ambient.Field, map[string]uint
 	if err != nil {
 		return nil, nil, err
 	}
-	imp, toks, err := a.p.planner.typeFields(c.Module, c.Token)
+	md, toks, err := a.p.planner.typeFields(c.Module, c.Token)
 	if err != nil {
 		return nil, nil, err
 	}
 	byName := map[string]uint32{}
 	names := map[uint32]string{}
 	for _, t := range toks {
-		if name, _, _, err := fieldProps(imp, uint32(t)); err == nil {
+		if name, _, _, err := md.fieldProps(uint32(t)); err == nil {
 			byName[name] = uint32(t)
 			names[uint32(t)] = name
 		}

@@ -121,12 +121,13 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 		}
 		break
 	}
+	added, _ := md.addedAll(m.OwnerToken)
 	var own []uint32
-	if own, _ = md.addedFields(m.OwnerToken, kindClosure); own != nil {
+	if own = added[kindClosure]; own != nil {
 		facts.OwnerLinkFields = true
-	} else if own, _ = md.addedFields(m.OwnerToken, kindStateMachine); own != nil {
+	} else if own = added[kindStateMachine]; own != nil {
 		facts.OwnerFlowFields = true
-	} else if own, _ = md.addedFields(m.OwnerToken, kindIterator); own != nil {
+	} else if own = added[kindIterator]; own != nil {
 		facts.OwnerIterFields = true
 		facts.IterTracked = p.iterators.has(iteratorKey{m.ModuleID, m.OwnerToken})
 	}
@@ -215,23 +216,27 @@ const (
 	kindIterator     = int(C.ASYNC_KIND_ITERATOR)
 )
 
-// addedFields returns the tokens of the fields async.c gave td as a type
-// of kind (async.h ASYNC_KIND_*), in order, or nil.
-func addedFields(imp unsafe.Pointer, td uint32, kind int) ([]uint32, error) {
+// scanAdded returns, for each kind of type (async.h ASYNC_KIND_*), the
+// tokens of the fields async.c gave td as a type of that kind, in order,
+// or nil: one enumeration of td's fields answers every kind.
+func (m metadata) scanAdded(td uint32) (addedByKind, error) {
+	var added addedByKind
 	all, err := enumAll("EnumFields", 64, func(toks *C.uint32_t, capacity C.uint32_t, count, total *C.uint32_t) C.int {
-		return C.md_enum_fields(imp, C.uint32_t(td), toks, capacity, count, total)
+		return C.md_enum_fields(m.imp, C.uint32_t(td), toks, capacity, count, total)
 	})
 	if err != nil {
-		return nil, err
+		return added, err
 	}
-	n := C.ASYNC_FIELDS
-	if kind == kindClosure {
-		n = C.CLOSURE_FIELDS
+	var found [len(added)]int
+	for kind := range added {
+		n := C.ASYNC_FIELDS
+		if kind == kindClosure {
+			n = C.CLOSURE_FIELDS
+		}
+		added[kind] = make([]uint32, n)
 	}
-	out := make([]uint32, n)
-	found := 0
 	for _, fd := range all {
-		name, _, _, err := fieldProps(imp, uint32(fd))
+		name, _, _, err := m.fieldProps(uint32(fd))
 		if err != nil || !strings.HasPrefix(name, "<clrotel>") {
 			continue
 		}
@@ -239,15 +244,19 @@ func addedFields(imp unsafe.Pointer, td uint32, kind int) ([]uint32, error) {
 		if len(w) == 0 {
 			continue
 		}
-		if i := C.clr_async_field_index((*C.uint16_t)(&w[0]), C.uint32_t(len(w)), C.int(kind)); i >= 0 {
-			out[i] = uint32(fd)
-			found++
+		for kind := range added {
+			if i := C.clr_async_field_index((*C.uint16_t)(&w[0]), C.uint32_t(len(w)), C.int(kind)); i >= 0 {
+				added[kind][i] = uint32(fd)
+				found[kind]++
+			}
 		}
 	}
-	if found != len(out) {
-		return nil, nil
+	for kind := range added {
+		if found[kind] != len(added[kind]) {
+			added[kind] = nil
+		}
 	}
-	return out, nil
+	return added, nil
 }
 
 // findNested finds a TypeDef by its reflection name, nested types joined

@@ -4,45 +4,102 @@ import (
 	"sync"
 )
 
-// addedFieldCache remembers, per type of one module, the fields async.c
-// added to it (addedFields' answer). They are defined as the module loads,
+// addedFieldCache remembers what one module's metadata says of its fields:
+// per type, the fields async.c added to it (for every kind at once: asked
+// per kind, a type with none cost three enumerations of its fields), and
+// per field, its name, signature and attributes (read for the async
+// fields' scan, then again for the class plans of the type and of every
+// class derived from it). The fields are defined as the module loads,
 // before any of its types is loaded and so before any of its methods
-// compiles: the answer never changes, and asking again cost every compiled
-// method two enumerations of its class's fields (a fifth of clrotel's
-// JIT-time work on mcs.exe).
+// compiles: the answers never change. Both maps are bounded by the
+// module's metadata: one entry per TypeDef or FieldDef asked about.
 type addedFieldCache struct {
-	mu sync.Mutex
-	m  map[addedKey][]uint32
+	mu    sync.Mutex
+	added map[uint32]addedByKind
+	props map[uint32]fieldInfo
 }
 
-type addedKey struct {
-	td   uint32
-	kind int
+// addedByKind is scanAdded's answer: per kind of type (ASYNC_KIND_*), the
+// fields async.c added, or nil.
+type addedByKind [kindIterator + 1][]uint32
+
+// fieldInfo is what GetFieldProps says of a field.
+type fieldInfo struct {
+	name  string
+	sig   []byte
+	attrs uint32
 }
 
-// addedFields is addedFields(m.imp, td, kind), cached.
+// addedAll is m.scanAdded(td), cached.
+func (m metadata) addedAll(td uint32) (addedByKind, error) {
+	return m.added.addedAll(td, func() (addedByKind, error) { return m.scanAdded(td) })
+}
+
+// addedFields returns the tokens of the fields async.c gave td as a type
+// of kind (async.h ASYNC_KIND_*), in order, or nil.
 func (m metadata) addedFields(td uint32, kind int) ([]uint32, error) {
-	ask := func() ([]uint32, error) { return addedFields(m.imp, td, kind) }
-	c := m.added
+	all, err := m.addedAll(td)
+	if err != nil {
+		return nil, err
+	}
+	return all[kind], nil
+}
+
+// addedAll returns the added fields of td for every kind, from the cache
+// or, failing that, from ask. A failure is not remembered.
+func (c *addedFieldCache) addedAll(td uint32, ask func() (addedByKind, error)) (addedByKind, error) {
 	if c == nil {
 		return ask()
 	}
-	k := addedKey{td, kind}
 	c.mu.Lock()
-	toks, ok := c.m[k]
+	all, ok := c.added[td]
 	c.mu.Unlock()
 	if ok {
-		return toks, nil
+		return all, nil
 	}
-	toks, err := ask()
+	all, err := ask()
 	if err != nil {
-		return nil, err // asked again next time
+		return all, err // asked again next time
 	}
 	c.mu.Lock()
-	if c.m == nil {
-		c.m = map[addedKey][]uint32{}
+	if c.added == nil {
+		c.added = map[uint32]addedByKind{}
 	}
-	c.m[k] = toks
+	c.added[td] = all
 	c.mu.Unlock()
-	return toks, nil
+	return all, nil
+}
+
+// fieldProps is fieldProps(m.imp, fd), cached.
+func (m metadata) fieldProps(fd uint32) (name string, sig []byte, attrs uint32, err error) {
+	f, err := m.added.fieldProps(fd, func() (fieldInfo, error) {
+		name, sig, attrs, err := fieldProps(m.imp, fd)
+		return fieldInfo{name, sig, attrs}, err
+	})
+	return f.name, f.sig, f.attrs, err
+}
+
+// fieldProps returns what is known of field fd, from the cache or,
+// failing that, from ask. A failure is not remembered.
+func (c *addedFieldCache) fieldProps(fd uint32, ask func() (fieldInfo, error)) (fieldInfo, error) {
+	if c == nil {
+		return ask()
+	}
+	c.mu.Lock()
+	f, ok := c.props[fd]
+	c.mu.Unlock()
+	if ok {
+		return f, nil
+	}
+	f, err := ask()
+	if err != nil {
+		return fieldInfo{}, err // asked again next time
+	}
+	c.mu.Lock()
+	if c.props == nil {
+		c.props = map[uint32]fieldInfo{}
+	}
+	c.props[fd] = f
+	c.mu.Unlock()
+	return f, nil
 }

@@ -108,6 +108,20 @@ type planner struct {
 	defRefs  map[[2]uint64][2]uint64
 	requests chan uint64
 	queued   map[uint64]bool
+	// valueTypes: (module, TypeDef) -> ownerIsValueType's answer, read
+	// from metadata once per type rather than once per method compiled.
+	// Bounded by the loaded TypeDefs.
+	valueTypes map[[2]uint64]bool
+
+	// defs: a type's name chain (findDef's, joined by NULs) -> the module
+	// and TypeDef found, as defRefs but shared by every module: findType
+	// scanned every loaded module for System.String or System.Int32 again
+	// at each generic instantiation planned. Bounded by the type names the
+	// loaded metadata holds; a name not found is not remembered (its
+	// module may load later). defsMu guards it: findDef is called without
+	// mu too.
+	defsMu sync.Mutex
+	defs   map[string][2]uint64
 
 	methodsMu sync.Mutex
 	methods   map[uint64]string // code address -> method (MethodAt), "" if none
@@ -162,6 +176,7 @@ func newPlanner(p *profiler, redact *values.Redactor, statics []string) *planner
 		building: map[uint64]bool{},
 		typeRefs: map[[2]uint64]uint64{},
 		defRefs:  map[[2]uint64][2]uint64{},
+		defs:     map[string][2]uint64{},
 		requests: make(chan uint64, 1024),
 		queued:   map[uint64]bool{},
 	}
@@ -581,6 +596,30 @@ func (pl *planner) resolveToken(mid uint64, tok uint32) (uint64, error) {
 // findDef looks a type up by name (outermost first for nested types) in
 // the loaded modules, and returns its module and TypeDef.
 func (pl *planner) findDef(chain []string) (uint64, uint32, bool) {
+	key := strings.Join(chain, "\x00")
+	pl.defsMu.Lock()
+	d, ok := pl.defs[key]
+	pl.defsMu.Unlock()
+	// Modules are only ever added at the end of the list: the first one
+	// that defines the name stays the first while it is loaded.
+	if ok && C.clr_module_known(C.uintptr_t(d[0])) != 0 {
+		return d[0], uint32(d[1]), true
+	}
+	m, td, ok := pl.scanDef(chain)
+	if ok {
+		pl.defsMu.Lock()
+		pl.defs[key] = [2]uint64{m, uint64(td)}
+		pl.defsMu.Unlock()
+	}
+	return m, td, ok
+}
+
+// scanDef is findDef, uncached: the first loaded module defining the type.
+func (pl *planner) scanDef(chain []string) (uint64, uint32, bool) {
+	names := make([][]uint16, len(chain))
+	for i, name := range chain {
+		names[i] = utf16.Encode([]rune(name + "\x00"))
+	}
 	mods := make([]C.uintptr_t, 8192)
 	n := C.clr_modules(&mods[0], C.uint32_t(len(mods)))
 	for _, m := range mods[:n] {
@@ -591,8 +630,7 @@ func (pl *planner) findDef(chain []string) (uint64, uint32, bool) {
 		imp := mod.Meta.(metadata).imp
 		var td C.uint32_t
 		ok := true
-		for _, name := range chain {
-			w := utf16.Encode([]rune(name + "\x00"))
+		for _, w := range names {
 			if C.md_find_typedef(imp, (*C.uint16_t)(&w[0]), td, &td) != 0 {
 				ok = false
 				break
@@ -766,9 +804,9 @@ func (pl *planner) layoutPlan(e *classEntry, cid uint64, c naming.Class, depth i
 		if err != nil {
 			return err
 		}
-		imp := mod.Meta.(metadata).imp
+		md := mod.Meta.(metadata)
 		for _, f := range layout {
-			name, sig, attrs, err := fieldProps(imp, uint32(f.token))
+			name, sig, attrs, err := md.fieldProps(uint32(f.token))
 			if err != nil || attrs&0x10 != 0 { // static fields have no offset in the object
 				continue
 			}
@@ -896,14 +934,28 @@ func nodeLinks(plan *C.clr_class_plan, info values.ClassInfo, rows []fieldRow) {
 
 // ownerIsValueType tells from metadata alone whether a method's owning type
 // is a struct (its base type is System.ValueType or System.Enum): shared
-// generic code has no ClassID to ask the runtime about.
+// generic code has no ClassID to ask the runtime about. Called with mu held.
 func (pl *planner) ownerIsValueType(m *naming.Method) bool {
 	mod, err := pl.p.resolver.ModuleInfo(m.ModuleID)
 	if err != nil {
 		return false
 	}
-	md := mod.Meta.(metadata)
-	ext, err := md.Extends(m.OwnerToken)
+	key := [2]uint64{m.ModuleID, uint64(m.OwnerToken)}
+	if v, ok := pl.valueTypes[key]; ok {
+		return v
+	}
+	v := isValueType(mod.Meta.(metadata), m.OwnerToken)
+	if pl.valueTypes == nil {
+		pl.valueTypes = map[[2]uint64]bool{}
+	}
+	pl.valueTypes[key] = v
+	return v
+}
+
+// isValueType tells whether TypeDef td's base type is System.ValueType or
+// System.Enum.
+func isValueType(md metadata, td uint32) bool {
+	ext, err := md.Extends(td)
 	if err != nil || ext == 0 {
 		return false
 	}
@@ -941,20 +993,20 @@ func fieldProps(imp unsafe.Pointer, fd uint32) (name string, sig []byte, attrs u
 }
 
 // typeFields lists a TypeDef's fields (static ones too) and returns the
-// module's metadata importer with them.
-func (pl *planner) typeFields(mid uint64, td uint32) (unsafe.Pointer, []C.uint32_t, error) {
+// module's metadata with them.
+func (pl *planner) typeFields(mid uint64, td uint32) (metadata, []C.uint32_t, error) {
 	mod, err := pl.p.resolver.ModuleInfo(mid)
 	if err != nil {
-		return nil, nil, err
+		return metadata{}, nil, err
 	}
-	imp := mod.Meta.(metadata).imp
+	md := mod.Meta.(metadata)
 	toks, err := enumAll("EnumFields", 64, func(toks *C.uint32_t, capacity C.uint32_t, count, total *C.uint32_t) C.int {
-		return C.md_enum_fields(imp, C.uint32_t(td), toks, capacity, count, total)
+		return C.md_enum_fields(md.imp, C.uint32_t(td), toks, capacity, count, total)
 	})
 	if err != nil {
-		return nil, nil, err
+		return metadata{}, nil, err
 	}
-	return imp, toks, nil
+	return md, toks, nil
 }
 
 // classLayout returns a class's instance fields (token and offset) and its
@@ -983,19 +1035,19 @@ func classLayout(cid uint64) ([]C.clr_field_offset, uint32, error) {
 
 // enumNames reads an enum's literal fields: value -> name.
 func (pl *planner) enumNames(e *classEntry, c naming.Class) {
-	imp, toks, err := pl.typeFields(c.Module, c.Token)
+	md, toks, err := pl.typeFields(c.Module, c.Token)
 	if err != nil {
 		return
 	}
 	flags := utf16.Encode([]rune("System.FlagsAttribute\x00"))
-	e.info.Enum.Flags = C.md_has_attribute(imp, C.uint32_t(c.Token), (*C.uint16_t)(&flags[0])) != 0
+	e.info.Enum.Flags = C.md_has_attribute(md.imp, C.uint32_t(c.Token), (*C.uint16_t)(&flags[0])) != 0
 	for _, t := range toks {
 		var v C.uint64_t
 		var attrs C.uint32_t
-		if C.md_field_constant(imp, t, &v, &attrs) != 0 || attrs&0x40 == 0 { // fdLiteral
+		if C.md_field_constant(md.imp, t, &v, &attrs) != 0 || attrs&0x40 == 0 { // fdLiteral
 			continue
 		}
-		name, _, _, err := fieldProps(imp, uint32(t))
+		name, _, _, err := md.fieldProps(uint32(t))
 		if err == nil {
 			if _, dup := e.info.Enum.Values[uint64(v)]; !dup {
 				e.info.Enum.Values[uint64(v)] = name
@@ -1189,13 +1241,13 @@ func (pl *planner) staticsPlan(m *naming.Method, fp *fnPlan) {
 		pl.p.log.Warnf("statics of %s: not read in shared generic code", typeKey)
 		return
 	}
-	imp, toks, err := pl.typeFields(m.ModuleID, m.OwnerToken)
+	md, toks, err := pl.typeFields(m.ModuleID, m.OwnerToken)
 	if err != nil {
 		return
 	}
 	byName := map[string]uint32{}
 	for _, t := range toks {
-		if name, _, attrs, err := fieldProps(imp, uint32(t)); err == nil && attrs&0x10 != 0 {
+		if name, _, attrs, err := md.fieldProps(uint32(t)); err == nil && attrs&0x10 != 0 {
 			byName[name] = uint32(t)
 		}
 	}
@@ -1208,11 +1260,11 @@ func (pl *planner) staticsPlan(m *naming.Method, fp *fnPlan) {
 			pl.p.log.Warnf("statics: %s has no static field %s", typeKey, name)
 			continue
 		}
-		if C.md_has_attribute(imp, C.uint32_t(tok), (*C.uint16_t)(&contextStatic[0])) != 0 {
+		if C.md_has_attribute(md.imp, C.uint32_t(tok), (*C.uint16_t)(&contextStatic[0])) != 0 {
 			pl.p.log.Warnf("statics: %s.%s is [ContextStatic]: context statics do not exist on CoreCLR; not read", typeKey, name)
 			continue
 		}
-		_, sig, attrs, err := fieldProps(imp, tok)
+		_, sig, attrs, err := md.fieldProps(tok)
 		if err != nil {
 			continue
 		}
@@ -1224,7 +1276,7 @@ func (pl *planner) staticsPlan(m *naming.Method, fp *fnPlan) {
 		switch {
 		case attrs&0x100 != 0: // fdHasFieldRVA
 			sp.where = C.STATIC_RVA
-		case C.md_has_attribute(imp, C.uint32_t(tok), (*C.uint16_t)(&threadStatic[0])) != 0:
+		case C.md_has_attribute(md.imp, C.uint32_t(tok), (*C.uint16_t)(&threadStatic[0])) != 0:
 			sp.where = C.STATIC_THREAD
 		}
 		// The runtime answers with the address of the value itself, for
