@@ -936,13 +936,13 @@ func nodeLinks(plan *C.clr_class_plan, info values.ClassInfo, rows []fieldRow) {
 // is a struct (its base type is System.ValueType or System.Enum): shared
 // generic code has no ClassID to ask the runtime about. Called with mu held.
 func (pl *planner) ownerIsValueType(m *naming.Method) bool {
-	mod, err := pl.p.resolver.ModuleInfo(m.ModuleID)
-	if err != nil {
-		return false
-	}
 	key := [2]uint64{m.ModuleID, uint64(m.OwnerToken)}
 	if v, ok := pl.valueTypes[key]; ok {
 		return v
+	}
+	mod, err := pl.p.resolver.ModuleInfo(m.ModuleID)
+	if err != nil {
+		return false
 	}
 	v := isValueType(mod.Meta.(metadata), m.OwnerToken)
 	if pl.valueTypes == nil {
@@ -1126,7 +1126,7 @@ func (pl *planner) functionPlan(m *naming.Method) *fnPlan {
 	size := unsafe.Sizeof(C.clr_fn_plan{}) + uintptr(n)*unsafe.Sizeof(C.clr_value_plan{})
 	cp := (*C.clr_fn_plan)(C.calloc(1, C.size_t(size)))
 	cp.nargs = C.uint16_t(n)
-	fp := &fnPlan{c: cp}
+	fp := &fnPlan{c: cp, enter: make([]values.Slot, 0, n+1)}
 	if sig.HasThis && !sig.ExplicitThis {
 		cp.has_this = 1
 		s := slot{kind: values.KindRef}
