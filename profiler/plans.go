@@ -101,7 +101,14 @@ type planner struct {
 	mu       sync.Mutex
 	classes  map[uint64]*classEntry
 	building map[uint64]bool
-	typeRefs map[[2]uint64]uint64 // (module, TypeRef) -> ClassID
+	// (module, TypeDef or TypeRef token) -> ClassID: a non-generic type's
+	// class is fixed while its module is loaded. Bounded by the loaded
+	// TypeDefs and TypeRefs.
+	typeRefs map[[2]uint64]uint64
+	// instances: (module, generic TypeDef, type argument ClassIDs) ->
+	// the instantiation's ClassID, as typeRefs. Bounded by the
+	// instantiations signatures of planned methods name.
+	instances map[string]uint64
 	// (module, TypeRef) -> its module and TypeDef, as typeRefs: looking a
 	// name up in every loaded module cost each compiled method that takes
 	// a generic instantiation (List<T>, Func<T>...) a scan of them all.
@@ -172,13 +179,14 @@ func newPlanner(p *profiler, redact *values.Redactor, statics []string) *planner
 	}
 	return &planner{
 		p: p, redact: redact, statics: byType,
-		classes:  map[uint64]*classEntry{},
-		building: map[uint64]bool{},
-		typeRefs: map[[2]uint64]uint64{},
-		defRefs:  map[[2]uint64][2]uint64{},
-		defs:     map[string][2]uint64{},
-		requests: make(chan uint64, 1024),
-		queued:   map[uint64]bool{},
+		classes:   map[uint64]*classEntry{},
+		building:  map[uint64]bool{},
+		typeRefs:  map[[2]uint64]uint64{},
+		instances: map[string]uint64{},
+		defRefs:   map[[2]uint64][2]uint64{},
+		defs:      map[string][2]uint64{},
+		requests:  make(chan uint64, 1024),
+		queued:    map[uint64]bool{},
 	}
 }
 
@@ -511,8 +519,15 @@ func (pl *planner) classOfType(t naming.Type, mid uint64, typeArgs, methodArgs [
 		if len(ids) == 0 {
 			break
 		}
+		key := fmt.Sprint(defMod, td, ids)
+		if c, ok := pl.instances[key]; ok {
+			return c, nil
+		}
 		if hr := C.clr_class_from_token_args(C.uintptr_t(defMod), C.uint32_t(td), C.uint32_t(len(ids)), &ids[0], &cid); hr != 0 {
 			return 0, hrErr("GetClassFromTokenAndTypeArgs", hr)
+		}
+		if cid != 0 {
+			pl.instances[key] = uint64(cid)
 		}
 		return uint64(cid), nil
 	}
@@ -567,9 +582,16 @@ func (pl *planner) resolveDef(mid uint64, tok uint32) (uint64, uint32, error) {
 func (pl *planner) resolveToken(mid uint64, tok uint32) (uint64, error) {
 	switch tok & 0xff000000 {
 	case 0x02000000:
+		key := [2]uint64{mid, uint64(tok)}
+		if cid, ok := pl.typeRefs[key]; ok {
+			return cid, nil
+		}
 		var cid C.uintptr_t
 		if hr := C.clr_class_from_token(C.uintptr_t(mid), C.uint32_t(tok), &cid); hr != 0 {
 			return 0, hrErr("GetClassFromToken", hr)
+		}
+		if cid != 0 {
+			pl.typeRefs[key] = uint64(cid)
 		}
 		return uint64(cid), nil
 	case 0x01000000:
