@@ -6,6 +6,8 @@ import (
 	"path"
 	"strings"
 	"sync"
+
+	"github.com/clrotel/clrotel/internal/memo"
 )
 
 // Metadata reads one module's metadata tables (IMetaDataImport).
@@ -65,33 +67,11 @@ type Module struct {
 	// token -> string). A TypeDef's name and nesting never change once the
 	// module is loaded, and the cache holds at most one entry per row of
 	// the TypeDef table.
-	typeNames typeNameCache
+	typeNames memo.Map[uint32, string]
 }
 
 // namer resolves tokens through the module's metadata, with its cache.
 func (m *Module) namer() metaNamer { return metaNamer{md: m.Meta, typeNames: &m.typeNames} }
-
-// typeNameCache maps TypeDef tokens to names; the zero value is empty.
-type typeNameCache struct {
-	mu sync.Mutex
-	m  map[uint32]string
-}
-
-func (c *typeNameCache) load(td uint32) (string, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	n, ok := c.m[td]
-	return n, ok
-}
-
-func (c *typeNameCache) store(td uint32, name string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = map[uint32]string{}
-	}
-	c.m[td] = name
-}
 
 // Runtime answers questions about loaded code.
 type Runtime interface {
@@ -416,7 +396,7 @@ func (r *Resolver) buildClassName(cid uint64, depth int) string {
 // metaNamer resolves signature tokens through one module's metadata.
 type metaNamer struct {
 	md        Metadata
-	typeNames *typeNameCache // the module's TypeDef names; nil: not cached
+	typeNames *memo.Map[uint32, string] // the module's TypeDef names; nil: not cached
 }
 
 var errTokenKind = errors.New("not a TypeDef, TypeRef or TypeSpec token")
@@ -451,11 +431,14 @@ func (n metaNamer) qualified(td uint32, depth int) string {
 	if td == 0 {
 		return ""
 	}
-	if n.typeNames != nil {
-		if v, ok := n.typeNames.load(td); ok {
-			return v
-		}
+	if n.typeNames == nil {
+		return n.readQualified(td, depth)
 	}
+	name, _ := n.typeNames.Get(td, func() (string, error) { return n.readQualified(td, depth), nil })
+	return name
+}
+
+func (n metaNamer) readQualified(td uint32, depth int) string {
 	name, err := n.md.TypeDefName(td)
 	if err != nil {
 		name = fmt.Sprintf("?%#x", td)
@@ -463,9 +446,6 @@ func (n metaNamer) qualified(td uint32, depth int) string {
 	name = StripArity(name)
 	if outer := n.md.EnclosingClass(td); outer != 0 && depth+1 < maxClassDepth {
 		name = n.qualified(outer, depth+1) + "." + name
-	}
-	if n.typeNames != nil {
-		n.typeNames.store(td, name)
 	}
 	return name
 }

@@ -559,12 +559,7 @@ func TestShutdownGivesUpEarlyOnFailingCollector(t *testing.T) {
 // A healthy collector gets the whole deadline: a slow answer is waited for.
 func TestShutdownWaitsForAnsweringCollector(t *testing.T) {
 	c := &memClient{hook: func(ctx context.Context, n int) error {
-		select {
-		case <-time.After(300 * time.Millisecond):
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+		return awaitOrCancel(ctx, time.After(300*time.Millisecond))
 	}}
 	b, pipe, _ := newTestBridge(t, ExportOptions{Client: c, MaxBatchSize: 1, Uploaders: 1})
 	m := NewMethod(MethodInfo{FunctionName: "A.B.C"})
@@ -665,5 +660,15 @@ func TestPipelineStartsWithFirstSpan(t *testing.T) {
 	}
 	if c.started != 1 || !c.stopped || pipe.Stats().Exported != 3 || len(c.spans()) != 3 {
 		t.Errorf("client started %d times, stopped %v; stats %+v", c.started, c.stopped, pipe.Stats())
+	}
+}
+
+// awaitOrCancel waits for ch, or for ctx to end (its error).
+func awaitOrCancel[T any](ctx context.Context, ch <-chan T) error {
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }

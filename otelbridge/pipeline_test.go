@@ -20,12 +20,7 @@ func TestForceFlushWakesWhenUploadsEnd(t *testing.T) {
 		if n == 1 {
 			return nil
 		}
-		select {
-		case <-release:
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
-		}
+		return awaitOrCancel(ctx, release)
 	}}
 	b, pipe, _ := newTestBridge(t, ExportOptions{Client: c, MaxBatchSize: 1, Uploaders: 1})
 	m := NewMethod(MethodInfo{FunctionName: "A.B.C"})

@@ -1,8 +1,6 @@
 package main
 
-import (
-	"sync"
-)
+import "github.com/clrotel/clrotel/internal/memo"
 
 // addedFieldCache remembers what one module's metadata says of its fields:
 // per type, the fields async.c added to it (for every kind at once: asked
@@ -14,9 +12,8 @@ import (
 // compiles: the answers never change. Both maps are bounded by the
 // module's metadata: one entry per TypeDef or FieldDef asked about.
 type addedFieldCache struct {
-	mu    sync.Mutex
-	added map[uint32]addedByKind
-	props map[uint32]fieldInfo
+	added memo.Map[uint32, addedByKind]
+	props memo.Map[uint32, fieldInfo]
 }
 
 // addedByKind is scanAdded's answer: per kind of type (ASYNC_KIND_*), the
@@ -51,23 +48,7 @@ func (c *addedFieldCache) addedAll(td uint32, ask func() (addedByKind, error)) (
 	if c == nil {
 		return ask()
 	}
-	c.mu.Lock()
-	all, ok := c.added[td]
-	c.mu.Unlock()
-	if ok {
-		return all, nil
-	}
-	all, err := ask()
-	if err != nil {
-		return all, err // asked again next time
-	}
-	c.mu.Lock()
-	if c.added == nil {
-		c.added = map[uint32]addedByKind{}
-	}
-	c.added[td] = all
-	c.mu.Unlock()
-	return all, nil
+	return c.added.Get(td, ask)
 }
 
 // fieldProps is fieldProps(m.imp, fd), cached.
@@ -85,21 +66,5 @@ func (c *addedFieldCache) fieldProps(fd uint32, ask func() (fieldInfo, error)) (
 	if c == nil {
 		return ask()
 	}
-	c.mu.Lock()
-	f, ok := c.props[fd]
-	c.mu.Unlock()
-	if ok {
-		return f, nil
-	}
-	f, err := ask()
-	if err != nil {
-		return fieldInfo{}, err // asked again next time
-	}
-	c.mu.Lock()
-	if c.props == nil {
-		c.props = map[uint32]fieldInfo{}
-	}
-	c.props[fd] = f
-	c.mu.Unlock()
-	return f, nil
+	return c.props.Get(fd, ask)
 }

@@ -2,7 +2,8 @@ package values
 
 import (
 	"strings"
-	"sync"
+
+	"github.com/clrotel/clrotel/internal/memo"
 )
 
 // DefaultSensitive are the name fragments whose arguments, fields and
@@ -22,15 +23,16 @@ type Redactor struct {
 	// parameter and field names come back for every method and class
 	// planned. At most maxVerdicts names are kept; later ones are judged
 	// each time.
-	mu       sync.Mutex
-	verdicts map[string]bool
+	verdicts memo.Map[string, bool]
 }
 
+// maxVerdicts bounds the names whose verdict is remembered.
 const maxVerdicts = 1 << 14
 
 // NewRedactor returns a Redactor for the given fragments (nil: none).
 func NewRedactor(fragments []string) *Redactor {
 	r := &Redactor{}
+	r.verdicts.Limit = maxVerdicts
 	for _, f := range fragments {
 		if f = normalize(f); f != "" {
 			r.fragments = append(r.fragments, f)
@@ -58,21 +60,7 @@ func (r *Redactor) Sensitive(name string) bool {
 	if r == nil || name == "" {
 		return false
 	}
-	r.mu.Lock()
-	s, ok := r.verdicts[name]
-	r.mu.Unlock()
-	if ok {
-		return s
-	}
-	s = r.judge(name)
-	r.mu.Lock()
-	if r.verdicts == nil {
-		r.verdicts = map[string]bool{}
-	}
-	if len(r.verdicts) < maxVerdicts {
-		r.verdicts[name] = s
-	}
-	r.mu.Unlock()
+	s, _ := r.verdicts.Get(name, func() (bool, error) { return r.judge(name), nil })
 	return s
 }
 
