@@ -165,7 +165,6 @@ type Selection struct {
 	Assembly string
 	Name     string // Namespace.Type.Method
 
-	fid    uint64
 	fn     Function
 	mod    *Module
 	method string
@@ -191,7 +190,7 @@ func (r *Resolver) Select(fid uint64) (Selection, error) {
 	}
 	return Selection{
 		Assembly: mod.Assembly, Name: mod.namer().typeDefName(owner) + "." + mname,
-		fid: fid, fn: fn, mod: mod, method: mname, owner: owner, sig: sig,
+		fn: fn, mod: mod, method: mname, owner: owner, sig: sig,
 	}, nil
 }
 

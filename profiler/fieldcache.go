@@ -2,7 +2,7 @@ package main
 
 import "github.com/clrotel/clrotel/internal/memo"
 
-// addedFieldCache remembers what one module's metadata says of its fields:
+// fieldCache remembers what one module's metadata says of its fields:
 // per type, the fields async.c added to it (for every kind at once: asked
 // per kind, a type with none cost three enumerations of its fields), and
 // per field, its name, signature and attributes (read for the async
@@ -11,7 +11,7 @@ import "github.com/clrotel/clrotel/internal/memo"
 // before any of its types is loaded and so before any of its methods
 // compiles: the answers never change. Both maps are bounded by the
 // module's metadata: one entry per TypeDef or FieldDef asked about.
-type addedFieldCache struct {
+type fieldCache struct {
 	added memo.Map[uint32, addedByKind]
 	props memo.Map[uint32, fieldInfo]
 }
@@ -29,7 +29,7 @@ type fieldInfo struct {
 
 // addedAll is m.scanAdded(td), cached.
 func (m metadata) addedAll(td uint32) (addedByKind, error) {
-	return m.added.addedAll(td, func() (addedByKind, error) { return m.scanAdded(td) })
+	return m.fields.addedAll(td, func() (addedByKind, error) { return m.scanAdded(td) })
 }
 
 // addedFields returns the tokens of the fields async.c gave td as a type
@@ -44,7 +44,7 @@ func (m metadata) addedFields(td uint32, kind int) ([]uint32, error) {
 
 // addedAll returns the added fields of td for every kind, from the cache
 // or, failing that, from ask. A failure is not remembered.
-func (c *addedFieldCache) addedAll(td uint32, ask func() (addedByKind, error)) (addedByKind, error) {
+func (c *fieldCache) addedAll(td uint32, ask func() (addedByKind, error)) (addedByKind, error) {
 	if c == nil {
 		return ask()
 	}
@@ -53,7 +53,7 @@ func (c *addedFieldCache) addedAll(td uint32, ask func() (addedByKind, error)) (
 
 // fieldProps is fieldProps(m.imp, fd), cached.
 func (m metadata) fieldProps(fd uint32) (name string, sig []byte, attrs uint32, err error) {
-	f, err := m.added.fieldProps(fd, func() (fieldInfo, error) {
+	f, err := m.fields.fieldProps(fd, func() (fieldInfo, error) {
 		name, sig, attrs, err := fieldProps(m.imp, fd)
 		return fieldInfo{name, sig, attrs}, err
 	})
@@ -62,7 +62,7 @@ func (m metadata) fieldProps(fd uint32) (name string, sig []byte, attrs uint32, 
 
 // fieldProps returns what is known of field fd, from the cache or,
 // failing that, from ask. A failure is not remembered.
-func (c *addedFieldCache) fieldProps(fd uint32, ask func() (fieldInfo, error)) (fieldInfo, error) {
+func (c *fieldCache) fieldProps(fd uint32, ask func() (fieldInfo, error)) (fieldInfo, error) {
 	if c == nil {
 		return ask()
 	}

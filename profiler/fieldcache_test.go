@@ -7,7 +7,7 @@ import (
 )
 
 func TestAddedFieldCache(t *testing.T) {
-	c := &addedFieldCache{}
+	c := &fieldCache{}
 	one := addedByKind{{1, 2, 3, 4}, {5, 6, 7, 8, 9}, nil}
 	two := addedByKind{nil, nil, {10, 11, 12, 13}}
 	answer := func(a addedByKind) func() (addedByKind, error) {
@@ -27,7 +27,7 @@ func TestAddedFieldCache(t *testing.T) {
 		t.Errorf("cached: %v, want %v", got, one)
 	}
 	// Each kind is its own answer.
-	md := metadata{added: c}
+	md := metadata{fields: c}
 	for _, k := range []struct {
 		td   uint32
 		kind int
@@ -53,7 +53,7 @@ func TestAddedFieldCache(t *testing.T) {
 }
 
 func TestFieldPropsCache(t *testing.T) {
-	c := &addedFieldCache{}
+	c := &fieldCache{}
 	answer := func(f fieldInfo) func() (fieldInfo, error) {
 		return func() (fieldInfo, error) { return f, nil }
 	}
@@ -76,7 +76,7 @@ func TestFieldPropsCache(t *testing.T) {
 		t.Errorf("after a failure: %+v", f)
 	}
 	// No cache (a metadata value made without one): asked each time.
-	var none *addedFieldCache
+	var none *fieldCache
 	for _, name := range []string{"a", "b"} {
 		if f, _ := none.fieldProps(0x04000001, answer(fieldInfo{name: name})); f.name != name {
 			t.Errorf("uncached: %q, want %q", f.name, name)

@@ -101,15 +101,15 @@ type planner struct {
 	mu       sync.Mutex
 	classes  map[uint64]*classEntry
 	building map[uint64]bool
-	// (module, TypeDef or TypeRef token) -> ClassID: a non-generic type's
-	// class is fixed while its module is loaded. Bounded by the loaded
-	// TypeDefs and TypeRefs.
-	typeRefs map[[2]uint64]uint64
+	// tokenClasses: (module, TypeDef or TypeRef token) -> ClassID: a
+	// non-generic type's class is fixed while its module is loaded.
+	// Bounded by the loaded TypeDefs and TypeRefs.
+	tokenClasses map[[2]uint64]uint64
 	// instances: (module, generic TypeDef, type argument ClassIDs) ->
-	// the instantiation's ClassID, as typeRefs. Bounded by the
+	// the instantiation's ClassID, as tokenClasses. Bounded by the
 	// instantiations signatures of planned methods name.
 	instances map[string]uint64
-	// (module, TypeRef) -> its module and TypeDef, as typeRefs: looking a
+	// (module, TypeRef) -> its module and TypeDef, as tokenClasses: looking a
 	// name up in every loaded module cost each compiled method that takes
 	// a generic instantiation (List<T>, Func<T>...) a scan of them all.
 	defRefs  map[[2]uint64][2]uint64
@@ -179,14 +179,15 @@ func newPlanner(p *profiler, redact *values.Redactor, statics []string) *planner
 	}
 	return &planner{
 		p: p, redact: redact, statics: byType,
-		classes:   map[uint64]*classEntry{},
-		building:  map[uint64]bool{},
-		typeRefs:  map[[2]uint64]uint64{},
-		instances: map[string]uint64{},
-		defRefs:   map[[2]uint64][2]uint64{},
-		defs:      map[string][2]uint64{},
-		requests:  make(chan uint64, 1024),
-		queued:    map[uint64]bool{},
+		classes:      map[uint64]*classEntry{},
+		building:     map[uint64]bool{},
+		tokenClasses: map[[2]uint64]uint64{},
+		instances:    map[string]uint64{},
+		defRefs:      map[[2]uint64][2]uint64{},
+		valueTypes:   map[[2]uint64]bool{},
+		defs:         map[string][2]uint64{},
+		requests:     make(chan uint64, 1024),
+		queued:       map[uint64]bool{},
 	}
 }
 
@@ -578,41 +579,24 @@ func (pl *planner) resolveDef(mid uint64, tok uint32) (uint64, uint32, error) {
 	return m, td, nil
 }
 
-// resolveToken finds the ClassID of a TypeDef or TypeRef used in module mid.
+// resolveToken finds the ClassID of a TypeDef or TypeRef used in module
+// mid. A TypeRef names a type by name only (the metadata API does not link
+// it to a module): resolveDef looks the name up in the loaded modules.
 func (pl *planner) resolveToken(mid uint64, tok uint32) (uint64, error) {
-	switch tok & 0xff000000 {
-	case 0x02000000:
-		key := [2]uint64{mid, uint64(tok)}
-		if cid, ok := pl.typeRefs[key]; ok {
-			return cid, nil
-		}
-		var cid C.uintptr_t
-		if hr := C.clr_class_from_token(C.uintptr_t(mid), C.uint32_t(tok), &cid); hr != 0 {
-			return 0, hrErr("GetClassFromToken", hr)
-		}
-		if cid != 0 {
-			pl.typeRefs[key] = uint64(cid)
-		}
-		return uint64(cid), nil
-	case 0x01000000:
-		key := [2]uint64{mid, uint64(tok)}
-		if cid, ok := pl.typeRefs[key]; ok {
-			return cid, nil
-		}
-		// A TypeRef names a type by name only; the metadata API does not
-		// link it to a module: the name is looked up in the loaded modules.
-		m, td, err := pl.resolveDef(mid, tok)
-		if err != nil {
-			return 0, err
-		}
-		var cid C.uintptr_t
-		if hr := C.clr_class_from_token(C.uintptr_t(m), C.uint32_t(td), &cid); hr != 0 || cid == 0 {
-			return 0, hrErr("GetClassFromToken", hr)
-		}
-		pl.typeRefs[key] = uint64(cid)
-		return uint64(cid), nil
+	key := [2]uint64{mid, uint64(tok)}
+	if cid, ok := pl.tokenClasses[key]; ok {
+		return cid, nil
 	}
-	return 0, fmt.Errorf("token %#x is not a TypeDef or TypeRef", tok)
+	m, td, err := pl.resolveDef(mid, tok)
+	if err != nil {
+		return 0, err
+	}
+	var cid C.uintptr_t
+	if hr := C.clr_class_from_token(C.uintptr_t(m), C.uint32_t(td), &cid); hr != 0 || cid == 0 {
+		return 0, hrErr("GetClassFromToken", hr)
+	}
+	pl.tokenClasses[key] = uint64(cid)
+	return uint64(cid), nil
 }
 
 // findDef looks a type up by name (outermost first for nested types) in
@@ -967,9 +951,6 @@ func (pl *planner) ownerIsValueType(m *naming.Method) bool {
 		return false
 	}
 	v := isValueType(mod.Meta.(metadata), m.OwnerToken)
-	if pl.valueTypes == nil {
-		pl.valueTypes = map[[2]uint64]bool{}
-	}
 	pl.valueTypes[key] = v
 	return v
 }

@@ -106,7 +106,7 @@ func (clrRuntime) Module(mid uint64) (*naming.Module, error) {
 	if imp == nil {
 		return nil, fmt.Errorf("GetModuleMetaData(%#x) failed", mid)
 	}
-	return &naming.Module{Path: path, Assembly: asm, Meta: metadata{imp: imp, added: &addedFieldCache{}}}, nil
+	return &naming.Module{Path: path, Assembly: asm, Meta: metadata{imp: imp, fields: &fieldCache{}}}, nil
 }
 
 // moduleAssembly returns the name of the assembly module mid belongs to,
@@ -124,8 +124,8 @@ func moduleAssembly(mid uint64) (string, error) {
 // metadata is one module's IMetaDataImport2. The importer lives as long as
 // the module; the profiler keeps its reference.
 type metadata struct {
-	imp   unsafe.Pointer
-	added *addedFieldCache // nil: not cached
+	imp    unsafe.Pointer
+	fields *fieldCache // nil: not cached
 }
 
 func (m metadata) MethodProps(md uint32) (string, uint32, []byte, error) {
