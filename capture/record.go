@@ -21,6 +21,10 @@ const (
 	// KindNoLeave: a traced frame whose Leave never came was closed when
 	// a frame below it left.
 	KindNoLeave Kind = 8
+	// KindServing: the thread's innermost traced frame began serving
+	// (profiler/serving.h): the calls under it from now on begin traces
+	// of their own; it and the spans it descends from are sent now.
+	KindServing Kind = 9
 	// KindActivity: System.Diagnostics.Activity.Stop was entered; the
 	// record says what the Activity was (DecodeActivity).
 	KindActivity Kind = 16
@@ -44,6 +48,8 @@ func (k Kind) String() string {
 		return "catch"
 	case KindNoLeave:
 		return "no_leave"
+	case KindServing:
+		return "serving"
 	case KindActivity:
 		return "activity"
 	}
@@ -72,7 +78,7 @@ const (
 	// span id, with FlagSpanID).
 	FlagParent uint16 = 1 << 7
 	// FlagLink (a root's enter record): work queued with the flow
-	// suppressed; a span link (trace id, 16 bytes; span id, 8) to the span
+	// suppressed, or begun under a serving frame; a span link (trace id, 16 bytes; span id, 8) to the span
 	// that made it follows FlagParent's part.
 	FlagLink uint16 = 1 << 13
 	// FlagSpanID (enter records): the span's id, chosen by the hook,

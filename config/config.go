@@ -12,6 +12,7 @@ import (
 
 	"github.com/clrotel/clrotel/folding"
 	"github.com/clrotel/clrotel/sampling"
+	"github.com/clrotel/clrotel/serving"
 	"github.com/clrotel/clrotel/shedding"
 )
 
@@ -56,6 +57,11 @@ type Config struct {
 	// carry argument and return values; later ones are recorded without
 	// (0: no limit).
 	MaxValueSpansPerTrace uint32
+
+	// Serving: which frames serve independent units of work, each a trace
+	// of its own (CLROTEL_SERVING_AFTER_MS, CLROTEL_SERVING_CHILDREN,
+	// CLROTEL_ENTRY; YAML serving).
+	Serving serving.Rule
 
 	// Async makes each async method one span, until its task completes,
 	// with its resumes nested under it (CLROTEL_ASYNC, YAML async).
@@ -102,6 +108,7 @@ func Default() Config {
 		ShutdownWait:    5 * time.Second,
 		Sampling:        sampling.Default(),
 		Fold:            folding.DefaultRule(),
+		Serving:         serving.Default(),
 		ExportCPU:       shedding.DefaultBudget,
 
 		MaxSpansPerTrace:      10000,
@@ -259,6 +266,13 @@ func fromEnv(c Config, lookup func(string) (string, bool)) (Config, error) {
 	c.Fold.ReJIT.Interval = time.Duration(rejitMS) * time.Millisecond
 	if v, ok := lookup("CLROTEL_FOLD_EXEMPT"); ok {
 		c.Fold.Exempt = SplitPatterns(v)
+	}
+	servingMS := uint32(c.Serving.After / time.Millisecond)
+	u32("CLROTEL_SERVING_AFTER_MS", &servingMS, 0, 86_400_000)
+	c.Serving.After = time.Duration(servingMS) * time.Millisecond
+	u32("CLROTEL_SERVING_CHILDREN", &c.Serving.Children, 0, 1<<30)
+	if v, ok := lookup("CLROTEL_ENTRY"); ok {
+		c.Serving.Entry = SplitPatterns(v)
 	}
 	u32("CLROTEL_MAX_SPANS_PER_TRACE", &c.MaxSpansPerTrace, 0, 1<<30)
 	u32("CLROTEL_MAX_VALUE_SPANS_PER_TRACE", &c.MaxValueSpansPerTrace, 0, 1<<30)

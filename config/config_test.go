@@ -68,6 +68,17 @@ func TestFromEnv(t *testing.T) {
 		{"async switch garbage", []string{"CLROTEL_ASYNC", "maybe"}, nil, "CLROTEL_ASYNC"},
 		{"async bound zero", []string{"CLROTEL_ASYNC_MAX_PENDING", "0"}, nil, "CLROTEL_ASYNC_MAX_PENDING"},
 		{"fold min calls zero", []string{"CLROTEL_FOLD_MIN_CALLS", "0"}, nil, "CLROTEL_FOLD_MIN_CALLS"},
+		{"serving by default", nil, func(c Config) bool {
+			return c.Serving.After == time.Second && c.Serving.Children == 32 && c.Serving.Entry == nil
+		}, ""},
+		{"serving settings", []string{"CLROTEL_SERVING_AFTER_MS", "250", "CLROTEL_SERVING_CHILDREN", "0", "CLROTEL_ENTRY", "Acme.Api.*.Handle, Acme.Jobs.Run"},
+			func(c Config) bool {
+				return c.Serving.After == 250*time.Millisecond && c.Serving.Children == 0 &&
+					reflect.DeepEqual(c.Serving.Entry, []string{"Acme.Api.*.Handle", "Acme.Jobs.Run"})
+			}, ""},
+		{"serving age off", []string{"CLROTEL_SERVING_AFTER_MS", "0"}, func(c Config) bool { return c.Serving.After == 0 }, ""},
+		{"serving age garbage", []string{"CLROTEL_SERVING_AFTER_MS", "1s"}, nil, "CLROTEL_SERVING_AFTER_MS"},
+		{"serving children garbage", []string{"CLROTEL_SERVING_CHILDREN", "-2"}, nil, "CLROTEL_SERVING_CHILDREN"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -26,6 +26,7 @@ type File struct {
 	Export   fileExport   `yaml:"export"`
 	Limits   fileLimits   `yaml:"limits"`
 	Fold     fileFold     `yaml:"fold"`
+	Serving  fileServing  `yaml:"serving"`
 	Async    *bool        `yaml:"async"`
 	Log      fileLog      `yaml:"log"`
 }
@@ -88,6 +89,12 @@ type fileFold struct {
 	Exempt      []string `yaml:"exempt"`
 	ReJIT       *bool    `yaml:"rejit"`
 	ReJITPeriod *string  `yaml:"rejit_period"`
+}
+
+type fileServing struct {
+	After    *string  `yaml:"after"`
+	Children *uint32  `yaml:"children"`
+	Entry    []string `yaml:"entry"`
 }
 
 type fileLog struct {
@@ -237,6 +244,7 @@ func (f *File) validate(path string, root *yaml.Node) FileErrors {
 	patterns("include", f.Include)
 	patterns("exclude", f.Exclude)
 	patterns("capture.exclude", f.Capture.Exclude)
+	patterns("serving.entry", f.Serving.Entry)
 	rangeU32("capture.max_string", f.Capture.MaxString, 0, 1<<20)
 	rangeU32("capture.max_elements", f.Capture.MaxElements, 0, 1<<16)
 	rangeU32("capture.depth", f.Capture.Depth, 0, 16)
@@ -302,6 +310,8 @@ func (f *File) validate(path string, root *yaml.Node) FileErrors {
 	rangeU32("fold.min_calls", f.Fold.MinCalls, 1, 1<<31)
 	dur("fold.max_duration", f.Fold.MaxDuration)
 	dur("fold.rejit_period", f.Fold.ReJITPeriod)
+	dur("serving.after", f.Serving.After)
+	rangeU32("serving.children", f.Serving.Children, 0, 1<<30)
 	if l := f.Log.Level; l != nil {
 		if _, ok := map[string]bool{"error": true, "warn": true, "info": true, "debug": true}[*l]; !ok {
 			bad("log.level", "%q: want error, warn, info or debug", *l)
@@ -413,6 +423,13 @@ func (f *File) apply(c *Config) {
 		if d, _ := time.ParseDuration(*f.Fold.ReJITPeriod); d > 0 {
 			c.Fold.ReJIT.Interval = d
 		}
+	}
+	if f.Serving.After != nil {
+		c.Serving.After, _ = time.ParseDuration(*f.Serving.After)
+	}
+	setU32(&c.Serving.Children, f.Serving.Children)
+	if f.Serving.Entry != nil {
+		c.Serving.Entry = f.Serving.Entry
 	}
 	if f.Log.Level != nil {
 		c.LogLevel = *f.Log.Level

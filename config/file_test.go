@@ -46,6 +46,10 @@ fold:
   exempt: ["Acme.Shop.Cart.*"]
   rejit: false
   rejit_period: 20ms
+serving:
+  after: 5s
+  children: 64
+  entry: ["Acme.Api.*.Handle"]
 log:
   level: info
 `
@@ -71,6 +75,9 @@ func TestLoadFileThenEnv(t *testing.T) {
 	if !c.Fold.Enabled || c.Fold.ReJIT.Enabled || c.Fold.MinCalls != 200 || c.Fold.MaxDuration != 10*time.Microsecond || c.Fold.Exempt[0] != "Acme.Shop.Cart.*" || c.MaxSpansPerTrace != 500 ||
 		c.Fold.ReJIT.Interval != 20*time.Millisecond {
 		t.Errorf("fold not applied: %+v, %d spans per trace", c.Fold, c.MaxSpansPerTrace)
+	}
+	if c.Serving.After != 5*time.Second || c.Serving.Children != 64 || !reflect.DeepEqual(c.Serving.Entry, []string{"Acme.Api.*.Handle"}) {
+		t.Errorf("serving not applied: %+v", c.Serving)
 	}
 	if c.MaxValueSpansPerTrace != 20 {
 		t.Errorf("limits.max_value_spans_per_trace not applied: %d", c.MaxValueSpansPerTrace)
@@ -117,6 +124,9 @@ func TestFileErrors(t *testing.T) {
 		{"fold switch", "fold:\n  enabled: sometimes\n", "f.yaml:2:"},
 		{"fold re-JIT switch", "fold:\n  rejit: later\n", "f.yaml:2:"},
 		{"fold re-JIT period", "fold:\n  rejit_period: soon\n", "f.yaml:2: fold.rejit_period"},
+		{"serving age", "serving:\n  after: long\n", "f.yaml:2: serving.after"},
+		{"serving children", "serving:\n  children: -1\n", "f.yaml:2:"},
+		{"serving entry", "serving:\n  entry: [\"\"]\n", "f.yaml:2: serving.entry.0: empty pattern"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

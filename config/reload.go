@@ -84,6 +84,8 @@ func notLive(running, next Config) []string {
 			[]any{next.ExportQueue, next.ExportBatch, next.ExportInterval, next.ShutdownWait, next.ExportCPU}},
 		{"limits", []any{running.MaxThreads, running.RingBytes, running.MaxDepth}, []any{next.MaxThreads, next.RingBytes, next.MaxDepth}},
 		{"log", []any{running.LogLevel, running.LogFile}, []any{next.LogLevel, next.LogFile}},
+		{"serving", []any{running.Serving.After, running.Serving.Children, running.Serving.Entry},
+			[]any{next.Serving.After, next.Serving.Children, next.Serving.Entry}},
 	} {
 		if !equalLists(s.a, s.b) {
 			out = append(out, s.name)

@@ -16,3 +16,11 @@ func WorkMaker(typeName, name string, params []string) bool {
 	}
 	return true
 }
+
+// WorkThread says whether a CoreLib class registered as a work item (by
+// its full name) is a thread's start, whose run is the thread's whole life
+// rather than one unit of work: a root it runs may serve (serving.Rule),
+// where work run on the thread pool is a unit of work of its own.
+func WorkThread(typeName string) bool {
+	return typeName == "System.Threading.Thread" || typeName == "System.Threading.ThreadHelper"
+}

@@ -21,3 +21,17 @@ func TestWorkMaker(t *testing.T) {
 		}
 	}
 }
+
+func TestWorkThread(t *testing.T) {
+	for typ, want := range map[string]bool{
+		"System.Threading.Thread":                    true,
+		"System.Threading.ThreadHelper":              true,
+		"System.Threading.Tasks.Task":                false,
+		"System.Threading.QueueUserWorkItemCallback": false,
+		"System.Threading.TimerQueueTimer":           false,
+	} {
+		if got := WorkThread(typ); got != want {
+			t.Errorf("WorkThread(%s) = %v, want %v", typ, got, want)
+		}
+	}
+}

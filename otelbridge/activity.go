@@ -10,28 +10,39 @@ import (
 // joined): its value is the Activity's OperationName.
 const KeyActivity = attribute.Key("dotnet.activity.operation_name")
 
-// JoinParent makes the thread's open root span (the only open span) a child
-// of parent, a span of another process or of an Activity: its trace id is
-// the one Enter was given. It reports false when the thread has not exactly
-// one open span or parent is invalid.
+// JoinParent makes the thread's innermost span, a root just entered, a
+// child of parent, a span of another process or of an Activity: its trace
+// id is the one Enter was given. It reports false when the innermost span
+// is no root or parent is invalid.
 func (b *Bridge) JoinParent(t *Thread, parent trace.SpanID) bool {
-	if len(t.stack) != 1 || !parent.IsValid() {
+	f := t.innermostRoot()
+	if f == nil || !parent.IsValid() {
 		return false
 	}
-	t.stack[0].parent = parent
+	f.parent = parent
 	return true
 }
 
-// LinkRoot gives the thread's open root span (the only open span) a span
+// LinkRoot gives the thread's innermost span, a root just entered, a span
 // link to the span id of trace tid: work queued with the caller's flow
-// suppressed, which starts a trace of its own. It reports false when the
-// thread has not exactly one open span or the ids are invalid.
+// suppressed, or a unit of work begun under a serving frame, which starts a
+// trace of its own. It reports false when the innermost span is no root or
+// the ids are invalid.
 func (b *Bridge) LinkRoot(t *Thread, tid trace.TraceID, id trace.SpanID) bool {
-	if len(t.stack) != 1 || !tid.IsValid() || !id.IsValid() {
+	f := t.innermostRoot()
+	if f == nil || !tid.IsValid() || !id.IsValid() {
 		return false
 	}
-	t.stack[0].link = &spanLink{traceID: tid, spanID: id}
+	f.link = &spanLink{traceID: tid, spanID: id}
 	return true
+}
+
+func (t *Thread) innermostRoot() *frame {
+	n := len(t.stack)
+	if n == 0 || !t.stack[n-1].root || t.stack[n-1].pseudo {
+		return nil
+	}
+	return &t.stack[n-1]
 }
 
 // spanLink is a span's link to a span of another trace.

@@ -41,6 +41,9 @@ var KeyAsyncResumes = attribute.Key("clrotel.async.resumes")
 type asyncState struct {
 	pending *pendingSpan
 	end     *asyncEnd
+	// sent: the span went out while open (Serving); its task's end only
+	// forgets it.
+	sent    bool
 	resumes int64
 	events  []event              // from continuations, for the span
 	folded  []attribute.KeyValue // calls folded into continuations
@@ -182,6 +185,10 @@ func (b *Bridge) endAsync(spanID trace.SpanID, end *asyncEnd) {
 	if st == nil {
 		return
 	}
+	if st.sent {
+		delete(b.async, spanID)
+		return
+	}
 	if st.pending != nil {
 		b.finishAsync(spanID, st, end)
 		return
@@ -301,6 +308,13 @@ func (b *Bridge) exitContinuation(t *Thread, f *frame, attrs []attribute.KeyValu
 	defer b.asyncMu.Unlock()
 	st := b.asyncState(f.spanID, true)
 	if st == nil {
+		return
+	}
+	if st.sent {
+		b.countFoldedAfterSent(attrs)
+		if f.end != nil {
+			b.endAsync(f.spanID, f.end)
+		}
 		return
 	}
 	st.folded = mergeAttrs(st.folded, attrs...)

@@ -57,6 +57,10 @@ type Bridge struct {
 	async         map[trace.SpanID]*asyncState
 	asyncLimit    int
 	asyncOverflow atomic.Uint64
+
+	// foldedAfterSent: calls folded into spans sent while open (Serving),
+	// after they were sent: counted, on no span.
+	foldedAfterSent atomic.Uint64
 }
 
 // New returns a Bridge whose spans go to out.
@@ -101,6 +105,9 @@ type frame struct {
 	async, pseudo bool
 	end           *asyncEnd // pseudo: the task completed in this step
 	link          *spanLink // a root's link (LinkRoot)
+	// root: it began a trace, under open spans or none. exported: sent
+	// while still open (Serving); its end sends nothing more.
+	root, exported bool
 }
 
 type event struct {
@@ -118,18 +125,19 @@ func NewThread(tid int64) *Thread {
 func (t *Thread) Depth() int { return len(t.stack) }
 
 // Enter starts the span of a call at unix-nanosecond time ts, as a child of
-// the thread's innermost open span. A call with no open span on its thread
-// starts a trace with traceID (if valid; else a random one).
+// the thread's innermost open span. A call given a valid traceID, or with
+// no open span on its thread, starts a trace with traceID (if valid; else a
+// random one): a root, which a call under a serving frame may be.
 //
 // attrs are the call's own attributes (argument values); they are encoded
 // at once, so the caller may reuse the slice.
 func (b *Bridge) Enter(t *Thread, ts int64, m *Method, traceID trace.TraceID, attrs ...attribute.KeyValue) {
 	f := frame{method: m, start: ts, spanID: newSpanID(), attrsAt: len(t.attrs)}
 	t.attrs = appendKeyValues(t.attrs, fSpanAttrs, attrs)
-	if n := len(t.stack); n > 0 {
+	if n := len(t.stack); n > 0 && !traceID.IsValid() {
 		f.traceID, f.parent = t.stack[n-1].traceID, t.stack[n-1].spanID
 	} else {
-		f.traceID = traceID
+		f.traceID, f.root = traceID, true
 		if !f.traceID.IsValid() {
 			f.traceID = newTraceID()
 		}
@@ -150,6 +158,14 @@ func (b *Bridge) Exit(t *Thread, ts int64, kind ExitKind, attrs ...attribute.Key
 	f := &t.stack[n-1]
 	if f.pseudo {
 		b.exitContinuation(t, f, attrs)
+		t.pop()
+		return true
+	}
+	if f.exported {
+		b.countFoldedAfterSent(attrs)
+		if f.async {
+			b.exportedAsyncReturned(f.spanID)
+		}
 		t.pop()
 		return true
 	}
@@ -212,7 +228,7 @@ func (b *Bridge) AbandonUnhandled(t *Thread, ts int64) {
 	}
 	for n := len(t.stack); n > 0; n = len(t.stack) {
 		f := &t.stack[n-1]
-		if f.pseudo {
+		if f.pseudo || f.exported {
 			t.pop()
 			continue
 		}

@@ -3,8 +3,8 @@
 // span.
 //
 // The span's identity travels inside the method's state machine. When a
-// module loads, each of its types implementing IAsyncStateMachine gets four
-// private Int64 fields (ASYNC_FIELDS) through IMetaDataEmit::DefineField,
+// module loads, each of its types implementing IAsyncStateMachine gets six
+// private Int64 fields (ASYNC_LOOP_FIELDS) through IMetaDataEmit::DefineField,
 // before any of the module's types is loaded. The first MoveNext, called
 // from the kickoff method, writes the kickoff span's trace id and span id
 // there (with a check word); the compiler copies the struct into the task's
@@ -14,7 +14,7 @@
 //
 // Why the fields are safe: managed code never reads or writes them (their
 // names are not valid C# identifiers, and the compiler's code refers to its
-// own fields by token); the struct grows by 32 bytes. ReadyToRun code bakes
+// own fields by token); the struct grows by 48 bytes. ReadyToRun code bakes
 // type layouts in, so modules with native code (COR_PRF_MODULE_NGEN: every
 // framework module, and apps published ReadyToRun) are left alone: their
 // async methods are traced as before, each MoveNext a span of its own. A
@@ -140,7 +140,7 @@ static void field_name(uint16_t *out, int i, int kind) {
 
 int clr_async_field_index(const uint16_t *name, uint32_t len, int kind) {
     uint16_t want[16];
-    for (int i = 0; i < (kind == ASYNC_KIND_CLOSURE ? CLOSURE_FIELDS : ASYNC_FIELDS); i++) {
+    for (int i = 0; i < clr_async_field_count(kind); i++) {
         field_name(want, i, kind);
         uint32_t n = 0;
         while (want[n] != 0)
@@ -454,7 +454,7 @@ void clr_async_module_loading(uintptr_t mid) {
         mdTypeDef td = kind == ASYNC_KIND_STATE_MACHINE ? found[k] : kind == ASYNC_KIND_CLOSURE ? closures[k - nfound] : iters[k - nfound - nclosures];
         int closure = kind == ASYNC_KIND_CLOSURE;
         int ok = 1;
-        for (int i = 0; i < (closure ? CLOSURE_FIELDS : ASYNC_FIELDS) && ok; i++) {
+        for (int i = 0; i < clr_async_field_count(kind) && ok; i++) {
             uint16_t name[16];
             mdFieldDef fd = 0;
             field_name(name, i, kind);

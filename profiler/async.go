@@ -27,7 +27,7 @@ import (
 type asyncRole struct {
 	flags uint32
 	owner uint32    // the kickoff's declaring TypeDef
-	off   [5]uint16 // MoveNext, closures: the added fields' offsets from `this`
+	off   [6]uint16 // MoveNext, closures: the added fields' offsets from `this`
 }
 
 var (
@@ -131,7 +131,7 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 		facts.OwnerIterFields = true
 		facts.IterTracked = p.iterators.has(iteratorKey{m.ModuleID, m.OwnerToken})
 	}
-	var off [5]uint16
+	var off [6]uint16
 	var cid uint64
 	var offErr error
 	if own != nil && m.Sig.HasThis {
@@ -160,6 +160,11 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 			r.flags |= uint32(x.flag)
 		}
 	}
+	// An async state machine's step also carries the serving rule's
+	// fields (async.h); an iterator's does not.
+	if role&flows.MoveNext != 0 && facts.OwnerFlowFields {
+		r.flags |= C.FN_ASYNC_LOOP
+	}
 	switch {
 	case role&flows.Kickoff != 0:
 		r.owner = m.OwnerToken
@@ -171,8 +176,8 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 
 // fieldOffsets finds the added fields toks in the layout of m's class
 // (for shared generic code, its canonical instantiation's).
-func (p *profiler) fieldOffsets(m *naming.Method, md metadata, toks []uint32) ([5]uint16, uint64, error) {
-	var off [5]uint16
+func (p *profiler) fieldOffsets(m *naming.Method, md metadata, toks []uint32) ([6]uint16, uint64, error) {
+	var off [6]uint16
 	cid := m.ClassID
 	if gp, err := md.GenericParams(m.OwnerToken); cid == 0 && (err != nil || len(gp) > 0) {
 		// Shared generic code serves instantiations whose layouts differ:
@@ -229,11 +234,7 @@ func (m metadata) scanAdded(td uint32) (addedByKind, error) {
 	}
 	var found [len(added)]int
 	for kind := range added {
-		n := C.ASYNC_FIELDS
-		if kind == kindClosure {
-			n = C.CLOSURE_FIELDS
-		}
-		added[kind] = make([]uint32, n)
+		added[kind] = make([]uint32, int(C.clr_async_field_count(C.int(kind))))
 	}
 	for _, fd := range all {
 		name, _, _, err := m.fieldProps(uint32(fd))

@@ -6,13 +6,22 @@
 
 // The fields given to each state machine: trace id (two words), the async
 // span's id, and a check word that tells the profiler's writing from zeros
-// (not yet written) or from anything else.
-enum { ASYNC_FIELDS = 4 };
+// (not yet written) or from anything else. An async state machine has two
+// more, for the serving rule (serving.h): when its async method was called
+// (unix ns), and its resumes with the marks below. An iterator's has the
+// first four.
+enum { ASYNC_FIELDS = 4, ASYNC_FIELD_BORN = 4, ASYNC_FIELD_RESUMES = 5, ASYNC_LOOP_FIELDS = 6 };
+#define ASYNC_RESUMES_UNIT (1ull << 63)    // the async method is in a unit of work's trace: never serving
+#define ASYNC_RESUMES_SERVING (1ull << 62) // it serves: calls under its resumes begin traces of their own
+#define ASYNC_RESUMES_COUNT 0xffffffffull
 // A closure class's fields: the same four, then when the closure was made
 // (unix ns): its lambdas join the maker's trace only within LINK_WINDOW_NS
 // of that (a timer's ticks an hour later start traces of their own).
 enum { CLOSURE_FIELDS = 5 };
 #define LINK_WINDOW_NS (60ull * 1000000000ull)
+// The closure's made field, top bit: made in a unit of work's trace (its
+// lambdas' work stays in it however late it runs). Unix ns leave it clear.
+#define CLOSURE_MADE_UNIT (1ull << 63)
 
 // On by Go before the first module loads (CLROTEL_ASYNC).
 void clr_async_enable(int on);
@@ -21,8 +30,12 @@ void clr_async_module_loading(uintptr_t mid);
 // The kinds of types given fields: async state machines, closure classes,
 // iterators' state machines (compiler-generated enumerators).
 enum { ASYNC_KIND_STATE_MACHINE = 0, ASYNC_KIND_CLOSURE = 1, ASYNC_KIND_ITERATOR = 2 };
-// Which of the fields (0..3, closures 0..4) of a type of that kind a field
-// name is, or -1.
+// How many fields a type of that kind is given.
+static inline int clr_async_field_count(int kind) {
+    return kind == ASYNC_KIND_CLOSURE ? CLOSURE_FIELDS : kind == ASYNC_KIND_STATE_MACHINE ? ASYNC_LOOP_FIELDS : ASYNC_FIELDS;
+}
+// Which of the fields (0..count-1) of a type of that kind a field name is,
+// or -1.
 int clr_async_field_index(const uint16_t *name, uint32_t len, int kind);
 uint64_t clr_async_types(void);
 uint64_t clr_closure_types(void);

@@ -17,6 +17,11 @@ enum {
     // A frame whose Leave never came: another frame below it left
     // (hooks.c clr_on_leave; .NET 11's runtime-async methods suspend so).
     REC_NO_LEAVE = 8,
+    // The innermost recorded frame began serving (serving.h): its span,
+    // and every open span it descends from, are exported now, still
+    // running, since the calls under it from here on are traces of their
+    // own. The fixed part is an exit record's.
+    REC_SERVING = 9,
     REC_ACTIVITY = 16, // an Activity was stopped (ambient.h clr_ambient_stop)
 };
 // RF_VALUES_DROPPED: the method's values were to be recorded, but the ring
@@ -102,6 +107,15 @@ enum {
     // if Go finds it has none. A process in which nothing is selected
     // never starts Go for them.
     FN_PENDING = 1 << 24,
+    // An entry method (CLROTEL_ENTRY): each call begins a trace of its
+    // own, linked to the span it was called under. Never folded.
+    FN_ENTRY = 1 << 25,
+    // With FN_WORK_RUN: a thread's start, whose run is the thread's whole
+    // life, not one unit of work (serving.h).
+    FN_WORK_THREAD = 1 << 26,
+    // With FN_ASYNC_MOVENEXT: an async state machine that has the serving
+    // fields (async.h ASYNC_FIELD_BORN, ASYNC_FIELD_RESUMES).
+    FN_ASYNC_LOOP = 1 << 27,
 };
 // Folded and asked to be re-JIT-compiled without hooks (rejit.c): its new
 // code's calls reach no hook, so folded counts stop at that point.
@@ -110,7 +124,7 @@ enum { FN_REJIT = 0x1000, FN_UNHOOKED = 0x2000 }; // FN_UNHOOKED: its new code i
 // than count): async and closure roles, Activity.Stop.
 // Hooked for what they carry, never a span nor a counted call.
 #define FN_NOT_A_CALL (FN_ACTIVITY_STOP | FN_QUEUE | FN_WORK_MAKE | FN_WORK_RUN)
-#define FN_NEVER_FOLDED (FN_LINKED | FN_NOT_A_CALL)
+#define FN_NEVER_FOLDED (FN_LINKED | FN_NOT_A_CALL | FN_ENTRY)
 // RF_APPROX (exit records of spans with folded calls): some folded method
 // was re-JIT-compiled without hooks before the span ended, so its later
 // calls are not in the span's counts.
@@ -150,7 +164,7 @@ typedef struct clr_fn {
     // `this` (async.h: ASYNC_FIELDS, CLOSURE_FIELDS).
     // Kickoff and MoveNext: the TypeDef that declares the kickoff method
     // (the state machine's enclosing type), to pair them.
-    uint16_t flow_off[5];
+    uint16_t flow_off[6];
     // FN_QUEUE: which arguments (bit i: the i-th, `this` first) are
     // callbacks (delegates) whose target may be a closure.
     uint16_t queue_args;
@@ -217,6 +231,24 @@ typedef struct clr_frame {
     uint32_t fold_ntop;
     uint64_t fold_ns;
     clr_fold_entry fold_top[FOLD_TOP];
+    // FRAME_RECORDED, for the serving rule (serving.h): when its span
+    // began (a continuation's: when its async method was called); the
+    // calls made directly under it (a continuation starts from its async
+    // method's resumes) and the work items made under it; its level, 0
+    // for the outermost recorded frame of its thread. FRAME_PASS of a
+    // work item's run: born and unit are its maker's (workitems.h
+    // clr_work_ctx), children the item's runs before this one.
+    uint64_t born;
+    uint32_t children;
+    uint32_t queued;
+    uint16_t level;
+    uint8_t unit;    // in a unit of work's trace (a request): never serving
+    uint8_t serving; // the calls and work under it begin traces of their own
+    // It began a trace (RF_ROOT): the thread's span budget counters of
+    // the trace below it, given back when it ends.
+    uint8_t root;
+    uint8_t outer_truncated, outer_limited;
+    uint32_t outer_spans;
 } clr_frame;
 
 enum { FOLD_NONE = 0, FOLD_KEPT = 1, FOLD_NESTED = 2 }; // FOLD_NESTED: a folded frame under a folded call, timed only for the rule
@@ -285,6 +317,8 @@ typedef struct clr_capture_config {
     uint32_t fold_min_calls;  // folding rule (0: off): this many recorded calls,
     uint64_t fold_max_ns;     // and at most 1 in 100 of them this long or longer
     uint32_t fold_judge_folded; // the rule judges folded calls too (span budget), for re-JIT (rejit.c)
+    uint64_t serving_after_ns;  // serving rule (serving.h; 0: off): a frame open this long serves,
+    uint32_t serving_children;  // as does one with this many calls or work items under it (0: off)
 } clr_capture_config;
 
 // Set up before the hooks are installed (from Initialize).

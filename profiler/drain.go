@@ -319,6 +319,8 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 		b.Throw(ts.th, r.Time, d.exception(x.Values))
 	case capture.KindCatch:
 		b.Catch(ts.th, r.Time)
+	case capture.KindServing:
+		b.Serving(r.Time, ts.th, d.bridgeThreads())
 	case capture.KindActivity:
 		d.activity(ts, r)
 	case capture.KindTailcall, capture.KindUnwind, capture.KindNoLeave:
@@ -336,6 +338,17 @@ func (d *drainer) handle(ts *threadState, r capture.Record) {
 			b.Exit(ts.th, r.Time, otelbridge.ExitUnwind, attrs...)
 		}
 	}
+}
+
+// bridgeThreads lists the threads' span stacks, for a walk across them.
+func (d *drainer) bridgeThreads() []*otelbridge.Thread {
+	out := make([]*otelbridge.Thread, 0, len(d.threads))
+	for _, ts := range d.threads {
+		if ts != nil {
+			out = append(out, ts.th)
+		}
+	}
+	return out
 }
 
 // pushArgBytes records the value bytes of the frame the bridge just

@@ -25,6 +25,7 @@
 #include "sample.h"
 #include "ambient.h"
 #include "shed.h"
+#include "serving.h"
 
 static clr_slot *g_slots;
 static clr_capture_config g_cfg;
@@ -324,10 +325,19 @@ static inline uint32_t enter_values(clr_fn *fn, uintptr_t elt, uint8_t *p, uint3
     return fixed + ((n + 7) & ~7u);
 }
 
-// A frame whose enter record was written at ts.
-static inline void frame_recorded(clr_slot *s, clr_frame *f, uint64_t ts, const uint64_t trace[2], uint64_t span) {
+// A frame whose enter record was written at ts, in a unit of work's trace
+// or not, level recorded frames above its thread's outermost.
+static inline void frame_recorded(clr_slot *s, clr_frame *f, uint64_t ts, const uint64_t trace[2], uint64_t span, int unit,
+                                  uint32_t level) {
     f->recorded = FRAME_RECORDED;
     f->start = ts;
+    f->born = ts;
+    f->children = 0;
+    f->queued = 0;
+    f->level = (uint16_t)(level < UINT16_MAX ? level : UINT16_MAX);
+    f->unit = (uint8_t)unit;
+    f->serving = 0;
+    f->root = 0;
     f->trace[0] = trace[0];
     f->trace[1] = trace[1];
     f->span = span;
@@ -336,6 +346,47 @@ static inline void frame_recorded(clr_slot *s, clr_frame *f, uint64_t ts, const 
     f->fold_ntop = 0;
     f->fold_ns = 0;
     s->reserved += REC_EXIT_SIZE;
+}
+
+// The level of a recorded frame entered under depth d (the frame below
+// it, if recorded, is its parent).
+static inline uint32_t level_under(const clr_slot *s, uint32_t d) {
+    return d > 0 && s->stack[d - 1].recorded == FRAME_RECORDED ? (uint32_t)s->stack[d - 1].level + 1 : 0;
+}
+
+static inline clr_serving_rule serving_rule(void) {
+    return (clr_serving_rule){g_cfg.serving_after_ns, g_cfg.serving_children};
+}
+
+// The recorded frame f, the innermost recorded one, begins serving at now
+// (serving.h): its span and the open spans it descends from are exported
+// now, still running (REC_SERVING). Without room for the record they are
+// exported when they end, and the record's loss is counted.
+__attribute__((noinline)) static void begin_serving(clr_slot *s, clr_frame *f, uint64_t now) {
+    f->serving = 1;
+    uint8_t *p = ring_reserve(s, REC_EXIT_SIZE, s->reserved + 2 * REC_EXIT_SIZE);
+    if (p == NULL) {
+        atomic_fetch_add_explicit(&g_events_dropped, 1, memory_order_relaxed);
+        return;
+    }
+    put_header(p, REC_EXIT_SIZE, REC_SERVING, 0, now);
+    *(uint32_t *)(p + REC_HEADER) = f->fn_index;
+    *(uint32_t *)(p + REC_HEADER + 4) = 0;
+    ring_commit(s, REC_EXIT_SIZE);
+}
+
+// Whether what starts under the recorded frame p at now (a call, or with
+// work set a work item) begins a trace of its own: p serves, or does from
+// now. A frame in a unit of work's trace never serves.
+static inline int serves(clr_slot *s, clr_frame *p, int work, uint64_t now) {
+    if (p->unit)
+        return 0;
+    uint32_t *n = work ? &p->queued : &p->children;
+    if (*n != UINT32_MAX)
+        (*n)++;
+    if (!p->serving && clr_serving_due(serving_rule(), p->born, p->level, p->children, p->queued, now))
+        begin_serving(s, p, now);
+    return p->serving;
 }
 
 // A frame that continues an async method's span (a MoveNext, or the
@@ -362,7 +413,8 @@ static void record_continuation(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t
     memcpy(q + 8, trace, 16);
     memcpy(q + 24, &span, 8);
     ring_commit(s, size);
-    frame_recorded(s, f, ts, trace, span);
+    // A continuation serves only as its async method does (async_enter).
+    frame_recorded(s, f, ts, trace, span, 1, level_under(s, d));
     if (d == 0) {
         // A resume on a thread with nothing else traced: the span budget
         // counts from here.
@@ -372,6 +424,34 @@ static void record_continuation(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t
 }
 
 enum { ASYNC_HANDLED = 0, ASYNC_NORMAL = 1 };
+
+// A resume of an async method whose state machine has the serving fields
+// (self: the state machine): a continuation that serves when its async
+// method does, counted by its resumes and aged from its call (serving.h):
+// an accept loop awaiting each request, a timer loop awaiting each tick.
+__attribute__((noinline)) static void resume_serving(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uintptr_t self,
+                                                     uint32_t d, const uint64_t t[2], uint64_t span) {
+    volatile uint64_t *wb = (volatile uint64_t *)(self + fn->flow_off[ASYNC_FIELD_BORN]);
+    volatile uint64_t *wr = (volatile uint64_t *)(self + fn->flow_off[ASYNC_FIELD_RESUMES]);
+    uint64_t born = *wb, r = *wr;
+    record_continuation(s, f, fn, elt, d, 0, t, span);
+    if (f->recorded != FRAME_RECORDED || (r & ASYNC_RESUMES_UNIT))
+        return;
+    // One thread runs a state machine's step at a time: a plain update.
+    uint64_t n = r & ASYNC_RESUMES_COUNT;
+    if (n < ASYNC_RESUMES_COUNT)
+        n++;
+    f->unit = 0;
+    f->born = born;
+    f->children = (uint32_t)n;
+    if (r & ASYNC_RESUMES_SERVING) {
+        f->serving = 1;
+    } else if (clr_serving_due(serving_rule(), born, f->level, f->children, 0, f->start)) {
+        begin_serving(s, f, f->start);
+        r |= ASYNC_RESUMES_SERVING;
+    }
+    *wr = (r & ~ASYNC_RESUMES_COUNT) | n;
+}
 
 // The enter of a state machine's MoveNext or of a builder's completion.
 // Returns ASYNC_NORMAL when the call is to be traced as any other (a state
@@ -417,8 +497,18 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
             *w[1] = parent->trace[1];
             *w[2] = parent->span;
             *w[3] = clr_async_check(parent->trace[0], parent->trace[1], parent->span);
+            if (fn->flags & FN_ASYNC_LOOP) {
+                // The serving rule's count and age are the async method's,
+                // across its resumes.
+                *(volatile uint64_t *)(self + fn->flow_off[ASYNC_FIELD_BORN]) = parent->start;
+                *(volatile uint64_t *)(self + fn->flow_off[ASYNC_FIELD_RESUMES]) = parent->unit ? ASYNC_RESUMES_UNIT : 0;
+            }
             parent->async_linked = 1;
             record_continuation(s, f, fn, elt, d, 0, parent->trace, parent->span);
+            if (f->recorded == FRAME_RECORDED && (fn->flags & FN_ASYNC_LOOP)) {
+                f->unit = parent->unit;
+                f->born = parent->start;
+            }
             return ASYNC_HANDLED;
         }
         // An unsampled kickoff call: its resumes are not traced either. A
@@ -448,6 +538,10 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
         *w[3] = ASYNC_UNTRACED;
         return ASYNC_HANDLED;
     }
+    if (fn->flags & FN_ASYNC_LOOP) {
+        resume_serving(s, f, fn, elt, self, d, t, span);
+        return ASYNC_HANDLED;
+    }
     record_continuation(s, f, fn, elt, d, 0, t, span);
     return ASYNC_HANDLED;
 }
@@ -470,11 +564,26 @@ static void closure_made(clr_fn *fn, uintptr_t elt, const clr_frame *f) {
     volatile uint64_t *w[CLOSURE_FIELDS];
     if (closure_fields(fn, elt, w) == NULL)
         return;
+    uint64_t made = f->start | (f->unit ? CLOSURE_MADE_UNIT : 0);
     *w[0] = f->trace[0];
     *w[1] = f->trace[1];
     *w[2] = f->span;
-    *w[4] = f->start;
-    *w[3] = clr_closure_check(f->trace[0], f->trace[1], f->span, f->start, 0);
+    *w[4] = made;
+    *w[3] = clr_closure_check(f->trace[0], f->trace[1], f->span, made, 0);
+}
+
+// A closure made at now under the serving frame p (serving.h): its lambdas'
+// work begins traces of their own, linked to p's span, as work queued with
+// the flow suppressed does.
+static void closure_serving(clr_fn *fn, uintptr_t elt, const clr_frame *p, uint64_t now) {
+    volatile uint64_t *w[CLOSURE_FIELDS];
+    if (closure_fields(fn, elt, w) == NULL)
+        return;
+    *w[0] = p->trace[0];
+    *w[1] = p->trace[1];
+    *w[2] = p->span;
+    *w[4] = now;
+    *w[3] = clr_closure_check(p->trace[0], p->trace[1], p->span, now, 1);
 }
 
 // A closure made under an unsampled span (mark ASYNC_UNTRACED) or a shed
@@ -489,52 +598,66 @@ static void closure_unsampled(clr_fn *fn, uintptr_t elt, uint64_t mark) {
 
 enum { LINK_NONE = 0, LINK_JOINED = 1, LINK_UNSAMPLED = 2, LINK_SUPPRESSED = 3, LINK_SHED = 4 };
 
+// What a new root continues: the trace it joins, under which span, when
+// that was made (unix ns) and whether in a unit of work's trace.
+typedef struct clr_link {
+    uint64_t trace[2];
+    uint64_t span;
+    uint64_t made;
+    int unit;
+} clr_link;
+
 // A closure's lambda starting a trace: the span that made the closure, if
 // the closure carries one made within LINK_WINDOW_NS: its trace to join,
-// or, when the closure was queued with the flow suppressed (queue.c), a
-// span to link a new trace to (link: trace id, span id).
-static int closure_link(clr_fn *fn, uintptr_t elt, uint64_t tid[2], uint64_t *parent, uint64_t link[3]) {
+// or, when the closure was queued with the flow suppressed (queue.c) or
+// made under a serving frame, a span to link a new trace to (link: trace
+// id, span id).
+static int closure_link(clr_fn *fn, uintptr_t elt, clr_link *j, uint64_t link[3]) {
     volatile uint64_t *w[CLOSURE_FIELDS];
     if (closure_fields(fn, elt, w) == NULL)
         return LINK_NONE;
-    uint64_t t0 = *w[0], t1 = *w[1], span = *w[2], check = *w[3], made = *w[4];
+    uint64_t t0 = *w[0], t1 = *w[1], span = *w[2], check = *w[3], raw = *w[4];
+    uint64_t made = raw & ~CLOSURE_MADE_UNIT;
     uint64_t now = now_ns();
     if (made > now || now - made > LINK_WINDOW_NS)
         return LINK_NONE;
     if ((t0 | t1 | span) == 0)
         return check == ASYNC_UNTRACED ? LINK_UNSAMPLED : check == ASYNC_SHED ? LINK_SHED : LINK_NONE;
-    if (check == clr_closure_check(t0, t1, span, made, 1)) {
+    if (check == clr_closure_check(t0, t1, span, raw, 1)) {
         link[0] = t0;
         link[1] = t1;
         link[2] = span;
         return LINK_SUPPRESSED;
     }
-    if (check != clr_closure_check(t0, t1, span, made, 0))
+    if (check != clr_closure_check(t0, t1, span, raw, 0))
         return LINK_NONE;
-    tid[0] = t0;
-    tid[1] = t1;
-    *parent = span;
+    j->trace[0] = t0;
+    j->trace[1] = t1;
+    j->span = span;
+    j->made = made;
+    j->unit = (raw & CLOSURE_MADE_UNIT) != 0;
     return LINK_JOINED;
 }
 
 // The frame a call at depth d is decided under: the one below it, past
 // transparent ones (a callback run inline by a hooked framework method:
 // ContinueWith on a completed task, an Activity listener; a work item's
-// run). Returns that depth; *flow is the innermost run's frame when that
-// run took its maker's trace (the runs around it, a thread's start long
-// before, are not this work's); *unsafe_queue says a queuing method that
-// never flows the context is among them.
-static inline uint32_t below_pass(const clr_slot *s, uint32_t d, const clr_frame **flow, int *unsafe_queue) {
-    int run_seen = 0;
+// run). Returns that depth; *run is the innermost run's frame, and *flow
+// the same when that run took its maker's trace (the runs around it, a
+// thread's start long before, are not this work's); *unsafe_queue says a
+// queuing method that never flows the context is among them.
+static inline uint32_t below_pass(const clr_slot *s, uint32_t d, const clr_frame **flow, const clr_frame **run,
+                                  int *unsafe_queue) {
     *flow = NULL;
+    *run = NULL;
     for (; d > 0 && s->stack[d - 1].recorded == FRAME_PASS; d--) {
         const clr_frame *q = &s->stack[d - 1];
         if (q->fn == NULL)
             continue;
         if (q->fn->flags & FN_QUEUE_UNSAFE)
             *unsafe_queue = 1;
-        if (!run_seen && (q->fn->flags & FN_WORK_RUN)) {
-            run_seen = 1;
+        if (*run == NULL && (q->fn->flags & FN_WORK_RUN)) {
+            *run = q;
             if (q->flow != WORK_NONE)
                 *flow = q;
         }
@@ -545,12 +668,14 @@ static inline uint32_t below_pass(const clr_slot *s, uint32_t d, const clr_frame
 // A root under a work item's run (workitems.c): the trace its maker's
 // span was in, joined under that span, or linked to it (made with the
 // flow suppressed), or not traced (made under an unsampled span).
-static int flow_link(const clr_frame *flow, uint64_t tid[2], uint64_t *parent, uint64_t link[3]) {
+static int flow_link(const clr_frame *flow, clr_link *j, uint64_t link[3]) {
     switch (flow->flow) {
     case WORK_JOIN:
-        tid[0] = flow->trace[0];
-        tid[1] = flow->trace[1];
-        *parent = flow->span;
+        j->trace[0] = flow->trace[0];
+        j->trace[1] = flow->trace[1];
+        j->span = flow->span;
+        j->made = flow->born;
+        j->unit = flow->unit;
         return LINK_JOINED;
     case WORK_LINK:
         link[0] = flow->trace[0];
@@ -579,28 +704,35 @@ __attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_
         if (!clr_work_any() || (self = clr_async_this(fn->function_id, elt)) == 0)
             return;
         int how = clr_work_take(self, (fn->flags & FN_WORK_REPEAT) != 0, now_ns(), &ctx);
+        f->children = 0;
         if (how != WORK_NONE) {
+            f->children = (uint32_t)ctx.runs;
             f->flow = (uint32_t)how;
             f->trace[0] = ctx.trace[0];
             f->trace[1] = ctx.trace[1];
             f->span = ctx.span;
+            f->born = ctx.made;
+            f->unit = (uint8_t)(ctx.unit != 0);
         }
         return;
     }
     int suppressed = 0;
-    const clr_frame *flow;
-    d = below_pass(s, d, &flow, &suppressed);
+    const clr_frame *flow, *run;
+    d = below_pass(s, d, &flow, &run, &suppressed);
     int how;
+    uint64_t now = now_ns();
     memset(&ctx, 0, sizeof ctx);
     if (d > 0) {
-        const clr_frame *p = &s->stack[d - 1];
+        clr_frame *p = &s->stack[d - 1];
         if (p->recorded == FRAME_FOLDED)
             p = &s->stack[p->anc];
         if (p->recorded == FRAME_RECORDED && p->span != 0) {
-            how = WORK_JOIN;
+            // Work queued by a serving frame is a unit of its own, linked.
+            how = serves(s, p, 1, now) ? WORK_LINK : WORK_JOIN;
             ctx.trace[0] = p->trace[0];
             ctx.trace[1] = p->trace[1];
             ctx.span = p->span;
+            ctx.unit = p->unit;
         } else if (p->recorded == FRAME_SKIPPED) {
             how = WORK_UNSAMPLED;
         } else if (p->recorded == FRAME_SHED) {
@@ -613,6 +745,7 @@ __attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_
         ctx.trace[0] = flow->trace[0];
         ctx.trace[1] = flow->trace[1];
         ctx.span = flow->span;
+        ctx.unit = flow->unit;
     } else {
         return;
     }
@@ -620,7 +753,7 @@ __attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_
         how = WORK_LINK;
     if ((self = clr_async_this(fn->function_id, elt)) == 0)
         return;
-    ctx.made = now_ns();
+    ctx.made = now;
     clr_work_made(self, how, &ctx);
 }
 
@@ -672,9 +805,9 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     }
     // The frame this call is decided under (a root under a work item's run
     // continues its maker's trace).
-    const clr_frame *flow;
+    const clr_frame *flow, *run;
     int unsafe_queue = 0;
-    d = below_pass(s, d, &flow, &unsafe_queue);
+    d = below_pass(s, d, &flow, &run, &unsafe_queue);
     if ((fn->flags & (FN_ASYNC_MOVENEXT | FN_ASYNC_COMPLETE)) && async_enter(s, f, fn, elt, d) == ASYNC_HANDLED)
         return;
     // A frame is recorded only under a recorded parent, so a dropped enter
@@ -682,13 +815,29 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     // exact. Under a recorded parent, a folded method's call (or any call
     // once the trace has its budget of spans) folds into the parent; under
     // a folded call, every call folds into the same span. A root is never
-    // folded.
+    // folded. A call under a serving frame, or of an entry method outside
+    // any unit of work, begins a trace of its own (serving.h), linked to
+    // the span it is called under (`under`); a method the rule folded stays
+    // folded there (a hot helper of a long computation is no request).
+    uint64_t ts = 0;
+    clr_frame *under = NULL;
     if (d > 0) {
         clr_frame *parent = &s->stack[d - 1];
         switch (parent->recorded) {
         case FRAME_RECORDED:
+            ts = now_ns();
+            if (!parent->unit && ((serves(s, parent, 0, ts) && !(fn->flags & FN_FOLDED)) || (fn->flags & FN_ENTRY))) {
+                if (fn->flags & FN_CLOSURE_CTOR) {
+                    // No span: its lambdas' work begins the traces, linked.
+                    fold_begin(s, f, d - 1, ts);
+                    closure_serving(fn, elt, parent, ts);
+                    return;
+                }
+                under = parent;
+                break;
+            }
             if (fn->flags & FN_FOLDED) {
-                fold_begin(s, f, d - 1, now_ns());
+                fold_begin(s, f, d - 1, ts);
                 return;
             }
             // Near the trace's span budget calls fold too, except those of a
@@ -696,7 +845,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
             // more): the calls worth a span keep theirs, up to the budget.
             if (clr_budget_folds(g_cfg.max_trace_spans, s->trace_spans, fn) && !(fn->flags & (FN_ASYNC | FN_CLOSURE_CTOR))) {
                 s->trace_truncated = 1;
-                fold_begin(s, f, d - 1, now_ns());
+                fold_begin(s, f, d - 1, ts);
                 return;
             }
             break;
@@ -732,7 +881,8 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     uint16_t flags = 0;
     uint32_t size = REC_HEADER + 8;
     uint64_t tid[2] = {0, 0}, parent = 0, link[3] = {0, 0, 0};
-    if (d == 0) {
+    int unit = d > 0 ? s->stack[d - 1].unit : 0;
+    if (d == 0 || under != NULL) {
         if (atomic_load_explicit(&fn->roots, memory_order_relaxed) == 0)
             atomic_store_explicit(&fn->roots, 1, memory_order_relaxed); // rejit.c: never unhooked
         // A new trace: its id, then the sampling decision on it. An
@@ -745,9 +895,37 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         // belongs to (work it queued), else the caller's trace when
         // Activity.Current is set (ambient.c).
         uint8_t pflags = 0;
-        int how = (fn->flags & FN_CLOSURE_BODY) ? closure_link(fn, elt, tid, &parent, link) : LINK_NONE;
-        if (how == LINK_NONE && flow != NULL)
-            how = flow_link(flow, tid, &parent, link);
+        clr_link j = {{0, 0}, 0, 0, 0};
+        int how = LINK_NONE;
+        if (under != NULL) {
+            how = LINK_SUPPRESSED;
+            link[0] = under->trace[0];
+            link[1] = under->trace[1];
+            link[2] = under->span;
+        } else {
+            how = (fn->flags & FN_CLOSURE_BODY) ? closure_link(fn, elt, &j, link) : LINK_NONE;
+            if (how == LINK_NONE && flow != NULL)
+                how = flow_link(flow, &j, link);
+        }
+        if (how == LINK_JOINED) {
+            // Work joins the trace that queued it, unless that trace is no
+            // unit of work and this is one of its own: an entry method, a
+            // periodic timer's tick after its first, or work that ran long
+            // after it was queued (serving.h): then it is linked.
+            uint64_t now = now_ns();
+            int late = g_cfg.serving_after_ns != 0 && now > j.made && now - j.made >= g_cfg.serving_after_ns;
+            int tick = run != NULL && (run->fn->flags & FN_WORK_REPEAT) && run->children > 0;
+            if (!j.unit && ((fn->flags & FN_ENTRY) || late || tick)) {
+                how = LINK_SUPPRESSED;
+                link[0] = j.trace[0];
+                link[1] = j.trace[1];
+                link[2] = j.span;
+            } else {
+                tid[0] = j.trace[0];
+                tid[1] = j.trace[1];
+                parent = j.span;
+            }
+        }
         if (how == LINK_UNSAMPLED) {
             bump(&s->unsampled);
             return;
@@ -770,6 +948,15 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
             flags |= RF_PARENT;
             size += 8;
         }
+        // A unit of work (serving.h): its trace continues one, or it is
+        // work of its own (linked, an entry method, work run on the thread
+        // pool rather than a thread's start), or it joins a caller's
+        // Activity.
+        if (how == LINK_JOINED)
+            unit = j.unit;
+        else
+            unit = how == LINK_SUPPRESSED || (fn->flags & FN_ENTRY) || joined ||
+                   (run != NULL && !(run->fn->flags & FN_WORK_THREAD));
         int verdict = how == LINK_JOINED ? CLR_KEPT
                                           : decide_root(s, fn, (const uint8_t *)tid, joined && (pflags & AMB_DECIDED) ? (pflags & AMB_SAMPLED) : -1);
         if (verdict != CLR_KEPT) {
@@ -799,7 +986,8 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         flags |= RF_SPANID;
         size += 8;
     }
-    uint64_t ts = now_ns();
+    if (ts == 0 || (flags & RF_ROOT))
+        ts = now_ns();
     uint64_t cls = 0, targs[MAX_TYPE_ARGS];
     int ntargs = 0;
     if (fn->flags & FN_SHARED_GENERIC) {
@@ -865,10 +1053,17 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         memcpy(q + 8, targs, 8 * (size_t)ntargs);
     }
     ring_commit(s, size);
-    frame_recorded(s, f, ts, (flags & RF_ROOT) ? tid : s->stack[d - 1].trace, span);
+    int root = (flags & RF_ROOT) != 0;
+    frame_recorded(s, f, ts, root ? tid : s->stack[d - 1].trace, span, unit, root ? 0 : level_under(s, d));
     f->async_linked = 0;
     f->values_off = values_off;
-    if (flags & RF_ROOT) {
+    if (root) {
+        // The trace below it on this thread (a serving frame's) takes its
+        // span budget back when this one ends.
+        f->root = 1;
+        f->outer_spans = s->trace_spans;
+        f->outer_truncated = (uint8_t)s->trace_truncated;
+        f->outer_limited = (uint8_t)s->values_limited;
         s->trace_spans = 1;
         s->trace_truncated = 0;
         s->values_limited = 0;
@@ -877,6 +1072,19 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     }
     if (fn->flags & FN_CLOSURE_CTOR)
         closure_made(fn, elt, f);
+}
+
+// Whether the rule that folds hot methods judges a call whose span is (or
+// folds into) a child of the recorded frame up: not when up is the
+// outermost frame of its thread outside any unit of work (a thread's body,
+// Main), whose calls may be the requests of a loop that will serve
+// (serving.h): folding must not take them away first, however many
+// threads run such a loop. An async loop's resume is no such frame: it
+// serves by its resumes, one or two calls each, long before its calls
+// could fold.
+static inline int fold_judges(const clr_frame *up) {
+    return !(up->recorded == FRAME_RECORDED && !up->unit && up->level == 0 && g_cfg.serving_children != 0 &&
+             !(up->fn != NULL && (up->fn->flags & FN_ASYNC_MOVENEXT)));
 }
 
 // Pops the top frame and, if its enter was recorded, writes the exit record
@@ -893,7 +1101,7 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
         uint64_t ns = f->start ? now_ns() - f->start : 0;
         // Calls folded by the span budget count for the rule too, so that
         // their method can fold and lose its hooks (rejit.c).
-        if (ns && kind == REC_LEAVE && g_cfg.fold_judge_folded && !(f->fn->flags & FN_NEVER_FOLDED))
+        if (ns && kind == REC_LEAVE && g_cfg.fold_judge_folded && !(f->fn->flags & FN_NEVER_FOLDED) && fold_judges(&s->stack[f->anc]))
             clr_fold_judge(&g_cfg, f->fn, ns);
         clr_fold_account(s, &s->stack[f->anc], f->fn, f->fn_index, f->fold_state == FOLD_NESTED ? 0 : ns);
         return;
@@ -902,7 +1110,7 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
         return;
     uint64_t ts = now_ns();
     f->recorded = FRAME_SKIPPED;
-    if (d > 0 && kind == REC_LEAVE && !(f->fn->flags & (FN_ASYNC | FN_CLOSURE_CTOR)))
+    if (d > 0 && kind == REC_LEAVE && !(f->fn->flags & (FN_ASYNC | FN_CLOSURE_CTOR)) && fold_judges(&s->stack[d - 1]))
         clr_fold_judge(&g_cfg, f->fn, ts - f->start);
     // The fixed part: the exit, then what was folded into the frame.
     uint32_t base = REC_EXIT_SIZE;
@@ -913,10 +1121,15 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
     }
     else if (f->fold_calls > 0)
         flags |= RF_FOLDED_COUNT;
-    if (d == 0 && s->trace_truncated)
+    if ((d == 0 || f->root) && s->trace_truncated)
         flags |= RF_TRUNCATED;
-    if (d == 0 && s->values_limited)
+    if ((d == 0 || f->root) && s->values_limited)
         flags |= RF_VALUES_LIMITED;
+    if (f->root) {
+        s->trace_spans = f->outer_spans;
+        s->trace_truncated = f->outer_truncated;
+        s->values_limited = f->outer_limited;
+    }
     // Folded methods re-JIT-compiled without hooks: later calls uncounted.
     if ((flags & (RF_FOLDED | RF_FOLDED_COUNT)) && atomic_load_explicit(&clr_rejit_installed_count, memory_order_relaxed))
         flags |= RF_APPROX;

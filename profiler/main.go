@@ -58,6 +58,7 @@ type profiler struct {
 	render         *values.Renderer
 	captureExclude naming.Patterns
 	foldExempt     naming.Patterns
+	entry          naming.Patterns // CLROTEL_ENTRY: each call begins a trace of its own
 	stop           chan struct{}
 	shutdownOnce   sync.Once
 
@@ -105,6 +106,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 
 		captureExclude: naming.Patterns(cfg.CaptureExclude),
 		foldExempt:     naming.Patterns(cfg.Fold.Exempt),
+		entry:          naming.Patterns(cfg.Serving.Entry),
 	}
 	p.ambient = &ambientState{p: p}
 	p.planner = newPlanner(p, values.NewRedactor(append(append([]string{}, values.DefaultSensitive...), cfg.Redact...)), cfg.Statics)
@@ -152,6 +154,8 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	out.capture.stack_cap = C.uint32_t(cfg.MaxDepth)
 	out.capture.max_trace_spans = C.uint32_t(cfg.MaxSpansPerTrace)
 	out.capture.max_value_spans = C.uint32_t(cfg.MaxValueSpansPerTrace)
+	out.capture.serving_after_ns = C.uint64_t(cfg.Serving.After)
+	out.capture.serving_children = C.uint32_t(cfg.Serving.Children)
 	// The duration threshold also tells slow methods for the span budget,
 	// with folding off.
 	out.capture.fold_max_ns = C.uint64_t(cfg.Fold.MaxDuration)
@@ -367,6 +371,9 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	if p.foldExempt.MatchAny(m.SelectName) {
 		flags |= C.FN_FOLD_EXEMPT
 	}
+	if p.entry.MatchAny(m.SelectName) {
+		flags |= C.FN_ENTRY
+	}
 	f.names = sampling.MethodNames{Select: m.SelectName, Span: f.method.SpanName, Function: m.FunctionName}
 	if stop {
 		// No span: its enter records the Activity for a span of its own.
@@ -505,6 +512,9 @@ func (p *profiler) shutdown() {
 	}
 	if n := uint64(C.clr_events_dropped()); n > 0 {
 		p.log.Warnf("%d exception, catch or Activity records not recorded: capture buffers full (their spans miss those events)", n)
+	}
+	if n := p.bridge.FoldedAfterSent(); n > 0 {
+		p.log.Infof("%d calls folded into spans after they were sent (frames that began serving, sent while open): counted here, on no span", n)
 	}
 	if n := uint64(C.clr_no_leave_count()); n > 0 {
 		p.log.Warnf("%d spans closed without their method's Leave (clrotel.end_reason=no_leave): a frame below them returned first", n)

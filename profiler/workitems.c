@@ -84,6 +84,7 @@ typedef struct work_item {
 typedef struct work_entry {
     _Atomic uint64_t state;
     work_item it;
+    _Atomic uint32_t runs; // a repeating item's runs so far
 } work_entry;
 
 static work_entry g_tab[WORK_SLOTS];
@@ -111,6 +112,7 @@ static int insert(const work_item *it) {
             if (!atomic_compare_exchange_strong_explicit(&e->state, &st, busy, memory_order_acq_rel, memory_order_relaxed))
                 continue;
             e->it = *it;
+            atomic_store_explicit(&e->runs, 0, memory_order_relaxed);
             atomic_store_explicit(&e->state, (busy & ~(uint64_t)ST_MASK) | ST_LIVE, memory_order_release);
             return 0;
         }
@@ -157,6 +159,7 @@ int clr_work_take(uintptr_t item, int repeat, uint64_t now, clr_work_ctx *ctx) {
         if (c.mt != mt || c.ctx.made > now || now - c.ctx.made > LINK_WINDOW_NS)
             return WORK_NONE;
         *ctx = c.ctx;
+        ctx->runs = repeat ? atomic_fetch_add_explicit(&e->runs, 1, memory_order_relaxed) : 0;
         if (c.how == WORK_JOIN || c.how == WORK_LINK)
             atomic_fetch_add_explicit(&g_joined, 1, memory_order_relaxed);
         return (int)c.how;

@@ -38,6 +38,9 @@ func (p *profiler) workFunction(f *function, fid uint64, index uint32, m *naming
 		flags |= C.FN_WORK_MAKE
 	case C.ASYNC_SPECIAL_WORK_RUN:
 		flags |= C.FN_WORK_RUN
+		if flows.WorkThread(m.TypeName) {
+			flags |= C.FN_WORK_THREAD
+		}
 	case C.ASYNC_SPECIAL_WORK_REPEAT:
 		flags |= C.FN_WORK_RUN | C.FN_WORK_REPEAT
 	}

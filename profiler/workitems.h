@@ -32,6 +32,8 @@ typedef struct clr_work_ctx {
     uint64_t trace[2]; // WORK_JOIN, WORK_LINK: the maker's trace and span
     uint64_t span;
     uint64_t made; // unix ns
+    uint64_t unit; // made in a unit of work's trace (serving.h): its run stays in it
+    uint64_t runs; // clr_work_take of a repeating item: its runs before this one
 } clr_work_ctx;
 
 // The hooks (no lock, no allocation, no syscall): an item was made under

@@ -1,0 +1,10 @@
+// Package serving holds the rule that turns a long-running service's
+// requests into traces of their own: which frames serve independent units
+// of work (a request loop, a queue consumer, Main running a service), and
+// the operator's settings for it. The hooks apply the rule in C on every
+// call (profiler/serving.h); Due is its Go reference, which
+// profiler/internal/cserving checks the C one against.
+//
+// It decides nothing about sampling, folding or export, and must not touch
+// the runtime.
+package serving
