@@ -20,22 +20,43 @@ import (
 )
 
 // The service benchmark: examples/service (an HttpListener app, a few
-// traced methods per request, values captured) loaded by wrk on loopback
-// for a fixed time, untraced and traced with the defaults, in interleaved
-// pairs. It reports requests per second and p99 latency, as ratios of the
-// untraced run, and the calls the profiler dropped.
+// traced methods per request, values captured) in each of its shapes (a
+// thread per core running a GetContext loop, an accept loop queuing to the
+// thread pool, an async accept loop), its hosting code traced with the
+// rest, loaded by wrk on loopback for a fixed time: untraced, with the
+// defaults, and with every request traced (no CPU budget for the span
+// work), in interleaved rounds. It reports requests per second and p50/p99
+// latency as ratios of the untraced run, the request traces received per
+// second while wrk ran, and the calls the profiler dropped.
 
 type serviceResult struct {
-	rps     float64
-	p99     time.Duration
-	dropped int64
-	folded  int64
-	shed    int64 // traces shed whole at their root under load
-	spans   int
+	rps      float64
+	p50, p99 time.Duration
+	dropped  int64
+	folded   int64
+	shed     int64 // traces shed whole at their root under load
+	spans    int
+	// traces received while the load ran, per second (requests traced)
+	tracesPerSec float64
 }
+
+// serviceModes are the runs of each round: untraced, then traced with the
+// defaults, then with every request traced.
+var serviceModes = []struct {
+	name   string
+	traced bool
+	env    []string
+}{
+	{"untraced", false, nil},
+	{"clrotel defaults", true, nil},
+	{"every request traced", true, []string{"CLROTEL_EXPORT_CPU_PERCENT=0", "OTEL_TRACES_SAMPLER=always_on"}},
+}
+
+var serviceShapes = []string{"threads", "pool", "async"}
 
 var (
 	wrkRPS     = regexp.MustCompile(`Requests/sec:\s+([0-9.]+)`)
+	wrkP50     = regexp.MustCompile(`(?m)^\s+50%\s+([0-9.]+)(us|ms|s)\s*$`)
 	wrkP99     = regexp.MustCompile(`(?m)^\s+99%\s+([0-9.]+)(us|ms|s)\s*$`)
 	droppedAll = regexp.MustCompile(`(\d+) calls dropped`)
 	foldedAll  = regexp.MustCompile(`(\d+) calls folded`)
@@ -66,36 +87,41 @@ func serviceBench(host, work, version, lib string, base []string, seconds, pairs
 	if err := os.WriteFile(filepath.Join(work, "Service.runtimeconfig.json"), []byte(rc), 0o644); err != nil {
 		return "", err
 	}
-	var untraced, traced []serviceResult
-	for i := 0; i < pairs; i++ {
-		for _, on := range []bool{false, true} {
-			r, err := serviceRun(host, exe, lib, base, on, seconds)
-			if err != nil {
-				return "", err
-			}
-			if on {
-				traced = append(traced, r)
-			} else {
-				untraced = append(untraced, r)
-			}
-			fmt.Fprintf(os.Stderr, "bench: service pair %d/%d, traced=%v: %.0f req/s, p99 %v\n", i+1, pairs, on, r.rps, r.p99)
-		}
-	}
-	u, t := medianService(untraced), medianService(traced)
 	var b strings.Builder
-	fmt.Fprintf(&b, "\nService (examples/service under wrk -t2 -c16, %d s per run, medians of %d interleaved pairs, .NET %s)\n", seconds, pairs, version)
+	fmt.Fprintf(&b, "\nService (examples/service, its hosting traced too, under wrk -t2 -c16, %d s per run, medians of %d interleaved rounds, .NET %s)\n", seconds, pairs, version)
 	if len(serviceEnv) > 0 {
 		fmt.Fprintf(&b, "  traced runs with %s\n", strings.Join(serviceEnv, " "))
 	}
-	fmt.Fprintf(&b, "  %-34s %12s %10s %8s %10s %10s %10s %12s %10s\n", "", "requests/s", "p99", "ratio", "p99 ratio", "dropped", "folded", "traces shed", "spans")
-	fmt.Fprintf(&b, "  %-34s %12.0f %10v %8s %10s %10s %10s %12s %10s\n", "untraced", u.rps, u.p99.Round(time.Microsecond), "1.00", "1.00", "", "", "", "")
-	fmt.Fprintf(&b, "  %-34s %12.0f %10v %8.2f %10.2f %10d %10d %12d %10d\n", "clrotel defaults (values, export)", t.rps, t.p99.Round(time.Microsecond),
-		t.rps/u.rps, float64(t.p99)/float64(u.p99), t.dropped, t.folded, t.shed, t.spans)
-	b.WriteString("  targets: requests/s >= 0.90 of untraced, p99 <= 1.2x, no call dropped (traces shed whole under load are not drops)\n")
+	fmt.Fprintf(&b, "  %-8s %-22s %10s %8s %9s %9s %10s %10s %9s %10s %12s\n", "shape", "", "requests/s", "ratio", "p50", "p99", "p99 ratio", "traces/s", "dropped", "folded", "traces shed")
+	for _, shape := range serviceShapes {
+		runs := make([][]serviceResult, len(serviceModes))
+		for i := 0; i < pairs; i++ {
+			for m, mode := range serviceModes {
+				r, err := serviceRun(host, exe, lib, base, shape, mode.traced, mode.env, seconds)
+				if err != nil {
+					return "", fmt.Errorf("%s, %s: %w", shape, mode.name, err)
+				}
+				runs[m] = append(runs[m], r)
+				fmt.Fprintf(os.Stderr, "bench: service %s round %d/%d, %s: %.0f req/s, p99 %v, %.0f traces/s\n", shape, i+1, pairs, mode.name, r.rps, r.p99, r.tracesPerSec)
+			}
+		}
+		u := medianService(runs[0])
+		for m, mode := range serviceModes {
+			r := medianService(runs[m])
+			if !mode.traced {
+				fmt.Fprintf(&b, "  %-8s %-22s %10.0f %8s %9v %9v %10s %10s %9s %10s %12s\n", shape, mode.name, r.rps, "1.00", r.p50.Round(time.Microsecond), r.p99.Round(time.Microsecond), "1.00", "", "", "", "")
+				continue
+			}
+			fmt.Fprintf(&b, "  %-8s %-22s %10.0f %8.2f %9v %9v %10.2f %10.0f %9d %10d %12d\n", shape, mode.name, r.rps, r.rps/u.rps,
+				r.p50.Round(time.Microsecond), r.p99.Round(time.Microsecond), float64(r.p99)/float64(u.p99), r.tracesPerSec, r.dropped, r.folded, r.shed)
+		}
+	}
+	b.WriteString("  targets: with the defaults requests/s >= 0.90 of untraced and p99 <= 1.2x; with every request traced requests/s >= 0.70;\n")
+	b.WriteString("  no call dropped (traces shed whole under load are not drops); traces/s: request traces received while wrk ran\n")
 	return b.String(), nil
 }
 
-func serviceRun(host, exe, lib string, base []string, traced bool, seconds int) (serviceResult, error) {
+func serviceRun(host, exe, lib string, base []string, shape string, traced bool, env []string, seconds int) (serviceResult, error) {
 	var res serviceResult
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -103,7 +129,7 @@ func serviceRun(host, exe, lib string, base []string, traced bool, seconds int) 
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	l.Close()
-	cmd := exec.Command(host, exe, strconv.Itoa(port))
+	cmd := exec.Command(host, exe, strconv.Itoa(port), shape)
 	cmd.Env = append([]string{}, base...)
 	var sink *otlpsink.Sink
 	if traced {
@@ -112,10 +138,8 @@ func serviceRun(host, exe, lib string, base []string, traced bool, seconds int) 
 		}
 		defer sink.Close()
 		cmd.Env = append(cmd.Env, "CORECLR_ENABLE_PROFILING=1", "CORECLR_PROFILER="+clrotelCLSID, "CORECLR_PROFILER_PATH="+lib,
-			"CLROTEL_LOG_LEVEL=info", "OTEL_SERVICE_NAME=service", "OTEL_EXPORTER_OTLP_ENDPOINT="+sink.Endpoint(),
-			// The host's dispatch loop is framework code in ASP.NET Core.
-			"CLROTEL_EXCLUDE=Acme.Service.Hosting.*")
-		cmd.Env = append(cmd.Env, serviceEnv...)
+			"CLROTEL_LOG_LEVEL=info", "OTEL_SERVICE_NAME=service", "OTEL_EXPORTER_OTLP_ENDPOINT="+sink.Endpoint())
+		cmd.Env = append(append(cmd.Env, env...), serviceEnv...)
 	}
 	stderr, err := os.CreateTemp("", "service-stderr-")
 	if err != nil {
@@ -154,18 +178,27 @@ func serviceRun(host, exe, lib string, base []string, traced bool, seconds int) 
 			resp.Body.Close()
 		}
 	}
+	// The traces received while wrk runs, the exporter's batch delay
+	// (500 ms) after its start and end.
+	tracesNow := func() int {
+		if sink == nil {
+			return 0
+		}
+		_, n := sink.MaxSpansPerTrace()
+		return n
+	}
+	time.Sleep(time.Second)
+	before := tracesNow()
 	wrk, err := exec.Command("wrk", "-t2", "-c16", fmt.Sprintf("-d%ds", seconds), "--latency", url).CombinedOutput()
 	if err != nil {
 		return res, fmt.Errorf("wrk: %v\n%s", err, wrk)
 	}
+	time.Sleep(time.Second)
+	res.tracesPerSec = float64(tracesNow()-before) / float64(seconds)
 	if m := wrkRPS.FindSubmatch(wrk); m != nil {
 		res.rps, _ = strconv.ParseFloat(string(m[1]), 64)
 	}
-	if m := wrkP99.FindSubmatch(wrk); m != nil {
-		v, _ := strconv.ParseFloat(string(m[1]), 64)
-		unit := map[string]time.Duration{"us": time.Microsecond, "ms": time.Millisecond, "s": time.Second}[string(m[2])]
-		res.p99 = time.Duration(v * float64(unit))
-	}
+	res.p50, res.p99 = wrkLatency(wrkP50, wrk), wrkLatency(wrkP99, wrk)
 	if resp, err := client.Get(fmt.Sprintf("http://127.0.0.1:%d/quit", port)); err == nil {
 		resp.Body.Close()
 	}
@@ -196,19 +229,34 @@ func serviceRun(host, exe, lib string, base []string, traced bool, seconds int) 
 	return res, nil
 }
 
+// wrkLatency reads one percentile of wrk's latency distribution.
+func wrkLatency(re *regexp.Regexp, out []byte) time.Duration {
+	m := re.FindSubmatch(out)
+	if m == nil {
+		return 0
+	}
+	v, _ := strconv.ParseFloat(string(m[1]), 64)
+	unit := map[string]time.Duration{"us": time.Microsecond, "ms": time.Millisecond, "s": time.Second}[string(m[2])]
+	return time.Duration(v * float64(unit))
+}
+
 func medianService(rs []serviceResult) serviceResult {
 	if len(rs) == 0 {
 		return serviceResult{}
 	}
 	out := rs[len(rs)/2]
 	rps := make([]float64, len(rs))
+	tps := make([]float64, len(rs))
+	p50 := make([]time.Duration, len(rs))
 	p99 := make([]time.Duration, len(rs))
 	for i, r := range rs {
-		rps[i], p99[i] = r.rps, r.p99
+		rps[i], tps[i], p50[i], p99[i] = r.rps, r.tracesPerSec, r.p50, r.p99
 		out.dropped = max(out.dropped, r.dropped)
 	}
 	sort.Float64s(rps)
+	sort.Float64s(tps)
+	sort.Slice(p50, func(i, j int) bool { return p50[i] < p50[j] })
 	sort.Slice(p99, func(i, j int) bool { return p99[i] < p99[j] })
-	out.rps, out.p99 = rps[len(rps)/2], p99[len(p99)/2]
+	out.rps, out.tracesPerSec, out.p50, out.p99 = rps[len(rps)/2], tps[len(tps)/2], p50[len(p50)/2], p99[len(p99)/2]
 	return out
 }
