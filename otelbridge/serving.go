@@ -13,37 +13,110 @@ import (
 // the moment it began serving.
 const EndServing = "serving"
 
-// Serving sends, at ts, every open span of the trace of t's innermost
-// span: on t, on the other threads (threads, t among them or not) and among
-// the async spans waiting for their task, ending each at ts with
-// clrotel.end_reason=serving. t's innermost frame began serving
-// (profiler/serving.h): it lives as long as the process, and so do the
-// frames it runs in (Main, a thread's body); the spans of that trace,
-// whose ancestors they are (through spans that ended, as a closure's
-// constructor), would otherwise wait for their parent until exit. Each
-// span is sent once; its end sends nothing more.
+// Serving sends, at ts, t's innermost span and every open span it
+// descends from, ending each at ts with clrotel.end_reason=serving. t's
+// innermost frame began serving (profiler/serving.h): it lives as long as
+// the process, and so do the frames it runs in (a thread's body, Main);
+// the spans of its trace would otherwise wait for their parent until exit.
+// The walk goes down t's stack, then to the parent of each root it meets:
+// an open frame of another thread (threads), or an async span waiting for
+// its task. When a parent has already ended (a closure's constructor, which
+// started a thread), it goes on from the trace's root, on whichever thread
+// holds it. Spans that are not ancestors (work of that trace in flight on
+// other threads) are left to end as they will. Each span is sent once; its
+// end sends nothing more.
 func (b *Bridge) Serving(ts int64, t *Thread, threads []*Thread) {
 	n := len(t.stack)
 	if n == 0 {
 		return
 	}
 	tid := t.stack[n-1].traceID
-	b.sendOpenOf(t, tid, ts)
-	for _, th := range threads {
-		if th != nil && th != t {
-			b.sendOpenOf(th, tid, ts)
+	next, done := b.sendChain(t, n-1, ts)
+	for hops := 0; !done && hops < maxServingHops; hops++ {
+		if th, i := locate(next, t, threads); th != nil {
+			next, done = b.sendChain(th, i, ts)
+			continue
 		}
+		if parent, ok := b.sendPendingAsync(next, ts); ok {
+			next, done = parent, !parent.IsValid()
+			continue
+		}
+		// Ended, or of another process: the trace's root carries on.
+		b.sendTraceRoot(tid, t, threads, ts)
+		return
 	}
-	b.sendPendingAsync(tid, ts)
 }
 
-// sendOpenOf sends th's open spans of trace tid, ending them at ts.
-func (b *Bridge) sendOpenOf(th *Thread, tid trace.TraceID, ts int64) {
-	for i := range th.stack {
-		if f := &th.stack[i]; f.traceID == tid && !f.pseudo && !f.exported {
-			b.sendOpen(th, i, ts)
+// maxServingHops bounds the walk up a trace (its threads and async spans).
+const maxServingHops = 1 << 12
+
+// sendChain sends th's frame i and the frames below it that it descends
+// from, down to a root or a continuation, and says where the walk goes on:
+// the root's parent, or the async span a continuation continues. done:
+// nothing more to send (a trace's first span, or one sent already).
+func (b *Bridge) sendChain(th *Thread, i int, ts int64) (next trace.SpanID, done bool) {
+	for j := i; j >= 0; j-- {
+		f := &th.stack[j]
+		switch {
+		case f.pseudo:
+			return f.spanID, false
+		case f.exported:
+			return trace.SpanID{}, true
+		}
+		b.sendOpen(th, j, ts)
+		if f.root || j == 0 {
+			return f.parent, !f.parent.IsValid()
 		}
 	}
+	return trace.SpanID{}, true
+}
+
+// sendTraceRoot sends the open root of trace tid, the first span of the
+// trace (no parent), with the frames of its trace above it on its thread.
+func (b *Bridge) sendTraceRoot(tid trace.TraceID, t *Thread, threads []*Thread, ts int64) {
+	for _, th := range append([]*Thread{t}, threads...) {
+		if th == nil {
+			continue
+		}
+		for r := range th.stack {
+			f := &th.stack[r]
+			if f.traceID != tid || !f.root || f.parent.IsValid() || f.pseudo {
+				continue
+			}
+			top := r
+			for top+1 < len(th.stack) && th.stack[top+1].traceID == tid && !th.stack[top+1].pseudo && !th.stack[top+1].root {
+				top++
+			}
+			b.sendChain(th, top, ts)
+			return
+		}
+	}
+}
+
+// locate finds the open span id (not a continuation of it) on t or one of
+// threads.
+func locate(id trace.SpanID, t *Thread, threads []*Thread) (*Thread, int) {
+	if i := t.find(id); i >= 0 {
+		return t, i
+	}
+	for _, th := range threads {
+		if th == nil || th == t {
+			continue
+		}
+		if i := th.find(id); i >= 0 {
+			return th, i
+		}
+	}
+	return nil, -1
+}
+
+func (t *Thread) find(id trace.SpanID) int {
+	for i := len(t.stack) - 1; i >= 0; i-- {
+		if f := &t.stack[i]; f.spanID == id && !f.pseudo {
+			return i
+		}
+	}
+	return -1
 }
 
 // sendOpen sends the open frame i of th, ending it at ts.
@@ -59,27 +132,31 @@ func (b *Bridge) sendOpen(th *Thread, i int, ts int64) {
 	f.exported = true
 }
 
-// sendPendingAsync sends the async spans of trace tid whose call returned
-// and which wait for their task, ending them at ts.
-func (b *Bridge) sendPendingAsync(tid trace.TraceID, ts int64) {
+// sendPendingAsync sends the async span id, if its call returned and it
+// waits for its task, ending it at ts, and gives its parent (none when it
+// was sent already). ok is false when no such span waits.
+func (b *Bridge) sendPendingAsync(id trace.SpanID, ts int64) (parent trace.SpanID, ok bool) {
 	b.asyncMu.Lock()
 	defer b.asyncMu.Unlock()
-	for _, st := range b.async {
-		ps := st.pending
-		if ps == nil || st.sent || ps.f.traceID != tid {
-			continue
-		}
-		e := ps.e
-		e.end = ts
-		e.reason = EndServing
-		e.attrs = mergeAttrs(withoutReturn(e.attrs), st.folded...)
-		if st.resumes > 0 {
-			e.attrs = append(e.attrs, KeyAsyncResumes.Int64(st.resumes))
-		}
-		ps.f.events = append(ps.f.events, st.events...)
-		b.out.add(&ps.t, &ps.f, &e)
-		st.pending, st.events, st.folded, st.sent = nil, nil, nil, true
+	st := b.async[id]
+	if st == nil || st.pending == nil && !st.sent {
+		return trace.SpanID{}, false
 	}
+	if st.sent {
+		return trace.SpanID{}, true // its ancestors went with it
+	}
+	ps := st.pending
+	e := ps.e
+	e.end = ts
+	e.reason = EndServing
+	e.attrs = mergeAttrs(withoutReturn(e.attrs), st.folded...)
+	if st.resumes > 0 {
+		e.attrs = append(e.attrs, KeyAsyncResumes.Int64(st.resumes))
+	}
+	ps.f.events = append(ps.f.events, st.events...)
+	b.out.add(&ps.t, &ps.f, &e)
+	st.pending, st.events, st.folded, st.sent = nil, nil, nil, true
+	return ps.f.parent, true
 }
 
 // exportedAsyncReturned notes that the call of the async span id returned

@@ -8,70 +8,85 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
-// TestServing: a loop on a worker thread, joined to Main's trace, begins
-// serving. Its span, its thread's, Main's (on another thread) and an async
-// span of that trace waiting for its task are sent at once, ended then;
-// a request begun under the loop is a root of its own, linked to it; the
-// frames' later ends, and the exit, send nothing more; another trace's
-// spans are left alone.
+// TestServing: two worker threads' loops, in Main's trace, begin serving.
+// The first's span and every span it descends from are sent at once, ended
+// then: its thread's body, the async method that started the thread
+// (waiting for its task) and Main on another thread. The second's parent
+// has already ended (a closure's constructor): its chain is sent up to
+// there, and Main is not sent twice. Spans of the trace that are not
+// ancestors (an async method in flight) end as they will, as do another
+// trace's. A request begun under the loop is a root of its own, linked to
+// it; the frames' later ends and the exit send nothing more.
 func TestServing(t *testing.T) {
 	b, pipe, c := newTestBridge(t, ExportOptions{})
 	m := func(name string) *Method { return NewMethod(MethodInfo{FunctionName: name}) }
-	mainT, worker, other := NewThread(1), NewThread(2), NewThread(3)
+	mainT, worker, worker2, other := NewThread(1), NewThread(2), NewThread(3), NewThread(4)
 	svc := trace.TraceID{0x5e, 1}
 	req := trace.TraceID{0x7e, 2}
 	elsewhere := trace.TraceID{0xe1, 3}
-	loop := trace.SpanID{0x10, 1}
+	run, warm, loop := trace.SpanID{0xa1, 1}, trace.SpanID{0xa5, 1}, trace.SpanID{0x10, 1}
+	endedCtor := trace.SpanID{0xc0, 1}
 
-	b.Enter(mainT, 100, m("Acme.S.Program.Main"), svc)
-	b.EnterAsync(mainT, 110, m("Acme.S.Program.WarmAsync"), trace.TraceID{}, trace.SpanID{0xa5, 1})
+	b.Enter(mainT, 100, m("Main"), svc)
+	b.EnterAsync(mainT, 105, m("RunAsync"), trace.TraceID{}, run)
+	b.Exit(mainT, 108, ExitReturn) // its task runs as long as the service
+	b.EnterAsync(mainT, 110, m("WarmAsync"), trace.TraceID{}, warm)
 	b.Exit(mainT, 120, ExitReturn) // its task still runs
-	b.Enter(worker, 200, m("Acme.S.Worker.Body"), svc)
-	b.JoinParent(worker, mainT.stack[0].spanID)
-	b.EnterWithID(worker, 210, m("Acme.S.Worker.Loop"), trace.TraceID{}, loop)
-	b.Enter(worker, 220, m("Acme.S.Handler.Handle"), trace.TraceID{}) // an early request, nested
+	b.Enter(worker, 200, m("Body"), svc)
+	b.JoinParent(worker, run)
+	b.EnterWithID(worker, 210, m("Loop"), trace.TraceID{}, loop)
+	b.Enter(worker, 220, m("Handle"), trace.TraceID{}) // an early request, nested
 	b.Exit(worker, 230, ExitReturn)
-	b.Enter(other, 250, m("Acme.S.Other.Run"), elsewhere)
+	b.Enter(worker2, 240, m("Body2"), svc)
+	b.JoinParent(worker2, endedCtor)
+	b.Enter(worker2, 245, m("Loop2"), trace.TraceID{})
+	b.Enter(other, 250, m("Other"), elsewhere)
 
-	b.Serving(300, worker, []*Thread{mainT, worker, other})
+	b.Serving(300, worker, []*Thread{mainT, worker, worker2, other})
+	b.Serving(400, worker2, []*Thread{mainT, worker, worker2, other})
 
-	b.Enter(worker, 310, m("Acme.S.Handler.Handle"), req)
+	b.Enter(worker, 310, m("Handle"), req)
 	b.LinkRoot(worker, svc, loop)
 	b.Exit(worker, 320, ExitReturn)
 	b.Exit(worker, 900, ExitReturn) // the loop ends
-	b.AsyncEnd(mainT, 950, trace.SpanID{0xa5, 1}, flows.Outcome{})
+	b.AsyncEnd(mainT, 950, warm, flows.Outcome{})
+	b.AsyncEnd(mainT, 960, run, flows.Outcome{})
 	b.Abandon(worker, 1000)
+	b.Abandon(worker2, 1000)
 	b.Abandon(mainT, 1000)
 	b.Exit(other, 1000, ExitReturn)
 
-	got := map[string][]uint64{} // name: end times
+	type sent struct {
+		end    uint64
+		reason any
+	}
+	got := map[string][]sent{}
 	for _, s := range flushed(t, pipe, c) {
 		name := strings.TrimSuffix(s.Name, "()")
-		got[name] = append(got[name], s.EndTimeUnixNano)
-		a := attrs(s.Attributes)
-		switch name {
-		case "Acme.S.Program.Main", "Acme.S.Worker.Body", "Acme.S.Worker.Loop", "Acme.S.Program.WarmAsync":
-			if s.EndTimeUnixNano != 300 || a["clrotel.end_reason"] != EndServing {
-				t.Errorf("%s: end %d, reason %v; want sent at 300 as serving", s.Name, s.EndTimeUnixNano, a["clrotel.end_reason"])
-			}
-		case "Acme.S.Handler.Handle":
-			if s.EndTimeUnixNano == 320 {
-				if trace.TraceID(s.TraceId) != req || len(s.ParentSpanId) != 0 || len(s.Links) != 1 || trace.SpanID(s.Links[0].SpanId) != loop {
-					t.Errorf("request begun under the loop: trace %x parent %x links %v", s.TraceId, s.ParentSpanId, s.Links)
-				}
-			} else if trace.SpanID(s.ParentSpanId) != loop {
-				t.Errorf("early request: parent %x, want the loop", s.ParentSpanId)
-			}
-		case "Acme.S.Other.Run":
-			if s.EndTimeUnixNano != 1000 || a["clrotel.end_reason"] != nil {
-				t.Errorf("another trace's span: end %d, reason %v", s.EndTimeUnixNano, a["clrotel.end_reason"])
+		got[name] = append(got[name], sent{s.EndTimeUnixNano, attrs(s.Attributes)["clrotel.end_reason"]})
+		if name == "Handle" && s.EndTimeUnixNano == 320 {
+			if trace.TraceID(s.TraceId) != req || len(s.ParentSpanId) != 0 || len(s.Links) != 1 || trace.SpanID(s.Links[0].SpanId) != loop {
+				t.Errorf("request begun under the loop: trace %x parent %x links %v", s.TraceId, s.ParentSpanId, s.Links)
 			}
 		}
 	}
-	for name, want := range map[string]int{"Acme.S.Program.Main": 1, "Acme.S.Worker.Body": 1, "Acme.S.Worker.Loop": 1,
-		"Acme.S.Program.WarmAsync": 1, "Acme.S.Handler.Handle": 2, "Acme.S.Other.Run": 1} {
-		if len(got[name]) != want {
-			t.Errorf("%s sent %d times (ends %v), want %d", name, len(got[name]), got[name], want)
+	want := map[string][]sent{
+		"Main": {{300, EndServing}}, "RunAsync": {{300, EndServing}}, "Body": {{300, EndServing}}, "Loop": {{300, EndServing}},
+		"Body2": {{400, EndServing}}, "Loop2": {{400, EndServing}},
+		"WarmAsync": {{950, nil}}, "Other": {{1000, nil}}, "Handle": {{230, nil}, {320, nil}},
+	}
+	for name, w := range want {
+		if g := got[name]; len(g) != len(w) || !sameSent(g, w) {
+			t.Errorf("%s sent as %v, want %v", name, g, w)
 		}
 	}
+}
+
+func sameSent[T comparable](a, b []T) bool {
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
