@@ -160,6 +160,62 @@ func TestEmptyFile(t *testing.T) {
 	}
 }
 
+// Files that took the YAML decoder quadratic time and memory (it compares
+// every key of a mapping with every other and reports each equal pair, again
+// at each alias of the mapping: 4 KiB of one repeated key cost 10 s and
+// 1.2 GB), or a list of errors as long as the file: each is refused with one
+// error, or its errors are listed up to maxErrors and then counted.
+// Asserted on the errors, never on time.
+func TestFileBounds(t *testing.T) {
+	rep := strings.Repeat
+	keys := func(n int) string { // k0: 0, k1: 0, ...
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "k%d: 0, ", i)
+		}
+		return b.String()
+	}
+	laughs := "x0: &x0 [a, a, a, a, a, a, a, a, a, a]\n" // ten times as many nodes at each level
+	for i := 1; i < 6; i++ {
+		laughs += fmt.Sprintf("x%d: &x%d [%s]\n", i, i, strings.TrimSuffix(rep(fmt.Sprintf("*x%d, ", i-1), 10), ", "))
+	}
+	tests := []struct {
+		name, yaml string
+		want       string // in the error; "" for a file that is used
+		lines      int    // of the error
+	}{
+		{"a key 300 times", "{" + rep("a, ", 300) + "}", "f.yaml:1: a mapping of 300 keys: at most 64", 1},
+		{"a key 40 times: each copy once", rep("a: 0\n", 40), `f.yaml:40: mapping key "a" already defined at line 1`, 39},
+		{"a nested key twice", "sampling:\n  ratio: 0.5\n  ratio: 0.6\n", `f.yaml:3: mapping key "ratio" already defined at line 2`, 1},
+		{"65 keys", "sampling: {" + keys(65) + "}\n", "f.yaml:1: a mapping of 65 keys: at most 64", 1},
+		{"64 keys", "sampling: {" + keys(64) + "}\n", `f.yaml:1: unknown key "k63"`, 64},
+		{"aliases past the node bound", laughs, "f.yaml: more than 65536 keys and values, counting those that aliases repeat", 1},
+		{"a mapping aliased 90 times", "sampling:\n  remote: &m {" + keys(60) + "}\n  rules: [" + rep("*m, ", 90) + "]\n",
+			"f.yaml: and 5360 more problems", 101},
+		{"500 empty patterns", "include: [" + rep(`"", `, 500) + "]\n", "f.yaml: and 400 more problems", 101},
+		{"over 256 KiB", rep("#\n", 128<<10+1), "f.yaml: 262146 bytes: a configuration file is at most 262144", 1},
+		{"256 KiB", rep("#\n", 128<<10), "", 0},
+		{"an alias", "include: [Acme.*]\nfold:\n  exempt: &p [Acme.Cart.*]\ncapture:\n  exclude: *p\n", "", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ParseFile("f.yaml", []byte(tt.yaml))
+			if tt.want == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %.300v, want %q", err, tt.want)
+			}
+			if n := strings.Count(err.Error(), "\n") + 1; n != tt.lines {
+				t.Fatalf("%d lines of errors, want %d; the first: %.300s", n, tt.lines, err)
+			}
+		})
+	}
+}
+
 func FuzzParseFile(f *testing.F) {
 	f.Add([]byte(goodFile))
 	f.Add([]byte("sampling:\n  rules:\n    - match: A.*\n      sample: often\n"))
@@ -170,6 +226,9 @@ func FuzzParseFile(f *testing.F) {
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "fuzz.yaml") {
 				t.Fatalf("error does not name the file: %v", err)
+			}
+			if es, ok := err.(FileErrors); !ok || len(es) > maxErrors+1 {
+				t.Fatalf("%T of %d errors, want FileErrors of at most %d", err, strings.Count(err.Error(), "\n")+1, maxErrors+1)
 			}
 			return
 		}
