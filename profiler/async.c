@@ -330,7 +330,7 @@ static void corelib_specials(uintptr_t mid, const uint8_t *base, int flat) {
             if (td == 0 || md_image_methods_named(&img, td, w->make, NULL, 0) == 0 ||
                 md_image_methods_named(&img, td, w->run, NULL, 0) == 0)
                 continue;
-            image_specials(&img, mid, td, &w->make, 1, ASYNC_SPECIAL_WORK_MAKE);
+            image_specials(&img, mid, td, &w->make, 1, w->repeat ? ASYNC_SPECIAL_WORK_MAKE_REPEAT : ASYNC_SPECIAL_WORK_MAKE);
             image_specials(&img, mid, td, &w->run, 1, w->repeat ? ASYNC_SPECIAL_WORK_REPEAT : ASYNC_SPECIAL_WORK_RUN);
             mdTypeDef in = w->inliner_type != NULL ? md_image_find_type(&img, w->ns, w->inliner_type) : 0;
             if (in != 0)
@@ -364,7 +364,7 @@ static void corelib_specials(uintptr_t mid, const uint8_t *base, int flat) {
             if (MD(imp)->FindTypeDefByName(imp, (const WCHAR *)n16, 0, &td) != S_OK || !has_method(imp, td, w->make) ||
                 !has_method(imp, td, w->run))
                 continue;
-            add_special(imp, mid, td, &w->make, 1, ASYNC_SPECIAL_WORK_MAKE);
+            add_special(imp, mid, td, &w->make, 1, w->repeat ? ASYNC_SPECIAL_WORK_MAKE_REPEAT : ASYNC_SPECIAL_WORK_MAKE);
             add_special(imp, mid, td, &w->run, 1, w->repeat ? ASYNC_SPECIAL_WORK_REPEAT : ASYNC_SPECIAL_WORK_RUN);
             if (w->inliner_type == NULL)
                 continue;
@@ -472,7 +472,7 @@ void clr_async_module_loading(uintptr_t mid) {
 // (in the kickoff method's frame, or in the task's box); for a closure's or
 // an Activity's method the object. Out of line: the hot-path check allows
 // it the runtime's GetFunctionEnter3Info, as it does for value capture.
-__attribute__((noinline)) uintptr_t clr_async_this(uintptr_t fid, uintptr_t elt) {
+__attribute__((noinline)) int clr_elt_arg(uintptr_t fid, uintptr_t elt, uint32_t idx, void *out, uint32_t size) {
     struct {
         COR_PRF_FUNCTION_ARGUMENT_INFO info;
         COR_PRF_FUNCTION_ARGUMENT_RANGE more[ELT_MAX_RANGES - 1];
@@ -483,13 +483,18 @@ __attribute__((noinline)) uintptr_t clr_async_this(uintptr_t fid, uintptr_t elt)
     uint8_t *save = clr_elt_repair_on && elt != 0 ? clr_elt_fp_save(elt) : NULL;
     if (save != NULL)
         memcpy(fp, save, ELT_FP_SAVE_SIZE);
-    uintptr_t self = 0;
     HRESULT hr = INFO->GetFunctionEnter3Info(SELF, fid, (COR_PRF_ELT_INFO)elt, &frame, &cb, &ai.info);
     if (save != NULL)
         memcpy(save, fp, ELT_FP_SAVE_SIZE);
-    if (hr >= 0 && ai.info.numRanges > 0 && ai.info.ranges[0].length >= sizeof(uintptr_t))
-        memcpy(&self, (const void *)ai.info.ranges[0].startAddress, sizeof self);
-    return self;
+    if (hr < 0 || idx >= ai.info.numRanges || idx >= ELT_MAX_RANGES || ai.info.ranges[idx].length < size)
+        return 0;
+    memcpy(out, (const void *)ai.info.ranges[idx].startAddress, size);
+    return 1;
+}
+
+uintptr_t clr_async_this(uintptr_t fid, uintptr_t elt) {
+    uintptr_t self = 0;
+    return clr_elt_arg(fid, elt, 0, &self, sizeof self) ? self : 0;
 }
 
 int md_attribute_blob(void *imp, uint32_t tok, const uint16_t *name, const uint8_t **data, uint32_t *len) {

@@ -234,22 +234,29 @@ typedef struct clr_frame {
     // FRAME_RECORDED, for the serving rule (serving.h): when its span
     // began (a continuation's: when its async method was called); the
     // calls made directly under it (a continuation starts from its async
-    // method's resumes) and the work items made under it; its level, 0
-    // for the outermost recorded frame of its thread. FRAME_PASS of a
-    // work item's run: born and unit are its maker's (workitems.h
-    // clr_work_ctx), children the item's runs before this one.
+    // method's resumes) and the work items and closures made under it;
+    // its level, 0 for the outermost recorded frame of its thread.
+    // FRAME_PASS of a work item's run: born and unit are its maker's
+    // (workitems.h clr_work_ctx).
     uint64_t born;
     uint32_t children;
     uint32_t queued;
     uint16_t level;
     uint8_t unit;    // in a unit of work's trace (a request): never serving
-    uint8_t serving; // the calls and work under it begin traces of their own
+    uint8_t serving; // SERVE_*: what under it begins traces of its own
     // It began a trace (RF_ROOT): the thread's span budget counters of
     // the trace below it, given back when it ends.
     uint8_t root;
     uint8_t outer_truncated, outer_limited;
+    // FRAME_PASS of a work item's run: a periodic timer's tick (each is a
+    // unit of work of its own).
+    uint8_t tick;
     uint32_t outer_spans;
 } clr_frame;
+
+// What begins traces of its own under a frame (serving.h): its calls and
+// its work (it serves), or its work only.
+enum { SERVE_CALLS = 1, SERVE_WORK = 2 };
 
 enum { FOLD_NONE = 0, FOLD_KEPT = 1, FOLD_NESTED = 2 }; // FOLD_NESTED: a folded frame under a folded call, timed only for the rule
 

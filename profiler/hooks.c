@@ -363,7 +363,6 @@ static inline clr_serving_rule serving_rule(void) {
 // now, still running (REC_SERVING). Without room for the record they are
 // exported when they end, and the record's loss is counted.
 __attribute__((noinline)) static void begin_serving(clr_slot *s, clr_frame *f, uint64_t now) {
-    f->serving = 1;
     uint8_t *p = ring_reserve(s, REC_EXIT_SIZE, s->reserved + 2 * REC_EXIT_SIZE);
     if (p == NULL) {
         atomic_fetch_add_explicit(&g_events_dropped, 1, memory_order_relaxed);
@@ -376,17 +375,24 @@ __attribute__((noinline)) static void begin_serving(clr_slot *s, clr_frame *f, u
 }
 
 // Whether what starts under the recorded frame p at now (a call, or with
-// work set a work item) begins a trace of its own: p serves, or does from
-// now. A frame in a unit of work's trace never serves.
+// work set a work item or a closure) begins a trace of its own: p serves,
+// or does from now, or (work) its work does. A frame in a unit of work's
+// trace never serves. The first time either holds, p's span and the spans
+// it descends from are sent (begin_serving).
 static inline int serves(clr_slot *s, clr_frame *p, int work, uint64_t now) {
     if (p->unit)
         return 0;
     uint32_t *n = work ? &p->queued : &p->children;
     if (*n != UINT32_MAX)
         (*n)++;
-    if (!p->serving && clr_serving_due(serving_rule(), p->born, p->level, p->children, p->queued, now))
+    uint8_t was = p->serving;
+    if (!(p->serving & SERVE_CALLS) && clr_serving_due(serving_rule(), p->born, p->level, p->children, now))
+        p->serving |= SERVE_CALLS | SERVE_WORK;
+    if (work && !(p->serving & SERVE_WORK) && clr_serving_work_due(serving_rule(), p->born, p->queued, now))
+        p->serving |= SERVE_WORK;
+    if (p->serving != was && was == 0)
         begin_serving(s, p, now);
-    return p->serving;
+    return (p->serving & (work ? SERVE_WORK : SERVE_CALLS)) != 0;
 }
 
 // A frame that continues an async method's span (a MoveNext, or the
@@ -445,8 +451,9 @@ __attribute__((noinline)) static void resume_serving(clr_slot *s, clr_frame *f, 
     f->born = born;
     f->children = (uint32_t)n;
     if (r & ASYNC_RESUMES_SERVING) {
-        f->serving = 1;
-    } else if (clr_serving_due(serving_rule(), born, f->level, f->children, 0, f->start)) {
+        f->serving = SERVE_CALLS | SERVE_WORK;
+    } else if (clr_serving_due(serving_rule(), born, f->level, f->children, f->start)) {
+        f->serving = SERVE_CALLS | SERVE_WORK;
         begin_serving(s, f, f->start);
         r |= ASYNC_RESUMES_SERVING;
     }
@@ -704,9 +711,9 @@ __attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_
         if (!clr_work_any() || (self = clr_async_this(fn->function_id, elt)) == 0)
             return;
         int how = clr_work_take(self, (fn->flags & FN_WORK_REPEAT) != 0, now_ns(), &ctx);
-        f->children = 0;
+        f->tick = 0;
         if (how != WORK_NONE) {
-            f->children = (uint32_t)ctx.runs;
+            f->tick = ctx.periodic || ctx.runs > 0;
             f->flow = (uint32_t)how;
             f->trace[0] = ctx.trace[0];
             f->trace[1] = ctx.trace[1];
@@ -717,8 +724,9 @@ __attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_
         return;
     }
     int suppressed = 0;
-    const clr_frame *flow, *run;
+    const clr_frame *flow, *run; // a maker under a run takes its trace from flow
     d = below_pass(s, d, &flow, &run, &suppressed);
+    (void)run;
     int how;
     uint64_t now = now_ns();
     memset(&ctx, 0, sizeof ctx);
@@ -754,6 +762,14 @@ __attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_
     if ((self = clr_async_this(fn->function_id, elt)) == 0)
         return;
     ctx.made = now;
+    if (fn->flags & FN_WORK_REPEAT) {
+        // A timer's maker, TimerQueueTimer(callback, state, dueTime,
+        // period, flowExecutionContext): with a period (not 0 nor
+        // Infinite) each of its runs is a tick of its own.
+        uint32_t period = 0;
+        ctx.periodic = clr_elt_arg(fn->function_id, elt, TIMER_PERIOD_ARG, &period, sizeof period) && period != 0 &&
+                       period != UINT32_MAX;
+    }
     clr_work_made(self, how, &ctx);
 }
 
@@ -826,13 +842,14 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         switch (parent->recorded) {
         case FRAME_RECORDED:
             ts = now_ns();
-            if (!parent->unit && ((serves(s, parent, 0, ts) && !(fn->flags & FN_FOLDED)) || (fn->flags & FN_ENTRY))) {
-                if (fn->flags & FN_CLOSURE_CTOR) {
+            if (!parent->unit && (fn->flags & FN_CLOSURE_CTOR)) {
+                if (serves(s, parent, 1, ts)) {
                     // No span: its lambdas' work begins the traces, linked.
                     fold_begin(s, f, d - 1, ts);
                     closure_serving(fn, elt, parent, ts);
                     return;
                 }
+            } else if (!parent->unit && ((serves(s, parent, 0, ts) && !(fn->flags & FN_FOLDED)) || (fn->flags & FN_ENTRY))) {
                 under = parent;
                 break;
             }
@@ -910,11 +927,11 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         if (how == LINK_JOINED) {
             // Work joins the trace that queued it, unless that trace is no
             // unit of work and this is one of its own: an entry method, a
-            // periodic timer's tick after its first, or work that ran long
-            // after it was queued (serving.h): then it is linked.
+            // periodic timer's tick, or work that ran long after it was
+            // queued (serving.h): then it is linked.
             uint64_t now = now_ns();
             int late = g_cfg.serving_after_ns != 0 && now > j.made && now - j.made >= g_cfg.serving_after_ns;
-            int tick = run != NULL && (run->fn->flags & FN_WORK_REPEAT) && run->children > 0;
+            int tick = run != NULL && (run->fn->flags & FN_WORK_RUN) && run->tick;
             if (!j.unit && ((fn->flags & FN_ENTRY) || late || tick)) {
                 how = LINK_SUPPRESSED;
                 link[0] = j.trace[0];
@@ -1075,16 +1092,21 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
 }
 
 // Whether the rule that folds hot methods judges a call whose span is (or
-// folds into) a child of the recorded frame up: not when up is the
+// folds into) a child of the recorded frame up. Not when up is the
 // outermost frame of its thread outside any unit of work (a thread's body,
 // Main), whose calls may be the requests of a loop that will serve
 // (serving.h): folding must not take them away first, however many
-// threads run such a loop. An async loop's resume is no such frame: it
+// threads run such a loop; an async loop's resume is no such frame, as it
 // serves by its resumes, one or two calls each, long before its calls
-// could fold.
+// could fold. Nor when up is the root of a unit of work, a request's
+// entry: that is often plumbing (the lambda a loop queued, a dispatcher)
+// whose calls are the request's handlers.
 static inline int fold_judges(const clr_frame *up) {
-    return !(up->recorded == FRAME_RECORDED && !up->unit && up->level == 0 && g_cfg.serving_children != 0 &&
-             !(up->fn != NULL && (up->fn->flags & FN_ASYNC_MOVENEXT)));
+    if (up->recorded != FRAME_RECORDED || g_cfg.serving_children == 0)
+        return 1;
+    if (up->unit)
+        return !up->root;
+    return !(up->level == 0 && !(up->fn != NULL && (up->fn->flags & FN_ASYNC_MOVENEXT)));
 }
 
 // Pops the top frame and, if its enter was recorded, writes the exit record

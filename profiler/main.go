@@ -350,7 +350,7 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		return f
 	case C.ASYNC_SPECIAL_QUEUE:
 		return p.queueFunction(f, fid, index, m)
-	case C.ASYNC_SPECIAL_WORK_MAKE, C.ASYNC_SPECIAL_WORK_RUN, C.ASYNC_SPECIAL_WORK_REPEAT:
+	case C.ASYNC_SPECIAL_WORK_MAKE, C.ASYNC_SPECIAL_WORK_MAKE_REPEAT, C.ASYNC_SPECIAL_WORK_RUN, C.ASYNC_SPECIAL_WORK_REPEAT:
 		return p.workFunction(f, fid, index, m, special)
 	}
 	var flags uint32 = C.FN_SELECTED

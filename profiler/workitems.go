@@ -22,7 +22,7 @@ func (p *profiler) workFunction(f *function, fid uint64, index uint32, m *naming
 	if !m.Sig.HasThis {
 		return f
 	}
-	if kind == C.ASYNC_SPECIAL_WORK_MAKE {
+	if kind == C.ASYNC_SPECIAL_WORK_MAKE || kind == C.ASYNC_SPECIAL_WORK_MAKE_REPEAT {
 		mod, err := p.resolver.ModuleInfo(m.ModuleID)
 		if err != nil {
 			p.log.Debugf("work items: %s: %v", m.SelectName, err)
@@ -36,6 +36,8 @@ func (p *profiler) workFunction(f *function, fid uint64, index uint32, m *naming
 	switch kind {
 	case C.ASYNC_SPECIAL_WORK_MAKE:
 		flags |= C.FN_WORK_MAKE
+	case C.ASYNC_SPECIAL_WORK_MAKE_REPEAT:
+		flags |= C.FN_WORK_MAKE | C.FN_WORK_REPEAT
 	case C.ASYNC_SPECIAL_WORK_RUN:
 		flags |= C.FN_WORK_RUN
 		if flows.WorkThread(m.TypeName) {

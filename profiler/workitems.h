@@ -23,6 +23,11 @@ typedef struct clr_work_api {
 } clr_work_api;
 extern const clr_work_api clr_work_apis[]; // ends with a NULL type
 
+// The period's argument of a repeating item's maker (`this` is 0): the
+// runtime's TimerQueueTimer(TimerCallback, object, uint dueTime, uint
+// period, bool) on .NET Core 3.1 and .NET 8 alike.
+enum { TIMER_PERIOD_ARG = 4 };
+
 // How a work item's run continues its maker's trace.
 // WORK_SHED: made under a trace shed under load (shed.h): its work is
 // that trace's, shed too.
@@ -32,8 +37,9 @@ typedef struct clr_work_ctx {
     uint64_t trace[2]; // WORK_JOIN, WORK_LINK: the maker's trace and span
     uint64_t span;
     uint64_t made; // unix ns
-    uint64_t unit; // made in a unit of work's trace (serving.h): its run stays in it
-    uint64_t runs; // clr_work_take of a repeating item: its runs before this one
+    uint64_t unit;     // made in a unit of work's trace (serving.h): its run stays in it
+    uint64_t periodic; // a timer with a period: each run is a tick
+    uint64_t runs;     // clr_work_take of a repeating item: its runs before this one
 } clr_work_ctx;
 
 // The hooks (no lock, no allocation, no syscall): an item was made under

@@ -33,10 +33,12 @@ func TestDueParity(t *testing.T) {
 		}
 		now := uint64(int64(born) + age)
 		f := serving.Frame{Born: time.Unix(0, int64(born)), Level: int(pick(0, 1)), Calls: pick(rule.Children), Queued: pick(rule.Children)}
-		want := rule.Due(f, time.Unix(0, int64(now)))
-		got := Due(uint64(rule.After), rule.Children, born, uint32(f.Level), f.Calls, f.Queued, now)
-		if got != want {
-			t.Fatalf("rule %+v, frame %+v, age %v: C %v, Go %v", rule, f, time.Duration(age), got, want)
+		at := time.Unix(0, int64(now))
+		if got, want := Due(uint64(rule.After), rule.Children, born, uint32(f.Level), f.Calls, now), rule.Due(f, at); got != want {
+			t.Fatalf("Due: rule %+v, frame %+v, age %v: C %v, Go %v", rule, f, time.Duration(age), got, want)
+		}
+		if got, want := WorkDue(uint64(rule.After), rule.Children, born, f.Queued, now), rule.WorkDue(f, at); got != want {
+			t.Fatalf("WorkDue: rule %+v, frame %+v, age %v: C %v, Go %v", rule, f, time.Duration(age), got, want)
 		}
 	}
 }
