@@ -117,7 +117,7 @@ func Default() Config {
 }
 
 // DefaultValueSpansPerTrace is how many spans of a trace carry values by
-// default (README "Argument and return values": chosen on the Cecil
+// default (docs/user-guide.md, "Argument and return values": chosen on the Cecil
 // reader, where value capture and rendering were most of the cost).
 const DefaultValueSpansPerTrace = 1000
 

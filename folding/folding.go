@@ -25,7 +25,7 @@ type Rule struct {
 }
 
 // DefaultRule is the rule with nothing set. The thresholds come from the
-// real-program workloads (README, "Folding"; `make bench`'s real-programs
+// real-program workloads (docs/user-guide.md, "Folding"; `make bench`'s real-programs
 // section): the calls that flood those traces are getters, comparers,
 // visitors and metadata readers of 0.2–2 µs whose rare slow calls (a
 // callee's first, JIT-compiled call; a lazily read table) reach 5–20 µs.

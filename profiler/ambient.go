@@ -221,7 +221,7 @@ func (a *ambientState) build() (C.clr_ambient_plan, error) {
 		e.class_id = C.uintptr_t(cid)
 		switch {
 		case !ok:
-			e.kind = C.AMB_MAP_EMPTY // known, not read (ambient.MapLayout, README)
+			e.kind = C.AMB_MAP_EMPTY // known, not read (ambient.MapLayout)
 		case m.Kind == ambient.MapArray || m.Kind == ambient.MapDict:
 			e.kind, e.arr_off = C.AMB_MAP_ARRAY, C.uint32_t(m.Array)
 			if m.Kind == ambient.MapDict {

@@ -8,7 +8,7 @@ import (
 
 // DefaultBudget is the CPU, as a share of one core, that the span work
 // may take before new traces are shed (CLROTEL_EXPORT_CPU_PERCENT). Chosen
-// on the service benchmark (make bench, "Service"); see the README.
+// on the service benchmark (make bench, "Service"); see docs/performance.md.
 const DefaultBudget = 0.05
 
 // MinRate is the admission rate the controller never goes below, in traces

@@ -3,7 +3,7 @@
 // as a controller, a parser, a repository and a renderer would, served in
 // one of the shapes hand-written services take. Its hosting code is traced
 // with the rest, as an app's own code is by default: each request is a
-// trace of its own because its loop serves (README "A service: one trace
+// trace of its own because its loop serves (docs/user-guide.md "A service: one trace
 // per request").
 //   Service PORT [threads|pool|async]
 //     serves http://127.0.0.1:PORT/item?id=N until /quit:

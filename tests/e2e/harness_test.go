@@ -216,21 +216,10 @@ func runApp(t *testing.T, rt dotnetRuntime, app string, args []string, o runOpts
 			t.Fatal(err)
 		}
 		defer sink.Close()
-		env = append(env,
-			"CORECLR_ENABLE_PROFILING=1",
-			"CORECLR_PROFILER="+clsid,
-			"CORECLR_PROFILER_PATH="+libPath,
-			"OTEL_EXPORTER_OTLP_ENDPOINT="+sink.Endpoint(),
-			"OTEL_SERVICE_NAME=e2e-"+app,
-			"OTEL_BSP_SCHEDULE_DELAY=100",
-		)
+		env = append(env, exportEnv(sink, "e2e-"+app)...)
 	}
 	if o.profilerNoSink {
-		env = append(env,
-			"CORECLR_ENABLE_PROFILING=1",
-			"CORECLR_PROFILER="+clsid,
-			"CORECLR_PROFILER_PATH="+libPath,
-		)
+		env = append(env, attachEnv()...)
 	}
 	for k, v := range o.env {
 		env = append(env, k+"="+v)
@@ -271,6 +260,17 @@ func runApp(t *testing.T, rt dotnetRuntime, app string, args []string, o runOpts
 		wcancel()
 	}
 	return r
+}
+
+// attachEnv attaches the library under test.
+func attachEnv() []string {
+	return []string{"CORECLR_ENABLE_PROFILING=1", "CORECLR_PROFILER=" + clsid, "CORECLR_PROFILER_PATH=" + libPath}
+}
+
+// exportEnv attaches the library under test, exporting to sink as service,
+// with batches sent every 100 ms.
+func exportEnv(sink *otlpsink.Sink, service string) []string {
+	return append(attachEnv(), "OTEL_EXPORTER_OTLP_ENDPOINT="+sink.Endpoint(), "OTEL_SERVICE_NAME="+service, "OTEL_BSP_SCHEDULE_DELAY=100")
 }
 
 // baseEnv is the environment of a test run: this process's, minus anything

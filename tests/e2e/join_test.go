@@ -32,15 +32,7 @@ func startJoin(t *testing.T, rt dotnetRuntime, sink *otlpsink.Sink, service stri
 	t.Helper()
 	exe := appPath(t, "Join", rt)
 	cmd := exec.Command(rt.Host, append([]string{exe}, args...)...)
-	cmd.Env = append(baseEnv(),
-		"CORECLR_ENABLE_PROFILING=1",
-		"CORECLR_PROFILER="+clsid,
-		"CORECLR_PROFILER_PATH="+libPath,
-		"OTEL_EXPORTER_OTLP_ENDPOINT="+sink.Endpoint(),
-		"OTEL_SERVICE_NAME="+service,
-		"OTEL_BSP_SCHEDULE_DELAY=100",
-		"CLROTEL_INCLUDE=Acme.Join.Work.*",
-	)
+	cmd.Env = append(append(baseEnv(), exportEnv(sink, service)...), "CLROTEL_INCLUDE=Acme.Join.Work.*")
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}

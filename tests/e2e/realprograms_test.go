@@ -368,7 +368,7 @@ var (
 	recordsRE = regexp.MustCompile(`(\d+) records drained; `)
 	foldedRE  = regexp.MustCompile(`; (\d+) calls folded;`)
 	// Calls folded into a span after it was sent, while open, when its
-	// frame began serving (README "A service: one trace per request").
+	// frame began serving (docs/user-guide.md "A service: one trace per request").
 	foldedAfterSentRE = regexp.MustCompile(`(\d+) calls folded into spans after they were sent`)
 )
 

@@ -225,7 +225,7 @@ func checkServing(t *testing.T, sh servingShape, r servingRun) {
 	// GC-events session started) runs unlinked, a trace of its own all the
 	// same; the exit log counts it. On .NET 8 a Timer's ticks mostly find
 	// no item at their run either, so that they start unlinked traces
-	// (README "Not yet done").
+	// (docs/limits.md).
 	unlinked := strings.Contains(r.stderr, "forgotten at a collection") || sh.name == "timer" && r.runtime == "net8"
 	if bad, first := requestTraceErrors(sh, r.running, handlers, r.callers, unlinked); len(bad) > 0 {
 		t.Errorf("b: %d of %d handler spans are not in a trace of their request's spans alone (%s); the first:\n%s",
@@ -610,14 +610,7 @@ func startServing(t *testing.T, rt dotnetRuntime, sink *otlpsink.Sink, env map[s
 	t.Helper()
 	exe := appPath(t, "Serving", rt)
 	cmd := exec.Command(rt.Host, append([]string{exe}, args...)...)
-	cmd.Env = append(baseEnv(),
-		"CORECLR_ENABLE_PROFILING=1",
-		"CORECLR_PROFILER="+clsid,
-		"CORECLR_PROFILER_PATH="+libPath,
-		"OTEL_EXPORTER_OTLP_ENDPOINT="+sink.Endpoint(),
-		"OTEL_SERVICE_NAME=e2e-serving",
-		"OTEL_BSP_SCHEDULE_DELAY=100",
-	)
+	cmd.Env = append(baseEnv(), exportEnv(sink, "e2e-serving")...)
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}

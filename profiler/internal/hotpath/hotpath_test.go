@@ -35,8 +35,9 @@ var allowedExternal = map[string]bool{"clock_gettime@plt": true, "memcpy@plt": t
 // value-less call reaches none of them.
 var apiCallers = map[string]bool{
 	"exact_generic_types": true,
-	// The `this` of an async state machine's MoveNext (async.c).
-	"clr_async_this":    true,
+	// An argument of the call being entered (async.c): the `this` of an
+	// async state machine's MoveNext or a work item, a timer's period.
+	"clr_elt_arg":       true,
 	"clr_capture_enter": true,
 	"clr_capture_leave": true,
 	"write_value":       true,
