@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -193,4 +194,114 @@ func TestCollectorToJaegerAndTempo(t *testing.T) {
 	if len(byName(spans, "Exceptions.exe!Acme.Errors.Levels.Bottom()")) != 1 {
 		t.Errorf("the Tempo exporter delivered %d spans, without Levels.Bottom", len(spans))
 	}
+}
+
+// jaegerTrace is the part of Jaeger's /api/traces answer TestServiceInJaeger
+// reads: a trace's spans with their references, and the warnings Jaeger
+// shows above the trace (an invalid parent among them).
+type jaegerTrace struct {
+	TraceID string `json:"traceID"`
+	Spans   []struct {
+		SpanID        string `json:"spanID"`
+		OperationName string `json:"operationName"`
+		References    []struct {
+			RefType string `json:"refType"`
+			TraceID string `json:"traceID"`
+			SpanID  string `json:"spanID"`
+		} `json:"references"`
+		Warnings []string `json:"warnings"`
+	} `json:"spans"`
+	Warnings []string `json:"warnings"`
+}
+
+// TestServiceInJaeger: a service's traces as Jaeger shows them while it
+// runs: its start-up trace (Main, the loops, sent when they began serving)
+// and one trace per request, each with its handler as root and a
+// FOLLOWS_FROM reference to the loop that served it; no trace or span with
+// a warning (Jaeger warns of a parent it does not have).
+func TestServiceInJaeger(t *testing.T) {
+	rt := runtimes[0]
+	backend(t, "jaeger", nil)
+	waitPort(t, "127.0.0.1:16686")
+	waitPort(t, "127.0.0.1:4317")
+	sink, err := otlpsink.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sink.Close()
+	service := fmt.Sprintf("clrotel-serving-%d", time.Now().UnixNano())
+	port := joinPort(t)
+	env := map[string]string{"CLROTEL_INCLUDE": "Acme.Serving.*", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4317", "OTEL_SERVICE_NAME": service}
+	if rt.Name == "net3.1" {
+		env["LD_LIBRARY_PATH"] = openSSL11(t)
+	}
+	app := startServing(t, rt, sink, env, "thread-loop", strconv.Itoa(port))
+	defer app.kill()
+	app.waitLine(t, "listening ", 30*time.Second)
+	time.Sleep(servingWarmup)
+	if answered, failed := httpLoad(port, 100, 2, 3*time.Second, nil); failed > 0 || answered == 0 {
+		t.Fatalf("%d requests answered, %d failed", answered, failed)
+	}
+
+	// While the service still runs.
+	var got struct{ Data []jaegerTrace }
+	requests := 0
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(500 * time.Millisecond) {
+		got.Data = nil
+		resp, err := http.Get("http://127.0.0.1:16686/api/traces?service=" + service + "&limit=1000")
+		if err != nil {
+			continue
+		}
+		_ = json.NewDecoder(resp.Body).Decode(&got)
+		resp.Body.Close()
+		requests = 0
+		for _, tr := range got.Data {
+			if len(tr.Spans) == 3 {
+				requests++
+			}
+		}
+		if requests >= 250 {
+			break
+		}
+	}
+	if requests < 250 {
+		t.Fatalf("Jaeger shows %d request traces of 300 sent, in %d traces", requests, len(got.Data))
+	}
+	startup := 0
+	for _, tr := range got.Data {
+		for _, w := range tr.Warnings {
+			t.Errorf("trace %s: Jaeger warns: %s", tr.TraceID, w)
+		}
+		for _, s := range tr.Spans {
+			for _, w := range s.Warnings {
+				t.Errorf("trace %s, span %s: Jaeger warns: %s", tr.TraceID, s.OperationName, w)
+			}
+			if strings.Contains(s.OperationName, "Acme.Serving.Program.Main(") {
+				startup++
+			}
+		}
+		if len(tr.Spans) != 3 {
+			continue
+		}
+		for _, s := range tr.Spans {
+			if !strings.Contains(s.OperationName, "Acme.Serving.Handler.Handle(") {
+				continue
+			}
+			follows := false
+			for _, r := range s.References {
+				follows = follows || r.RefType == "FOLLOWS_FROM"
+				if r.RefType == "CHILD_OF" {
+					t.Errorf("trace %s: the handler has a parent (%s)", tr.TraceID, r.SpanID)
+				}
+			}
+			if !follows {
+				t.Errorf("trace %s: the handler has no FOLLOWS_FROM reference to its loop", tr.TraceID)
+			}
+		}
+	}
+	if startup != 1 {
+		t.Errorf("Jaeger shows Main in %d traces while the service runs, want its start-up trace", startup)
+	}
+	app.send(t, "quit")
+	app.wait(t, 30*time.Second)
 }
