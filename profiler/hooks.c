@@ -711,7 +711,6 @@ __attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_
         if (!clr_work_any() || (self = clr_async_this(fn->function_id, elt)) == 0)
             return;
         int how = clr_work_take(self, (fn->flags & FN_WORK_REPEAT) != 0, now_ns(), &ctx);
-        f->tick = 0;
         if (how != WORK_NONE) {
             f->tick = ctx.periodic || ctx.runs > 0;
             f->flow = (uint32_t)how;
@@ -804,6 +803,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     f->recorded = FRAME_SKIPPED;
     f->span = 0;
     f->flow = WORK_NONE;
+    f->tick = 0;
     if (__builtin_expect(fn->flags & FN_ACTIVITY_STOP, 0)) {
         f->recorded = FRAME_PASS;
         activity_stopped(s, fn, elt);
@@ -929,10 +929,13 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
             // unit of work and this is one of its own: an entry method, a
             // periodic timer's tick, or work that ran long after it was
             // queued (serving.h): then it is linked.
-            uint64_t now = now_ns();
-            int late = g_cfg.serving_after_ns != 0 && now > j.made && now - j.made >= g_cfg.serving_after_ns;
-            int tick = run != NULL && (run->fn->flags & FN_WORK_RUN) && run->tick;
-            if (!j.unit && ((fn->flags & FN_ENTRY) || late || tick)) {
+            int own = 0;
+            if (!j.unit) {
+                uint64_t now = now_ns();
+                own = (fn->flags & FN_ENTRY) || (run != NULL && run->tick) ||
+                      (g_cfg.serving_after_ns != 0 && now > j.made && now - j.made >= g_cfg.serving_after_ns);
+            }
+            if (own) {
                 how = LINK_SUPPRESSED;
                 link[0] = j.trace[0];
                 link[1] = j.trace[1];
