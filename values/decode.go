@@ -251,161 +251,202 @@ func (d *Decoder) u64() (uint64, error) {
 }
 
 func (d *Decoder) value(depth int) (Value, error) {
+	var v Value
+	err := d.into(&v, depth)
+	return v, err
+}
+
+// into decodes the next value into *out, where it is to stay: a Value is
+// large, and an object's fields are decoded straight into their storage.
+// On error *out is the zero Value.
+func (d *Decoder) into(out *Value, depth int) error {
+	*out = Value{}
 	if depth > maxDecodeDepth {
-		return Value{}, d.errorf("values nested deeper than %d", maxDecodeDepth)
+		return d.errorf("values nested deeper than %d", maxDecodeDepth)
 	}
 	if d.off >= len(d.b) {
-		return Value{Shape: Truncated}, nil
+		out.Shape = Truncated
+		return nil
 	}
 	t, _ := d.u8()
+	var err error
 	switch t {
 	case tagNull:
-		return Value{Shape: Null}, nil
+		out.Shape = Null
 	case tagPrim:
-		k, err := d.u8()
-		if err != nil {
-			return Value{}, err
-		}
-		n := Kind(k).Size()
-		if n == 0 {
-			return Value{}, d.errorf("primitive of kind %d", k)
-		}
-		if err := d.need(n); err != nil {
-			return Value{}, err
-		}
-		var bits uint64
-		for i := n - 1; i >= 0; i-- {
-			bits = bits<<8 | uint64(d.b[d.off+i])
-		}
-		d.off += n
-		return Value{Shape: Prim, Kind: Kind(k), Bits: bits}, nil
+		err = d.prim(out)
 	case tagString:
-		l, err := d.u32()
-		if err != nil {
-			return Value{}, err
-		}
-		n, err := d.u32()
-		if err != nil {
-			return Value{}, err
-		}
-		if n > l || d.need(int(n)*2) != nil {
-			return Value{}, d.errorf("string of %d copied units (length %d) in %d bytes", n, l, len(d.b)-d.off)
-		}
-		s := d.str(int(n))
-		for i := range s {
-			s[i] = binary.LittleEndian.Uint16(d.b[d.off+2*i:])
-		}
-		d.off += int(n) * 2
-		return Value{Shape: String, Str: s, StrLen: l}, nil
+		err = d.string(out)
 	case tagObject, tagStruct:
-		cls, err := d.u64()
-		if err != nil {
-			return Value{}, err
-		}
-		n, err := d.u16()
-		if err != nil {
-			return Value{}, err
-		}
-		if int(n) > len(d.b)-d.off+1 {
-			return Value{}, d.errorf("%d fields in %d bytes", n, len(d.b)-d.off)
-		}
-		v := Value{Shape: Object, Class: cls, Fields: d.children(int(n))}
-		if t == tagStruct {
-			v.Shape = Struct
-		}
-		for i := 0; i < int(n); i++ {
-			f, err := d.value(depth + 1)
-			if err != nil {
-				return Value{}, err
-			}
-			v.Fields = append(v.Fields, f)
-			if f.Shape == Truncated {
-				break
-			}
-		}
-		return v, nil
+		err = d.object(out, t, depth)
 	case tagArray:
-		cls, err := d.u64()
-		if err != nil {
-			return Value{}, err
-		}
-		rank, err := d.u8()
-		if err != nil {
-			return Value{}, err
-		}
-		v := Value{Shape: Array, Class: cls}
-		if rank > 0 && d.di+int(rank) > len(d.dims) {
-			d.dims = make([]uint32, max(256, int(rank))) // the full one stays with its arrays
-			d.di = 0
-		}
-		if rank > 0 {
-			v.Dims = d.dims[d.di : d.di : d.di+int(rank)]
-			d.di += int(rank)
-		}
-		for i := 0; i < int(rank); i++ {
-			dim, err := d.u32()
-			if err != nil {
-				return Value{}, err
-			}
-			v.Dims = append(v.Dims, dim)
-		}
-		n, err := d.u32()
-		if err != nil {
-			return Value{}, err
-		}
-		if int64(n) > int64(len(d.b)-d.off)+1 {
-			return Value{}, d.errorf("%d elements in %d bytes", n, len(d.b)-d.off)
-		}
-		v.Elems = d.children(int(n))
-		for i := 0; i < int(n); i++ {
-			e, err := d.value(depth + 1)
-			if err != nil {
-				return Value{}, err
-			}
-			v.Elems = append(v.Elems, e)
-			if e.Shape == Truncated {
-				break
-			}
-		}
-		return v, nil
+		err = d.array(out, depth)
 	case tagBoxed:
-		cls, err := d.u64()
-		if err != nil {
-			return Value{}, err
+		var cls uint64
+		if cls, err = d.u64(); err != nil {
+			break
 		}
-		inner, err := d.value(depth + 1)
-		if err != nil {
-			return Value{}, err
+		fields := d.children(1)[:1]
+		if err = d.into(&fields[0], depth+1); err != nil {
+			break
 		}
-		return Value{Shape: Boxed, Class: cls, Fields: append(d.children(1), inner)}, nil
+		*out = Value{Shape: Boxed, Class: cls, Fields: fields}
 	case tagNoPlan, tagDepth:
-		cls, err := d.u64()
-		if err != nil {
-			return Value{}, err
+		var cls uint64
+		if cls, err = d.u64(); err != nil {
+			break
 		}
+		out.Class = cls
+		out.Shape = DepthLimit
 		if t == tagNoPlan {
 			d.noPlan = append(d.noPlan, cls)
-			return Value{Shape: NoPlan, Class: cls}, nil
+			out.Shape = NoPlan
 		}
-		return Value{Shape: DepthLimit, Class: cls}, nil
 	case tagCycle:
-		i, err := d.u8()
-		return Value{Shape: Cycle, Index: int(i)}, err
+		var i uint8
+		i, err = d.u8()
+		*out = Value{Shape: Cycle, Index: int(i)}
+		return err
 	case tagUnreadable:
-		return Value{Shape: Unreadable}, nil
+		out.Shape = Unreadable
 	case tagTrunc:
 		d.off = len(d.b)
-		return Value{Shape: Truncated}, nil
+		out.Shape = Truncated
 	case tagPtr:
-		a, err := d.u64()
-		return Value{Shape: Pointer, Addr: a}, err
+		var a uint64
+		a, err = d.u64()
+		*out = Value{Shape: Pointer, Addr: a}
+		return err
 	case tagSkip:
-		return Value{Shape: Skipped}, nil
+		out.Shape = Skipped
 	case tagRedacted:
-		return Value{Shape: Redacted}, nil
+		out.Shape = Redacted
+	default:
+		d.off--
+		return d.errorf("unknown tag %d", t)
 	}
-	d.off--
-	return Value{}, d.errorf("unknown tag %d", t)
+	if err != nil {
+		*out = Value{}
+	}
+	return err
+}
+
+func (d *Decoder) prim(out *Value) error {
+	k, err := d.u8()
+	if err != nil {
+		return err
+	}
+	n := Kind(k).Size()
+	if n == 0 {
+		return d.errorf("primitive of kind %d", k)
+	}
+	if err := d.need(n); err != nil {
+		return err
+	}
+	var bits uint64
+	for i := n - 1; i >= 0; i-- {
+		bits = bits<<8 | uint64(d.b[d.off+i])
+	}
+	d.off += n
+	out.Shape, out.Kind, out.Bits = Prim, Kind(k), bits
+	return nil
+}
+
+func (d *Decoder) string(out *Value) error {
+	l, err := d.u32()
+	if err != nil {
+		return err
+	}
+	n, err := d.u32()
+	if err != nil {
+		return err
+	}
+	if n > l || d.need(int(n)*2) != nil {
+		return d.errorf("string of %d copied units (length %d) in %d bytes", n, l, len(d.b)-d.off)
+	}
+	s := d.str(int(n))
+	for i := range s {
+		s[i] = binary.LittleEndian.Uint16(d.b[d.off+2*i:])
+	}
+	d.off += int(n) * 2
+	out.Shape, out.Str, out.StrLen = String, s, l
+	return nil
+}
+
+func (d *Decoder) object(out *Value, t uint8, depth int) error {
+	cls, err := d.u64()
+	if err != nil {
+		return err
+	}
+	n, err := d.u16()
+	if err != nil {
+		return err
+	}
+	if int(n) > len(d.b)-d.off+1 {
+		return d.errorf("%d fields in %d bytes", n, len(d.b)-d.off)
+	}
+	out.Shape, out.Class = Object, cls
+	if t == tagStruct {
+		out.Shape = Struct
+	}
+	fields := d.children(int(n))
+	for i := 0; i < int(n); i++ {
+		fields = fields[:i+1]
+		if err := d.into(&fields[i], depth+1); err != nil {
+			return err
+		}
+		if fields[i].Shape == Truncated {
+			break
+		}
+	}
+	out.Fields = fields
+	return nil
+}
+
+func (d *Decoder) array(out *Value, depth int) error {
+	cls, err := d.u64()
+	if err != nil {
+		return err
+	}
+	rank, err := d.u8()
+	if err != nil {
+		return err
+	}
+	out.Shape, out.Class = Array, cls
+	if rank > 0 && d.di+int(rank) > len(d.dims) {
+		d.dims = make([]uint32, max(256, int(rank))) // the full one stays with its arrays
+		d.di = 0
+	}
+	if rank > 0 {
+		out.Dims = d.dims[d.di : d.di : d.di+int(rank)]
+		d.di += int(rank)
+	}
+	for i := 0; i < int(rank); i++ {
+		dim, err := d.u32()
+		if err != nil {
+			return err
+		}
+		out.Dims = append(out.Dims, dim)
+	}
+	n, err := d.u32()
+	if err != nil {
+		return err
+	}
+	if int64(n) > int64(len(d.b)-d.off)+1 {
+		return d.errorf("%d elements in %d bytes", n, len(d.b)-d.off)
+	}
+	elems := d.children(int(n))
+	for i := 0; i < int(n); i++ {
+		elems = elems[:i+1]
+		if err := d.into(&elems[i], depth+1); err != nil {
+			return err
+		}
+		if elems[i].Shape == Truncated {
+			break
+		}
+	}
+	out.Elems = elems
+	return nil
 }
 
 // Int returns a primitive's value as a signed integer (sign-extended by kind).

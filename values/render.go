@@ -82,12 +82,24 @@ type Renderer struct {
 	// (HasPAN): it shows as *** and its key gets a ".redacted" = "pan"
 	// sub-attribute.
 	RedactPAN bool
+
+	// scratch is the text buffer reused from one top-level value to the
+	// next: a Renderer renders for one goroutine at a time.
+	scratch []byte
 }
 
 // ThisKey is the slot key of `this`: inside it, collections and framework
 // objects show compactly from its fields on (a service's caches and
 // locks must not flood every span).
 const ThisKey = "dotnet.this"
+
+// textBuf is where a value's text is written. Its String copies, so that
+// its storage can be reused for the next value.
+type textBuf struct{ b []byte }
+
+func (t *textBuf) add(s string)   { t.b = append(t.b, s...) }
+func (t *textBuf) addByte(c byte) { t.b = append(t.b, c) }
+func (t *textBuf) String() string { return string(t.b) }
 
 // at is where a value is rendered: its nesting depth (0: the slot's value)
 // and the depth from which collections show only their count.
@@ -114,8 +126,8 @@ type ctx struct {
 }
 
 func (c *ctx) Text(v Value) string {
-	var sb strings.Builder
-	c.r.text(&sb, v, nil, c.at.in())
+	var sb textBuf
+	c.r.text(&sb, &v, nil, c.at.in())
 	return sb.String()
 }
 
@@ -276,8 +288,12 @@ func (r *Renderer) AppendAttrsWithin(dst []attribute.KeyValue, slots []Slot, val
 	return b.out, b.dropped, b.bytes
 }
 
-// unwrapNullable turns a System.Nullable<T> struct into null or its value.
-func (r *Renderer) unwrapNullable(v Value) Value {
+// nullValue is what an empty System.Nullable<T> renders as (never written).
+var nullValue = Value{Shape: Null}
+
+// nullable turns a System.Nullable<T> struct into null or its value. It
+// takes and returns pointers: a Value is large, and rendering visits each.
+func (r *Renderer) nullable(v *Value) *Value {
 	if v.Shape != Struct {
 		return v
 	}
@@ -290,9 +306,9 @@ func (r *Renderer) unwrapNullable(v Value) Value {
 		has, val = 1, 0
 	}
 	if v.Fields[has].Shape == Prim && v.Fields[has].Bits == 0 {
-		return Value{Shape: Null}
+		return &nullValue
 	}
-	return v.Fields[val]
+	return &v.Fields[val]
 }
 
 // unwrapScalar turns a primitive or enum read as a struct (a type parameter
@@ -314,7 +330,7 @@ func (r *Renderer) unwrapScalar(v Value, enum *Enum) (Value, *Enum) {
 
 func (r *Renderer) top(b *attrBuilder, s Slot, v Value) {
 	key := attribute.Key(s.Key)
-	v = r.unwrapNullable(v)
+	v = *r.nullable(&v)
 	v, s.Enum = r.unwrapScalar(v, s.Enum)
 	switch v.Shape {
 	case Skipped:
@@ -362,9 +378,14 @@ func (r *Renderer) top(b *attrBuilder, s Slot, v Value) {
 		}
 		return
 	}
-	var sb strings.Builder
-	r.plainText(&sb, v, nil, topAt(s.Key))
+	// The text is built in the renderer's buffer and copied out once; a
+	// value rendered while it is in use (none today) gets a buffer of its
+	// own.
+	sb := textBuf{b: r.scratch[:0]}
+	r.scratch = nil
+	r.plainText(&sb, &v, nil, topAt(s.Key))
 	b.add(key.String(sb.String()))
+	r.scratch = sb.b[:0]
 	r.subAttrs(b, s.Key, v, topAt(s.Key))
 }
 
@@ -415,8 +436,8 @@ func (r *Renderer) subAttrs(b *attrBuilder, prefix string, v Value, a at) {
 			}
 			if tr, ok := r.typed(f, a.in()); ok && !isCollection(tr) {
 				if tr.As != nil {
-					var sb strings.Builder
-					r.text(&sb, *tr.As, nil, a.in())
+					var sb textBuf
+					r.text(&sb, tr.As, nil, a.in())
 					tr.Text = sb.String()
 				}
 				b.add(key.String(tr.Text))
@@ -449,15 +470,15 @@ func className(ci ClassInfo, ok bool) string {
 
 // text writes the compact rendering: Acme.Shop.Item{Name="pen", Price=1.5},
 // Int32[3]{1, 2, 3}, "text", null.
-func (r *Renderer) text(sb *strings.Builder, v Value, enum *Enum, a at) {
-	v = r.unwrapNullable(v)
+func (r *Renderer) text(sb *textBuf, v *Value, enum *Enum, a at) {
+	v = r.nullable(v)
 	switch v.Shape {
 	case Object, Struct, Boxed:
-		if tr, ok := r.typed(v, a); ok {
+		if tr, ok := r.typed(*v, a); ok {
 			if tr.As != nil {
-				r.text(sb, *tr.As, nil, a)
+				r.text(sb, tr.As, nil, a)
 			} else {
-				sb.WriteString(tr.Text)
+				sb.add(tr.Text)
 			}
 			return
 		}
@@ -466,46 +487,47 @@ func (r *Renderer) text(sb *strings.Builder, v Value, enum *Enum, a at) {
 }
 
 // plainText is text without asking r.Types (already asked for v).
-func (r *Renderer) plainText(sb *strings.Builder, v Value, enum *Enum, a at) {
+func (r *Renderer) plainText(sb *textBuf, v *Value, enum *Enum, a at) {
 	switch v.Shape {
 	case Null:
-		sb.WriteString("null")
+		sb.add("null")
 	case Prim:
 		if enum != nil {
-			sb.WriteString(enumText(enum, v))
+			sb.add(enumText(enum, *v))
 			return
 		}
-		sb.WriteString(primText(v))
+		sb.add(primText(*v))
 	case String:
-		if r.pan(v) {
-			sb.WriteString(TextRedacted)
+		if r.pan(*v) {
+			sb.add(TextRedacted)
 			return
 		}
-		sb.WriteString(strconv.Quote(decodeUTF16(v.Str)))
+		writeQuoted(sb, v.Str)
 		if int(v.StrLen) > len(v.Str) {
-			sb.WriteString(TextMore + "(" + strconv.Itoa(int(v.StrLen)) + ")")
+			sb.add(TextMore + "(" + strconv.Itoa(int(v.StrLen)) + ")")
 		}
 	case Object, Struct:
 		ci, ok := r.info(v.Class)
-		sb.WriteString(className(ci, ok))
+		sb.add(className(ci, ok))
 		if v.Shape == Object && a.nested() && ok && frameworkClass(ci.Name) {
-			sb.WriteString("{" + TextMore + "}")
+			sb.add("{" + TextMore + "}")
 			return
 		}
-		sb.WriteByte('{')
-		hide := r.hiddenEntryValue(ci, v)
-		for i, f := range v.Fields {
+		sb.addByte('{')
+		hide := r.hiddenEntryValue(ci, *v)
+		for i := range v.Fields {
+			f := &v.Fields[i]
 			if i > 0 {
-				sb.WriteString(", ")
+				sb.add(", ")
 			}
 			if f.Shape == Truncated {
-				sb.WriteString(TextMore)
+				sb.add(TextMore)
 				break
 			}
-			sb.WriteString(fieldName(ci, i))
-			sb.WriteByte('=')
+			sb.add(fieldName(ci, i))
+			sb.addByte('=')
 			if i == hide {
-				sb.WriteString(TextRedacted)
+				sb.add(TextRedacted)
 				continue
 			}
 			var fe *Enum
@@ -516,23 +538,23 @@ func (r *Renderer) plainText(sb *strings.Builder, v Value, enum *Enum, a at) {
 		}
 		if ok && len(v.Fields) < len(ci.Fields) && (len(v.Fields) == 0 || v.Fields[len(v.Fields)-1].Shape != Truncated) {
 			if len(v.Fields) > 0 {
-				sb.WriteString(", ")
+				sb.add(", ")
 			}
-			sb.WriteString(TextMore)
+			sb.add(TextMore)
 		}
-		sb.WriteByte('}')
+		sb.addByte('}')
 	case Boxed:
 		ci, ok := r.info(v.Class)
 		if ok && ci.Primitive && len(v.Fields) == 1 && len(v.Fields[0].Fields) == 1 {
-			r.text(sb, v.Fields[0].Fields[0], nil, a)
+			r.text(sb, &v.Fields[0].Fields[0], nil, a)
 			return
 		}
 		if ok && ci.Enum != nil && len(v.Fields) == 1 && len(v.Fields[0].Fields) == 1 {
-			r.text(sb, v.Fields[0].Fields[0], ci.Enum, a)
+			r.text(sb, &v.Fields[0].Fields[0], ci.Enum, a)
 			return
 		}
 		if len(v.Fields) == 1 {
-			r.text(sb, v.Fields[0], nil, a)
+			r.text(sb, &v.Fields[0], nil, a)
 		}
 	case Array:
 		ci, ok := r.info(v.Class)
@@ -541,50 +563,52 @@ func (r *Renderer) plainText(sb *strings.Builder, v Value, enum *Enum, a at) {
 			elem = ci.Elem
 		}
 		if a.nested() && a.depth > 0 {
-			sb.WriteString("[" + strconv.FormatUint(product(v.Dims), 10) + "]")
+			sb.add("[" + strconv.FormatUint(product(v.Dims), 10) + "]")
 			return
 		}
-		sb.WriteString(elem)
-		sb.WriteByte('[')
+		sb.add(elem)
+		sb.addByte('[')
 		for i, d := range v.Dims {
 			if i > 0 {
-				sb.WriteByte(',')
+				sb.addByte(',')
 			}
-			sb.WriteString(strconv.FormatUint(uint64(d), 10))
+			sb.add(strconv.FormatUint(uint64(d), 10))
 		}
-		sb.WriteString("]{")
-		for i, e := range v.Elems {
+		sb.add("]{")
+		for i := range v.Elems {
+			e := &v.Elems[i]
 			if i > 0 {
-				sb.WriteString(", ")
+				sb.add(", ")
 			}
 			if e.Shape == Truncated {
-				sb.WriteString(TextMore)
+				sb.add(TextMore)
 				break
 			}
 			r.text(sb, e, nil, a.in())
 		}
 		if uint64(len(v.Elems)) < product(v.Dims) && (len(v.Elems) == 0 || v.Elems[len(v.Elems)-1].Shape != Truncated) {
 			if len(v.Elems) > 0 {
-				sb.WriteString(", ")
+				sb.add(", ")
 			}
-			sb.WriteString(TextMore)
+			sb.add(TextMore)
 		}
-		sb.WriteByte('}')
+		sb.addByte('}')
 	case NoPlan, DepthLimit:
 		ci, ok := r.info(v.Class)
-		sb.WriteString(className(ci, ok) + "{" + TextMore + "}")
+		sb.add(className(ci, ok))
+		sb.add("{" + TextMore + "}")
 	case Cycle:
-		sb.WriteString(TextCycle)
+		sb.add(TextCycle)
 	case Unreadable:
-		sb.WriteString(TextUnreadable)
+		sb.add(TextUnreadable)
 	case Truncated:
-		sb.WriteString(TextMore)
+		sb.add(TextMore)
 	case Pointer:
-		sb.WriteString("0x" + strconv.FormatUint(v.Addr, 16))
+		sb.add("0x" + strconv.FormatUint(v.Addr, 16))
 	case Skipped:
-		sb.WriteString("<not captured>")
+		sb.add("<not captured>")
 	case Redacted:
-		sb.WriteString(TextRedacted)
+		sb.add(TextRedacted)
 	}
 }
 
@@ -681,8 +705,33 @@ func StringText(v Value) string { return decodeUTF16(v.Str) }
 
 // decodeUTF16 turns UTF-16 into valid UTF-8: pairs become one code point,
 // unpaired surrogates (including one cut off by truncation) become U+FFFD.
+// ASCII text (most of what a service passes) is copied in one allocation.
 func decodeUTF16(s []uint16) string {
-	return string(utf16.Decode(s))
+	var out strings.Builder
+	out.Grow(len(s))
+	for _, c := range s {
+		if c >= 0x80 {
+			return string(utf16.Decode(s))
+		}
+		out.WriteByte(byte(c))
+	}
+	return out.String()
+}
+
+// writeQuoted writes s as strconv.Quote writes its UTF-8 text: a run of
+// printable ASCII is copied as it is, anything else goes through Quote.
+func writeQuoted(sb *textBuf, s []uint16) {
+	for _, c := range s {
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			sb.add(strconv.Quote(decodeUTF16(s)))
+			return
+		}
+	}
+	sb.addByte('"')
+	for _, c := range s {
+		sb.addByte(byte(c))
+	}
+	sb.addByte('"')
 }
 
 // frameworkClass reports whether a class belongs to the framework
