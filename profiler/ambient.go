@@ -15,10 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/clrotel/clrotel/ambient"
-	"github.com/clrotel/clrotel/capture"
-	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/sampling"
-	"go.opentelemetry.io/otel/trace"
 )
 
 // ambientState finds, once, how to read Activity.Current (decisions in
@@ -376,28 +373,9 @@ func (a *ambientState) dictMap() (ambient.Map, bool) {
 	return ambient.DictLayout(fields, a.pairOf([]string{dict, "Entry"}))
 }
 
-// activity exports a span for the Activity whose Stop a record reports,
-// when ambient.Export says nothing else does.
-func (d *drainer) activity(ts *threadState, r capture.Record) {
-	a, err := capture.DecodeActivity(r)
-	if err != nil {
-		d.p.log.Debugf("%v", err)
-		return
-	}
-	s, ok := ambient.FromRecord(a)
-	if !ok {
-		return
-	}
-	cfg := d.p.samp.config()
-	if !ambient.Export(s, cfg.ParentBased(), func(id [16]byte) bool { return sampling.Sampled(id, cfg.DefaultBound()) }) {
-		return
-	}
-	start := s.Start
-	if start == 0 || start > r.Time {
-		start = r.Time
-	}
-	d.p.bridge.ExportActivity(ts.th, otelbridge.Activity{
-		TraceID: trace.TraceID(s.TraceID), SpanID: trace.SpanID(s.SpanID), Parent: trace.SpanID(s.Parent),
-		Name: s.Name, Start: start, End: r.Time,
-	})
+// keepActivity decides whether a stopped Activity of the app's is exported,
+// as the sampler would decide for a root of its trace.
+func (p *profiler) keepActivity(s ambient.Span) bool {
+	cfg := p.samp.config()
+	return ambient.Export(s, cfg.ParentBased(), func(id [16]byte) bool { return sampling.Sampled(id, cfg.DefaultBound()) })
 }

@@ -1,0 +1,420 @@
+package translate
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf16"
+
+	"github.com/clrotel/clrotel/capture"
+	"github.com/clrotel/clrotel/otelbridge"
+	"github.com/clrotel/clrotel/values"
+	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
+	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
+	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
+	"google.golang.org/protobuf/proto"
+)
+
+// memClient keeps the spans it is sent, decoded as a collector decodes them.
+type memClient struct {
+	mu    sync.Mutex
+	spans []*tracepb.Span
+}
+
+func (c *memClient) Start(context.Context) error { return nil }
+func (c *memClient) Stop(context.Context) error  { return nil }
+func (c *memClient) UploadTraces(_ context.Context, rs []*tracepb.ResourceSpans) error {
+	wire, err := proto.Marshal(&coltracepb.ExportTraceServiceRequest{ResourceSpans: rs})
+	if err != nil {
+		return err
+	}
+	var req coltracepb.ExportTraceServiceRequest
+	if err := proto.Unmarshal(wire, &req); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, r := range req.ResourceSpans {
+		for _, ss := range r.ScopeSpans {
+			c.spans = append(c.spans, ss.Spans...)
+		}
+	}
+	return nil
+}
+
+// fakeMethods knows functions by index and classes by id, and remembers
+// the classes it was asked to plan.
+type fakeMethods struct {
+	fns     map[uint32]Function
+	classes map[uint64]string
+	needed  []uint64
+}
+
+func (f *fakeMethods) Function(i uint32) (Function, bool) { fn, ok := f.fns[i]; return fn, ok }
+func (f *fakeMethods) Instantiation(i uint32, class uint64, typeArgs []uint64) *otelbridge.Method {
+	return otelbridge.NewMethod(otelbridge.MethodInfo{Module: "App.dll", FunctionName: fmt.Sprintf("App.Box<%s>.Get", f.ClassName(class)), ReturnType: "Void"})
+}
+func (f *fakeMethods) ClassName(c uint64) string {
+	if n, ok := f.classes[c]; ok {
+		return n
+	}
+	return "?"
+}
+func (f *fakeMethods) NeedPlan(c uint64) { f.needed = append(f.needed, c) }
+
+type logs struct{ lines []string }
+
+func (l *logs) Debugf(format string, args ...any) {
+	l.lines = append(l.lines, fmt.Sprintf(format, args...))
+}
+
+func method(name, params string) *otelbridge.Method {
+	return otelbridge.NewMethod(otelbridge.MethodInfo{Module: "App.dll", Assembly: "App", FunctionName: name, Params: params, ReturnType: "Int32"})
+}
+
+// Value streams as profiler/values.c writes them (tags: values/decode.go).
+func i4(v int32) []byte { return []byte{2, 7, byte(v), byte(v >> 8), byte(v >> 16), byte(v >> 24)} }
+func str(s string) []byte {
+	u := utf16.Encode([]rune(s))
+	b := []byte{3}
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(u)))
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(u)))
+	for _, c := range u {
+		b = binary.LittleEndian.AppendUint16(b, c)
+	}
+	return b
+}
+func noPlan(cls uint64) []byte { return binary.LittleEndian.AppendUint64([]byte{7}, cls) }
+
+// rec builds records as the hooks lay them out (capture/record.go).
+type rec struct {
+	kind              capture.Kind
+	flags             uint16
+	fn, aux           uint32
+	trace             [16]byte
+	span, parent      [8]byte
+	linkTrace         [16]byte
+	linkSpan          [8]byte
+	fold              *capture.Fold
+	vals              []byte
+	time              int64
+	pos               uint64
+	activity, payload []byte
+}
+
+func (r rec) record() capture.Record {
+	var p []byte
+	switch r.kind {
+	case capture.KindEnter:
+		p = binary.LittleEndian.AppendUint32(p, r.fn)
+		p = binary.LittleEndian.AppendUint32(p, 0)
+		if r.flags&(capture.FlagRoot|capture.FlagResume) != 0 {
+			p = append(p, r.trace[:]...)
+		}
+		if r.flags&(capture.FlagSpanID|capture.FlagResume) != 0 {
+			p = append(p, r.span[:]...)
+		}
+		if r.flags&capture.FlagParent != 0 {
+			p = append(p, r.parent[:]...)
+		}
+		if r.flags&capture.FlagLink != 0 {
+			p = append(append(p, r.linkTrace[:]...), r.linkSpan[:]...)
+		}
+	default:
+		p = binary.LittleEndian.AppendUint32(p, r.fn)
+		p = binary.LittleEndian.AppendUint32(p, r.aux)
+		if r.fold != nil {
+			f := make([]byte, capture.FoldSize)
+			binary.LittleEndian.PutUint32(f, r.fold.Calls)
+			binary.LittleEndian.PutUint32(f[4:], uint32(len(r.fold.Top)))
+			binary.LittleEndian.PutUint64(f[8:], r.fold.Ns)
+			for i, e := range r.fold.Top {
+				binary.LittleEndian.PutUint32(f[16+16*i:], e.Func)
+				binary.LittleEndian.PutUint32(f[20+16*i:], e.Calls)
+				binary.LittleEndian.PutUint64(f[24+16*i:], e.Ns)
+			}
+			p = append(p, f...)
+		}
+	}
+	if r.vals != nil {
+		p = append(p, r.vals...)
+	}
+	if r.payload != nil {
+		p = r.payload
+	}
+	return capture.Record{Kind: r.kind, Flags: r.flags, Time: r.time, Pos: r.pos, Payload: p}
+}
+
+type fixture struct {
+	tr     *Translator
+	th     *Thread
+	client *memClient
+	pipe   *otelbridge.Pipeline
+	fns    *fakeMethods
+	log    *logs
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	c := &memClient{}
+	pipe, err := otelbridge.NewPipeline(context.Background(), otelbridge.ExportOptions{Client: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = pipe.Shutdown(context.Background()) })
+	fns := &fakeMethods{
+		fns: map[uint32]Function{
+			1: {Method: method("App.Shop.Order", "Int32 id, String name"), Planned: true,
+				Enter:  []values.Slot{{Key: "dotnet.arg.id"}, {Key: "dotnet.arg.name"}},
+				Return: []values.Slot{{Key: "dotnet.return"}}},
+			2: {Method: method("App.Shop.Price", "")},
+			3: {Method: method("App.Shop.Tax", "")},
+			4: {Method: method("App.Shop.RunAsync", ""), AsyncKickoff: true},
+			5: {Method: method("System.Runtime.CompilerServices.AsyncTaskMethodBuilder.SetException", "Exception exception")},
+		},
+		classes: map[uint64]string{0x10: "System.InvalidOperationException", 0x11: "System.FormatException", 0x20: "App.Money"},
+	}
+	salt := uint64(42)
+	lg := &logs{}
+	f := &fixture{
+		fns: fns, log: lg, client: c, pipe: pipe,
+		th: NewThread(7, &salt),
+		tr: &Translator{Bridge: otelbridge.New(pipe), Methods: fns, Log: lg,
+			Render: &values.Renderer{Limits: values.DefaultLimits}},
+	}
+	return f
+}
+
+func (f *fixture) feed(rs ...rec) {
+	for _, r := range rs {
+		f.tr.Record(f.th, r.record())
+	}
+}
+
+func (f *fixture) spans(t *testing.T) map[string]*tracepb.Span {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := f.pipe.ForceFlush(ctx); err != nil {
+		t.Fatal(err)
+	}
+	f.client.mu.Lock()
+	defer f.client.mu.Unlock()
+	out := map[string]*tracepb.Span{}
+	for _, s := range f.client.spans {
+		out[s.Name] = s
+	}
+	return out
+}
+
+func attrs(kvs []*commonpb.KeyValue) map[string]any {
+	m := map[string]any{}
+	for _, kv := range kvs {
+		switch v := kv.Value.Value.(type) {
+		case *commonpb.AnyValue_StringValue:
+			m[kv.Key] = v.StringValue
+		case *commonpb.AnyValue_IntValue:
+			m[kv.Key] = v.IntValue
+		case *commonpb.AnyValue_BoolValue:
+			m[kv.Key] = v.BoolValue
+		case *commonpb.AnyValue_DoubleValue:
+			m[kv.Key] = v.DoubleValue
+		case *commonpb.AnyValue_ArrayValue:
+			var list []string
+			for _, e := range v.ArrayValue.Values {
+				list = append(list, e.GetStringValue())
+			}
+			m[kv.Key] = list
+		}
+	}
+	return m
+}
+
+var (
+	traceA = [16]byte{0xaa, 1}
+	order  = "App.dll!App.Shop.Order(Int32 id, String name)"
+	price  = "App.dll!App.Shop.Price()"
+)
+
+func TestRecord(t *testing.T) {
+	root := func(fn uint32, vals []byte) rec {
+		flags := capture.FlagRoot
+		if vals != nil {
+			flags |= capture.FlagValues
+		}
+		return rec{kind: capture.KindEnter, flags: flags, fn: fn, trace: traceA, vals: vals, time: 100}
+	}
+	leave := func(fn uint32, flags uint16, vals []byte) rec {
+		if vals != nil {
+			flags |= capture.FlagValues
+		}
+		return rec{kind: capture.KindLeave, flags: flags, fn: fn, vals: vals, time: 200}
+	}
+	child := rec{kind: capture.KindEnter, fn: 2, time: 120, pos: 4096}
+	childLeave := leave(2, 0, nil)
+	childLeave.time = 150
+	tests := []struct {
+		name  string
+		recs  []rec
+		check func(t *testing.T, f *fixture, spans map[string]*tracepb.Span)
+	}{
+		{"a root with its arguments and return value",
+			[]rec{root(1, append(i4(7), str("pen")...)), leave(1, 0, i4(9))},
+			func(t *testing.T, f *fixture, spans map[string]*tracepb.Span) {
+				s := spans[order]
+				if s == nil {
+					t.Fatalf("no span %q in %v", order, spans)
+				}
+				a := attrs(s.Attributes)
+				if a["dotnet.arg.id"] != int64(7) || a["dotnet.arg.name"] != "pen" || a["dotnet.return"] != int64(9) {
+					t.Errorf("attributes %v", a)
+				}
+				if [16]byte(s.TraceId) != traceA || len(s.ParentSpanId) != 0 || s.StartTimeUnixNano != 100 || s.EndTimeUnixNano != 200 {
+					t.Errorf("span %v", s)
+				}
+				if f.tr.Roots() != 1 {
+					t.Errorf("roots %d, want 1", f.tr.Roots())
+				}
+			}},
+		{"a child's span id comes from the thread's salt and the record's position",
+			[]rec{root(2, nil), child, childLeave, leave(2, 0, nil)},
+			func(t *testing.T, f *fixture, spans map[string]*tracepb.Span) {
+				var ids [][]byte
+				for _, s := range f.client.spans {
+					ids = append(ids, s.SpanId)
+				}
+				want := capture.SpanID(42, 4096)
+				found := false
+				for _, id := range ids {
+					found = found || [8]byte(id) == want
+				}
+				if len(ids) != 2 || !found {
+					t.Errorf("span ids %x, want one of them %x", ids, want)
+				}
+			}},
+		{"a root joining its caller's trace",
+			[]rec{{kind: capture.KindEnter, flags: capture.FlagRoot | capture.FlagParent, fn: 2, trace: traceA, parent: [8]byte{0xbb, 2}, time: 100}, leave(2, 0, nil)},
+			func(t *testing.T, f *fixture, spans map[string]*tracepb.Span) {
+				if s := spans[price]; s == nil || [8]byte(s.ParentSpanId) != [8]byte{0xbb, 2} {
+					t.Errorf("span %v, want parent bb02", s)
+				}
+			}},
+		{"a root linked to the span that queued it",
+			[]rec{{kind: capture.KindEnter, flags: capture.FlagRoot | capture.FlagLink, fn: 2, trace: traceA, linkTrace: [16]byte{0xcc}, linkSpan: [8]byte{0xdd}, time: 100}, leave(2, 0, nil)},
+			func(t *testing.T, f *fixture, spans map[string]*tracepb.Span) {
+				s := spans[price]
+				if s == nil || len(s.Links) != 1 || [16]byte(s.Links[0].TraceId) != [16]byte{0xcc} || [8]byte(s.Links[0].SpanId) != [8]byte{0xdd} {
+					t.Errorf("span %v, want a link to cc.../dd...", s)
+				}
+			}},
+		{"values dropped and omitted are marked and counted",
+			[]rec{{kind: capture.KindEnter, flags: capture.FlagRoot | capture.FlagValuesDropped | capture.FlagValuesOmitted, fn: 1, trace: traceA, time: 100}, leave(1, capture.FlagValuesDropped, nil)},
+			func(t *testing.T, f *fixture, spans map[string]*tracepb.Span) {
+				a := attrs(spans[order].Attributes)
+				if a["dotnet.values.dropped"] != true || a["dotnet.values.omitted"] != true {
+					t.Errorf("attributes %v", a)
+				}
+				if f.tr.ValuesDropped() != 2 {
+					t.Errorf("values dropped %d, want 2", f.tr.ValuesDropped())
+				}
+			}},
+		{"a stream cut by the hook's byte budget is marked truncated",
+			[]rec{root(1, i4(7)), leave(1, 0, nil)},
+			func(t *testing.T, f *fixture, spans map[string]*tracepb.Span) {
+				if a := attrs(spans[order].Attributes); a["dotnet.values.truncated"] != true || a["dotnet.arg.id"] != int64(7) {
+					t.Errorf("attributes %v", a)
+				}
+			}},
+		{"a class met without a plan is asked for",
+			[]rec{root(1, append(noPlan(0x20), str("pen")...)), leave(1, 0, nil)},
+			func(t *testing.T, f *fixture, spans map[string]*tracepb.Span) {
+				if len(f.fns.needed) != 1 || f.fns.needed[0] != 0x20 {
+					t.Errorf("plans asked for %v, want [0x20]", f.fns.needed)
+				}
+			}},
+		{"what was folded into a span, named",
+			[]rec{root(2, nil), {kind: capture.KindLeave, flags: capture.FlagFolded | capture.FlagTruncated | capture.FlagValuesLimited, fn: 2, time: 200,
+				fold: &capture.Fold{Calls: 12, Ns: 5000, Top: []capture.FoldEntry{{Func: 3, Calls: 10, Ns: 4000}, {Func: 99, Calls: 2, Ns: 1000}}}}},
+			func(t *testing.T, f *fixture, spans map[string]*tracepb.Span) {
+				a := attrs(spans[price].Attributes)
+				text := fmt.Sprint(a)
+				if a["clrotel.values_limited"] != true || !strings.Contains(text, "App.dll!App.Shop.Tax()") || !strings.Contains(text, "function #99") {
+					t.Errorf("attributes %v", a)
+				}
+			}},
+		{"an exception thrown and not caught",
+			[]rec{root(2, nil),
+				{kind: capture.KindException, flags: capture.FlagValues, time: 150,
+					vals: append(append(append(binary.LittleEndian.AppendUint64(nil, 0x10), str("bad card 4111 1111 1111 1111")...), binary.LittleEndian.AppendUint64(nil, 0x11)...), str("inner")...)},
+				{kind: capture.KindUnwind, fn: 2, time: 160}},
+			func(t *testing.T, f *fixture, spans map[string]*tracepb.Span) {
+				s := spans[price]
+				if s == nil || len(s.Events) != 1 {
+					t.Fatalf("span %v, want one event", s)
+				}
+				a := attrs(s.Events[0].Attributes)
+				if a["exception.type"] != "System.InvalidOperationException" || a["exception.message"] != "bad card 4111 1111 1111 1111" {
+					t.Errorf("event %v", a)
+				}
+				if !strings.Contains(fmt.Sprint(a), "System.FormatException") {
+					t.Errorf("event %v lacks the inner exception", a)
+				}
+			}},
+		{"an unknown function and a corrupt record are logged, not traced",
+			[]rec{root(77, nil), {kind: capture.KindEnter, payload: []byte{1, 2}}, root(2, nil), leave(2, 0, nil)},
+			func(t *testing.T, f *fixture, spans map[string]*tracepb.Span) {
+				if len(spans) != 1 || spans[price] == nil || len(f.log.lines) != 2 {
+					t.Errorf("spans %v, log %q", spans, f.log.lines)
+				}
+			}},
+		{"an async method's span ends when its task fails",
+			[]rec{{kind: capture.KindEnter, flags: capture.FlagRoot | capture.FlagSpanID, fn: 4, trace: traceA, span: [8]byte{0xee}, time: 100},
+				leave(4, 0, nil),
+				{kind: capture.KindEnter, flags: capture.FlagResume | capture.FlagAsyncEnd, fn: 5, trace: traceA, span: [8]byte{0xee}, time: 300},
+				leave(5, 0, nil)},
+			func(t *testing.T, f *fixture, spans map[string]*tracepb.Span) {
+				s := spans["App.dll!App.Shop.RunAsync()"]
+				if s == nil || s.EndTimeUnixNano != 300 || s.Status.GetCode() != tracepb.Status_STATUS_CODE_ERROR {
+					t.Errorf("span %v, want it ended at 300 as failed", s)
+				}
+			}},
+		{"an Activity the sampler drops is not exported",
+			[]rec{{kind: capture.KindActivity, payload: make([]byte, 24)}},
+			func(t *testing.T, f *fixture, spans map[string]*tracepb.Span) {
+				if len(spans) != 0 {
+					t.Errorf("spans %v", spans)
+				}
+			}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			f.feed(tc.recs...)
+			tc.check(t, f, f.spans(t))
+		})
+	}
+}
+
+// TestReturnBudget: a return value gets what its call's arguments left of
+// the span's attribute bytes.
+func TestReturnBudget(t *testing.T) {
+	f := newFixture(t)
+	f.tr.Render.Limits.MaxAttrBytes = 80
+	long := strings.Repeat("x", 40)
+	f.feed(rec{kind: capture.KindEnter, flags: capture.FlagRoot | capture.FlagValues, fn: 1, trace: traceA, vals: append(i4(1), str(long)...), time: 1},
+		rec{kind: capture.KindLeave, flags: capture.FlagValues, fn: 1, vals: str(long), time: 2})
+	a := attrs(f.spans(t)[order].Attributes)
+	if a["dotnet.arg.name"] != long || a["dotnet.return"] != nil || a["dotnet.values.truncated"] != true {
+		keys := make([]string, 0, len(a))
+		for k := range a {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		t.Errorf("attributes %v", keys)
+	}
+}
