@@ -2,6 +2,7 @@ package typerender
 
 import (
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/clrotel/clrotel/values"
@@ -9,12 +10,39 @@ import (
 )
 
 // Renderer is a values.TypeRenderer for the common BCL types. The zero
-// value is ready; it holds no state.
+// value is ready. It is safe for concurrent use; the only state it keeps is
+// what each class name selects, remembered because every object of every
+// recorded call is asked about.
 type Renderer struct {
 	// Location is the time zone a DateTime of Kind Local is shown in (its
 	// offset for that date); nil: the process's (time.Local: TZ, else
 	// /etc/localtime, as .NET reads it on Linux).
 	Location *time.Location
+
+	names sync.Map // class name → byName
+}
+
+// byName is what a class's name alone says of its rendering.
+type byName struct {
+	base    string     // the name without its generic arguments
+	generic bool       // the name has generic arguments
+	fn      renderFunc // the renderer the name selects; nil: none
+}
+
+func (r *Renderer) byName(name string) byName {
+	if b, ok := r.names.Load(name); ok {
+		return b.(byName)
+	}
+	// Generic arguments left out, nested classes kept: List<T>.Enumerator
+	// is not a List<T>.
+	b := byName{base: stripArgs(name), generic: strings.IndexByte(name, '<') >= 0}
+	if b.generic {
+		b.fn = generic[b.base]
+	} else {
+		b.fn = exact[b.base]
+	}
+	r.names.Store(name, b)
+	return b
 }
 
 // New returns a Renderer.
@@ -68,15 +96,8 @@ func init() {
 // Render implements values.TypeRenderer.
 func (r *Renderer) Render(ci values.ClassInfo, v values.Value, c values.Context) (values.Rendering, bool) {
 	f := fields{ci: ci, v: v, loc: r.Location}
-	// Generic arguments left out, nested classes kept: List<T>.Enumerator
-	// is not a List<T>.
-	base, isGeneric := stripArgs(ci.Name), strings.IndexByte(ci.Name, '<') >= 0
-	var fn renderFunc
-	if isGeneric {
-		fn = generic[base]
-	} else {
-		fn = exact[base]
-	}
+	b := r.byName(ci.Name)
+	base, fn := b.base, b.fn
 	if fn == nil {
 		switch {
 		case v.Shape == values.Object && strings.HasSuffix(base, "Exception"):
@@ -104,7 +125,8 @@ var counted = map[string]bool{
 
 // Collection implements values.CollectionRenderer.
 func (r *Renderer) Collection(ci values.ClassInfo) bool {
-	return strings.IndexByte(ci.Name, '<') >= 0 && counted[stripArgs(ci.Name)]
+	b := r.byName(ci.Name)
+	return b.generic && counted[b.base]
 }
 
 type fields struct {
