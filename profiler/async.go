@@ -20,20 +20,13 @@ import (
 	"github.com/clrotel/clrotel/naming"
 )
 
-// asyncRole is a method's part in async spans (async.c), decided once at
-// JIT time from metadata: the kickoff method (AsyncStateMachineAttribute
-// naming a state machine that has the profiler's fields), that state
-// machine's MoveNext, or a task builder's SetResult/SetException.
+// asyncRole is a method's part in async spans (async.c), as the hooks read
+// it: flags, the owner TypeDef, and the added fields' offsets from `this`.
 type asyncRole struct {
 	flags uint32
-	owner uint32    // the kickoff's declaring TypeDef
-	off   [6]uint16 // MoveNext, closures: the added fields' offsets from `this`
+	owner uint32
+	off   [flows.MaxFlowFields]uint16
 }
-
-var (
-	asyncStateMachineAttr    = utf16.Encode([]rune("System.Runtime.CompilerServices.AsyncStateMachineAttribute\x00"))
-	iteratorStateMachineAttr = utf16.Encode([]rune("System.Runtime.CompilerServices.IteratorStateMachineAttribute\x00"))
-)
 
 // iteratorKey names an iterator's state machine type.
 type iteratorKey struct {
@@ -76,122 +69,104 @@ func asyncSpecialMethod(fid uint64) int {
 	return int(C.clr_async_special_method(d.module_id, C.uint32_t(d.token)))
 }
 
+// roleFlags are the hooks' flags for the roles flows.Gather finds.
+var roleFlags = []struct {
+	role flows.Role
+	flag uint32
+}{
+	{flows.Kickoff, C.FN_ASYNC_KICKOFF}, {flows.MoveNext, C.FN_ASYNC_MOVENEXT}, {flows.Complete, C.FN_ASYNC_COMPLETE},
+	{flows.ClosureCtor, C.FN_CLOSURE_CTOR}, {flows.ClosureBody, C.FN_CLOSURE_BODY}, {flows.IterEnd, C.FN_ITER_END},
+}
+
+// asyncRoleOf decides a method's part in async spans and queued work
+// (flows.Gather) and tells the C tables what they need of it.
 func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) {
 	var r asyncRole
 	var d C.clr_function_desc
 	if hr := C.clr_function_info(C.uintptr_t(fid), &d); hr != 0 {
 		return r, hrErr("GetFunctionInfo2", hr)
 	}
-	facts := flows.Facts{Name: m.Name, HasThis: m.Sig.HasThis,
+	fm := flows.Method{Name: m.Name, Display: m.SelectName, Token: uint32(d.token), Owner: m.OwnerToken,
+		ClassID: m.ClassID, HasThis: m.Sig.HasThis,
 		Builder: C.clr_async_special_method(d.module_id, C.uint32_t(d.token)) == C.ASYNC_SPECIAL_BUILDER}
-	if facts.Builder {
-		r.flags = C.FN_ASYNC_COMPLETE
-		return r, nil
-	}
-	mod, err := p.resolver.ModuleInfo(m.ModuleID)
-	if err != nil {
-		return r, err
-	}
-	md := mod.Meta.(metadata)
-	var blob *C.uint8_t
-	var n C.uint32_t
-	// An async method, or an iterator method (one span per enumeration),
-	// names its state machine in an attribute.
-	for _, a := range []struct {
-		attr []uint16
-		kind int
-	}{{asyncStateMachineAttr, kindStateMachine}, {iteratorStateMachineAttr, kindIterator}} {
-		if C.md_attribute_blob(md.imp, C.uint32_t(d.token), (*C.uint16_t)(&a.attr[0]), &blob, &n) != 0 {
-			continue
-		}
-		sm, err := flows.TypeArgument(C.GoBytes(unsafe.Pointer(blob), C.int(n)))
+	var mod flowModule
+	if !fm.Builder {
+		info, err := p.resolver.ModuleInfo(m.ModuleID)
 		if err != nil {
-			return r, fmt.Errorf("%s: state machine attribute: %w", m.SelectName, err)
+			return r, err
 		}
-		td, ok := findNested(md.imp, sm)
-		if !ok {
-			return r, fmt.Errorf("%s: state machine %q not found", m.SelectName, sm)
-		}
-		// Without fields (a module with native code): traced as before.
-		if toks, _ := md.addedFields(td, a.kind); toks != nil {
-			facts.StateMachineTracked = true
-			if a.kind == kindIterator {
-				p.iterators.add(iteratorKey{m.ModuleID, td})
-			}
-		}
-		break
+		mod = flowModule{p: p, md: info.Meta.(metadata), module: m.ModuleID}
 	}
-	added, _ := md.addedAll(m.OwnerToken)
-	var own []uint32
-	if own = added[kindClosure]; own != nil {
-		facts.OwnerLinkFields = true
-	} else if own = added[kindStateMachine]; own != nil {
-		facts.OwnerFlowFields = true
-	} else if own = added[kindIterator]; own != nil {
-		facts.OwnerIterFields = true
-		facts.IterTracked = p.iterators.has(iteratorKey{m.ModuleID, m.OwnerToken})
+	roles, err := flows.Gather(fm, mod)
+	if roles.Iterator != 0 {
+		p.iterators.add(iteratorKey{m.ModuleID, roles.Iterator})
 	}
-	var off [6]uint16
-	var cid uint64
-	var offErr error
-	if own != nil && m.Sig.HasThis {
-		off, cid, offErr = p.fieldOffsets(m, md, own)
-		facts.ExactLayout = offErr == nil
-	}
-	role, needOffsets := flows.Decide(facts)
-	if needOffsets {
-		r.off = off
-	}
-	if role&(flows.ClosureCtor|flows.ClosureBody) != 0 {
+	if roles.Role&(flows.ClosureCtor|flows.ClosureBody) != 0 {
 		// queue.c tells a closure by its class.
 		var c [C.CLOSURE_FIELDS]C.uint16_t
 		for i := range c {
-			c[i] = C.uint16_t(off[i])
+			c[i] = C.uint16_t(roles.Offsets[i])
 		}
-		if C.clr_closure_class_add(C.uintptr_t(cid), &c[0]) != 0 {
+		if C.clr_closure_class_add(C.uintptr_t(roles.Closure), &c[0]) != 0 {
 			p.log.Debugf("async: closure class table full: %s not marked when queued with the flow suppressed", m.SelectName)
 		}
 	}
-	for _, x := range []struct {
-		role flows.Role
-		flag C.uint32_t
-	}{{flows.Kickoff, C.FN_ASYNC_KICKOFF}, {flows.MoveNext, C.FN_ASYNC_MOVENEXT}, {flows.ClosureCtor, C.FN_CLOSURE_CTOR}, {flows.ClosureBody, C.FN_CLOSURE_BODY}, {flows.IterEnd, C.FN_ITER_END}} {
-		if role&x.role != 0 {
-			r.flags |= uint32(x.flag)
+	for _, x := range roleFlags {
+		if roles.Role&x.role != 0 {
+			r.flags |= x.flag
 		}
 	}
-	// An async state machine's step also carries the serving rule's
-	// fields (async.h); an iterator's does not.
-	if role&flows.MoveNext != 0 && facts.OwnerFlowFields {
+	if roles.Loop {
 		r.flags |= C.FN_ASYNC_LOOP
 	}
-	switch {
-	case role&flows.Kickoff != 0:
-		r.owner = m.OwnerToken
-	case role&flows.MoveNext != 0:
-		r.owner = md.EnclosingClass(m.OwnerToken)
-	}
-	return r, offErr
+	r.off, r.owner = roles.Offsets, roles.Owner
+	return r, err
 }
 
-// fieldOffsets finds the added fields toks in the layout of m's class
-// (for shared generic code, its canonical instantiation's).
-func (p *profiler) fieldOffsets(m *naming.Method, md metadata, toks []uint32) ([6]uint16, uint64, error) {
-	var off [6]uint16
-	cid := m.ClassID
-	if gp, err := md.GenericParams(m.OwnerToken); cid == 0 && (err != nil || len(gp) > 0) {
-		// Shared generic code serves instantiations whose layouts differ:
-		// a type argument that is a struct holding references
-		// (Pair<__Canon> shared by Pair<string> and Pair<Uri>) is laid out
-		// after the Int64 fields, a reference before them. No one layout
-		// is right for every call, and a field written at the wrong
-		// offset would overwrite the app's state (generator seed 104).
-		return off, 0, fmt.Errorf("%s: shared generic code (async methods' spans end with the call; closures' work is not linked)", m.SelectName)
+// flowModule answers flows.Gather from a module's metadata and the
+// runtime's class layouts.
+type flowModule struct {
+	p      *profiler
+	md     metadata
+	module uint64
+}
+
+// stateMachineAttrs are the attributes flows.Gather asks for, as the
+// metadata API takes their names.
+var stateMachineAttrs = map[string][]uint16{
+	flows.AsyncStateMachineAttribute:    utf16.Encode([]rune(flows.AsyncStateMachineAttribute + "\x00")),
+	flows.IteratorStateMachineAttribute: utf16.Encode([]rune(flows.IteratorStateMachineAttribute + "\x00")),
+}
+
+func (f flowModule) AttributeBlob(token uint32, attr string) ([]byte, bool) {
+	name, ok := stateMachineAttrs[attr]
+	if !ok {
+		name = utf16.Encode([]rune(attr + "\x00"))
 	}
+	var blob *C.uint8_t
+	var n C.uint32_t
+	if C.md_attribute_blob(f.md.imp, C.uint32_t(token), (*C.uint16_t)(&name[0]), &blob, &n) != 0 {
+		return nil, false
+	}
+	return C.GoBytes(unsafe.Pointer(blob), C.int(n)), true
+}
+
+func (f flowModule) FindNested(name string) (uint32, bool) { return findNested(f.md.imp, name) }
+func (f flowModule) Added(td uint32) (flows.Added, error)  { return f.md.addedAll(td) }
+func (f flowModule) EnclosingClass(td uint32) uint32       { return f.md.EnclosingClass(td) }
+func (f flowModule) GenericParams(owner uint32) ([]string, error) {
+	return f.md.GenericParams(owner)
+}
+func (f flowModule) IteratorTracked(td uint32) bool {
+	return f.p.iterators.has(iteratorKey{f.module, td})
+}
+
+func (f flowModule) FieldOffsets(cid uint64, owner uint32, toks []uint32) ([flows.MaxFlowFields]uint16, uint64, error) {
+	var off [flows.MaxFlowFields]uint16
 	if cid == 0 {
 		var c C.uintptr_t
-		if hr := C.clr_class_from_token(C.uintptr_t(m.ModuleID), C.uint32_t(m.OwnerToken), &c); hr != 0 || c == 0 {
-			return off, 0, fmt.Errorf("%s: no class for its type: HRESULT %#x", m.SelectName, uint32(hr))
+		if hr := C.clr_class_from_token(C.uintptr_t(f.module), C.uint32_t(owner), &c); hr != 0 || c == 0 {
+			return off, 0, fmt.Errorf("no class for type %#x: HRESULT %#x", owner, uint32(hr))
 		}
 		cid = uint64(c)
 	}
@@ -200,16 +175,16 @@ func (p *profiler) fieldOffsets(m *naming.Method, md metadata, toks []uint32) ([
 		return off, 0, err
 	}
 	found := 0
-	for _, f := range layout {
+	for _, fl := range layout {
 		for i, t := range toks {
-			if uint32(f.token) == t && f.offset < 1<<16 {
-				off[i] = uint16(f.offset)
+			if uint32(fl.token) == t && fl.offset < 1<<16 {
+				off[i] = uint16(fl.offset)
 				found++
 			}
 		}
 	}
 	if found != len(toks) {
-		return off, 0, fmt.Errorf("%s: %d of the type's %d added fields in its layout", m.SelectName, found, len(toks))
+		return off, 0, fmt.Errorf("%d of the type's %d added fields in its layout", found, len(toks))
 	}
 	return off, cid, nil
 }

@@ -1,6 +1,9 @@
 package main
 
-import "github.com/clrotel/clrotel/internal/memo"
+import (
+	"github.com/clrotel/clrotel/flows"
+	"github.com/clrotel/clrotel/internal/memo"
+)
 
 // fieldCache remembers what one module's metadata says of its fields:
 // per type, the fields async.c added to it (for every kind at once: asked
@@ -18,7 +21,7 @@ type fieldCache struct {
 
 // addedByKind is scanAdded's answer: per kind of type (ASYNC_KIND_*), the
 // fields async.c added, or nil.
-type addedByKind [kindIterator + 1][]uint32
+type addedByKind = flows.Added
 
 // fieldInfo is what GetFieldProps says of a field.
 type fieldInfo struct {

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"slices"
 	"testing"
+
+	"github.com/clrotel/clrotel/flows"
 )
 
 func TestAddedFieldCache(t *testing.T) {
@@ -81,5 +83,21 @@ func TestFieldPropsCache(t *testing.T) {
 		if f, _ := none.fieldProps(0x04000001, answer(fieldInfo{name: name})); f.name != name {
 			t.Errorf("uncached: %q, want %q", f.name, name)
 		}
+	}
+}
+
+// TestTypeKindsAreAsyncH: flows numbers the kinds of types given fields as
+// async.h does; scanAdded indexes flows.Added by async.h's numbers.
+func TestTypeKindsAreAsyncH(t *testing.T) {
+	for _, k := range []struct {
+		flows flows.TypeKind
+		c     int
+	}{{flows.StateMachineType, kindStateMachine}, {flows.ClosureType, kindClosure}, {flows.IteratorType, kindIterator}} {
+		if int(k.flows) != k.c {
+			t.Errorf("flows kind %d is async.h's %d", k.flows, k.c)
+		}
+	}
+	if len(flows.Added{}) != kindIterator+1 {
+		t.Errorf("flows.Added has %d kinds, async.h %d", len(flows.Added{}), kindIterator+1)
 	}
 }

@@ -1,0 +1,187 @@
+package flows
+
+import "fmt"
+
+// TypeKind is a kind of compiler-generated type the profiler gives fields
+// of its own as its module loads (profiler/async.h ASYNC_KIND_*).
+type TypeKind int
+
+const (
+	StateMachineType TypeKind = iota // an async method's state machine
+	ClosureType                      // a class holding a lambda's captures
+	IteratorType                     // an iterator method's enumerator
+	typeKinds
+)
+
+// Added lists, per TypeKind, the tokens of the fields the profiler gave a
+// type as a type of that kind, in order; nil when it gave none.
+type Added [typeKinds][]uint32
+
+// MaxFlowFields bounds the added fields whose offsets the hooks read.
+const MaxFlowFields = 6
+
+// Method is what Gather knows of a method before reading its module.
+type Method struct {
+	Name    string // its own name: MoveNext, .ctor, ...
+	Display string // how errors name it
+	Token   uint32 // its MethodDef
+	Owner   uint32 // its type's TypeDef
+	ClassID uint64 // its type's class, 0 when the runtime did not say
+	HasThis bool
+	// Builder: a task builder's SetResult or SetException (the profiler
+	// found them as CoreLib loaded).
+	Builder bool
+}
+
+// The custom attributes that name the state machine of an async method
+// and of an iterator method.
+const (
+	AsyncStateMachineAttribute    = "System.Runtime.CompilerServices.AsyncStateMachineAttribute"
+	IteratorStateMachineAttribute = "System.Runtime.CompilerServices.IteratorStateMachineAttribute"
+)
+
+// Module is what Gather reads of a method's module and of the runtime's
+// layout of its types.
+type Module interface {
+	// AttributeBlob returns the value blob of the custom attribute named
+	// attr on the MethodDef token, or false when it has none.
+	AttributeBlob(token uint32, attr string) ([]byte, bool)
+	// FindNested finds a TypeDef by its reflection name, nested types
+	// joined by '+' (Acme.Handler+<Handle>d__3).
+	FindNested(name string) (uint32, bool)
+	// Added returns the fields the profiler gave the TypeDef td.
+	Added(td uint32) (Added, error)
+	// EnclosingClass returns the TypeDef td is nested in (0: none).
+	EnclosingClass(td uint32) uint32
+	// GenericParams returns the generic parameters of the TypeDef owner.
+	GenericParams(owner uint32) ([]string, error)
+	// FieldOffsets returns the offsets from `this` of the fields toks in
+	// the runtime's layout of class cid (0: the class of the TypeDef
+	// owner, loaded), and that class.
+	FieldOffsets(cid uint64, owner uint32, toks []uint32) ([MaxFlowFields]uint16, uint64, error)
+	// IteratorTracked reports whether an iterator method naming the
+	// enumerator td as its state machine is traced (Roles.Iterator).
+	IteratorTracked(td uint32) bool
+}
+
+// Roles is what Gather found of a method.
+type Roles struct {
+	Role Role
+	// Offsets are the added fields' offsets from `this`, when Decide says
+	// the hooks need them.
+	Offsets [MaxFlowFields]uint16
+	// Closure is the closure class a ClosureCtor or ClosureBody belongs
+	// to, with the offsets of its fields: work queued with it is told by
+	// its class.
+	Closure uint64
+	// Loop: the method is an async state machine's step, which carries
+	// the serving rule's fields (profiler/serving.h); an iterator's does
+	// not.
+	Loop bool
+	// Owner is the TypeDef of the async method's type (Kickoff) or of the
+	// type enclosing the state machine (MoveNext): the hooks tell a
+	// method's own steps by it.
+	Owner uint32
+	// Iterator is the enumerator TypeDef of a traced iterator method:
+	// its methods are steps of the method's span (Module.IteratorTracked
+	// answers true for it from now on).
+	Iterator uint32
+}
+
+// Gather reads from the method's module the facts Decide needs, decides,
+// and returns what the hooks need. An error with non-zero Roles says what
+// was left out (the fields' offsets): the roles stand.
+func Gather(m Method, mod Module) (Roles, error) {
+	var out Roles
+	facts := Facts{Name: m.Name, HasThis: m.HasThis, Builder: m.Builder}
+	if facts.Builder {
+		out.Role, _ = Decide(facts)
+		return out, nil
+	}
+	// An async method, or an iterator method (one span per enumeration),
+	// names its state machine in an attribute.
+	for _, a := range []struct {
+		attr string
+		kind TypeKind
+	}{{AsyncStateMachineAttribute, StateMachineType}, {IteratorStateMachineAttribute, IteratorType}} {
+		blob, ok := mod.AttributeBlob(m.Token, a.attr)
+		if !ok {
+			continue
+		}
+		sm, err := TypeArgument(blob)
+		if err != nil {
+			return Roles{}, fmt.Errorf("%s: state machine attribute: %w", m.Display, err)
+		}
+		td, ok := mod.FindNested(sm)
+		if !ok {
+			return Roles{}, fmt.Errorf("%s: state machine %q not found", m.Display, sm)
+		}
+		// A state machine without the fields (a module with native code)
+		// does not carry the span.
+		if added, _ := mod.Added(td); added[a.kind] != nil {
+			facts.StateMachineTracked = true
+			if a.kind == IteratorType {
+				out.Iterator = td
+			}
+		}
+		break
+	}
+	added, _ := mod.Added(m.Owner)
+	var own []uint32
+	switch {
+	case added[ClosureType] != nil:
+		own, facts.OwnerLinkFields = added[ClosureType], true
+	case added[StateMachineType] != nil:
+		own, facts.OwnerFlowFields = added[StateMachineType], true
+	case added[IteratorType] != nil:
+		own, facts.OwnerIterFields = added[IteratorType], true
+		facts.IterTracked = mod.IteratorTracked(m.Owner)
+	}
+	var off [MaxFlowFields]uint16
+	var cid uint64
+	var offErr error
+	if own != nil && m.HasThis {
+		off, cid, offErr = offsets(m, mod, own)
+		facts.ExactLayout = offErr == nil
+	}
+	role, needOffsets := Decide(facts)
+	out.Role = role
+	if needOffsets {
+		out.Offsets = off
+	}
+	if role&(ClosureCtor|ClosureBody) != 0 {
+		out.Closure = cid
+	}
+	out.Loop = role&MoveNext != 0 && facts.OwnerFlowFields
+	switch {
+	case role&Kickoff != 0:
+		out.Owner = m.Owner
+	case role&MoveNext != 0:
+		out.Owner = mod.EnclosingClass(m.Owner)
+	}
+	return out, offErr
+}
+
+// offsets finds the added fields toks in the layout of m's class.
+func offsets(m Method, mod Module, toks []uint32) ([MaxFlowFields]uint16, uint64, error) {
+	if m.ClassID == 0 {
+		if gp, err := mod.GenericParams(m.Owner); err != nil || len(gp) > 0 {
+			// Shared generic code serves instantiations whose layouts
+			// differ: a type argument that is a struct holding references
+			// (Pair<__Canon> shared by Pair<string> and Pair<Uri>) is laid
+			// out after the Int64 fields, a reference before them. No one
+			// layout is right for every call, and a field written at the
+			// wrong offset would overwrite the app's state (generator
+			// seed 104).
+			return [MaxFlowFields]uint16{}, 0, fmt.Errorf("%s: shared generic code (async methods' spans end with the call; closures' work is not linked)", m.Display)
+		}
+	}
+	if len(toks) > MaxFlowFields {
+		return [MaxFlowFields]uint16{}, 0, fmt.Errorf("%s: %d added fields, at most %d are read", m.Display, len(toks), MaxFlowFields)
+	}
+	off, cid, err := mod.FieldOffsets(m.ClassID, m.Owner, toks)
+	if err != nil {
+		return off, 0, fmt.Errorf("%s: %w", m.Display, err)
+	}
+	return off, cid, nil
+}

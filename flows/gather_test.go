@@ -1,0 +1,152 @@
+package flows
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// fakeModule is a module's metadata as a table.
+type fakeModule struct {
+	attrs     map[uint32]map[string]string // MethodDef → attribute → state machine name
+	rawBlob   []byte                       // returned for every attribute, when set
+	nested    map[string]uint32
+	added     map[uint32]Added
+	enclosing map[uint32]uint32
+	generic   map[uint32][]string
+	layout    map[uint32]uint16 // field token → offset
+	class     uint64            // the class FieldOffsets loads for a type
+	tracked   map[uint32]bool
+}
+
+func blob(name string) []byte { return append([]byte{1, 0, byte(len(name))}, name...) }
+
+func (f *fakeModule) AttributeBlob(token uint32, attr string) ([]byte, bool) {
+	name, ok := f.attrs[token][attr]
+	if !ok {
+		return nil, false
+	}
+	if f.rawBlob != nil {
+		return f.rawBlob, true
+	}
+	return blob(name), true
+}
+func (f *fakeModule) FindNested(name string) (uint32, bool) { td, ok := f.nested[name]; return td, ok }
+func (f *fakeModule) Added(td uint32) (Added, error)        { return f.added[td], nil }
+func (f *fakeModule) EnclosingClass(td uint32) uint32       { return f.enclosing[td] }
+func (f *fakeModule) GenericParams(owner uint32) ([]string, error) {
+	return f.generic[owner], nil
+}
+func (f *fakeModule) IteratorTracked(td uint32) bool { return f.tracked[td] }
+func (f *fakeModule) FieldOffsets(cid uint64, owner uint32, toks []uint32) ([MaxFlowFields]uint16, uint64, error) {
+	var off [MaxFlowFields]uint16
+	if cid == 0 {
+		cid = f.class
+	}
+	for i, t := range toks {
+		o, ok := f.layout[t]
+		if !ok {
+			return off, 0, errors.New("field not in the layout")
+		}
+		off[i] = o
+	}
+	return off, cid, nil
+}
+
+const (
+	kickoffTok  = 0x06000001
+	programTD   = 0x02000002
+	smTD        = 0x02000003 // Program+<RunAsync>d__0
+	closureTD   = 0x02000004 // Program+<>c__DisplayClass1_0
+	iterTD      = 0x02000005 // Program+<Items>d__2
+	genericSMTD = 0x02000006
+)
+
+func module() *fakeModule {
+	return &fakeModule{
+		attrs: map[uint32]map[string]string{
+			kickoffTok:     {AsyncStateMachineAttribute: "Program+<RunAsync>d__0"},
+			kickoffTok + 1: {IteratorStateMachineAttribute: "Program+<Items>d__2"},
+			kickoffTok + 2: {AsyncStateMachineAttribute: "Program+<Gone>d__9"},
+		},
+		nested: map[string]uint32{"Program+<RunAsync>d__0": smTD, "Program+<Items>d__2": iterTD},
+		added: map[uint32]Added{
+			smTD:        {StateMachineType: {0x04000010, 0x04000011}},
+			closureTD:   {ClosureType: {0x04000020, 0x04000021}},
+			iterTD:      {IteratorType: {0x04000030}},
+			genericSMTD: {StateMachineType: {0x04000040}},
+		},
+		enclosing: map[uint32]uint32{smTD: programTD, iterTD: programTD},
+		generic:   map[uint32][]string{genericSMTD: {"T"}},
+		layout:    map[uint32]uint16{0x04000010: 24, 0x04000011: 32, 0x04000020: 8, 0x04000021: 16, 0x04000030: 40, 0x04000040: 8},
+		class:     0x7f00,
+		tracked:   map[uint32]bool{iterTD: true},
+	}
+}
+
+func TestGather(t *testing.T) {
+	tests := []struct {
+		name    string
+		m       Method
+		mod     func(*fakeModule)
+		want    Roles
+		wantErr string
+	}{
+		{"a task builder's completion", Method{Name: "SetResult", Builder: true}, nil, Roles{Role: Complete}, ""},
+		{"an async method whose state machine has the fields",
+			Method{Name: "RunAsync", Token: kickoffTok, Owner: programTD}, nil,
+			Roles{Role: Kickoff, Owner: programTD}, ""},
+		{"an async method whose state machine has none (native code)",
+			Method{Name: "RunAsync", Token: kickoffTok, Owner: programTD}, func(f *fakeModule) { delete(f.added, smTD) },
+			Roles{}, ""},
+		{"the state machine's step",
+			Method{Name: "MoveNext", Owner: smTD, HasThis: true}, nil,
+			Roles{Role: MoveNext, Offsets: [MaxFlowFields]uint16{24, 32}, Loop: true, Owner: programTD}, ""},
+		{"the step of shared generic code has no one layout",
+			Method{Name: "MoveNext", Display: "G.MoveNext", Owner: genericSMTD, HasThis: true}, nil,
+			Roles{}, "G.MoveNext: shared generic code"},
+		{"the step of an exact generic instantiation",
+			Method{Name: "MoveNext", Owner: genericSMTD, ClassID: 0x9000, HasThis: true}, nil,
+			Roles{Role: MoveNext, Offsets: [MaxFlowFields]uint16{8}, Loop: true}, ""},
+		{"a closure's constructor",
+			Method{Name: ".ctor", Owner: closureTD, HasThis: true}, nil,
+			Roles{Role: ClosureCtor, Offsets: [MaxFlowFields]uint16{8, 16}, Closure: 0x7f00}, ""},
+		{"a closure's lambda",
+			Method{Name: "<Main>b__0", Owner: closureTD, HasThis: true}, nil,
+			Roles{Role: ClosureBody, Offsets: [MaxFlowFields]uint16{8, 16}, Closure: 0x7f00}, ""},
+		{"a closure whose fields are not in the layout",
+			Method{Name: ".ctor", Display: "C..ctor", Owner: closureTD, HasThis: true}, func(f *fakeModule) { delete(f.layout, 0x04000021) },
+			Roles{}, "C..ctor: field not in the layout"},
+		{"an iterator method", Method{Name: "Items", Token: kickoffTok + 1, Owner: programTD}, nil,
+			Roles{Role: Kickoff, Owner: programTD, Iterator: iterTD}, ""},
+		{"a traced iterator's step", Method{Name: "MoveNext", Owner: iterTD, HasThis: true}, nil,
+			Roles{Role: MoveNext, Offsets: [MaxFlowFields]uint16{40}, Owner: programTD}, ""},
+		{"a traced iterator's Dispose, explicitly implemented",
+			Method{Name: "System.IDisposable.Dispose", Owner: iterTD, HasThis: true}, nil,
+			Roles{Role: MoveNext | IterEnd, Offsets: [MaxFlowFields]uint16{40}, Owner: programTD}, ""},
+		{"an untraced iterator's step", Method{Name: "MoveNext", Owner: iterTD, HasThis: true}, func(f *fakeModule) { f.tracked = nil },
+			Roles{}, ""},
+		{"a state machine the module lacks",
+			Method{Name: "Gone", Display: "P.Gone", Token: kickoffTok + 2, Owner: programTD}, nil,
+			Roles{}, `P.Gone: state machine "Program+<Gone>d__9" not found`},
+		{"a malformed attribute",
+			Method{Name: "RunAsync", Display: "P.RunAsync", Token: kickoffTok, Owner: programTD}, func(f *fakeModule) { f.rawBlob = []byte{1} },
+			Roles{}, "P.RunAsync: state machine attribute"},
+		{"an ordinary method", Method{Name: "Work", Owner: programTD, HasThis: true}, nil, Roles{}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			mod := module()
+			if tc.mod != nil {
+				tc.mod(mod)
+			}
+			got, err := Gather(tc.m, mod)
+			if tc.wantErr == "" && err != nil || tc.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tc.wantErr)) {
+				t.Fatalf("error %v, want %q", err, tc.wantErr)
+			}
+			if got != tc.want {
+				t.Errorf("Gather = %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+}
