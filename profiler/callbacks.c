@@ -18,6 +18,7 @@
 #include "ambient.h"
 #include "rejit.h"
 #include "golazy.h"
+#include "park.h"
 #include "_cgo_export.h"
 
 // The project's CLSID; cmd/clrotel prints the same value.
@@ -478,13 +479,19 @@ static HRESULT cb_initialize(void *self, void *unk) {
 
 static HRESULT cb_shutdown(void *self) {
     (void)self;
+    // The runtime tears the profiler down once this returns: the hooks
+    // park their threads from now until just after (park.h).
+    clr_park_begin();
     clr_rejit_shutdown();
-    if (atomic_load(&g_go_state) != GO_READY)
+    if (atomic_load(&g_go_state) != GO_READY) {
+        clr_park_end();
         return S_OK; // Go never started: nothing was traced
+    }
     sigset_t saved;
     CLR_BLOCK_ACTIVATION(saved);
     clrotelShutdown();
     CLR_RESTORE_ACTIVATION(saved);
+    clr_park_end();
     return S_OK;
 }
 

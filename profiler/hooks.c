@@ -25,6 +25,7 @@
 #include "sample.h"
 #include "ambient.h"
 #include "shed.h"
+#include "park.h"
 #include "serving.h"
 
 static clr_slot *g_slots;
@@ -773,6 +774,7 @@ __attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_
 }
 
 void clr_on_enter(clr_fn *fn, uintptr_t elt) {
+    clr_park_check();
     // A CoreLib special hooked before Go started, not given its role yet
     // (callbacks.c): it pushes no frame, and its Leave finds none of its
     // own (clr_on_leave ignores it).
@@ -1223,6 +1225,7 @@ static inline int top_is(clr_slot *s, clr_fn *fn) {
 }
 
 void clr_on_leave(clr_fn *fn, uintptr_t elt) {
+    clr_park_check();
     clr_slot *s = t_slot;
     if (s != NULL && top_is(s, fn))
         pop_frame(s, REC_LEAVE, fn, elt);
@@ -1231,6 +1234,7 @@ void clr_on_leave(clr_fn *fn, uintptr_t elt) {
 void clr_on_tailcall(clr_fn *fn, uintptr_t elt) {
     // The Tailcall hook reports the frame that is leaving by a tail call.
     (void)elt;
+    clr_park_check();
     clr_slot *s = t_slot;
     if (s != NULL && top_is(s, fn))
         pop_frame(s, REC_TAILCALL, NULL, 0);

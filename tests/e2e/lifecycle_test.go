@@ -34,6 +34,29 @@ func TestEnvironmentExitMidCall(t *testing.T) {
 	})
 }
 
+// Main returns while timers tick into traced methods on pool threads: the
+// process exits as it does untraced, every time. CoreCLR 3.1 clears its
+// pointer to the profiler when the Shutdown callback returns while such
+// threads are still inside its ProfileEnter/ProfileLeave; 3 runs in 10
+// ended by SIGSEGV before the hooks parked their threads (park.h).
+func TestExitWhileTimersTick(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		plain := runApp(t, rt, "Lifecycle", []string{"ticking"}, runOpts{})
+		if plain.ExitCode != 0 {
+			t.Fatalf("untraced: exit %d, stderr %s", plain.ExitCode, plain.Stderr)
+		}
+		for i := 0; i < 12; i++ {
+			r := runApp(t, rt, "Lifecycle", []string{"ticking"}, runOpts{profiler: true})
+			if r.ExitCode != 0 || r.Stdout != plain.Stdout {
+				t.Fatalf("run %d: exit %d, stdout %q (untraced: 0, %q)\n%s", i, r.ExitCode, r.Stdout, plain.Stdout, tail(r.Stderr, 20))
+			}
+			if len(byName(r.Spans, "Lifecycle.exe!Acme.Life.App.OnTick(Object state)")) == 0 {
+				t.Fatalf("run %d: no tick traced", i)
+			}
+		}
+	})
+}
+
 // SIGTERM: the runtime shuts down, the profiler flushes within its bound, and
 // the exit status is what it is without the profiler.
 func TestSIGTERMFlushes(t *testing.T) {

@@ -19,7 +19,9 @@ var entries = []string{"clr_enter_trampoline", "clr_leave_trampoline", "clr_tail
 // perThread are the functions that run once per thread, not per call: what
 // they reach is not the hot path (they set a thread's slot up: mmap for the
 // ring, getrandom for the trace-id seed, gettid, the TLS destructor key).
-var perThread = map[string]bool{"slot_acquire": true}
+// clr_park runs only once the runtime's Shutdown callback has begun: it
+// sleeps the thread through the profiler's teardown (park.h).
+var perThread = map[string]bool{"slot_acquire": true, "clr_park": true}
 
 // allowedExternal are the library functions the hot path may call:
 // clock_gettime is served by the vDSO (no system call, no lock); memcpy
