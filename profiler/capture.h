@@ -1,6 +1,8 @@
 // capture.h: what the C hooks share with the Go drainer.
 //
-// The record layout must match capture/record.go. Everything here is written
+// The record layout must match capture/record.go (profiler/internal/ccapture
+// compares every kind, flag and size, and reads back what the C writes
+// through package capture). Everything here is written
 // by C on CLR threads without locks or allocation; Go reads it from its own
 // threads through the atomics below.
 #ifndef CLROTEL_CAPTURE_H
@@ -58,6 +60,16 @@ enum { RF_PARENT = 128 };
 enum { RF_LINK = 8192 };
 enum { REC_HEADER = 16, REC_EXIT_SIZE = 24, MAX_TYPE_ARGS = 8 };
 enum { FOLD_TOP = 3, REC_FOLD_SIZE = 16 + 16 * FOLD_TOP };
+
+// Every record but a pad begins with this header (REC_HEADER bytes): u32
+// size, u16 kind, u16 flags, u64 unix-nanosecond time. A pad record has
+// only its size and kind.
+static inline void clr_put_header(uint8_t *p, uint32_t size, uint16_t kind, uint16_t flags, uint64_t ts) {
+    *(uint32_t *)p = size;
+    *(uint16_t *)(p + 4) = kind;
+    *(uint16_t *)(p + 6) = flags;
+    *(uint64_t *)(p + 8) = ts;
+}
 
 // Per-function flags, decided by Go once per function at JIT time.
 enum {
