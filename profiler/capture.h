@@ -409,6 +409,8 @@ void clr_fn_fold(clr_fn *fn);
 // or none (src NULL: it stays idle).
 void clr_fn_adopt(clr_fn *ph, const clr_fn *src);
 // A recorded, non-root call of fn took ns: the folding rule's verdict, once.
+// Package folding holds the Go reference of the rule's parts (Rule.Judge,
+// Counts.Slow, BudgetFolds, Rule.ReJITs; profiler/internal/cfold).
 void clr_fold_judge(const clr_capture_config *cfg, clr_fn *fn, uint64_t ns);
 // Whether fn is not known to be fast: no recorded call yet, or most of its
 // recorded calls took fold_max_ns or more. Past a trace's span budget such
@@ -424,6 +426,12 @@ static inline int clr_fold_slow(const clr_fn *fn) {
 // the budget every call folds, so that a trace never holds more.
 static inline int clr_budget_folds(uint32_t budget, uint32_t spans, const clr_fn *fn) {
     return budget != 0 && (spans >= budget || (spans >= budget - budget / 10 && !clr_fold_slow(fn)));
+}
+// Whether a folded method may be re-JIT-compiled without hooks (rejit.c):
+// not one whose hooks do more than count its calls, nor one a call of
+// which began a trace (its root calls are spans).
+static inline int clr_rejit_wanted(const clr_fn *fn) {
+    return atomic_load_explicit(&fn->roots, memory_order_relaxed) == 0 && !(fn->flags & FN_NEVER_FOLDED);
 }
 uint64_t clr_fn_folded_calls(const clr_fn *fn);
 uint64_t clr_fn_folded_ns(const clr_fn *fn);
