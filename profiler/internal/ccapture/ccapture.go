@@ -83,7 +83,6 @@ var Sizes = []Constant{
 	{"MAX_TYPE_ARGS", C.MAX_TYPE_ARGS},
 	{"FOLD_TOP", C.FOLD_TOP},
 	{"REC_FOLD_SIZE", C.REC_FOLD_SIZE},
-	{"sizeof(clr_fold_entry)", C.sizeof_clr_fold_entry},
 }
 
 // PutHeader writes a record header at the start of p as the hooks do.

@@ -50,12 +50,11 @@ var goNames = map[string]struct {
 	"RF_VALUES_LIMITED": {"FlagValuesLimited", uint64(capture.FlagValuesLimited)},
 	"RF_VALUES_OMITTED": {"FlagValuesOmitted", uint64(capture.FlagValuesOmitted)},
 
-	"REC_HEADER":             {"HeaderSize", capture.HeaderSize},
-	"REC_EXIT_SIZE":          {"ExitSize", capture.ExitSize},
-	"MAX_TYPE_ARGS":          {"MaxTypeArgs", capture.MaxTypeArgs},
-	"FOLD_TOP":               {"FoldTop", capture.FoldTop},
-	"REC_FOLD_SIZE":          {"FoldSize", capture.FoldSize},
-	"sizeof(clr_fold_entry)": {"FoldSize/FoldTop stride", (capture.FoldSize - 16) / capture.FoldTop},
+	"REC_HEADER":    {"HeaderSize", capture.HeaderSize},
+	"REC_EXIT_SIZE": {"ExitSize", capture.ExitSize},
+	"MAX_TYPE_ARGS": {"MaxTypeArgs", capture.MaxTypeArgs},
+	"FOLD_TOP":      {"FoldTop", capture.FoldTop},
+	"REC_FOLD_SIZE": {"FoldSize", capture.FoldSize},
 }
 
 // TestConstants: each number of the record format is the same in
