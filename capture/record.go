@@ -7,7 +7,8 @@ import (
 )
 
 // Kind says what a record reports. The values are shared with the C
-// producer (profiler/capture.h); change both or neither.
+// producer (profiler/capture.h); profiler/internal/ccapture fails when the
+// two differ.
 type Kind uint16
 
 const (
@@ -138,6 +139,10 @@ type Fold struct {
 // u32 size, u16 kind, u16 flags, u64 unix-nanosecond timestamp.
 const HeaderSize = 16
 
+// ExitSize is the size of an exit record's fixed part (leave, tailcall,
+// unwind, catch, no-leave, serving): the header, u32 function, u32 aux.
+const ExitSize = HeaderSize + 8
+
 // MaxTypeArgs bounds the method type arguments an enter record carries.
 const MaxTypeArgs = 8
 
@@ -231,14 +236,14 @@ type Exit struct {
 
 // DecodeExit decodes a leave, tailcall, unwind or catch record's payload.
 func DecodeExit(r Record) (Exit, error) {
-	if len(r.Payload) < 8 {
-		return Exit{}, fmt.Errorf("capture: %v record: payload of %d bytes, want at least 8", r.Kind, len(r.Payload))
+	if len(r.Payload) < ExitSize-HeaderSize {
+		return Exit{}, fmt.Errorf("capture: %v record: payload of %d bytes, want at least %d", r.Kind, len(r.Payload), ExitSize-HeaderSize)
 	}
 	x := Exit{
 		Func: binary.LittleEndian.Uint32(r.Payload),
 		Aux:  binary.LittleEndian.Uint32(r.Payload[4:]),
 	}
-	rest := r.Payload[8:]
+	rest := r.Payload[ExitSize-HeaderSize:]
 	if r.Flags&FlagFolded != 0 {
 		if len(rest) < FoldSize {
 			return x, fmt.Errorf("capture: %v record: fold part of %d bytes, want %d", r.Kind, len(rest), FoldSize)

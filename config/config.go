@@ -1,7 +1,3 @@
-// Package config holds what operators set: method selection, capture
-// limits, export batching and logging, read from CLROTEL_* environment
-// variables. It parses and validates; it must not touch the runtime, the
-// exporter or the file system beyond reading what it is given.
 package config
 
 import (
@@ -117,8 +113,9 @@ func Default() Config {
 }
 
 // DefaultValueSpansPerTrace is how many spans of a trace carry values by
-// default (docs/user-guide.md, "Argument and return values": chosen on the Cecil
-// reader, where value capture and rendering were most of the cost).
+// default: reading and rendering values is most of what a long batch
+// trace costs, and a request's trace stays far below it
+// (docs/user-guide.md, "Argument and return values").
 const DefaultValueSpansPerTrace = 1000
 
 // SplitPatterns splits a comma-separated pattern list, trimming blanks.

@@ -148,9 +148,10 @@ var yamlLine = regexp.MustCompile(`line (\d+): (.*)`)
 // Bounds on a configuration file, far beyond any real one. The YAML
 // decoder compares each key of a mapping with every other key, reports each
 // pair of equal keys (so n copies of one key make n(n-1)/2 errors), and
-// does it again wherever an alias repeats the mapping: without these
-// bounds 4 KiB of one repeated key took it 10 s and 1.2 GB. ParseFile checks
-// them in one pass over the node tree before decoding.
+// does it again wherever an alias repeats the mapping, so that without
+// these bounds a few kilobytes of one repeated key take it seconds and
+// gigabytes. ParseFile checks them in one pass over the node tree before
+// decoding.
 const (
 	maxFileBytes   = 256 << 10 // the whole file
 	maxMappingKeys = 64        // keys in one mapping; the widest section has 10

@@ -5,9 +5,11 @@
 // the nearest traced ancestor, which reports them as aggregate attributes.
 //
 // The package owns the rule's settings (how many calls, how short, which
-// methods are exempt) and how folded calls read on a span and in the exit
-// summary. The hooks apply the rule (profiler/fold.c). It must not touch
-// the runtime or the C side.
+// methods are exempt), the rule itself as a pure function (Rule.Judge,
+// BudgetFolds, Rule.ReJITs: the reference the hooks' C copy is checked
+// against, profiler/internal/cfold), and how folded calls read on a span
+// and in the exit summary. The hooks apply the rule (profiler/fold.c). It
+// must not touch the runtime or the C side.
 //
 // It also decides when folded methods are re-JIT-compiled without hooks
 // (ReJIT, Batcher): the profiler hands the batches to its ReJIT thread

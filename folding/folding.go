@@ -24,14 +24,13 @@ type Rule struct {
 	ReJIT ReJIT
 }
 
-// DefaultRule is the rule with nothing set. The thresholds come from the
-// real-program workloads (docs/user-guide.md, "Folding"; `make bench`'s real-programs
-// section): the calls that flood those traces are getters, comparers,
-// visitors and metadata readers of 0.2–2 µs whose rare slow calls (a
-// callee's first, JIT-compiled call; a lazily read table) reach 5–20 µs.
-// With 5 µs and 1,000 calls most of them never folded and kept their
-// hooks (mcs.exe compiling Big.cs: 3.1 million hooked calls, 4,700 methods
-// folded by the span budget only); 20 µs over 250 calls halves that.
+// DefaultRule is the rule with nothing set. The calls that flood real
+// programs' traces are getters, comparers, visitors and metadata readers
+// of a microsecond or two whose rare slow calls (a callee's first,
+// JIT-compiled call; a lazily read table) take up to 20 µs: MaxDuration
+// must be above those, or such methods never fold and keep their hooks,
+// and MinCalls low enough that they fold early in the program. The
+// measurements behind the values are in docs/user-guide.md, "Folding".
 func DefaultRule() Rule {
 	return Rule{Enabled: true, MinCalls: 250, MaxDuration: 20 * time.Microsecond, ReJIT: DefaultReJIT()}
 }

@@ -25,11 +25,10 @@ type ReJIT struct {
 }
 
 // DefaultReJIT is the setting with nothing set. Interval: a request
-// suspends the runtime (tens of microseconds on the test machine), and
-// methods fold in bursts as a program starts, so one request per 10 ms
-// batches those bursts while a method's calls stay hooked for at most
-// that long after its verdict (at 50 ms the Cecil reader made 15% more
-// hooked calls: 1.49 million against 1.25 million).
+// suspends the runtime, and methods fold in bursts as a program starts, so
+// one request per Interval batches a burst, while a folded method's calls
+// stay hooked for at most that long after its verdict: a longer Interval
+// leaves many more calls hooked (docs/user-guide.md, "Folding").
 func DefaultReJIT() ReJIT {
 	return ReJIT{Enabled: true, Interval: 10 * time.Millisecond, MaxBatch: 1024}
 }

@@ -30,6 +30,7 @@
 
 #include "async.h"
 #include "clrinfo.h"
+#include "framework.h"
 #include "imagemd.h"
 #include "profiler.h"
 #include "queue.h"
@@ -398,8 +399,7 @@ void clr_async_module_loading(uintptr_t mid) {
         corelib_specials(mid, base, (flags & COR_PRF_MODULE_FLAT_LAYOUT) != 0);
         return;
     }
-    if (wprefix(file, "System.") || wprefix(file, "Microsoft.") || wprefix(file, "mscorlib.") ||
-        wprefix(file, "netstandard."))
+    if (clr_framework_file(file))
         return;
     if (flags & (COR_PRF_MODULE_NGEN | COR_PRF_MODULE_DYNAMIC | COR_PRF_MODULE_RESOURCE)) {
         if (flags & COR_PRF_MODULE_NGEN)

@@ -1,6 +1,8 @@
 // capture.h: what the C hooks share with the Go drainer.
 //
-// The record layout must match capture/record.go. Everything here is written
+// The record layout must match capture/record.go (profiler/internal/ccapture
+// compares every kind, flag and size, and reads back what the C writes
+// through package capture). Everything here is written
 // by C on CLR threads without locks or allocation; Go reads it from its own
 // threads through the atomics below.
 #ifndef CLROTEL_CAPTURE_H
@@ -58,6 +60,16 @@ enum { RF_PARENT = 128 };
 enum { RF_LINK = 8192 };
 enum { REC_HEADER = 16, REC_EXIT_SIZE = 24, MAX_TYPE_ARGS = 8 };
 enum { FOLD_TOP = 3, REC_FOLD_SIZE = 16 + 16 * FOLD_TOP };
+
+// Every record but a pad begins with this header (REC_HEADER bytes): u32
+// size, u16 kind, u16 flags, u64 unix-nanosecond time. A pad record has
+// only its size and kind.
+static inline void clr_put_header(uint8_t *p, uint32_t size, uint16_t kind, uint16_t flags, uint64_t ts) {
+    *(uint32_t *)p = size;
+    *(uint16_t *)(p + 4) = kind;
+    *(uint16_t *)(p + 6) = flags;
+    *(uint64_t *)(p + 8) = ts;
+}
 
 // Per-function flags, decided by Go once per function at JIT time.
 enum {
@@ -397,6 +409,8 @@ void clr_fn_fold(clr_fn *fn);
 // or none (src NULL: it stays idle).
 void clr_fn_adopt(clr_fn *ph, const clr_fn *src);
 // A recorded, non-root call of fn took ns: the folding rule's verdict, once.
+// Package folding holds the Go reference of the rule's parts (Rule.Judge,
+// Counts.Slow, BudgetFolds, Rule.ReJITs; profiler/internal/cfold).
 void clr_fold_judge(const clr_capture_config *cfg, clr_fn *fn, uint64_t ns);
 // Whether fn is not known to be fast: no recorded call yet, or most of its
 // recorded calls took fold_max_ns or more. Past a trace's span budget such
@@ -412,6 +426,12 @@ static inline int clr_fold_slow(const clr_fn *fn) {
 // the budget every call folds, so that a trace never holds more.
 static inline int clr_budget_folds(uint32_t budget, uint32_t spans, const clr_fn *fn) {
     return budget != 0 && (spans >= budget || (spans >= budget - budget / 10 && !clr_fold_slow(fn)));
+}
+// Whether a folded method may be re-JIT-compiled without hooks (rejit.c):
+// not one whose hooks do more than count its calls, nor one a call of
+// which began a trace (its root calls are spans).
+static inline int clr_rejit_wanted(const clr_fn *fn) {
+    return atomic_load_explicit(&fn->roots, memory_order_relaxed) == 0 && !(fn->flags & FN_NEVER_FOLDED);
 }
 uint64_t clr_fn_folded_calls(const clr_fn *fn);
 uint64_t clr_fn_folded_ns(const clr_fn *fn);

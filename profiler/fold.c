@@ -2,7 +2,9 @@
 //
 // A method the hooks have seen called often and always briefly is marked
 // FN_FOLDED (the rule is package folding's Rule, judged here: the drainer
-// sees calls too late to stop a tight loop from filling the ring). Its calls under a recorded span then make
+// sees calls too late to stop a tight loop from filling the ring;
+// folding.Rule.Judge is its Go reference, profiler/internal/cfold checks
+// that the two agree). Its calls under a recorded span then make
 // no span of their own: the hooks count them, and the time of the outermost
 // ones, into that span's frame, which reports them in its exit record. A
 // trace past its span budget folds the same way. Runs in the hooks: no

@@ -8,7 +8,6 @@ import "C"
 
 import (
 	"fmt"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -18,6 +17,7 @@ import (
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/sampling"
+	"github.com/clrotel/clrotel/scope"
 )
 
 // selector decides, once per function, whether it is traced.
@@ -35,16 +35,9 @@ func newSelector(include, exclude, defaultExclude []string) selector {
 	return s
 }
 
-// frameworkAssembly tells the runtime's own assemblies by name.
-func frameworkAssembly(name string) bool {
-	return name == "mscorlib" || name == "netstandard" ||
-		strings.HasPrefix(name, "System.") || strings.HasPrefix(name, "Microsoft.") ||
-		name == "System"
-}
-
 // selected decides from a method's assembly and Namespace.Type.Method name.
 func (s selector) selected(assembly, name string) bool {
-	if s.ownCodeOnly && frameworkAssembly(assembly) {
+	if s.ownCodeOnly && scope.FrameworkAssembly(assembly) {
 		return false
 	}
 	if len(s.include) > 0 && !s.include.MatchAny(name) {

@@ -219,13 +219,6 @@ static inline void ring_commit(clr_slot *s, uint32_t size) {
     atomic_store_explicit(&s->head, head + size, memory_order_release);
 }
 
-static inline void put_header(uint8_t *p, uint32_t size, uint16_t kind, uint16_t flags, uint64_t ts) {
-    *(uint32_t *)p = size;
-    *(uint16_t *)(p + 4) = kind;
-    *(uint16_t *)(p + 6) = flags;
-    *(uint64_t *)(p + 8) = ts;
-}
-
 // Reads the exact ClassID and method type arguments of a shared-generic
 // frame. Returns the number of type arguments, or -1.
 // Out of line so the hot-path check sees its profiling-API calls by name.
@@ -293,7 +286,7 @@ __attribute__((noinline)) static void activity_stopped(clr_slot *s, clr_fn *fn, 
     if (n == 0)
         return; // reserved, not committed: the space stays free
     uint32_t size = REC_HEADER + 8 + ((n + 7) & ~7u);
-    put_header(p, size, REC_ACTIVITY, 0, now_ns());
+    clr_put_header(p, size, REC_ACTIVITY, 0, now_ns());
     *(uint32_t *)(p + REC_HEADER) = fn->index;
     *(uint32_t *)(p + REC_HEADER + 4) = 0;
     ring_commit(s, size);
@@ -369,7 +362,7 @@ __attribute__((noinline)) static void begin_serving(clr_slot *s, clr_frame *f, u
         atomic_fetch_add_explicit(&g_events_dropped, 1, memory_order_relaxed);
         return;
     }
-    put_header(p, REC_EXIT_SIZE, REC_SERVING, 0, now);
+    clr_put_header(p, REC_EXIT_SIZE, REC_SERVING, 0, now);
     *(uint32_t *)(p + REC_HEADER) = f->fn_index;
     *(uint32_t *)(p + REC_HEADER + 4) = 0;
     ring_commit(s, REC_EXIT_SIZE);
@@ -413,7 +406,7 @@ static void record_continuation(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t
     }
     uint64_t ts = now_ns();
     uint32_t size = enter_values(fn, elt, p, fixed, budget, &flags);
-    put_header(p, size, REC_ENTER, flags, ts);
+    clr_put_header(p, size, REC_ENTER, flags, ts);
     uint8_t *q = p + REC_HEADER;
     *(uint32_t *)q = fn->index;
     *(uint32_t *)(q + 4) = 0;
@@ -1049,7 +1042,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     if (span == 0) // the record's position: the ring's head once room is reserved
         span = clr_span_id(atomic_load_explicit(&s->span_salt, memory_order_relaxed),
                            atomic_load_explicit(&s->head, memory_order_relaxed));
-    put_header(p, size, REC_ENTER, flags, ts);
+    clr_put_header(p, size, REC_ENTER, flags, ts);
     uint8_t *q = p + REC_HEADER;
     *(uint32_t *)q = fn->index;
     *(uint32_t *)(q + 4) = (uint32_t)ntargs;
@@ -1183,7 +1176,7 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
         bump(&s->dropped);
         return;
     }
-    put_header(p, size, kind, flags, ts);
+    clr_put_header(p, size, kind, flags, ts);
     *(uint32_t *)(p + REC_HEADER) = f->fn_index;
     *(uint32_t *)(p + REC_HEADER + 4) = (flags & RF_FOLDED_COUNT) ? f->fold_calls : 0;
     if (flags & RF_FOLDED)
@@ -1303,7 +1296,7 @@ void clr_on_exception_thrown(uintptr_t obj) {
     }
     uint32_t n = clr_capture_exception(obj, atomic_load(&g_exc_msg_off), atomic_load(&g_exc_inner_off), p + fixed, budget);
     uint32_t size = fixed + ((n + 7) & ~7u);
-    put_header(p, size, REC_EXCEPTION, n ? RF_VALUES : 0, ts);
+    clr_put_header(p, size, REC_EXCEPTION, n ? RF_VALUES : 0, ts);
     *(uint32_t *)(p + REC_HEADER) = f->fn_index;
     *(uint32_t *)(p + REC_HEADER + 4) = 0;
     ring_commit(s, size);
@@ -1353,7 +1346,7 @@ void clr_on_exception_catcher(uintptr_t function_id) {
         atomic_fetch_add_explicit(&g_events_dropped, 1, memory_order_relaxed);
         return;
     }
-    put_header(p, REC_EXIT_SIZE, REC_CATCH, 0, ts);
+    clr_put_header(p, REC_EXIT_SIZE, REC_CATCH, 0, ts);
     *(uint32_t *)(p + REC_HEADER) = f->fn_index;
     *(uint32_t *)(p + REC_HEADER + 4) = 0;
     ring_commit(s, REC_EXIT_SIZE);

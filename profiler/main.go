@@ -156,15 +156,12 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	out.capture.max_value_spans = C.uint32_t(cfg.MaxValueSpansPerTrace)
 	out.capture.serving_after_ns = C.uint64_t(cfg.Serving.After)
 	out.capture.serving_children = C.uint32_t(cfg.Serving.Children)
-	// The duration threshold also tells slow methods for the span budget,
-	// with folding off.
-	out.capture.fold_max_ns = C.uint64_t(cfg.Fold.MaxDuration)
-	if cfg.Fold.Enabled {
-		out.capture.fold_min_calls = C.uint32_t(min(cfg.Fold.MinCalls, 1<<31))
-	}
+	fold := cfg.Fold.Hook()
+	out.capture.fold_min_calls = C.uint32_t(fold.MinCalls)
+	out.capture.fold_max_ns = C.uint64_t(fold.MaxNs)
 	// Re-JIT of folded methods without hooks (rejit.c) needs ReJIT, which
 	// can only be asked for here.
-	if cfg.Fold.Enabled && cfg.Fold.ReJIT.Enabled {
+	if fold.ReJIT {
 		out.event_mask |= C.COR_PRF_ENABLE_REJIT
 		out.capture.fold_judge_folded = 1
 		go p.reJITLoop(p.stop)

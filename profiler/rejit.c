@@ -181,9 +181,7 @@ static uint32_t request_now(clr_fn **fns, uint32_t n, clr_fn **back) {
     }
     uint32_t k = 0;
     for (uint32_t i = 0; i < n; i++) {
-        // A method that began a trace keeps its hooks: its root calls are
-        // spans, never folded.
-        if (atomic_load_explicit(&fns[i]->roots, memory_order_relaxed) != 0 || (fns[i]->flags & FN_NEVER_FOLDED))
+        if (!clr_rejit_wanted(fns[i]))
             continue;
         ClassID cls = 0;
         ModuleID mid = 0;

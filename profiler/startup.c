@@ -33,6 +33,7 @@
 
 #include "clrapi.h"
 #include "clrinfo.h"
+#include "framework.h"
 #include "profiler.h"
 #include "startup.h"
 
@@ -104,14 +105,6 @@ int clr_startup_scope(int own_code_only, int reaches_framework, const uint16_t *
     return 0;
 }
 
-// package scope's frameworkRoots: the first segments of every type name in
-// the runtime's own assemblies, as naming writes them.
-static const char *const k_framework_roots[] = {
-    "System.", "Microsoft.", "Internal.", "Interop.", "FxResources.", "<",
-    "Void.", "Boolean.", "Char.", "SByte.", "Byte.", "Int16.", "UInt16.", "Int32.", "UInt32.",
-    "Int64.", "UInt64.", "Single.", "Double.", "String.", "IntPtr.", "UIntPtr.", "Object.", "TypedReference.",
-};
-
 static int is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; }
 
 // The scope from CLROTEL_INCLUDE itself (ASCII), for a start before Go:
@@ -143,11 +136,8 @@ int clr_startup_scope_include(const char *include) {
             everywhere = 1;
             break;
         }
-        for (size_t r = 0; r < sizeof k_framework_roots / sizeof *k_framework_roots; r++) {
-            size_t rl = strlen(k_framework_roots[r]), m = n < rl ? n : rl;
-            if (memcmp(a, k_framework_roots[r], m) == 0)
-                reaches = 1;
-        }
+        if (clr_framework_reached(a, n))
+            reaches = 1;
         if (len + n + 1 > sizeof buf / sizeof *buf) {
             overflow = 1;
             continue;
@@ -194,15 +184,6 @@ static int ascii_prefix(const uint16_t *s, uint32_t n, const char *lit) {
         if (s[i] != (uint16_t)lit[i])
             return 0;
     return 1;
-}
-
-// The runtime's own assemblies, as profiler/functions.go frameworkAssembly
-// tells them.
-static int framework_assembly(const uint16_t *s, uint32_t n) {
-    while (n > 0 && s[n - 1] == 0)
-        n--;
-    return ascii_eq(s, n, "mscorlib") || ascii_eq(s, n, "netstandard") || ascii_eq(s, n, "System") ||
-           ascii_prefix(s, n, "System.") || ascii_prefix(s, n, "Microsoft.");
 }
 
 static int activity_assembly(const uint16_t *s, uint32_t n) {
@@ -256,7 +237,7 @@ static int module_compute(ModuleID mid) {
     uint16_t path[1024], asm_name[512];
     uint32_t plen = 0, alen = 0;
     int framework = clr_module_info(mid, path, 1024, &plen, asm_name, 512, &alen) == 0 && alen > 0 &&
-                    framework_assembly(asm_name, alen);
+                    clr_framework_assembly(asm_name, alen);
     // Activity.Stop is hooked whatever the selection (ambient.c): its
     // assembly's methods are asked about (profiler/ambient.go activityStop).
     if (framework && activity_assembly(asm_name, alen))

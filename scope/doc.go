@@ -5,7 +5,12 @@
 // selected, so that its methods keep their ReadyToRun code and cost no call
 // into Go.
 //
-// It owns only that derivation. It must never narrow a selection: a module
-// it cannot rule out is in scope, and the final word on each method stays
-// with the profiler's selector.
+// It also owns the one list of what is the runtime's own code: its
+// assemblies, by name and by file name, and the first segments of their
+// type names. The C layer reads that list from profiler/framework.h, which
+// go generate writes from it; a test fails when the header is stale.
+//
+// It must never narrow a selection: a module it cannot rule out is in
+// scope, and the final word on each method stays with the profiler's
+// selector.
 package scope

@@ -33,32 +33,3 @@ func Prefixes(include []string) (prefixes []string, everywhere bool) {
 	}
 	return out, false
 }
-
-// frameworkRoots are the first segments of every type name in the
-// runtime's own assemblies (System.Private.CoreLib, System.*, Microsoft.*),
-// as naming writes them: their namespaces, the global Interop class, the
-// compiler's <Module> and <PrivateImplementationDetails>, and the short
-// names naming gives System's primitives.
-var frameworkRoots = []string{
-	"System.", "Microsoft.", "Internal.", "Interop.", "FxResources.", "<",
-	"Void.", "Boolean.", "Char.", "SByte.", "Byte.", "Int16.", "UInt16.", "Int32.", "UInt32.",
-	"Int64.", "UInt64.", "Single.", "Double.", "String.", "IntPtr.", "UIntPtr.", "Object.", "TypedReference.",
-}
-
-// ReachesFramework reports whether a name starting with one of prefixes
-// can be a method of the runtime's own assemblies. When it cannot, those
-// assemblies need no closer look.
-func ReachesFramework(prefixes []string, everywhere bool) bool {
-	if everywhere {
-		return true
-	}
-	for _, p := range prefixes {
-		for _, r := range frameworkRoots {
-			n := min(len(p), len(r))
-			if p[:n] == r[:n] {
-				return true
-			}
-		}
-	}
-	return false
-}

@@ -41,8 +41,8 @@ func NewRedactor(fragments []string) *Redactor {
 	return r
 }
 
-// separators are left out of names before they are compared (one
-// Replacer: building it per name cost more than the replacing).
+// separators are left out of names before they are compared, by one
+// Replacer built once: building one costs more than the replacing it does.
 var separators = strings.NewReplacer("_", "", "-", "", " ", "")
 
 func normalize(s string) string {

@@ -1,16 +1,3 @@
-// Command clrotel attaches the clrotel profiler to .NET processes and shows
-// what it traced.
-//
-// Usage:
-//
-//	clrotel env [flags]                  print the variables that attach the profiler
-//	clrotel run [flags] -- command ...   run a command traced and print its traces
-//	clrotel config validate FILE         check a configuration file
-//	clrotel sampling show [flags]        print the strategy a Jaeger sampling endpoint gives a service
-//	clrotel version                      print the version
-//
-// Every command takes -h or --help. A usage error exits with status 2; run
-// exits with its command's status.
 package main
 
 import (

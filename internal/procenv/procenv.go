@@ -1,6 +1,3 @@
-// Package procenv builds the environment of .NET processes that tests and
-// benchmarks start: this process's, without anything that would attach a
-// profiler, redirect export or change the runtime's behaviour.
 package procenv
 
 import (

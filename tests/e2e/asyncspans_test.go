@@ -176,8 +176,8 @@ func TestAsyncMethodOutcomes(t *testing.T) {
 // Async methods of a generic class: a value-type instantiation (code of
 // its own, whose layout is exact) is one span until the task completes.
 // Shared code serves instantiations of different layouts, so its state
-// machine carries nothing: its span ends with the call, as before — never
-// left open, and never a write at a wrong offset.
+// machine carries nothing: its span ends with the call, as a synchronous
+// method's does — never left open, and never a write at a wrong offset.
 func TestAsyncGenericMethods(t *testing.T) {
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
 		r := runApp(t, rt, "AsyncFlow", []string{"generic"}, runOpts{profiler: true})

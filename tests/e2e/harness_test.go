@@ -1,6 +1,3 @@
-// Package e2e runs the real profiler library inside the real .NET runtimes
-// installed by `make deps`, against a real OTLP/gRPC receiver, and checks
-// the spans that arrive.
 package e2e
 
 import (

@@ -1,0 +1,118 @@
+package ccapture
+
+/*
+#include <stdlib.h>
+#include <string.h>
+#include "capture.h"
+
+// A record header at p, as the hooks write one.
+static void put_header(uint8_t *p, uint32_t size, uint16_t kind, uint16_t flags, uint64_t ts) {
+    clr_put_header(p, size, kind, flags, ts);
+}
+
+// An exit record at p with what was folded into its frame, as pop_frame
+// writes one: the fixed part, then the fold part (fold.c). top holds ntop
+// entries of three words: function index, calls, ns.
+static void put_fold_exit(uint8_t *p, uint32_t fn, uint32_t calls, uint64_t ns, uint32_t ntop, const uint64_t *top) {
+    clr_frame f;
+    memset(&f, 0, sizeof f);
+    f.fold_calls = calls;
+    f.fold_ns = ns;
+    f.fold_ntop = ntop;
+    for (uint32_t i = 0; i < ntop && i < FOLD_TOP; i++) {
+        f.fold_top[i].fn_index = (uint32_t)top[3 * i];
+        f.fold_top[i].calls = (uint32_t)top[3 * i + 1];
+        f.fold_top[i].ns = top[3 * i + 2];
+    }
+    clr_put_header(p, REC_EXIT_SIZE + REC_FOLD_SIZE, REC_LEAVE, RF_FOLDED, 1);
+    *(uint32_t *)(p + REC_HEADER) = fn;
+    *(uint32_t *)(p + REC_HEADER + 4) = 0;
+    clr_fold_write(&f, p + REC_EXIT_SIZE);
+}
+
+static uint64_t span_id(uint64_t salt, uint64_t pos) { return clr_span_id(salt, pos); }
+*/
+import "C"
+
+import "unsafe"
+
+// Constant is one number capture.h defines for the record format.
+type Constant struct {
+	Name  string
+	Value uint64
+}
+
+// Kinds are capture.h's record kinds (REC_*, but for the sizes).
+var Kinds = []Constant{
+	{"REC_PAD", C.REC_PAD},
+	{"REC_ENTER", C.REC_ENTER},
+	{"REC_LEAVE", C.REC_LEAVE},
+	{"REC_TAILCALL", C.REC_TAILCALL},
+	{"REC_UNWIND", C.REC_UNWIND},
+	{"REC_EXCEPTION", C.REC_EXCEPTION},
+	{"REC_CATCH", C.REC_CATCH},
+	{"REC_NO_LEAVE", C.REC_NO_LEAVE},
+	{"REC_SERVING", C.REC_SERVING},
+	{"REC_ACTIVITY", C.REC_ACTIVITY},
+}
+
+// Flags are capture.h's record flags (RF_*).
+var Flags = []Constant{
+	{"RF_ROOT", C.RF_ROOT},
+	{"RF_GENERIC", C.RF_GENERIC},
+	{"RF_VALUES", C.RF_VALUES},
+	{"RF_VALUES_DROPPED", C.RF_VALUES_DROPPED},
+	{"RF_FOLDED", C.RF_FOLDED},
+	{"RF_TRUNCATED", C.RF_TRUNCATED},
+	{"RF_FOLDED_COUNT", C.RF_FOLDED_COUNT},
+	{"RF_PARENT", C.RF_PARENT},
+	{"RF_SPANID", C.RF_SPANID},
+	{"RF_RESUME", C.RF_RESUME},
+	{"RF_ASYNC_END", C.RF_ASYNC_END},
+	{"RF_APPROX", C.RF_APPROX},
+	{"RF_SYNC_END", C.RF_SYNC_END},
+	{"RF_LINK", C.RF_LINK},
+	{"RF_VALUES_LIMITED", C.RF_VALUES_LIMITED},
+	{"RF_VALUES_OMITTED", C.RF_VALUES_OMITTED},
+}
+
+// Sizes are capture.h's sizes and counts of the record format.
+var Sizes = []Constant{
+	{"REC_HEADER", C.REC_HEADER},
+	{"REC_EXIT_SIZE", C.REC_EXIT_SIZE},
+	{"MAX_TYPE_ARGS", C.MAX_TYPE_ARGS},
+	{"FOLD_TOP", C.FOLD_TOP},
+	{"REC_FOLD_SIZE", C.REC_FOLD_SIZE},
+}
+
+// PutHeader writes a record header at the start of p as the hooks do.
+func PutHeader(p []byte, size uint32, kind, flags uint16, time uint64) {
+	if len(p) < C.REC_HEADER {
+		panic("ccapture: no room for a header")
+	}
+	C.put_header((*C.uint8_t)(unsafe.Pointer(&p[0])), C.uint32_t(size), C.uint16_t(kind), C.uint16_t(flags), C.uint64_t(time))
+}
+
+// FoldEntry is one method's entry in a frame's fold part.
+type FoldEntry struct {
+	Func, Calls uint32
+	Ns          uint64
+}
+
+// PutFoldExit writes at the start of p a leave record of function fn with
+// what was folded into its frame, as the hooks do, and returns its size.
+func PutFoldExit(p []byte, fn, calls uint32, ns uint64, top []FoldEntry) int {
+	size := C.REC_EXIT_SIZE + C.REC_FOLD_SIZE
+	if len(p) < size || len(top) > C.FOLD_TOP {
+		panic("ccapture: no room for a fold exit record")
+	}
+	words := make([]C.uint64_t, 3*C.FOLD_TOP)
+	for i, e := range top {
+		words[3*i], words[3*i+1], words[3*i+2] = C.uint64_t(e.Func), C.uint64_t(e.Calls), C.uint64_t(e.Ns)
+	}
+	C.put_fold_exit((*C.uint8_t)(unsafe.Pointer(&p[0])), C.uint32_t(fn), C.uint32_t(calls), C.uint64_t(ns), C.uint32_t(len(top)), &words[0])
+	return size
+}
+
+// SpanID is capture.h's clr_span_id.
+func SpanID(salt, pos uint64) uint64 { return uint64(C.span_id(C.uint64_t(salt), C.uint64_t(pos))) }

@@ -1,0 +1,7 @@
+// Package ccapture tests that the record format of profiler/capture.h
+// (symlinked here, with what it includes, so the go command hashes it) and
+// package capture agree: every record kind, record flag and size, the
+// header as the hooks write it, an exit record's fold part as fold.c
+// writes it, and the span id both sides derive. Test-only: nothing imports
+// it.
+package ccapture
