@@ -7,7 +7,6 @@ package main
 import "C"
 
 import (
-	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -18,6 +17,7 @@ import (
 	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/sampling"
 	"github.com/clrotel/clrotel/scope"
+	"github.com/clrotel/clrotel/translate"
 )
 
 // selector decides, once per function, whether it is traced.
@@ -109,12 +109,7 @@ func (t *functionTable) folded() []folding.Entry {
 }
 
 // funcName names a function by index, for folded calls.
-func (p *profiler) funcName(i uint32) string {
-	if f := p.funcs.at(i); f != nil && f.method != nil {
-		return f.method.SpanName
-	}
-	return fmt.Sprintf("function #%d", i)
-}
+func (p *profiler) funcName(i uint32) string { return translate.FuncName(methods{p}, i) }
 
 func (t *functionTable) at(i uint32) *function {
 	if i >= t.n.Load() {

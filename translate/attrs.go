@@ -52,8 +52,12 @@ func (t *Translator) folded(r capture.Record, x capture.Exit, attrs []attribute.
 
 // FuncName is the span name of the method the hooks record as index i,
 // for what is folded into a span.
-func (t *Translator) FuncName(i uint32) string {
-	if f, ok := t.Methods.Function(i); ok && f.Method != nil {
+func (t *Translator) FuncName(i uint32) string { return FuncName(t.Methods, i) }
+
+// FuncName names the method the hooks record as index i by its span name,
+// or by its index when ms does not know it.
+func FuncName(ms Methods, i uint32) string {
+	if f, ok := ms.Function(i); ok && f.Method != nil {
 		return f.Method.SpanName
 	}
 	return fmt.Sprintf("function #%d", i)
