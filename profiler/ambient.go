@@ -16,6 +16,7 @@ import (
 
 	"github.com/clrotel/clrotel/ambient"
 	"github.com/clrotel/clrotel/sampling"
+	"github.com/clrotel/clrotel/selection"
 )
 
 // ambientState finds, once, how to read Activity.Current (decisions in
@@ -40,15 +41,6 @@ type ambientState struct {
 }
 
 const retryEvery = 50 * time.Millisecond
-
-// activityStop tells System.Diagnostics.Activity.Stop, hooked (whatever the
-// selection) to export a span for an Activity nothing else exports.
-func activityStop(assembly, name string) bool {
-	return assembly == diagnosticsAssembly && name == "System.Diagnostics.Activity.Stop"
-}
-
-// diagnosticsAssembly holds Activity (.NET Core 3.1 and .NET 8).
-const diagnosticsAssembly = "System.Diagnostics.DiagnosticSource"
 
 // mapClasses are the IAsyncLocalValueMap implementations, nested in
 // System.Threading.AsyncLocalValueMap (CoreLib) on .NET Core 3.1 and 8.
@@ -113,7 +105,7 @@ func (a *ambientState) diagnosticsLoaded() bool {
 			if err != nil {
 				continue
 			}
-			diag = asm == diagnosticsAssembly
+			diag = selection.DiagnosticsAssembly(asm)
 			a.checked[uint64(m)] = diag
 		}
 		if diag {

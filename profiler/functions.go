@@ -16,35 +16,8 @@ import (
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/sampling"
-	"github.com/clrotel/clrotel/scope"
 	"github.com/clrotel/clrotel/translate"
 )
-
-// selector decides, once per function, whether it is traced.
-type selector struct {
-	include, exclude naming.Patterns
-	ownCodeOnly      bool // no include given: framework modules are out
-}
-
-func newSelector(include, exclude, defaultExclude []string) selector {
-	s := selector{include: include, exclude: exclude}
-	if len(include) == 0 {
-		s.ownCodeOnly = true
-		s.exclude = append(append(naming.Patterns{}, defaultExclude...), exclude...)
-	}
-	return s
-}
-
-// selected decides from a method's assembly and Namespace.Type.Method name.
-func (s selector) selected(assembly, name string) bool {
-	if s.ownCodeOnly && scope.FrameworkAssembly(assembly) {
-		return false
-	}
-	if len(s.include) > 0 && !s.include.MatchAny(name) {
-		return false
-	}
-	return !s.exclude.MatchAny(name)
-}
 
 // function is one FunctionID the runtime asked about.
 type function struct {

@@ -31,6 +31,7 @@ import (
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/sampling"
+	"github.com/clrotel/clrotel/selection"
 	"github.com/clrotel/clrotel/shedding"
 	"github.com/clrotel/clrotel/values"
 	"github.com/clrotel/clrotel/values/typerender"
@@ -48,19 +49,16 @@ type profiler struct {
 	cfg        config.Config
 	log        *logger
 	resolver   *naming.Resolver
-	sel        selector
+	sel        selection.Policy
 	funcs      *functionTable
 	pipe       *otelbridge.Pipeline
 	bridge     *otelbridge.Bridge
 	drain      *drainer
 
-	planner        *planner
-	render         *values.Renderer
-	captureExclude naming.Patterns
-	foldExempt     naming.Patterns
-	entry          naming.Patterns // CLROTEL_ENTRY: each call begins a trace of its own
-	stop           chan struct{}
-	shutdownOnce   sync.Once
+	planner      *planner
+	render       *values.Renderer
+	stop         chan struct{}
+	shutdownOnce sync.Once
 
 	samp    *samplingState
 	cfgPath string // CLROTEL_CONFIG, watched for changes
@@ -100,13 +98,10 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		cfg:      cfg,
 		log:      log,
 		resolver: naming.NewResolver(clrRuntime{}),
-		sel:      newSelector(cfg.Include, cfg.Exclude, config.DefaultExclude),
-		funcs:    newFunctionTable(),
-		stop:     make(chan struct{}),
-
-		captureExclude: naming.Patterns(cfg.CaptureExclude),
-		foldExempt:     naming.Patterns(cfg.Fold.Exempt),
-		entry:          naming.Patterns(cfg.Serving.Entry),
+		sel: selection.New(selection.Settings{Include: cfg.Include, Exclude: cfg.Exclude, DefaultExclude: config.DefaultExclude,
+			FoldExempt: cfg.Fold.Exempt, Entry: cfg.Serving.Entry, CaptureExclude: cfg.CaptureExclude, Capture: cfg.Capture}),
+		funcs: newFunctionTable(),
+		stop:  make(chan struct{}),
 	}
 	p.ambient = &ambientState{p: p}
 	p.planner = newPlanner(p, values.NewRedactor(append(append([]string{}, values.DefaultSensitive...), cfg.Redact...)), cfg.Statics)
@@ -320,8 +315,8 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		return f
 	}
 	asm, name := sel.Assembly, sel.Name
-	stop := activityStop(asm, name)
-	if asm == diagnosticsAssembly {
+	stop := selection.ActivityStop(asm, name)
+	if selection.DiagnosticsAssembly(asm) {
 		// Activity's code runs: a moment to find how to read it (an app
 		// may have compiled every traced method before its first Activity).
 		p.ambient.refresh(true)
@@ -333,7 +328,7 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	if p.cfg.Async {
 		special = asyncSpecialMethod(fid)
 	}
-	if !stop && special == 0 && !p.sel.selected(asm, name) {
+	if !stop && special == 0 && !p.sel.Selected(asm, name) {
 		return f
 	}
 	m, err := p.resolver.MethodOf(sel)
@@ -365,10 +360,11 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	// A trace rooted here is sampled by the first matching rule, else by
 	// the sampler (a remote strategy's entry for it): decided in the hook
 	// from this setting until the next strategy block covers the function.
-	if p.foldExempt.MatchAny(m.SelectName) {
+	traits := p.sel.Traits(m.SelectName, role.flags&C.FN_ASYNC_MOVENEXT != 0)
+	if traits.FoldExempt {
 		flags |= C.FN_FOLD_EXEMPT
 	}
-	if p.entry.MatchAny(m.SelectName) {
+	if traits.Entry {
 		flags |= C.FN_ENTRY
 	}
 	f.names = sampling.MethodNames{Select: m.SelectName, Span: f.method.SpanName, Function: m.FunctionName}
@@ -385,8 +381,7 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	f.c.async_owner = C.uint32_t(role.owner)
 	p.planner.prepare()
 	p.ambient.refresh(false)
-	// A MoveNext is no span: nothing of it is shown.
-	if p.cfg.Capture && role.flags&C.FN_ASYNC_MOVENEXT == 0 && !p.captureExclude.MatchAny(m.SelectName) {
+	if traits.Capture {
 		f.plan = p.planner.functionPlan(m)
 		f.c.plan = f.plan.c
 	}

@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/clrotel/clrotel/scope"
+	"github.com/clrotel/clrotel/selection"
 )
 
 // configureScope tells the C layer (startup.c) where the selection can
@@ -18,12 +19,12 @@ import (
 // code and their methods are never named. When Initialize did not wait for
 // Go, C read the same scope from CLROTEL_INCLUDE (clr_startup_scope_include)
 // and keeps it.
-func configureScope(s selector) {
-	if s.ownCodeOnly {
+func configureScope(s selection.Policy) {
+	if s.OwnCodeOnly() {
 		C.clr_startup_scope(1, 0, nil, 0)
 		return
 	}
-	prefixes, everywhere := scope.Prefixes(s.include)
+	prefixes, everywhere := scope.Prefixes(s.Include())
 	var buf []uint16
 	if everywhere {
 		buf = []uint16{0} // one empty prefix: every module

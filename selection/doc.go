@@ -1,0 +1,10 @@
+// Package selection decides, once per method, whether the profiler traces
+// it and what the hooks then do with it: whether it is an entry that
+// begins a trace of its own, whether it is exempt from folding, whether
+// its values are captured. It decides from the method's assembly and
+// names (package naming) and the user's settings.
+//
+// It must not call the runtime, nor decide a method's part in async flows
+// (package flows) or its sampling (package sampling). Which modules can
+// hold a selected method at all is package scope's.
+package selection
