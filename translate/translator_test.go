@@ -3,6 +3,7 @@ package translate
 import (
 	"context"
 	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"sort"
 	"strings"
@@ -13,9 +14,9 @@ import (
 
 	"github.com/clrotel/clrotel/capture"
 	"github.com/clrotel/clrotel/otelbridge"
+	"github.com/clrotel/clrotel/otlpsink"
 	"github.com/clrotel/clrotel/values"
 	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
-	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/protobuf/proto"
 )
@@ -23,7 +24,7 @@ import (
 // memClient keeps the spans it is sent, decoded as a collector decodes them.
 type memClient struct {
 	mu    sync.Mutex
-	spans []*tracepb.Span
+	spans []otlpsink.Span
 }
 
 func (c *memClient) Start(context.Context) error { return nil }
@@ -41,7 +42,9 @@ func (c *memClient) UploadTraces(_ context.Context, rs []*tracepb.ResourceSpans)
 	defer c.mu.Unlock()
 	for _, r := range req.ResourceSpans {
 		for _, ss := range r.ScopeSpans {
-			c.spans = append(c.spans, ss.Spans...)
+			for _, sp := range ss.Spans {
+				c.spans = append(c.spans, otlpsink.FromProto(sp))
+			}
 		}
 	}
 	return nil
@@ -196,7 +199,7 @@ func (f *fixture) feed(rs ...rec) {
 	}
 }
 
-func (f *fixture) spans(t *testing.T) map[string]*tracepb.Span {
+func (f *fixture) spans(t *testing.T) map[string]otlpsink.Span {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
@@ -205,34 +208,11 @@ func (f *fixture) spans(t *testing.T) map[string]*tracepb.Span {
 	}
 	f.client.mu.Lock()
 	defer f.client.mu.Unlock()
-	out := map[string]*tracepb.Span{}
+	out := map[string]otlpsink.Span{}
 	for _, s := range f.client.spans {
 		out[s.Name] = s
 	}
 	return out
-}
-
-func attrs(kvs []*commonpb.KeyValue) map[string]any {
-	m := map[string]any{}
-	for _, kv := range kvs {
-		switch v := kv.Value.Value.(type) {
-		case *commonpb.AnyValue_StringValue:
-			m[kv.Key] = v.StringValue
-		case *commonpb.AnyValue_IntValue:
-			m[kv.Key] = v.IntValue
-		case *commonpb.AnyValue_BoolValue:
-			m[kv.Key] = v.BoolValue
-		case *commonpb.AnyValue_DoubleValue:
-			m[kv.Key] = v.DoubleValue
-		case *commonpb.AnyValue_ArrayValue:
-			var list []string
-			for _, e := range v.ArrayValue.Values {
-				list = append(list, e.GetStringValue())
-			}
-			m[kv.Key] = list
-		}
-	}
-	return m
 }
 
 var (
@@ -261,20 +241,20 @@ func TestRecord(t *testing.T) {
 	tests := []struct {
 		name  string
 		recs  []rec
-		check func(t *testing.T, f *fixture, spans map[string]*tracepb.Span)
+		check func(t *testing.T, f *fixture, spans map[string]otlpsink.Span)
 	}{
 		{"a root with its arguments and return value",
 			[]rec{root(1, append(i4(7), str("pen")...)), leave(1, 0, i4(9))},
-			func(t *testing.T, f *fixture, spans map[string]*tracepb.Span) {
-				s := spans[order]
-				if s == nil {
+			func(t *testing.T, f *fixture, spans map[string]otlpsink.Span) {
+				s, ok := spans[order]
+				if !ok {
 					t.Fatalf("no span %q in %v", order, spans)
 				}
-				a := attrs(s.Attributes)
+				a := s.Attrs
 				if a["dotnet.arg.id"] != int64(7) || a["dotnet.arg.name"] != "pen" || a["dotnet.return"] != int64(9) {
 					t.Errorf("attributes %v", a)
 				}
-				if [16]byte(s.TraceId) != traceA || len(s.ParentSpanId) != 0 || s.StartTimeUnixNano != 100 || s.EndTimeUnixNano != 200 {
+				if s.TraceID != hex.EncodeToString(traceA[:]) || s.ParentSpanID != "" || s.Start.UnixNano() != 100 || s.End.UnixNano() != 200 {
 					t.Errorf("span %v", s)
 				}
 				if f.tr.Roots() != 1 {
@@ -283,39 +263,40 @@ func TestRecord(t *testing.T) {
 			}},
 		{"a child's span id comes from the thread's salt and the record's position",
 			[]rec{root(2, nil), child, childLeave, leave(2, 0, nil)},
-			func(t *testing.T, f *fixture, spans map[string]*tracepb.Span) {
-				var ids [][]byte
+			func(t *testing.T, f *fixture, spans map[string]otlpsink.Span) {
+				var ids []string
 				for _, s := range f.client.spans {
-					ids = append(ids, s.SpanId)
+					ids = append(ids, s.SpanID)
 				}
-				want := capture.SpanID(42, 4096)
+				id := capture.SpanID(42, 4096)
+				want := hex.EncodeToString(id[:])
 				found := false
 				for _, id := range ids {
-					found = found || [8]byte(id) == want
+					found = found || id == want
 				}
 				if len(ids) != 2 || !found {
-					t.Errorf("span ids %x, want one of them %x", ids, want)
+					t.Errorf("span ids %v, want one of them %s", ids, want)
 				}
 			}},
 		{"a root joining its caller's trace",
 			[]rec{{kind: capture.KindEnter, flags: capture.FlagRoot | capture.FlagParent, fn: 2, trace: traceA, parent: [8]byte{0xbb, 2}, time: 100}, leave(2, 0, nil)},
-			func(t *testing.T, f *fixture, spans map[string]*tracepb.Span) {
-				if s := spans[price]; s == nil || [8]byte(s.ParentSpanId) != [8]byte{0xbb, 2} {
+			func(t *testing.T, f *fixture, spans map[string]otlpsink.Span) {
+				if s := spans[price]; s.ParentSpanID != "bb02000000000000" {
 					t.Errorf("span %v, want parent bb02", s)
 				}
 			}},
 		{"a root linked to the span that queued it",
 			[]rec{{kind: capture.KindEnter, flags: capture.FlagRoot | capture.FlagLink, fn: 2, trace: traceA, linkTrace: [16]byte{0xcc}, linkSpan: [8]byte{0xdd}, time: 100}, leave(2, 0, nil)},
-			func(t *testing.T, f *fixture, spans map[string]*tracepb.Span) {
+			func(t *testing.T, f *fixture, spans map[string]otlpsink.Span) {
 				s := spans[price]
-				if s == nil || len(s.Links) != 1 || [16]byte(s.Links[0].TraceId) != [16]byte{0xcc} || [8]byte(s.Links[0].SpanId) != [8]byte{0xdd} {
+				if len(s.Links) != 1 || s.Links[0].TraceID != "cc000000000000000000000000000000" || s.Links[0].SpanID != "dd00000000000000" {
 					t.Errorf("span %v, want a link to cc.../dd...", s)
 				}
 			}},
 		{"values dropped and omitted are marked and counted",
 			[]rec{{kind: capture.KindEnter, flags: capture.FlagRoot | capture.FlagValuesDropped | capture.FlagValuesOmitted, fn: 1, trace: traceA, time: 100}, leave(1, capture.FlagValuesDropped, nil)},
-			func(t *testing.T, f *fixture, spans map[string]*tracepb.Span) {
-				a := attrs(spans[order].Attributes)
+			func(t *testing.T, f *fixture, spans map[string]otlpsink.Span) {
+				a := spans[order].Attrs
 				if a["dotnet.values.dropped"] != true || a["dotnet.values.omitted"] != true {
 					t.Errorf("attributes %v", a)
 				}
@@ -325,14 +306,14 @@ func TestRecord(t *testing.T) {
 			}},
 		{"a stream cut by the hook's byte budget is marked truncated",
 			[]rec{root(1, i4(7)), leave(1, 0, nil)},
-			func(t *testing.T, f *fixture, spans map[string]*tracepb.Span) {
-				if a := attrs(spans[order].Attributes); a["dotnet.values.truncated"] != true || a["dotnet.arg.id"] != int64(7) {
+			func(t *testing.T, f *fixture, spans map[string]otlpsink.Span) {
+				if a := spans[order].Attrs; a["dotnet.values.truncated"] != true || a["dotnet.arg.id"] != int64(7) {
 					t.Errorf("attributes %v", a)
 				}
 			}},
 		{"a class met without a plan is asked for",
 			[]rec{root(1, append(noPlan(0x20), str("pen")...)), leave(1, 0, nil)},
-			func(t *testing.T, f *fixture, spans map[string]*tracepb.Span) {
+			func(t *testing.T, f *fixture, spans map[string]otlpsink.Span) {
 				if len(f.fns.needed) != 1 || f.fns.needed[0] != 0x20 {
 					t.Errorf("plans asked for %v, want [0x20]", f.fns.needed)
 				}
@@ -340,8 +321,8 @@ func TestRecord(t *testing.T) {
 		{"what was folded into a span, named",
 			[]rec{root(2, nil), {kind: capture.KindLeave, flags: capture.FlagFolded | capture.FlagTruncated | capture.FlagValuesLimited, fn: 2, time: 200,
 				fold: &capture.Fold{Calls: 12, Ns: 5000, Top: []capture.FoldEntry{{Func: 3, Calls: 10, Ns: 4000}, {Func: 99, Calls: 2, Ns: 1000}}}}},
-			func(t *testing.T, f *fixture, spans map[string]*tracepb.Span) {
-				a := attrs(spans[price].Attributes)
+			func(t *testing.T, f *fixture, spans map[string]otlpsink.Span) {
+				a := spans[price].Attrs
 				text := fmt.Sprint(a)
 				if a["clrotel.values_limited"] != true || !strings.Contains(text, "App.dll!App.Shop.Tax()") || !strings.Contains(text, "function #99") {
 					t.Errorf("attributes %v", a)
@@ -352,12 +333,12 @@ func TestRecord(t *testing.T) {
 				{kind: capture.KindException, flags: capture.FlagValues, time: 150,
 					vals: append(append(append(binary.LittleEndian.AppendUint64(nil, 0x10), str("bad card 4111 1111 1111 1111")...), binary.LittleEndian.AppendUint64(nil, 0x11)...), str("inner")...)},
 				{kind: capture.KindUnwind, fn: 2, time: 160}},
-			func(t *testing.T, f *fixture, spans map[string]*tracepb.Span) {
+			func(t *testing.T, f *fixture, spans map[string]otlpsink.Span) {
 				s := spans[price]
-				if s == nil || len(s.Events) != 1 {
+				if len(s.Events) != 1 {
 					t.Fatalf("span %v, want one event", s)
 				}
-				a := attrs(s.Events[0].Attributes)
+				a := s.Events[0].Attrs
 				if a["exception.type"] != "System.InvalidOperationException" || a["exception.message"] != "bad card 4111 1111 1111 1111" {
 					t.Errorf("event %v", a)
 				}
@@ -367,8 +348,8 @@ func TestRecord(t *testing.T) {
 			}},
 		{"an unknown function and a corrupt record are logged, not traced",
 			[]rec{root(77, nil), {kind: capture.KindEnter, payload: []byte{1, 2}}, root(2, nil), leave(2, 0, nil)},
-			func(t *testing.T, f *fixture, spans map[string]*tracepb.Span) {
-				if len(spans) != 1 || spans[price] == nil || len(f.log.lines) != 2 {
+			func(t *testing.T, f *fixture, spans map[string]otlpsink.Span) {
+				if _, ok := spans[price]; len(spans) != 1 || !ok || len(f.log.lines) != 2 {
 					t.Errorf("spans %v, log %q", spans, f.log.lines)
 				}
 			}},
@@ -377,15 +358,15 @@ func TestRecord(t *testing.T) {
 				leave(4, 0, nil),
 				{kind: capture.KindEnter, flags: capture.FlagResume | capture.FlagAsyncEnd, fn: 5, trace: traceA, span: [8]byte{0xee}, time: 300},
 				leave(5, 0, nil)},
-			func(t *testing.T, f *fixture, spans map[string]*tracepb.Span) {
+			func(t *testing.T, f *fixture, spans map[string]otlpsink.Span) {
 				s := spans["App.dll!App.Shop.RunAsync()"]
-				if s == nil || s.EndTimeUnixNano != 300 || s.Status.GetCode() != tracepb.Status_STATUS_CODE_ERROR {
+				if s.End.UnixNano() != 300 || s.StatusCode != "error" {
 					t.Errorf("span %v, want it ended at 300 as failed", s)
 				}
 			}},
 		{"an Activity the sampler drops is not exported",
 			[]rec{{kind: capture.KindActivity, payload: make([]byte, 24)}},
-			func(t *testing.T, f *fixture, spans map[string]*tracepb.Span) {
+			func(t *testing.T, f *fixture, spans map[string]otlpsink.Span) {
 				if len(spans) != 0 {
 					t.Errorf("spans %v", spans)
 				}
@@ -408,7 +389,7 @@ func TestReturnBudget(t *testing.T) {
 	long := strings.Repeat("x", 40)
 	f.feed(rec{kind: capture.KindEnter, flags: capture.FlagRoot | capture.FlagValues, fn: 1, trace: traceA, vals: append(i4(1), str(long)...), time: 1},
 		rec{kind: capture.KindLeave, flags: capture.FlagValues, fn: 1, vals: str(long), time: 2})
-	a := attrs(f.spans(t)[order].Attributes)
+	a := f.spans(t)[order].Attrs
 	if a["dotnet.arg.name"] != long || a["dotnet.return"] != nil || a["dotnet.values.truncated"] != true {
 		keys := make([]string, 0, len(a))
 		for k := range a {
