@@ -59,7 +59,11 @@ const clr_work_api clr_work_apis[] = {
     {"System.Threading", "QueueUserWorkItemCallback`1", ".ctor", "Execute", 0, NULL, NULL},
     {"System.Threading", "QueueUserWorkItemCallbackDefaultContext", ".ctor", "Execute", 0, NULL, NULL},
     {"System.Threading", "QueueUserWorkItemCallbackDefaultContext`1", ".ctor", "Execute", 0, NULL, NULL},
-    {"System.Threading", "TimerQueueTimer", ".ctor", "CallCallback", 1, NULL, NULL},
+    // A tick runs in Fire, not in the CallCallback it calls: .NET 8's
+    // optimized code (tier 1, or without tiering) has CallCallback inlined
+    // into Fire without asking the profiler (JITInlining), so that its hook
+    // stopped firing once Fire tiered up.
+    {"System.Threading", "TimerQueueTimer", ".ctor", "Fire", 1, NULL, NULL},
     // A thread started with the caller's context (flows.WorkMaker keeps
     // Start() and Start(Object) of Start's overloads): .NET 5+ runs it in
     // Thread.StartCallback; .NET Core 3.1 through its ThreadHelper, given

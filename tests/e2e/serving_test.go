@@ -223,10 +223,8 @@ func checkServing(t *testing.T, sh servingShape, r servingRun) {
 	// b. Each in a trace of its own request's spans. A work item a
 	// collection forgot (on .NET 8, one the runtime moved before clrotel's
 	// GC-events session started) runs unlinked, a trace of its own all the
-	// same; the exit log counts it. On .NET 8 a Timer's ticks mostly find
-	// no item at their run either, so that they start unlinked traces
-	// (docs/limits.md).
-	unlinked := strings.Contains(r.stderr, "forgotten at a collection") || sh.name == "timer" && r.runtime == "net8"
+	// same; the exit log counts it.
+	unlinked := strings.Contains(r.stderr, "forgotten at a collection")
 	if bad, first := requestTraceErrors(sh, r.running, handlers, r.callers, unlinked); len(bad) > 0 {
 		t.Errorf("b: %d of %d handler spans are not in a trace of their request's spans alone (%s); the first:\n%s",
 			len(bad), len(handlers), idRange(bad), strings.Join(first, "\n"))
