@@ -59,10 +59,11 @@ const clr_work_api clr_work_apis[] = {
     {"System.Threading", "QueueUserWorkItemCallback`1", ".ctor", "Execute", 0, NULL, NULL},
     {"System.Threading", "QueueUserWorkItemCallbackDefaultContext", ".ctor", "Execute", 0, NULL, NULL},
     {"System.Threading", "QueueUserWorkItemCallbackDefaultContext`1", ".ctor", "Execute", 0, NULL, NULL},
-    // A tick runs in Fire, not in the CallCallback it calls: .NET 8's
-    // optimized code (tier 1, or without tiering) has CallCallback inlined
-    // into Fire without asking the profiler (JITInlining), so that its hook
-    // stopped firing once Fire tiered up.
+    // A tick runs in Fire, not in the CallCallback it calls: on .NET 8 no
+    // tick found its item through CallCallback once the timer code was
+    // optimized (after tier-up, or from the start without tiering; the
+    // profiler was never asked to allow an inlining of it), while Fire
+    // finds it in every kind of code on both runtimes.
     {"System.Threading", "TimerQueueTimer", ".ctor", "Fire", 1, NULL, NULL},
     // A thread started with the caller's context (flows.WorkMaker keeps
     // Start() and Start(Object) of Start's overloads): .NET 5+ runs it in
