@@ -10,10 +10,7 @@
 #include "values.h"
 #include "fake.h"
 
-// Stubs for what hooks.c and values.c would provide.
-void clr_on_enter(clr_fn *fn, uintptr_t elt) { (void)fn; (void)elt; }
-void clr_on_leave(clr_fn *fn, uintptr_t elt) { (void)fn; (void)elt; }
-void clr_on_tailcall(clr_fn *fn, uintptr_t elt) { (void)fn; (void)elt; }
+// Stubs for what values.c would provide.
 int clr_elt_repair_on;
 
 static ProfInfoVtbl g_vtbl;

@@ -1,5 +1,5 @@
 // fake.c: a fake runtime for the production value reader and signal repair
-// (values.c, signals.c and hooks_amd64.S are symlinks to the profiler's, so
+// (values.c, signals.c and safecopy_amd64.S are symlinks to the profiler's, so
 // that the go command hashes their contents). Synthetic objects start with their ClassID where the real
 // ones hold a MethodTable pointer.
 #include <signal.h>
@@ -10,11 +10,6 @@
 #include "profiler.h"
 #include "values.h"
 #include "fake.h"
-
-// Stubs for what hooks.c would provide.
-void clr_on_enter(clr_fn *fn, uintptr_t elt) { (void)fn; (void)elt; }
-void clr_on_leave(clr_fn *fn, uintptr_t elt) { (void)fn; (void)elt; }
-void clr_on_tailcall(clr_fn *fn, uintptr_t elt) { (void)fn; (void)elt; }
 
 static ProfInfoVtbl g_vtbl;
 static void *g_self = &g_vtbl;
