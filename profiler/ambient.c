@@ -27,6 +27,9 @@
 #include "profiler.h"
 #include "values.h"
 
+static clr_runtime g_rt;
+void clr_ambient_init(const clr_runtime *rt) { g_rt = *rt; }
+
 static _Atomic(const clr_ambient_plan *) g_plan;
 static _Atomic uint64_t g_gc_epoch; // GCs finished
 
@@ -64,8 +67,8 @@ static inline uintptr_t class_of(uintptr_t obj) {
 // Asks the runtime where this thread's t_currentThread is. Runs once per
 // thread (and again only when the cached address went stale).
 __attribute__((noinline, cold)) static int ambient_thread_slot(const clr_ambient_plan *p) {
-    ProfInfoVtbl *v = clr_info_vtbl();
-    void *info = clr_info();
+    ProfInfoVtbl *v = g_rt.vtbl;
+    void *info = g_rt.info;
     ThreadID tid = 0;
     void *addr = NULL;
     if (v == NULL || v->GetCurrentThreadID(info, &tid) < 0 || tid == 0)
@@ -109,7 +112,7 @@ __attribute__((noinline, cold)) static int learn_array_layout(uintptr_t arr) {
     int lb[1] = {0};
     BYTE *data = NULL;
     HRESULT hr;
-    CLR_GUARDED(hr, clr_info_vtbl()->GetArrayObjectInfo(clr_info(), arr, 1, dims, lb, &data));
+    CLR_GUARDED(hr, g_rt.vtbl->GetArrayObjectInfo(g_rt.info, arr, 1, dims, lb, &data));
     if (hr < 0 || data == NULL || (uintptr_t)data <= arr + 8 || (uintptr_t)data - arr > 64 || dims[0] < 2)
         return 0;
     uint32_t data_off = (uint32_t)((uintptr_t)data - arr), len_off = 0, found = 0;
@@ -308,7 +311,7 @@ int clr_ambient_parent(clr_slot *s, uint8_t trace[16], uint8_t span[8], uint8_t 
 
 // The `this` of the Activity.Stop call being entered.
 __attribute__((noinline)) static uintptr_t stop_this(uintptr_t fid, uintptr_t elt) {
-    ProfInfoVtbl *v = clr_info_vtbl();
+    ProfInfoVtbl *v = g_rt.vtbl;
     struct {
         COR_PRF_FUNCTION_ARGUMENT_INFO info;
         COR_PRF_FUNCTION_ARGUMENT_RANGE more[ELT_MAX_RANGES - 1];
@@ -321,7 +324,7 @@ __attribute__((noinline)) static uintptr_t stop_this(uintptr_t fid, uintptr_t el
         return 0;
     if (save != NULL)
         memcpy(fp, save, ELT_FP_SAVE_SIZE);
-    HRESULT hr = v->GetFunctionEnter3Info(clr_info(), fid, (COR_PRF_ELT_INFO)elt, &frame, &cb, &ai.info);
+    HRESULT hr = v->GetFunctionEnter3Info(g_rt.info, fid, (COR_PRF_ELT_INFO)elt, &frame, &cb, &ai.info);
     if (save != NULL)
         memcpy(save, fp, ELT_FP_SAVE_SIZE);
     uintptr_t obj = 0;
@@ -379,8 +382,8 @@ uint32_t clr_ambient_stop(uintptr_t fid, uintptr_t elt, uint8_t *buf, uint32_t l
 // the current AppDomain (CORPROF_E_DATAINCOMPLETE until its class is
 // initialised).
 int clr_ambient_static(uintptr_t cls, uint32_t field, uintptr_t *addr) {
-    ProfInfoVtbl *v = clr_info_vtbl();
-    void *info = clr_info();
+    ProfInfoVtbl *v = g_rt.vtbl;
+    void *info = g_rt.info;
     ThreadID tid = 0;
     AppDomainID ad = 0;
     void *a = NULL;

@@ -36,9 +36,12 @@
 #include "values.h"
 #include "workitems.h"
 
-#define INFO (clr_info_vtbl())
-#define SELF (clr_info())
+#define INFO (g_rt.vtbl)
+#define SELF (g_rt.info)
 #define MD(imp) (*(MDImportVtbl **)(imp))
+
+static clr_runtime g_rt;
+void clr_async_init(const clr_runtime *rt) { g_rt = *rt; }
 
 static const GUID IID_IMetaDataEmit = {0xba3fee4c, 0xecb9, 0x4e41, {0x83, 0xb7, 0x18, 0x3f, 0xa4, 0x1c, 0xd8, 0x59}};
 
@@ -385,7 +388,7 @@ void clr_async_module_loading(uintptr_t mid) {
     AssemblyID asm_id = 0;
     DWORD flags = 0;
     WCHAR path[1024];
-    if (INFO->GetModuleInfo2 == NULL || clr_info_version() < 3 ||
+    if (INFO->GetModuleInfo2 == NULL || g_rt.version < 3 ||
         INFO->GetModuleInfo2(SELF, mid, &base, 1024, &n, path, &asm_id, &flags) < 0 || n == 0 || n > 1024)
         return;
     // The file name, to keep the runtime's own assemblies out whatever

@@ -23,6 +23,10 @@ enum { CLOSURE_FIELDS = 5 };
 // lambdas' work stays in it however late it runs). Unix ns leave it clear.
 #define CLOSURE_MADE_UNIT (1ull << 63)
 
+struct clr_runtime;
+// The runtime the module-load work and the readers of `this` ask
+// (Initialize).
+void clr_async_init(const struct clr_runtime *rt);
 // On by Go before the first module loads (CLROTEL_ASYNC).
 void clr_async_enable(int on);
 // ModuleLoadFinished, before anything else reads the module's metadata.

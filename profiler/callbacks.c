@@ -18,6 +18,9 @@
 #include "ambient.h"
 #include "rejit.h"
 #include "golazy.h"
+#include "hooks.h"
+#include "queue.h"
+#include "clrrt.h"
 #include "_cgo_export.h"
 
 // The project's CLSID; cmd/clrotel prints the same value.
@@ -25,13 +28,9 @@ static const GUID k_clsid = {0x8A4C3E5B, 0x2F61, 0x4D7A, {0x9C, 0x0E, 0x5B, 0x1D
 
 static int guid_eq(const GUID *a, const GUID *b) { return memcmp(a, b, sizeof(GUID)) == 0; }
 
-static void *g_info;
-static ProfInfoVtbl *g_info_vtbl;
-static uint32_t g_info_version;
-
-void *clr_info(void) { return g_info; }
-ProfInfoVtbl *clr_info_vtbl(void) { return g_info_vtbl; }
-uint32_t clr_info_version(void) { return g_info_version; }
+// The runtime, as Initialize opened it (clrrt.h); every component gets it
+// at its init.
+static clr_runtime g_rt;
 
 // ---- the callback object -------------------------------------------------
 
@@ -143,15 +142,15 @@ static int go_initialize(clr_init_result *r) {
     clr_signals_install();
     sigset_t saved;
     CLR_BLOCK_ACTIVATION(saved);
-    int rc = clrotelInitialize(g_info, g_info_version, r);
+    int rc = clrotelInitialize(g_rt.info, g_rt.version, r);
     CLR_RESTORE_ACTIVATION(saved);
     if (rc != 0)
         return -1; // Go logged why
     clr_abort_hook_install();
     atexit(at_exit);
-    if (clr_capture_init(&r->capture) != 0)
+    if (clr_hooks_init(&g_rt, &r->capture) != 0)
         return -1;
-    clr_values_init(&r->values, r->plan_table_size);
+    clr_values_init(&g_rt, &r->values, r->plan_table_size);
     return 0;
 }
 
@@ -331,7 +330,7 @@ static clr_fn *map_function_from(FunctionID fid, int compiling) {
     ClassID cls = 0;
     ModuleID mid = 0;
     mdToken tok = 0;
-    int known = clr_info_vtbl()->GetFunctionInfo(clr_info(), fid, &cls, &mid, &tok) >= 0;
+    int known = g_rt.vtbl->GetFunctionInfo(g_rt.info, fid, &cls, &mid, &tok) >= 0;
     int in_scope = !known || clr_module_in_scope(mid);
     int special = in_scope ? 0 : clr_async_special_method(mid, tok);
     if (!in_scope && !special) {
@@ -398,24 +397,17 @@ static HRESULT cb_initialize(void *self, void *unk) {
     // the profiler and runs the app as without it; Go never starts.
     if (clr_env_true(clr_initial_getenv("OTEL_SDK_DISABLED")))
         return E_FAIL;
-    static const GUID *const infos[] = {
-        &IID_ICorProfilerInfo12, &IID_ICorProfilerInfo11, &IID_ICorProfilerInfo10,
-        &IID_ICorProfilerInfo9, &IID_ICorProfilerInfo8, &IID_ICorProfilerInfo7,
-        &IID_ICorProfilerInfo6, &IID_ICorProfilerInfo5, &IID_ICorProfilerInfo4,
-        &IID_ICorProfilerInfo3,
-    };
-    HRESULT (*qi)(void *, const GUID *, void **) = (*(void ***)unk)[0];
-    for (size_t i = 0; i < sizeof infos / sizeof *infos; i++) {
-        void *info = NULL;
-        if (qi(unk, infos[i], &info) == S_OK && info != NULL) {
-            g_info = info;
-            g_info_vtbl = *(ProfInfoVtbl **)info;
-            g_info_version = 12 - (uint32_t)i;
-            break;
-        }
-    }
-    if (g_info == NULL)
+    const clr_runtime *rt = clr_runtime_open(unk);
+    if (rt == NULL)
         return E_FAIL; // older than ICorProfilerInfo3: the app runs unprofiled
+    g_rt = *rt;
+    // Before anything may ask the runtime: Go (through clrinfo.c), the
+    // module loads (async.c), the hooks' helpers.
+    clr_clrinfo_init(rt);
+    clr_async_init(rt);
+    clr_queue_init(rt);
+    clr_ambient_init(rt);
+    clr_rejit_init(rt);
 
     // An alternate signal stack for every managed thread from .NET 5 on
     // (signals.c clr_thread_alt_stack), from the first: decided here, before
@@ -454,19 +446,19 @@ static HRESULT cb_initialize(void *self, void *unk) {
     // compile, so that modules keep their ReadyToRun code; with cache
     // searches, to refuse selected methods theirs.
     mask = (mask & ~(uint32_t)COR_PRF_MONITOR_ENTERLEAVE) | COR_PRF_MONITOR_CACHE_SEARCHES;
-    mask_high |= clr_gcevents_mask_high(mask_high, g_info_version); // moved objects through EventPipe (gcevents.c)
-    clr_startup_init(mask, mask_high);
-    HRESULT hr = g_info_vtbl->SetEventMask2 != NULL && g_info_version >= 5
-                     ? g_info_vtbl->SetEventMask2(g_info, mask, mask_high)
-                     : g_info_vtbl->SetEventMask(g_info, mask);
+    mask_high |= clr_gcevents_mask_high(mask_high, g_rt.version); // moved objects through EventPipe (gcevents.c)
+    clr_startup_init(&g_rt, mask, mask_high);
+    HRESULT hr = g_rt.vtbl->SetEventMask2 != NULL && g_rt.version >= 5
+                     ? g_rt.vtbl->SetEventMask2(g_rt.info, mask, mask_high)
+                     : g_rt.vtbl->SetEventMask(g_rt.info, mask);
     if (hr < 0)
         return hr;
-    clr_gcevents_init(g_info, g_info_vtbl, mask_high); // started when a collection first forgets an item (cb_gc_finished)
-    hr = g_info_vtbl->SetFunctionIDMapper2(g_info, function_mapper, NULL);
+    clr_gcevents_init(g_rt.info, g_rt.vtbl, mask_high); // started when a collection first forgets an item (cb_gc_finished)
+    hr = g_rt.vtbl->SetFunctionIDMapper2(g_rt.info, function_mapper, NULL);
     if (hr < 0)
         return hr;
-    hr = g_info_vtbl->SetEnterLeaveFunctionHooks3WithInfo(
-        g_info, (FunctionEnter3WithInfo)clr_enter_trampoline,
+    hr = g_rt.vtbl->SetEnterLeaveFunctionHooks3WithInfo(
+        g_rt.info, (FunctionEnter3WithInfo)clr_enter_trampoline,
         (FunctionLeave3WithInfo)clr_leave_trampoline,
         (FunctionTailcall3WithInfo)clr_tailcall_trampoline);
     // Own code only (no CLROTEL_INCLUDE): the entry point is selectable, so
@@ -559,7 +551,7 @@ static HRESULT cb_gc_started(void *self, int ngen, BOOL *collected, int reason) 
     // buffer are not known, and their items are judged by reports alone.
     static COR_PRF_GC_GENERATION_RANGE ranges[4096]; // one collection starts at a time
     ULONG n = 0;
-    if (clr_work_any() && g_info_vtbl->GetGenerationBounds(g_info, 4096, &n, ranges) < 0)
+    if (clr_work_any() && g_rt.vtbl->GetGenerationBounds(g_rt.info, 4096, &n, ranges) < 0)
         n = 0;
     clr_work_gc_started(ngen, collected, ranges, n < 4096 ? (uint32_t)n : 4096);
     return S_OK;
@@ -626,7 +618,7 @@ static HRESULT cb_module_unload_finished(void *self, ModuleID mid, HRESULT statu
 static HRESULT cb_thread_created(void *self, ThreadID tid) {
     (void)self;
     ThreadID cur = 0;
-    if (g_info_vtbl->GetCurrentThreadID(g_info, &cur) >= 0 && cur == tid)
+    if (g_rt.vtbl->GetCurrentThreadID(g_rt.info, &cur) >= 0 && cur == tid)
         clr_thread_alt_stack();
     return S_OK;
 }

@@ -19,9 +19,12 @@
 #include "clrinfo.h"
 #include "profiler.h"
 
-#define INFO (clr_info_vtbl())
-#define SELF (clr_info())
+#define INFO (g_rt.vtbl)
+#define SELF (g_rt.info)
 #define MD(imp) (*(MDImportVtbl **)(imp))
+
+static clr_runtime g_rt;
+void clr_clrinfo_init(const clr_runtime *rt) { g_rt = *rt; }
 // A name buffer and its capacity as the runtime gets them: NULL and 0
 // together, or neither.
 #define NAMEBUF(p, cap) ((p) != NULL && (cap) != 0 ? (WCHAR *)(p) : NULL), ((p) != NULL ? (cap) : 0)

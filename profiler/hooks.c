@@ -26,6 +26,9 @@
 #include "ambient.h"
 #include "shed.h"
 #include "serving.h"
+#include "hooks.h"
+
+static clr_runtime g_rt;
 
 static clr_slot *g_slots;
 static clr_capture_config g_cfg;
@@ -78,7 +81,8 @@ static void slot_thread_exit(void *p) {
     atomic_store_explicit(&s->state, SLOT_DEAD, memory_order_release);
 }
 
-int clr_capture_init(const clr_capture_config *cfg) {
+int clr_hooks_init(const clr_runtime *rt, const clr_capture_config *cfg) {
+    g_rt = *rt;
     g_cfg = *cfg;
     if (g_cfg.ring_size < 4096 || (g_cfg.ring_size & (g_cfg.ring_size - 1)) != 0)
         return -1;
@@ -229,8 +233,8 @@ static inline void put_header(uint8_t *p, uint32_t size, uint16_t kind, uint16_t
 // frame. Returns the number of type arguments, or -1.
 // Out of line so the hot-path check sees its profiling-API calls by name.
 __attribute__((noinline)) static int exact_generic_types(clr_fn *fn, uintptr_t elt, uint64_t *cls, uint64_t *args) {
-    ProfInfoVtbl *v = clr_info_vtbl();
-    void *info = clr_info();
+    ProfInfoVtbl *v = g_rt.vtbl;
+    void *info = g_rt.info;
     COR_PRF_FRAME_INFO frame = 0;
     // The argument info is not needed here, only the frame; give a buffer
     // anyway since some runtimes reject a null one.

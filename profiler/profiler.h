@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "clrapi.h"
+#include "clrrt.h"
 #include "capture.h"
 #include "values.h"
 
@@ -18,12 +19,6 @@ typedef struct clr_init_result {
     clr_value_limits values;
     uint32_t plan_table_size; // power of two
 } clr_init_result;
-
-// The ICorProfilerInfo the runtime gave Initialize (the newest version it
-// answered), and its vtable.
-void *clr_info(void);
-ProfInfoVtbl *clr_info_vtbl(void);
-uint32_t clr_info_version(void);
 
 // Signal handling around the Go runtime (signals.c).
 void clr_signals_install(void);

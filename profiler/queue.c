@@ -31,6 +31,9 @@
 #include "queue.h"
 #include "values.h"
 
+static clr_runtime g_rt;
+void clr_queue_init(const clr_runtime *rt) { g_rt = *rt; }
+
 static const char *const k_threadpool[] = {"QueueUserWorkItem", "UnsafeQueueUserWorkItem", "RegisterWaitForSingleObject",
                                            "UnsafeRegisterWaitForSingleObject"};
 static const char *const k_task[] = {"Run", "ContinueWith"};
@@ -141,7 +144,7 @@ __attribute__((noinline)) static void mark_callbacks(clr_fn *fn, uintptr_t elt, 
     uint8_t *save = clr_elt_repair_on && elt != 0 ? clr_elt_fp_save(elt) : NULL;
     if (save != NULL)
         memcpy(fp, save, ELT_FP_SAVE_SIZE);
-    if (clr_info_vtbl()->GetFunctionEnter3Info(clr_info(), fn->function_id, (COR_PRF_ELT_INFO)elt, &frame, &cb, &ai.info) >= 0) {
+    if (g_rt.vtbl->GetFunctionEnter3Info(g_rt.info, fn->function_id, (COR_PRF_ELT_INFO)elt, &frame, &cb, &ai.info) >= 0) {
         for (ULONG i = 0; i < ai.info.numRanges && i < 16; i++) {
             uintptr_t dlg = 0, target = 0;
             if ((fn->queue_args & (1u << i)) && ai.info.ranges[i].length == 8 && clr_guarded_read(&dlg, ai.info.ranges[i].startAddress, 8) &&

@@ -48,6 +48,9 @@
 #include "profiler.h"
 #include "rejit.h"
 
+static clr_runtime g_rt;
+void clr_rejit_init(const clr_runtime *rt) { g_rt = *rt; }
+
 #define REJIT_QUEUE 4096
 
 static pthread_mutex_t g_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -148,9 +151,9 @@ static uint32_t revert_open(clr_fn **fns, ModuleID *mods, mdMethodDef *toks, uin
     }
     if (m == 0)
         return 0;
-    ProfInfoVtbl *v = clr_info_vtbl();
+    ProfInfoVtbl *v = g_rt.vtbl;
     HRESULT st[REJIT_QUEUE];
-    if (v->RequestRevert == NULL || v->RequestRevert(clr_info(), m, mods, toks, st) < 0)
+    if (v->RequestRevert == NULL || v->RequestRevert(g_rt.info, m, mods, toks, st) < 0)
         return 0;
     for (uint32_t j = 0; j < m; j++) {
         clr_fn *fn = fns[idx[j]];
@@ -167,7 +170,7 @@ static uint32_t revert_open(clr_fn **fns, ModuleID *mods, mdMethodDef *toks, uin
 // (a call that began since the look before it) are reverted and written
 // to back, to wait. Returns how many.
 static uint32_t request_now(clr_fn **fns, uint32_t n, clr_fn **back) {
-    ProfInfoVtbl *v = clr_info_vtbl();
+    ProfInfoVtbl *v = g_rt.vtbl;
     ModuleID *mods = calloc(n, sizeof *mods);
     mdMethodDef *toks = calloc(n, sizeof *toks);
     uint32_t *idx = calloc(n, sizeof *idx);
@@ -188,7 +191,7 @@ static uint32_t request_now(clr_fn **fns, uint32_t n, clr_fn **back) {
         ClassID cls = 0;
         ModuleID mid = 0;
         mdToken tok = 0;
-        if (v->GetFunctionInfo(clr_info(), fns[i]->function_id, &cls, &mid, &tok) < 0 || mid == 0 ||
+        if (v->GetFunctionInfo(g_rt.info, fns[i]->function_id, &cls, &mid, &tok) < 0 || mid == 0 ||
             (tok >> 24) != 0x06) {
             atomic_fetch_add(&g_refused, 1);
             continue;
@@ -202,7 +205,7 @@ static uint32_t request_now(clr_fn **fns, uint32_t n, clr_fn **back) {
         k++;
     }
     if (k > 0) {
-        HRESULT hr = v->RequestReJIT(clr_info(), k, mods, toks);
+        HRESULT hr = v->RequestReJIT(g_rt.info, k, mods, toks);
         if (hr < 0) {
             // Refused: the methods keep their hooks, in later tiers too.
             atomic_fetch_add(&g_refused, k);
@@ -262,7 +265,7 @@ static void *worker(void *arg) {
 }
 
 int clr_rejit_submit(clr_fn **fns, uint32_t n) {
-    if (clr_info_vtbl() == NULL || clr_info_vtbl()->RequestReJIT == NULL)
+    if (g_rt.vtbl == NULL || g_rt.vtbl->RequestReJIT == NULL)
         return -1;
     pthread_mutex_lock(&g_mu);
     if (!g_worker_started) {

@@ -7,6 +7,10 @@
 #include "clrapi.h"
 #include "capture.h"
 
+struct clr_runtime;
+// The runtime the ReJIT thread asks (Initialize).
+void clr_rejit_init(const struct clr_runtime *rt);
+
 // Queues folded functions for RequestReJIT on the ReJIT thread (started on
 // the first call). Returns how many were queued, or -1 when the runtime
 // has no RequestReJIT.

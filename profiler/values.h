@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdatomic.h>
 
+#include "clrrt.h"
+
 // How to read one value. Primitive kinds double as their stream kind byte.
 enum {
     VK_SKIP = 0, // not captured (an out parameter at entry, an unsupported type)
@@ -137,7 +139,8 @@ typedef struct clr_value_limits {
     uint32_t string_len_offset, string_buf_offset; // GetStringLayout2
 } clr_value_limits;
 
-void clr_values_init(const clr_value_limits *lim, uint32_t table_size);
+// The runtime the reader asks, and Go's limits and plan table size.
+void clr_values_init(const clr_runtime *rt, const clr_value_limits *lim, uint32_t table_size);
 
 // Before .NET 5 (Linux x64), asking the runtime for a call's arguments
 // (GetFunctionEnter3Info) copies each struct passed in registers into a

@@ -18,8 +18,6 @@ static void *g_self = &g_vtbl;
 static uintptr_t g_tid, g_static, g_this;
 static uint64_t g_asks;
 
-void *clr_info(void) { return &g_self; }
-ProfInfoVtbl *clr_info_vtbl(void) { return &g_vtbl; }
 
 static HRESULT f_current_thread(void *self, ThreadID *tid) {
     (void)self;
@@ -77,6 +75,7 @@ void fake_init(void) {
     g_vtbl.GetThreadStaticAddress = f_thread_static;
     g_vtbl.GetArrayObjectInfo = f_array_info;
     g_vtbl.GetFunctionEnter3Info = f_enter3;
+    clr_ambient_init(&(clr_runtime){&g_self, &g_vtbl, 12});
     clr_signals_install();
 }
 

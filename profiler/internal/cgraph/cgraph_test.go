@@ -140,7 +140,8 @@ func TestIncludeLoop(t *testing.T) {
 // 28): any other loop fails the test, and so does any change to these, so
 // that the list only shrinks.
 var knownCallLoops = [][]string{
-	{"ambient.c", "async.c", "callbacks.c", "clrinfo.c", "hooks.c", "queue.c", "rejit.c", "startup.c", "strategy.c", "values.c"},
+	{"clrinfo.c", "values.c"},
+	{"hooks.c", "rejit.c", "strategy.c"},
 }
 
 // The profiler's own C files: no loop in either graph.

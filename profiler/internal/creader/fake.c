@@ -15,8 +15,6 @@ static ProfInfoVtbl g_vtbl;
 static void *g_self = &g_vtbl;
 static fake_args g_args;
 
-void *clr_info(void) { return &g_self; }
-ProfInfoVtbl *clr_info_vtbl(void) { return &g_vtbl; }
 
 // Like the runtime, it follows the type pointer: a class block whose first
 // word is not zero names a further block ("the class's class data") that
@@ -96,7 +94,7 @@ void fake_init(const clr_value_limits *lim) {
     g_vtbl.GetClassIDInfo = f_class_id_info;
     g_vtbl.GetArrayObjectInfo = f_array_info;
     g_vtbl.GetFunctionEnter3Info = f_enter3;
-    clr_values_init(lim, 1024);
+    clr_values_init(&(clr_runtime){&g_self, &g_vtbl, 12}, lim, 1024);
     clr_signals_install();
 }
 
