@@ -111,8 +111,7 @@ __attribute__((noinline, cold)) static int learn_array_layout(uintptr_t arr) {
     ULONG32 dims[1] = {0};
     int lb[1] = {0};
     BYTE *data = NULL;
-    HRESULT hr;
-    CLR_GUARDED(hr, g_rt.vtbl->GetArrayObjectInfo(g_rt.info, arr, 1, dims, lb, &data));
+    HRESULT hr = clr_guarded_array_object_info(&g_rt, arr, 1, dims, lb, &data);
     if (hr < 0 || data == NULL || (uintptr_t)data <= arr + 8 || (uintptr_t)data - arr > 64 || dims[0] < 2)
         return 0;
     uint32_t data_off = (uint32_t)((uintptr_t)data - arr), len_off = 0, found = 0;

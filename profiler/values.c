@@ -218,32 +218,22 @@ static void write_string(writer *w, uintptr_t obj) {
 
 // ---- profiling-API calls on what the object graph says ------------------
 //
-// Each runs guarded (CLR_GUARDED, profiler.h): a forged reference can hand
-// the runtime a garbage type pointer.
+// Each runs guarded (guard.h): a forged reference can hand the runtime a
+// garbage type pointer.
 
-__attribute__((noinline)) static HRESULT class_from_object(uintptr_t obj, ClassID *cls) {
-    HRESULT hr;
-    CLR_GUARDED(hr, g_rt.vtbl->GetClassFromObject(g_rt.info, obj, cls));
-    return hr;
+static inline HRESULT class_from_object(uintptr_t obj, ClassID *cls) { return clr_guarded_class_from_object(&g_rt, obj, cls); }
+
+static inline HRESULT array_object_info(uintptr_t obj, ULONG32 rank, ULONG32 *dims, int *lbounds, BYTE **data) {
+    return clr_guarded_array_object_info(&g_rt, obj, rank, dims, lbounds, data);
 }
 
-__attribute__((noinline)) static HRESULT array_object_info(uintptr_t obj, ULONG32 rank, ULONG32 *dims, int *lbounds, BYTE **data) {
-    HRESULT hr;
-    CLR_GUARDED(hr, g_rt.vtbl->GetArrayObjectInfo(g_rt.info, obj, rank, dims, lbounds, data));
-    return hr;
+static inline HRESULT is_array_class(ClassID cls, CorElementType *et, ClassID *ec, ULONG *rank) {
+    return clr_guarded_is_array_class(&g_rt, cls, et, ec, rank);
 }
 
-__attribute__((noinline)) HRESULT clr_is_array_class(ClassID cls, CorElementType *et, ClassID *ec, ULONG *rank) {
-    HRESULT hr;
-    CLR_GUARDED(hr, g_rt.vtbl->IsArrayClass(g_rt.info, cls, et, ec, rank));
-    return hr;
-}
-
-__attribute__((noinline)) static HRESULT class_module(ClassID cls, ModuleID *mod) {
-    HRESULT hr;
+static inline HRESULT class_module(ClassID cls, ModuleID *mod) {
     mdTypeDef td;
-    CLR_GUARDED(hr, g_rt.vtbl->GetClassIDInfo(g_rt.info, cls, mod, &td));
-    return hr;
+    return clr_guarded_class_id_info(&g_rt, cls, mod, &td);
 }
 
 // A class met without a plan is handed to Go only when the runtime places
@@ -254,7 +244,7 @@ static int class_plausible(ClassID cls) {
         CorElementType et = 0;
         ClassID ec = 0;
         ULONG rank = 0;
-        if (clr_is_array_class(cls, &et, &ec, &rank) == S_OK) {
+        if (is_array_class(cls, &et, &ec, &rank) == S_OK) {
             if (ec == 0)
                 return 1; // an array of primitives
             cls = ec;
@@ -343,7 +333,7 @@ static int implicit_array_plan(ClassID cls, clr_class_plan *out) {
     CorElementType et = 0;
     ClassID ec = 0;
     ULONG rank = 0;
-    if (clr_is_array_class(cls, &et, &ec, &rank) != S_OK)
+    if (is_array_class(cls, &et, &ec, &rank) != S_OK)
         return 0;
     memset(out, 0, sizeof *out);
     out->class_id = cls;

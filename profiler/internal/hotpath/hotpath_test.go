@@ -50,17 +50,18 @@ var apiCallers = map[string]bool{
 	// the `this` of a generic struct and for type-parameter values.
 	"frame_class":    true,
 	"frame_type_arg": true,
-	// The guarded calls on what the object graph names (CLR_GUARDED).
-	"class_from_object":  true,
-	"array_object_info":  true,
-	"clr_is_array_class": true,
-	"class_module":       true,
+	// The guarded calls on what the object graph names (guard.c): the
+	// value writer's, and once per process the ambient reader's array
+	// layout.
+	"clr_guarded_class_from_object": true,
+	"clr_guarded_array_object_info": true,
+	"clr_guarded_is_array_class":    true,
+	"clr_guarded_class_id_info":     true,
 	// Joining the caller's trace (ambient.c): the address of this thread's
 	// Thread.t_currentThread, asked once per thread (again only when the
 	// cached one went stale), and the `this` of Activity.Stop, once per
-	// stopped Activity; and once per process, the array layout.
+	// stopped Activity.
 	"ambient_thread_slot": true,
-	"learn_array_layout":  true,
 	"stop_this":           true,
 	// Work queued with the flow suppressed (queue.c): the arguments of
 	// one of CoreLib's queuing methods, read only when the flow is
