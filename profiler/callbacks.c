@@ -19,6 +19,7 @@
 #include "rejit.h"
 #include "golazy.h"
 #include "hooks.h"
+#include "slots.h"
 #include "queue.h"
 #include "clrrt.h"
 #include "_cgo_export.h"
@@ -148,7 +149,12 @@ static int go_initialize(clr_init_result *r) {
         return -1; // Go logged why
     clr_abort_hook_install();
     atexit(at_exit);
-    if (clr_hooks_init(&g_rt, &r->capture) != 0)
+    clr_slot_table *slots = clr_slot_table_init(&r->capture);
+    if (slots == NULL)
+        return -1;
+    // ReJIT before the hooks: folding starts from what they record.
+    clr_rejit_init(&g_rt, slots);
+    if (clr_hooks_init(&g_rt, slots, &r->capture) != 0)
         return -1;
     clr_values_init(&g_rt, &r->values, r->plan_table_size);
     return 0;
@@ -407,7 +413,6 @@ static HRESULT cb_initialize(void *self, void *unk) {
     clr_async_init(rt);
     clr_queue_init(rt);
     clr_ambient_init(rt);
-    clr_rejit_init(rt);
 
     // An alternate signal stack for every managed thread from .NET 5 on
     // (signals.c clr_thread_alt_stack), from the first: decided here, before

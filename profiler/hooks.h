@@ -5,10 +5,11 @@
 
 #include "capture.h"
 #include "clrrt.h"
+#include "slots.h"
 
-// The runtime the hooks ask (exact generic types) and Go's capture
-// configuration; set up before any traced method runs (Go's Initialize).
-// 0, or -1 when the configuration is refused or the slots cannot be had.
-int clr_hooks_init(const clr_runtime *rt, const clr_capture_config *cfg);
+// The runtime the hooks ask (exact generic types), the slot table threads
+// claim their slots from, and Go's capture configuration; set up before any
+// traced method runs (Go's Initialize). 0.
+int clr_hooks_init(const clr_runtime *rt, clr_slot_table *slots, const clr_capture_config *cfg);
 
 #endif

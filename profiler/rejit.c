@@ -47,9 +47,15 @@
 #include "capture.h"
 #include "profiler.h"
 #include "rejit.h"
+#include "slots.h"
 
 static clr_runtime g_rt;
-void clr_rejit_init(const clr_runtime *rt) { g_rt = *rt; }
+static clr_slot_table *g_slots; // whose shadow stacks tell which methods have a frame open
+
+void clr_rejit_init(const clr_runtime *rt, clr_slot_table *slots) {
+    g_rt = *rt;
+    g_slots = slots;
+}
 
 #define REJIT_QUEUE 4096
 
@@ -92,8 +98,9 @@ uint64_t clr_rejit_failed(void) { return atomic_load(&g_failed) + atomic_load(&g
 // frame of it is just beginning (the race above). Slot memory is never
 // unmapped, and a frame's fn is always NULL or a clr_fn, never freed.
 static void mark_open_frames(uint32_t gen) {
-    clr_slot *slots = clr_slots();
-    uint32_t cap = clr_stack_cap(), hw = clr_slot_count();
+    clr_slot *slots = g_slots != NULL ? g_slots->slots : NULL;
+    uint32_t cap = g_slots != NULL ? g_slots->stack_cap : 0;
+    uint32_t hw = g_slots != NULL ? atomic_load_explicit(&g_slots->hw, memory_order_acquire) : 0;
     for (uint32_t i = 0; slots != NULL && i < hw; i++) {
         clr_slot *s = &slots[i];
         if (atomic_load_explicit(&s->state, memory_order_acquire) != SLOT_LIVE || s->stack == NULL)
