@@ -308,30 +308,6 @@ int clr_ambient_parent(clr_slot *s, uint8_t trace[16], uint8_t span[8], uint8_t 
 
 // ---- Activity.Stop -------------------------------------------------------
 
-// The `this` of the Activity.Stop call being entered.
-__attribute__((noinline)) static uintptr_t stop_this(uintptr_t fid, uintptr_t elt) {
-    ProfInfoVtbl *v = g_rt.vtbl;
-    struct {
-        COR_PRF_FUNCTION_ARGUMENT_INFO info;
-        COR_PRF_FUNCTION_ARGUMENT_RANGE more[ELT_MAX_RANGES - 1];
-    } ai;
-    ULONG cb = sizeof ai;
-    COR_PRF_FRAME_INFO frame = 0;
-    uint8_t fp[ELT_FP_SAVE_SIZE]; // see clr_elt_repair (values.h)
-    uint8_t *save = clr_elt_repair_on && elt != 0 ? clr_elt_fp_save(elt) : NULL;
-    if (v == NULL)
-        return 0;
-    if (save != NULL)
-        memcpy(fp, save, ELT_FP_SAVE_SIZE);
-    HRESULT hr = v->GetFunctionEnter3Info(g_rt.info, fid, (COR_PRF_ELT_INFO)elt, &frame, &cb, &ai.info);
-    if (save != NULL)
-        memcpy(save, fp, ELT_FP_SAVE_SIZE);
-    uintptr_t obj = 0;
-    if (hr < 0 || ai.info.numRanges < 1 || !clr_guarded_read(&obj, ai.info.ranges[0].startAddress, 8))
-        return 0;
-    return obj;
-}
-
 // Writes str (at most max UTF-16 units) as u16 count (0xFFFF: null), u16
 // pad, the units padded to 4 bytes.
 static uint8_t *put_str(const clr_ambient_plan *p, uint8_t *w, uintptr_t str, uint32_t max) {
@@ -352,7 +328,7 @@ uint32_t clr_ambient_stop(uintptr_t fid, uintptr_t elt, uint8_t *buf, uint32_t l
     const clr_ambient_plan *p = atomic_load_explicit(&g_plan, memory_order_acquire);
     if (p == NULL || p->activity_class == 0 || len < AMB_STOP_MAX)
         return 0;
-    uintptr_t act = stop_this(fid, elt);
+    uintptr_t act = g_rt.vtbl != NULL ? clr_elt_this(&g_rt, fid, elt) : 0;
     if (act == 0 || class_of(act) != p->activity_class)
         return 0;
     uint64_t start = 0;

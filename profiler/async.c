@@ -470,36 +470,6 @@ void clr_async_module_loading(uintptr_t mid) {
     (*(MDEmitVtbl **)emit)->Release(emit);
 }
 
-// The `this` of an instance method being entered: for a state machine's
-// MoveNext an object reference (a class) or a managed pointer to the struct
-// (in the kickoff method's frame, or in the task's box); for a closure's or
-// an Activity's method the object. Out of line: the hot-path check allows
-// it the runtime's GetFunctionEnter3Info, as it does for value capture.
-__attribute__((noinline)) int clr_elt_arg(uintptr_t fid, uintptr_t elt, uint32_t idx, void *out, uint32_t size) {
-    struct {
-        COR_PRF_FUNCTION_ARGUMENT_INFO info;
-        COR_PRF_FUNCTION_ARGUMENT_RANGE more[ELT_MAX_RANGES - 1];
-    } ai;
-    ULONG cb = sizeof ai;
-    COR_PRF_FRAME_INFO frame = 0;
-    uint8_t fp[ELT_FP_SAVE_SIZE];
-    uint8_t *save = clr_elt_repair_on && elt != 0 ? clr_elt_fp_save(elt) : NULL;
-    if (save != NULL)
-        memcpy(fp, save, ELT_FP_SAVE_SIZE);
-    HRESULT hr = INFO->GetFunctionEnter3Info(SELF, fid, (COR_PRF_ELT_INFO)elt, &frame, &cb, &ai.info);
-    if (save != NULL)
-        memcpy(save, fp, ELT_FP_SAVE_SIZE);
-    if (hr < 0 || idx >= ai.info.numRanges || idx >= ELT_MAX_RANGES || ai.info.ranges[idx].length < size)
-        return 0;
-    memcpy(out, (const void *)ai.info.ranges[idx].startAddress, size);
-    return 1;
-}
-
-uintptr_t clr_async_this(uintptr_t fid, uintptr_t elt) {
-    uintptr_t self = 0;
-    return clr_elt_arg(fid, elt, 0, &self, sizeof self) ? self : 0;
-}
-
 int md_attribute_blob(void *imp, uint32_t tok, const uint16_t *name, const uint8_t **data, uint32_t *len) {
     const void *d = NULL;
     ULONG n = 0;

@@ -159,17 +159,12 @@ __attribute__((noinline)) static int exact_generic_types(clr_fn *fn, uintptr_t e
     ProfInfoVtbl *v = g_rt.vtbl;
     void *info = g_rt.info;
     COR_PRF_FRAME_INFO frame = 0;
-    // The argument info is not needed here, only the frame; give a buffer
-    // anyway since some runtimes reject a null one.
-    struct { COR_PRF_FUNCTION_ARGUMENT_INFO info; COR_PRF_FUNCTION_ARGUMENT_RANGE more[ELT_MAX_RANGES - 1]; } buf;
-    ULONG cb = sizeof buf;
-    uint8_t fp[ELT_FP_SAVE_SIZE]; // see clr_elt_repair (values.h)
-    uint8_t *save = clr_elt_repair_on && elt != 0 ? clr_elt_fp_save(elt) : NULL;
-    if (save != NULL)
-        memcpy(fp, save, ELT_FP_SAVE_SIZE);
-    HRESULT hr = v->GetFunctionEnter3Info(info, fn->function_id, (COR_PRF_ELT_INFO)elt, &frame, &cb, &buf.info);
-    if (save != NULL)
-        memcpy(save, fp, ELT_FP_SAVE_SIZE);
+    // The argument info is not needed here, only the frame; the ranges are
+    // asked anyway since some runtimes reject a null buffer.
+    clr_enter_args ranges;
+    clr_elt_fp fp;
+    HRESULT hr = clr_enter_args_get(&g_rt, fn->function_id, elt, &frame, &ranges, &fp);
+    clr_enter_args_done(&fp);
     if (hr < 0 || frame == 0)
         return -1;
     ClassID c = 0, ta[MAX_TYPE_ARGS];
@@ -403,7 +398,7 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
         record_continuation(s, f, fn, elt, d, RF_ASYNC_END, parent->trace, parent->span);
         return ASYNC_HANDLED;
     }
-    uintptr_t self = clr_async_this(fn->function_id, elt);
+    uintptr_t self = clr_elt_this(&g_rt, fn->function_id, elt);
     if (self == 0)
         return ASYNC_NORMAL;
     volatile uint64_t *w[ASYNC_FIELDS];
@@ -483,7 +478,7 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
 // Closures (async.c): the fields a closure class was given, through the
 // `this` of one of its methods; NULL when `this` cannot be read.
 static volatile uint64_t *closure_fields(clr_fn *fn, uintptr_t elt, volatile uint64_t *w[CLOSURE_FIELDS]) {
-    uintptr_t self = clr_async_this(fn->function_id, elt);
+    uintptr_t self = clr_elt_this(&g_rt, fn->function_id, elt);
     if (self == 0)
         return NULL;
     for (int i = 0; i < CLOSURE_FIELDS; i++)
@@ -635,7 +630,7 @@ __attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_
     uintptr_t self;
     if (fn->flags & FN_WORK_RUN) {
         // `this` costs a runtime call: not asked while no item waits.
-        if (!clr_work_any() || (self = clr_async_this(fn->function_id, elt)) == 0)
+        if (!clr_work_any() || (self = clr_elt_this(&g_rt, fn->function_id, elt)) == 0)
             return;
         int how = clr_work_take(self, (fn->flags & FN_WORK_REPEAT) != 0, now_ns(), &ctx);
         if (how != WORK_NONE) {
@@ -685,7 +680,7 @@ __attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_
     }
     if (how == WORK_JOIN && (suppressed || clr_ambient_flow_suppressed()))
         how = WORK_LINK;
-    if ((self = clr_async_this(fn->function_id, elt)) == 0)
+    if ((self = clr_elt_this(&g_rt, fn->function_id, elt)) == 0)
         return;
     ctx.made = now;
     if (fn->flags & FN_WORK_REPEAT) {
@@ -693,7 +688,7 @@ __attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_
         // period, flowExecutionContext): with a period (not 0 nor
         // Infinite) each of its runs is a tick of its own.
         uint32_t period = 0;
-        ctx.periodic = clr_elt_arg(fn->function_id, elt, TIMER_PERIOD_ARG, &period, sizeof period) && period != 0 &&
+        ctx.periodic = clr_elt_arg(&g_rt, fn->function_id, elt, TIMER_PERIOD_ARG, &period, sizeof period) && period != 0 &&
                        period != UINT32_MAX;
     }
     clr_work_made(self, how, &ctx);

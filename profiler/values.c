@@ -18,9 +18,6 @@ static clr_value_limits g_lim;
 
 static clr_runtime g_rt;
 
-int clr_elt_repair_on;
-void clr_elt_repair(int on) { clr_elt_repair_on = on; }
-
 // ---- the ClassID -> plan table: open addressing, Go writes, C reads ------
 
 typedef struct {
@@ -893,26 +890,16 @@ static uint32_t capture_args(const clr_fn_plan *plan, uintptr_t fid, COR_PRF_FRA
                              const COR_PRF_FUNCTION_ARGUMENT_INFO *info, uint8_t *buf, uint32_t len);
 
 uint32_t clr_capture_enter(const clr_fn_plan *plan, uintptr_t fid, uintptr_t elt, uint8_t *buf, uint32_t len) {
-    // Room for `this` and 63 arguments; the runtime is told the real size
-    // and refuses (no values for the call) rather than overrun it.
-    enum { MAX_RANGES = ELT_MAX_RANGES };
-    struct {
-        COR_PRF_FUNCTION_ARGUMENT_INFO info;
-        COR_PRF_FUNCTION_ARGUMENT_RANGE more[MAX_RANGES - 1];
-    } ai;
-    ULONG cb = sizeof ai;
+    // Room for `this` and 63 arguments (eltargs.h).
+    clr_enter_args ai;
+    clr_elt_fp fp;
     COR_PRF_FRAME_INFO frame = 0;
     if (len < 2)
         return 0;
-    uint8_t fp[ELT_FP_SAVE_SIZE];
-    uint8_t *save = clr_elt_repair_on && elt != 0 ? clr_elt_fp_save(elt) : NULL;
-    if (save != NULL)
-        memcpy(fp, save, ELT_FP_SAVE_SIZE);
     uint32_t n = 0;
-    if (g_rt.vtbl->GetFunctionEnter3Info(g_rt.info, fid, (COR_PRF_ELT_INFO)elt, &frame, &cb, &ai.info) >= 0)
+    if (clr_enter_args_get(&g_rt, fid, elt, &frame, &ai, &fp) >= 0)
         n = capture_args(plan, fid, frame, &ai.info, buf, len);
-    if (save != NULL)
-        memcpy(save, fp, ELT_FP_SAVE_SIZE); // after the struct copies were read
+    clr_enter_args_done(&fp); // after the struct copies were read
     return n;
 }
 

@@ -10,8 +10,6 @@
 #include "values.h"
 #include "fake.h"
 
-// Stubs for what values.c would provide.
-int clr_elt_repair_on;
 
 static ProfInfoVtbl g_vtbl;
 static void *g_self = &g_vtbl;
