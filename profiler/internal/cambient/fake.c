@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "ambient.h"
 #include "profiler.h"
 #include "values.h"
 #include "fake.h"
