@@ -36,8 +36,9 @@ __attribute__((noinline)) HRESULT clr_enter_args_get(const clr_runtime *rt, uint
 // (rdi at entry, amd64 ProfileArgIterator::GetThis), with length
 // sizeof(void *): readable, and not in the struct-copy area the register
 // repair rewrites. Other arguments point into the stub's saved registers,
-// the caller's stack or that area; each is read as much as its range holds,
-// guarded, and before the registers are put back, whatever its place.
+// the caller's stack or that area; each is read only when its range holds
+// the bytes asked, guarded, and before the registers are put back, whatever
+// its place.
 __attribute__((noinline)) int clr_elt_arg(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, uint32_t idx, void *out, uint32_t size) {
     clr_enter_args a;
     clr_elt_fp fp;
