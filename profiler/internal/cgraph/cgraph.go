@@ -175,6 +175,38 @@ func (g *Graph) Cycle(scc []string) string {
 	return b.String()
 }
 
+// Layers groups the files of a graph with no loop by the length of the
+// longest chain of dependencies below them: layer 0 depends on no file,
+// layer n only on files of lower layers.
+func (g *Graph) Layers() [][]string {
+	level := map[string]int{}
+	var depth func(v string, seen map[string]bool) int
+	depth = func(v string, seen map[string]bool) int {
+		if l, ok := level[v]; ok {
+			return l
+		}
+		if seen[v] {
+			return 0 // a loop: Report names it
+		}
+		seen[v] = true
+		l := 0
+		for w := range g.Edges[v] {
+			l = max(l, depth(w, seen)+1)
+		}
+		level[v] = l
+		return l
+	}
+	var out [][]string
+	for _, v := range g.Nodes() {
+		l := depth(v, map[string]bool{})
+		for len(out) <= l {
+			out = append(out, nil)
+		}
+		out[l] = append(out[l], v)
+	}
+	return out
+}
+
 // Report describes every loop of g ("" when it has none): the files on
 // it, one shortest cycle, and every edge between those files with the
 // symbols (or #include) that make it.

@@ -1,6 +1,7 @@
 package cgraph
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -39,6 +40,13 @@ func TestLayeredHasNoLoop(t *testing.T) {
 	}
 	if report != "" {
 		t.Fatalf("loops found in a layered tree:\n%s", report)
+	}
+	g, err := Calls(dir, CC())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(g.Layers()); got != "[[comp.c rt.c] [root.c] [tramp.S]]" {
+		t.Errorf("layers %s", got)
 	}
 	calls, err := Calls(dir, CC())
 	if err != nil {
@@ -162,6 +170,9 @@ func TestProfilerHasNoLoop(t *testing.T) {
 	}
 	if r := calls.Report("call graph"); r != "" {
 		t.Errorf("the profiler's C files call each other in a loop:\n%s", r)
+	}
+	for i, l := range calls.Layers() {
+		t.Logf("layer %d: %s", i, strings.Join(l, " "))
 	}
 	for _, leaf := range leaves {
 		for to, syms := range calls.Edges[leaf] {
