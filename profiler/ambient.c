@@ -26,6 +26,8 @@
 #include "clrapi.h"
 #include "profiler.h"
 #include "values.h"
+#include "eltargs.h"
+#include "safecopy.h"
 
 static clr_runtime g_rt;
 void clr_ambient_init(const clr_runtime *rt) { g_rt = *rt; }

@@ -17,6 +17,7 @@
 #include "capture.h"
 #include "profiler.h"
 #include "values.h"
+#include "eltargs.h"
 #include "sample.h"
 #include "ambient.h"
 #include "shed.h"

@@ -11,6 +11,8 @@
 #include "guard.h"
 #include "capture.h"
 #include "values.h"
+#include "eltargs.h"
+#include "safecopy.h"
 
 // What Go's initialisation hands back to the C layer.
 typedef struct clr_init_result {

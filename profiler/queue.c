@@ -30,6 +30,8 @@
 #include "profiler.h"
 #include "queue.h"
 #include "values.h"
+#include "eltargs.h"
+#include "safecopy.h"
 
 static clr_runtime g_rt;
 void clr_queue_init(const clr_runtime *rt) { g_rt = *rt; }

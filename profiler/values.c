@@ -13,6 +13,8 @@
 
 #include "profiler.h"
 #include "values.h"
+#include "eltargs.h"
+#include "safecopy.h"
 
 static clr_value_limits g_lim;
 

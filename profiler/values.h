@@ -6,10 +6,6 @@
 #include <stdint.h>
 #include <stdatomic.h>
 
-#include "clrrt.h"
-#include "eltargs.h"
-#include "safecopy.h"
-
 // How to read one value. Primitive kinds double as their stream kind byte.
 enum {
     VK_SKIP = 0, // not captured (an out parameter at entry, an unsupported type)
@@ -141,8 +137,11 @@ typedef struct clr_value_limits {
     uint32_t string_len_offset, string_buf_offset; // GetStringLayout2
 } clr_value_limits;
 
-// The runtime the reader asks, and Go's limits and plan table size.
-void clr_values_init(const clr_runtime *rt, const clr_value_limits *lim, uint32_t table_size);
+// The runtime the reader asks (clrrt.h), and Go's limits and plan table
+// size. Declared by its tag: the value format is shared with Go without the
+// runtime's headers.
+struct clr_runtime;
+void clr_values_init(const struct clr_runtime *rt, const clr_value_limits *lim, uint32_t table_size);
 
 // Go publishes class plans; C looks them up lock-free.
 int clr_plan_publish(const clr_class_plan *p);
