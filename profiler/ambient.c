@@ -26,6 +26,11 @@
 #include "clrapi.h"
 #include "profiler.h"
 #include "values.h"
+#include "eltargs.h"
+#include "safecopy.h"
+
+static clr_runtime g_rt;
+void clr_ambient_init(const clr_runtime *rt) { g_rt = *rt; }
 
 static _Atomic(const clr_ambient_plan *) g_plan;
 static _Atomic uint64_t g_gc_epoch; // GCs finished
@@ -64,8 +69,8 @@ static inline uintptr_t class_of(uintptr_t obj) {
 // Asks the runtime where this thread's t_currentThread is. Runs once per
 // thread (and again only when the cached address went stale).
 __attribute__((noinline, cold)) static int ambient_thread_slot(const clr_ambient_plan *p) {
-    ProfInfoVtbl *v = clr_info_vtbl();
-    void *info = clr_info();
+    ProfInfoVtbl *v = g_rt.vtbl;
+    void *info = g_rt.info;
     ThreadID tid = 0;
     void *addr = NULL;
     if (v == NULL || v->GetCurrentThreadID(info, &tid) < 0 || tid == 0)
@@ -108,8 +113,7 @@ __attribute__((noinline, cold)) static int learn_array_layout(uintptr_t arr) {
     ULONG32 dims[1] = {0};
     int lb[1] = {0};
     BYTE *data = NULL;
-    HRESULT hr;
-    CLR_GUARDED(hr, clr_info_vtbl()->GetArrayObjectInfo(clr_info(), arr, 1, dims, lb, &data));
+    HRESULT hr = clr_guarded_array_object_info(&g_rt, arr, 1, dims, lb, &data);
     if (hr < 0 || data == NULL || (uintptr_t)data <= arr + 8 || (uintptr_t)data - arr > 64 || dims[0] < 2)
         return 0;
     uint32_t data_off = (uint32_t)((uintptr_t)data - arr), len_off = 0, found = 0;
@@ -306,30 +310,6 @@ int clr_ambient_parent(clr_slot *s, uint8_t trace[16], uint8_t span[8], uint8_t 
 
 // ---- Activity.Stop -------------------------------------------------------
 
-// The `this` of the Activity.Stop call being entered.
-__attribute__((noinline)) static uintptr_t stop_this(uintptr_t fid, uintptr_t elt) {
-    ProfInfoVtbl *v = clr_info_vtbl();
-    struct {
-        COR_PRF_FUNCTION_ARGUMENT_INFO info;
-        COR_PRF_FUNCTION_ARGUMENT_RANGE more[ELT_MAX_RANGES - 1];
-    } ai;
-    ULONG cb = sizeof ai;
-    COR_PRF_FRAME_INFO frame = 0;
-    uint8_t fp[ELT_FP_SAVE_SIZE]; // see clr_elt_repair (values.h)
-    uint8_t *save = clr_elt_repair_on && elt != 0 ? clr_elt_fp_save(elt) : NULL;
-    if (v == NULL)
-        return 0;
-    if (save != NULL)
-        memcpy(fp, save, ELT_FP_SAVE_SIZE);
-    HRESULT hr = v->GetFunctionEnter3Info(clr_info(), fid, (COR_PRF_ELT_INFO)elt, &frame, &cb, &ai.info);
-    if (save != NULL)
-        memcpy(save, fp, ELT_FP_SAVE_SIZE);
-    uintptr_t obj = 0;
-    if (hr < 0 || ai.info.numRanges < 1 || !clr_guarded_read(&obj, ai.info.ranges[0].startAddress, 8))
-        return 0;
-    return obj;
-}
-
 // Writes str (at most max UTF-16 units) as u16 count (0xFFFF: null), u16
 // pad, the units padded to 4 bytes.
 static uint8_t *put_str(const clr_ambient_plan *p, uint8_t *w, uintptr_t str, uint32_t max) {
@@ -350,7 +330,7 @@ uint32_t clr_ambient_stop(uintptr_t fid, uintptr_t elt, uint8_t *buf, uint32_t l
     const clr_ambient_plan *p = atomic_load_explicit(&g_plan, memory_order_acquire);
     if (p == NULL || p->activity_class == 0 || len < AMB_STOP_MAX)
         return 0;
-    uintptr_t act = stop_this(fid, elt);
+    uintptr_t act = g_rt.vtbl != NULL ? clr_elt_this(&g_rt, fid, elt) : 0;
     if (act == 0 || class_of(act) != p->activity_class)
         return 0;
     uint64_t start = 0;
@@ -379,8 +359,8 @@ uint32_t clr_ambient_stop(uintptr_t fid, uintptr_t elt, uint8_t *buf, uint32_t l
 // the current AppDomain (CORPROF_E_DATAINCOMPLETE until its class is
 // initialised).
 int clr_ambient_static(uintptr_t cls, uint32_t field, uintptr_t *addr) {
-    ProfInfoVtbl *v = clr_info_vtbl();
-    void *info = clr_info();
+    ProfInfoVtbl *v = g_rt.vtbl;
+    void *info = g_rt.info;
     ThreadID tid = 0;
     AppDomainID ad = 0;
     void *a = NULL;

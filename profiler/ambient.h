@@ -58,6 +58,10 @@ typedef struct clr_ambient_plan {
     clr_ambient_map maps[AMB_MAX_MAPS];
 } clr_ambient_plan;
 
+struct clr_runtime;
+// The runtime asked for thread statics, array layout and Activity.Stop's
+// `this` (Initialize).
+void clr_ambient_init(const struct clr_runtime *rt);
 // Go publishes a plan (the previous one is never freed: see above).
 void clr_ambient_publish(const clr_ambient_plan *p);
 int clr_ambient_static(uintptr_t cls, uint32_t field, uintptr_t *addr);

@@ -37,9 +37,12 @@
 #include "values.h"
 #include "workitems.h"
 
-#define INFO (clr_info_vtbl())
-#define SELF (clr_info())
+#define INFO (g_rt.vtbl)
+#define SELF (g_rt.info)
 #define MD(imp) (*(MDImportVtbl **)(imp))
+
+static clr_runtime g_rt;
+void clr_async_init(const clr_runtime *rt) { g_rt = *rt; }
 
 static const GUID IID_IMetaDataEmit = {0xba3fee4c, 0xecb9, 0x4e41, {0x83, 0xb7, 0x18, 0x3f, 0xa4, 0x1c, 0xd8, 0x59}};
 
@@ -386,7 +389,7 @@ void clr_async_module_loading(uintptr_t mid) {
     AssemblyID asm_id = 0;
     DWORD flags = 0;
     WCHAR path[1024];
-    if (INFO->GetModuleInfo2 == NULL || clr_info_version() < 3 ||
+    if (INFO->GetModuleInfo2 == NULL || g_rt.version < 3 ||
         INFO->GetModuleInfo2(SELF, mid, &base, 1024, &n, path, &asm_id, &flags) < 0 || n == 0 || n > 1024)
         return;
     // The file name, to keep the runtime's own assemblies out whatever
@@ -465,36 +468,6 @@ void clr_async_module_loading(uintptr_t mid) {
     }
     MD(imp)->Release(imp);
     (*(MDEmitVtbl **)emit)->Release(emit);
-}
-
-// The `this` of an instance method being entered: for a state machine's
-// MoveNext an object reference (a class) or a managed pointer to the struct
-// (in the kickoff method's frame, or in the task's box); for a closure's or
-// an Activity's method the object. Out of line: the hot-path check allows
-// it the runtime's GetFunctionEnter3Info, as it does for value capture.
-__attribute__((noinline)) int clr_elt_arg(uintptr_t fid, uintptr_t elt, uint32_t idx, void *out, uint32_t size) {
-    struct {
-        COR_PRF_FUNCTION_ARGUMENT_INFO info;
-        COR_PRF_FUNCTION_ARGUMENT_RANGE more[ELT_MAX_RANGES - 1];
-    } ai;
-    ULONG cb = sizeof ai;
-    COR_PRF_FRAME_INFO frame = 0;
-    uint8_t fp[ELT_FP_SAVE_SIZE];
-    uint8_t *save = clr_elt_repair_on && elt != 0 ? clr_elt_fp_save(elt) : NULL;
-    if (save != NULL)
-        memcpy(fp, save, ELT_FP_SAVE_SIZE);
-    HRESULT hr = INFO->GetFunctionEnter3Info(SELF, fid, (COR_PRF_ELT_INFO)elt, &frame, &cb, &ai.info);
-    if (save != NULL)
-        memcpy(save, fp, ELT_FP_SAVE_SIZE);
-    if (hr < 0 || idx >= ai.info.numRanges || idx >= ELT_MAX_RANGES || ai.info.ranges[idx].length < size)
-        return 0;
-    memcpy(out, (const void *)ai.info.ranges[idx].startAddress, size);
-    return 1;
-}
-
-uintptr_t clr_async_this(uintptr_t fid, uintptr_t elt) {
-    uintptr_t self = 0;
-    return clr_elt_arg(fid, elt, 0, &self, sizeof self) ? self : 0;
 }
 
 int md_attribute_blob(void *imp, uint32_t tok, const uint16_t *name, const uint8_t **data, uint32_t *len) {

@@ -23,6 +23,10 @@ enum { CLOSURE_FIELDS = 5 };
 // lambdas' work stays in it however late it runs). Unix ns leave it clear.
 #define CLOSURE_MADE_UNIT (1ull << 63)
 
+struct clr_runtime;
+// The runtime the module-load work and the readers of `this` ask
+// (Initialize).
+void clr_async_init(const struct clr_runtime *rt);
 // On by Go before the first module loads (CLROTEL_ASYNC).
 void clr_async_enable(int on);
 // ModuleLoadFinished, before anything else reads the module's metadata.
@@ -53,13 +57,6 @@ int clr_async_special_method(uintptr_t mid, uint32_t tok);
 // A custom attribute's blob (the runtime's memory, valid while the module is).
 int md_attribute_blob(void *imp, uint32_t tok, const uint16_t *name, const uint8_t **data, uint32_t *len);
 
-// The `this` a state machine's MoveNext was called with (0 if unreadable).
-uintptr_t clr_async_this(uintptr_t fid, uintptr_t elt);
-// The first size bytes of argument idx (0: `this`, for an instance method)
-// of the call being entered, into out; 0 when it cannot be read. The
-// floating-point registers the runtime saved are put back (values.h
-// clr_elt_repair).
-int clr_elt_arg(uintptr_t fid, uintptr_t elt, uint32_t idx, void *out, uint32_t size);
 
 // The check word for an identity, and the mark of a state machine whose
 // kickoff call was not recorded (its resumes are not either).

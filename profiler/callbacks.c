@@ -1,5 +1,7 @@
-// callbacks.c: the COM surface the runtime sees: DllGetClassObject, the class
-// factory, and the ICorProfilerCallback object.
+// callbacks.c: the ICorProfilerCallback methods clrotel implements, and the
+// composition root: Initialize opens the runtime (clrrt.c) and hands it,
+// with the tables, to each component. The COM plumbing around them (the
+// class factory, IUnknown, DllGetClassObject) is com.c's.
 //
 // Every callback body is C. Go is entered only from Initialize, Shutdown and
 // the once-per-function JIT-time calls (FunctionIDMapper2, JITInlining), each
@@ -19,53 +21,16 @@
 #include "rejit.h"
 #include "golazy.h"
 #include "park.h"
+#include "callbacks.h"
+#include "hooks.h"
+#include "slots.h"
+#include "queue.h"
+#include "clrrt.h"
 #include "_cgo_export.h"
 
-// The project's CLSID; cmd/clrotel prints the same value.
-static const GUID k_clsid = {0x8A4C3E5B, 0x2F61, 0x4D7A, {0x9C, 0x0E, 0x5B, 0x1D, 0x7E, 0x3F, 0x6A, 0x21}};
-
-static int guid_eq(const GUID *a, const GUID *b) { return memcmp(a, b, sizeof(GUID)) == 0; }
-
-static void *g_info;
-static ProfInfoVtbl *g_info_vtbl;
-static uint32_t g_info_version;
-
-void *clr_info(void) { return g_info; }
-ProfInfoVtbl *clr_info_vtbl(void) { return g_info_vtbl; }
-uint32_t clr_info_version(void) { return g_info_version; }
-
-// ---- the callback object -------------------------------------------------
-
-typedef struct { void **vtbl; } com_object;
-
-static void *g_cb_vtbl[CB_COUNT_11];
-static com_object g_profiler = {g_cb_vtbl};
-
-static const GUID *const k_callback_iids[] = {
-    &IID_IUnknown, &IID_ICorProfilerCallback, &IID_ICorProfilerCallback2,
-    &IID_ICorProfilerCallback3, &IID_ICorProfilerCallback4, &IID_ICorProfilerCallback5,
-    &IID_ICorProfilerCallback6, &IID_ICorProfilerCallback7, &IID_ICorProfilerCallback8,
-    &IID_ICorProfilerCallback9, &IID_ICorProfilerCallback10, &IID_ICorProfilerCallback11,
-};
-
-static HRESULT cb_query_interface(void *self, const GUID *iid, void **out) {
-    for (size_t i = 0; i < sizeof k_callback_iids / sizeof *k_callback_iids; i++) {
-        if (guid_eq(iid, k_callback_iids[i])) {
-            *out = self;
-            return S_OK;
-        }
-    }
-    *out = NULL;
-    return E_NOINTERFACE;
-}
-
-// The object is static: reference counting has nothing to free.
-static ULONG cb_add_ref(void *self) { (void)self; return 1; }
-static ULONG cb_release(void *self) { (void)self; return 1; }
-
-// On x86-64 SysV the caller cleans up its arguments, so one S_OK stub can
-// stand in for every callback the profiler does not implement.
-static HRESULT cb_ok(void) { return S_OK; }
+// The runtime, as Initialize opened it (clrrt.h); every component gets it
+// at its init.
+static clr_runtime g_rt;
 
 // Verdicts already given, by FunctionID, so that the JIT's many inlining
 // questions about functions already decided do not each cross into Go: a
@@ -144,15 +109,20 @@ static int go_initialize(clr_init_result *r) {
     clr_signals_install();
     sigset_t saved;
     CLR_BLOCK_ACTIVATION(saved);
-    int rc = clrotelInitialize(g_info, g_info_version, r);
+    int rc = clrotelInitialize(g_rt.info, g_rt.version, r);
     CLR_RESTORE_ACTIVATION(saved);
     if (rc != 0)
         return -1; // Go logged why
     clr_abort_hook_install();
     atexit(at_exit);
-    if (clr_capture_init(&r->capture) != 0)
+    clr_slot_table *slots = clr_slot_table_init(&r->capture);
+    if (slots == NULL)
         return -1;
-    clr_values_init(&r->values, r->plan_table_size);
+    // ReJIT before the hooks: folding starts from what they record.
+    clr_rejit_init(&g_rt, slots);
+    if (clr_hooks_init(&g_rt, slots, &r->capture) != 0)
+        return -1;
+    clr_values_init(&g_rt, &r->values, r->plan_table_size);
     return 0;
 }
 
@@ -332,7 +302,7 @@ static clr_fn *map_function_from(FunctionID fid, int compiling) {
     ClassID cls = 0;
     ModuleID mid = 0;
     mdToken tok = 0;
-    int known = clr_info_vtbl()->GetFunctionInfo(clr_info(), fid, &cls, &mid, &tok) >= 0;
+    int known = g_rt.vtbl->GetFunctionInfo(g_rt.info, fid, &cls, &mid, &tok) >= 0;
     int in_scope = !known || clr_module_in_scope(mid);
     int special = in_scope ? 0 : clr_async_special_method(mid, tok);
     if (!in_scope && !special) {
@@ -399,24 +369,16 @@ static HRESULT cb_initialize(void *self, void *unk) {
     // the profiler and runs the app as without it; Go never starts.
     if (clr_env_true(clr_initial_getenv("OTEL_SDK_DISABLED")))
         return E_FAIL;
-    static const GUID *const infos[] = {
-        &IID_ICorProfilerInfo12, &IID_ICorProfilerInfo11, &IID_ICorProfilerInfo10,
-        &IID_ICorProfilerInfo9, &IID_ICorProfilerInfo8, &IID_ICorProfilerInfo7,
-        &IID_ICorProfilerInfo6, &IID_ICorProfilerInfo5, &IID_ICorProfilerInfo4,
-        &IID_ICorProfilerInfo3,
-    };
-    HRESULT (*qi)(void *, const GUID *, void **) = (*(void ***)unk)[0];
-    for (size_t i = 0; i < sizeof infos / sizeof *infos; i++) {
-        void *info = NULL;
-        if (qi(unk, infos[i], &info) == S_OK && info != NULL) {
-            g_info = info;
-            g_info_vtbl = *(ProfInfoVtbl **)info;
-            g_info_version = 12 - (uint32_t)i;
-            break;
-        }
-    }
-    if (g_info == NULL)
+    const clr_runtime *rt = clr_runtime_open(unk);
+    if (rt == NULL)
         return E_FAIL; // older than ICorProfilerInfo3: the app runs unprofiled
+    g_rt = *rt;
+    // Before anything may ask the runtime: Go (through clrinfo.c), the
+    // module loads (async.c), the hooks' helpers.
+    clr_clrinfo_init(rt);
+    clr_async_init(rt);
+    clr_queue_init(rt);
+    clr_ambient_init(rt);
 
     // An alternate signal stack for every managed thread from .NET 5 on
     // (signals.c clr_thread_alt_stack), from the first: decided here, before
@@ -455,19 +417,19 @@ static HRESULT cb_initialize(void *self, void *unk) {
     // compile, so that modules keep their ReadyToRun code; with cache
     // searches, to refuse selected methods theirs.
     mask = (mask & ~(uint32_t)COR_PRF_MONITOR_ENTERLEAVE) | COR_PRF_MONITOR_CACHE_SEARCHES;
-    mask_high |= clr_gcevents_mask_high(mask_high, g_info_version); // moved objects through EventPipe (gcevents.c)
-    clr_startup_init(mask, mask_high);
-    HRESULT hr = g_info_vtbl->SetEventMask2 != NULL && g_info_version >= 5
-                     ? g_info_vtbl->SetEventMask2(g_info, mask, mask_high)
-                     : g_info_vtbl->SetEventMask(g_info, mask);
+    mask_high |= clr_gcevents_mask_high(mask_high, g_rt.version); // moved objects through EventPipe (gcevents.c)
+    clr_startup_init(&g_rt, mask, mask_high);
+    HRESULT hr = g_rt.vtbl->SetEventMask2 != NULL && g_rt.version >= 5
+                     ? g_rt.vtbl->SetEventMask2(g_rt.info, mask, mask_high)
+                     : g_rt.vtbl->SetEventMask(g_rt.info, mask);
     if (hr < 0)
         return hr;
-    clr_gcevents_init(g_info, g_info_vtbl, mask_high); // started when a collection first forgets an item (cb_gc_finished)
-    hr = g_info_vtbl->SetFunctionIDMapper2(g_info, function_mapper, NULL);
+    clr_gcevents_init(g_rt.info, g_rt.vtbl, mask_high); // started when a collection first forgets an item (cb_gc_finished)
+    hr = g_rt.vtbl->SetFunctionIDMapper2(g_rt.info, function_mapper, NULL);
     if (hr < 0)
         return hr;
-    hr = g_info_vtbl->SetEnterLeaveFunctionHooks3WithInfo(
-        g_info, (FunctionEnter3WithInfo)clr_enter_trampoline,
+    hr = g_rt.vtbl->SetEnterLeaveFunctionHooks3WithInfo(
+        g_rt.info, (FunctionEnter3WithInfo)clr_enter_trampoline,
         (FunctionLeave3WithInfo)clr_leave_trampoline,
         (FunctionTailcall3WithInfo)clr_tailcall_trampoline);
     // Own code only (no CLROTEL_INCLUDE): the entry point is selectable, so
@@ -566,7 +528,7 @@ static HRESULT cb_gc_started(void *self, int ngen, BOOL *collected, int reason) 
     // buffer are not known, and their items are judged by reports alone.
     static COR_PRF_GC_GENERATION_RANGE ranges[4096]; // one collection starts at a time
     ULONG n = 0;
-    if (clr_work_any() && g_info_vtbl->GetGenerationBounds(g_info, 4096, &n, ranges) < 0)
+    if (clr_work_any() && g_rt.vtbl->GetGenerationBounds(g_rt.info, 4096, &n, ranges) < 0)
         n = 0;
     clr_work_gc_started(ngen, collected, ranges, n < 4096 ? (uint32_t)n : 4096);
     return S_OK;
@@ -633,7 +595,7 @@ static HRESULT cb_module_unload_finished(void *self, ModuleID mid, HRESULT statu
 static HRESULT cb_thread_created(void *self, ThreadID tid) {
     (void)self;
     ThreadID cur = 0;
-    if (g_info_vtbl->GetCurrentThreadID(g_info, &cur) >= 0 && cur == tid)
+    if (g_rt.vtbl->GetCurrentThreadID(g_rt.info, &cur) >= 0 && cur == tid)
         clr_thread_alt_stack();
     return S_OK;
 }
@@ -698,7 +660,8 @@ static HRESULT cb_unwind_function_leave(void *self) {
 }
 
 // ---- ReJIT (rejit.c): folded methods recompiled without hooks ---------
-// GetReJITParameters stays cb_ok: no new IL, the original compiles again.
+// GetReJITParameters stays com.c's S_OK stub: no new IL, the original
+// compiles again.
 
 static HRESULT cb_rejit_compilation_started(void *self, FunctionID fid, ReJITID rid, BOOL safe_to_block) {
     (void)self;
@@ -727,83 +690,33 @@ static HRESULT cb_rejit_error(void *self, ModuleID mid, mdMethodDef tok, Functio
     return S_OK;
 }
 
-static void build_vtable(void) {
-    for (size_t i = 0; i < CB_COUNT_11; i++)
-        g_cb_vtbl[i] = (void *)cb_ok;
-    g_cb_vtbl[0] = (void *)cb_query_interface;
-    g_cb_vtbl[1] = (void *)cb_add_ref;
-    g_cb_vtbl[2] = (void *)cb_release;
-    g_cb_vtbl[CB_Initialize] = (void *)cb_initialize;
-    g_cb_vtbl[CB_Shutdown] = (void *)cb_shutdown;
-    g_cb_vtbl[CB_JITInlining] = (void *)cb_jit_inlining;
-    g_cb_vtbl[CB_JITCompilationStarted] = (void *)cb_jit_compilation_started;
-    g_cb_vtbl[CB_JITCompilationFinished] = (void *)cb_jit_compilation_finished;
-    g_cb_vtbl[CB_JITCachedFunctionSearchStarted] = (void *)cb_jit_cached_search_started;
-    g_cb_vtbl[CB_ExceptionUnwindFunctionEnter] = (void *)cb_unwind_function_enter;
-    g_cb_vtbl[CB_ExceptionThrown] = (void *)cb_exception_thrown;
-    g_cb_vtbl[CB_ExceptionSearchFunctionEnter] = (void *)cb_search_function_enter;
-    g_cb_vtbl[CB_ExceptionSearchCatcherFound] = (void *)cb_search_catcher_found;
-    g_cb_vtbl[CB_ExceptionSearchFilterEnter] = (void *)cb_search_filter_enter;
-    g_cb_vtbl[CB_ExceptionSearchFilterLeave] = (void *)cb_search_filter_leave;
-    g_cb_vtbl[CB_ExceptionCatcherEnter] = (void *)cb_exception_catcher_enter;
-    g_cb_vtbl[CB_ModuleLoadFinished] = (void *)cb_module_load_finished;
-    g_cb_vtbl[CB_ThreadCreated] = (void *)cb_thread_created;
-    g_cb_vtbl[CB_ThreadAssignedToOSThread] = (void *)cb_thread_assigned;
-    g_cb_vtbl[CB_ModuleUnloadFinished] = (void *)cb_module_unload_finished;
-    g_cb_vtbl[CB_GarbageCollectionStarted] = (void *)cb_gc_started;
-    g_cb_vtbl[CB_GarbageCollectionFinished] = (void *)cb_gc_finished;
-    g_cb_vtbl[CB_MovedReferences2] = (void *)cb_moved_references2;
-    g_cb_vtbl[CB_SurvivingReferences2] = (void *)cb_surviving_references2;
-    g_cb_vtbl[CB_MovedReferences] = (void *)cb_moved_references;
-    g_cb_vtbl[CB_SurvivingReferences] = (void *)cb_surviving_references;
-    g_cb_vtbl[CB_EventPipeEventDelivered] = (void *)cb_event_pipe_event_delivered; // EventPipeProviderCreated: cb_ok
-    g_cb_vtbl[CB_ExceptionUnwindFunctionLeave] = (void *)cb_unwind_function_leave;
-    g_cb_vtbl[CB_ReJITCompilationStarted] = (void *)cb_rejit_compilation_started;
-    g_cb_vtbl[CB_ReJITCompilationFinished] = (void *)cb_rejit_compilation_finished;
-    g_cb_vtbl[CB_ReJITError] = (void *)cb_rejit_error;
-}
-
-// ---- the class factory ---------------------------------------------------
-
-static HRESULT cf_query_interface(void *self, const GUID *iid, void **out) {
-    if (guid_eq(iid, &IID_IUnknown) || guid_eq(iid, &IID_IClassFactory)) {
-        *out = self;
-        return S_OK;
-    }
-    *out = NULL;
-    return E_NOINTERFACE;
-}
-
-static HRESULT cf_create_instance(void *self, void *outer, const GUID *iid, void **out) {
-    (void)self;
-    if (outer != NULL) {
-        *out = NULL;
-        return CLASS_E_NOAGGREGATION;
-    }
-    return cb_query_interface(&g_profiler, iid, out);
-}
-
-static HRESULT cf_lock_server(void *self, BOOL lock) {
-    (void)self;
-    (void)lock;
-    return S_OK;
-}
-
-static void *g_cf_vtbl[5] = {
-    (void *)cf_query_interface, (void *)cb_add_ref, (void *)cb_release,
-    (void *)cf_create_instance, (void *)cf_lock_server,
-};
-static com_object g_factory = {g_cf_vtbl};
-
-// The one symbol the runtime looks up. A CLSID other than the project's (a
-// library from another build, a typo in CORECLR_PROFILER) is refused, and
-// the runtime runs the app without a profiler.
-__attribute__((visibility("default"))) HRESULT DllGetClassObject(const GUID *clsid, const GUID *iid, void **out) {
-    if (out == NULL)
-        return E_INVALIDARG;
-    *out = NULL;
-    if (!guid_eq(clsid, &k_clsid))
-        return CLASS_E_CLASSNOTAVAILABLE;
-    build_vtable();
-    return cf_query_interface(&g_factory, iid, out);
+void clr_callbacks_fill(void **vtbl) {
+    vtbl[CB_Initialize] = (void *)cb_initialize;
+    vtbl[CB_Shutdown] = (void *)cb_shutdown;
+    vtbl[CB_JITInlining] = (void *)cb_jit_inlining;
+    vtbl[CB_JITCompilationStarted] = (void *)cb_jit_compilation_started;
+    vtbl[CB_JITCompilationFinished] = (void *)cb_jit_compilation_finished;
+    vtbl[CB_JITCachedFunctionSearchStarted] = (void *)cb_jit_cached_search_started;
+    vtbl[CB_ExceptionUnwindFunctionEnter] = (void *)cb_unwind_function_enter;
+    vtbl[CB_ExceptionThrown] = (void *)cb_exception_thrown;
+    vtbl[CB_ExceptionSearchFunctionEnter] = (void *)cb_search_function_enter;
+    vtbl[CB_ExceptionSearchCatcherFound] = (void *)cb_search_catcher_found;
+    vtbl[CB_ExceptionSearchFilterEnter] = (void *)cb_search_filter_enter;
+    vtbl[CB_ExceptionSearchFilterLeave] = (void *)cb_search_filter_leave;
+    vtbl[CB_ExceptionCatcherEnter] = (void *)cb_exception_catcher_enter;
+    vtbl[CB_ModuleLoadFinished] = (void *)cb_module_load_finished;
+    vtbl[CB_ThreadCreated] = (void *)cb_thread_created;
+    vtbl[CB_ThreadAssignedToOSThread] = (void *)cb_thread_assigned;
+    vtbl[CB_ModuleUnloadFinished] = (void *)cb_module_unload_finished;
+    vtbl[CB_GarbageCollectionStarted] = (void *)cb_gc_started;
+    vtbl[CB_GarbageCollectionFinished] = (void *)cb_gc_finished;
+    vtbl[CB_MovedReferences2] = (void *)cb_moved_references2;
+    vtbl[CB_SurvivingReferences2] = (void *)cb_surviving_references2;
+    vtbl[CB_MovedReferences] = (void *)cb_moved_references;
+    vtbl[CB_SurvivingReferences] = (void *)cb_surviving_references;
+    vtbl[CB_EventPipeEventDelivered] = (void *)cb_event_pipe_event_delivered; // EventPipeProviderCreated: com.c's S_OK stub
+    vtbl[CB_ExceptionUnwindFunctionLeave] = (void *)cb_unwind_function_leave;
+    vtbl[CB_ReJITCompilationStarted] = (void *)cb_rejit_compilation_started;
+    vtbl[CB_ReJITCompilationFinished] = (void *)cb_rejit_compilation_finished;
+    vtbl[CB_ReJITError] = (void *)cb_rejit_error;
 }

@@ -340,8 +340,6 @@ typedef struct clr_capture_config {
     uint32_t serving_children;  // as does one with this many calls or work items under it (0: off)
 } clr_capture_config;
 
-// Set up before the hooks are installed (from Initialize).
-int clr_capture_init(const clr_capture_config *cfg);
 // Strategy blocks (strategy.c). Go builds a block, publishes it (the
 // previous one is returned), and frees the previous one after
 // clr_strategy_barrier once no thread is deciding with it.

@@ -19,9 +19,12 @@
 #include "clrinfo.h"
 #include "profiler.h"
 
-#define INFO (clr_info_vtbl())
-#define SELF (clr_info())
+#define INFO (g_rt.vtbl)
+#define SELF (g_rt.info)
 #define MD(imp) (*(MDImportVtbl **)(imp))
+
+static clr_runtime g_rt;
+void clr_clrinfo_init(const clr_runtime *rt) { g_rt = *rt; }
 // A name buffer and its capacity as the runtime gets them: NULL and 0
 // together, or neither.
 #define NAMEBUF(p, cap) ((p) != NULL && (cap) != 0 ? (WCHAR *)(p) : NULL), ((p) != NULL ? (cap) : 0)
@@ -46,14 +49,8 @@ int clr_function_info(uintptr_t fid, clr_function_desc *out) {
     return 0;
 }
 
-// The calls that take a ClassID run guarded (CLR_GUARDED, profiler.h): the
-// ClassIDs come from the hooks, which read them off objects. IsArrayClass's
-// guarded form is the value writer's (values.c).
-__attribute__((noinline)) static HRESULT class_id_info(uintptr_t cid, ModuleID *mod, mdTypeDef *td, ClassID *parent, ULONG32 *n, ClassID *args) {
-    HRESULT hr;
-    CLR_GUARDED(hr, INFO->GetClassIDInfo2(SELF, cid, mod, td, parent, CLR_MAX_TYPE_ARGS, n, args));
-    return hr;
-}
+// The calls that take a ClassID run guarded (guard.h): the ClassIDs come
+// from the hooks, which read them off objects.
 
 int clr_class_info(uintptr_t cid, clr_class_desc *out) {
     memset(out, 0, sizeof *out);
@@ -61,7 +58,7 @@ int clr_class_info(uintptr_t cid, clr_class_desc *out) {
     ClassID base = 0;
     ULONG rank = 0;
     // Arrays have no TypeDef: report their element and rank instead.
-    if (clr_is_array_class(cid, &elem, &base, &rank) == S_OK) {
+    if (clr_guarded_is_array_class(&g_rt, cid, &elem, &base, &rank) == S_OK) {
         out->is_array = 1;
         out->elem_type = (uint32_t)elem;
         out->elem_class = base;
@@ -72,7 +69,7 @@ int clr_class_info(uintptr_t cid, clr_class_desc *out) {
     mdTypeDef td = 0;
     ClassID parent = 0;
     ULONG32 n = 0;
-    HRESULT hr = class_id_info(cid, &mod, &td, &parent, &n, out->type_args);
+    HRESULT hr = clr_guarded_class_id_info2(&g_rt, cid, &mod, &td, &parent, CLR_MAX_TYPE_ARGS, &n, out->type_args);
     if (hr < 0)
         return hr;
     if (n > CLR_MAX_TYPE_ARGS)
@@ -235,9 +232,8 @@ int md_generic_param_props(void *imp, uint32_t gp, uint32_t *seq, uint16_t *name
 // caller then asks again with room for all of them.
 int clr_class_layout(uintptr_t cid, clr_field_offset *fields, uint32_t cap, uint32_t *count, uint32_t *size) {
     ULONG n = 0, sz = 0;
-    HRESULT hr;
     _Static_assert(sizeof(clr_field_offset) == sizeof(COR_FIELD_OFFSET), "clr_field_offset mirrors COR_FIELD_OFFSET");
-    CLR_GUARDED(hr, INFO->GetClassLayout(SELF, cid, (COR_FIELD_OFFSET *)fields, fields == NULL ? 0 : cap, &n, &sz));
+    HRESULT hr = clr_guarded_class_layout(&g_rt, cid, (COR_FIELD_OFFSET *)fields, fields == NULL ? 0 : cap, &n, &sz);
     if (hr < 0)
         return hr;
     *count = n;
@@ -247,8 +243,7 @@ int clr_class_layout(uintptr_t cid, clr_field_offset *fields, uint32_t cap, uint
 
 int clr_box_offset(uintptr_t cid, uint32_t *offset) {
     ULONG32 off = 0;
-    HRESULT hr;
-    CLR_GUARDED(hr, INFO->GetBoxClassLayout(SELF, cid, &off));
+    HRESULT hr = clr_guarded_box_class_layout(&g_rt, cid, &off);
     *offset = off;
     return hr < 0 ? hr : 0;
 }

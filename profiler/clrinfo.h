@@ -32,6 +32,10 @@ typedef struct clr_class_desc {
     uint32_t rank;
 } clr_class_desc;
 
+struct clr_runtime;
+// The runtime the wrappers ask (Initialize, before Go can call them).
+void clr_clrinfo_init(const struct clr_runtime *rt);
+
 int clr_function_info(uintptr_t fid, clr_function_desc *out);
 int clr_class_info(uintptr_t cid, clr_class_desc *out);
 int clr_module_info(uintptr_t mid, uint16_t *path, uint32_t cap, uint32_t *len, uint16_t *asm_name, uint32_t asm_cap, uint32_t *asm_len);

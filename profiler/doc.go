@@ -1,9 +1,11 @@
 // Command profiler is libclrotel.so, the CoreCLR profiler (built with
 // -buildmode=c-shared).
 //
-// What it owns: the COM surface the runtime loads (callbacks.c), the
-// Enter/Leave/Tailcall hooks and per-thread capture rings (hooks.c,
-// hooks_amd64.S), the signal-handler repair that keeps the runtime's
+// What it owns: the COM surface the runtime loads (com.c) and the callbacks
+// behind it, the composition root that hands the runtime and the slot table
+// to each component (callbacks.c), the Enter/Leave/Tailcall hooks and
+// per-thread capture rings (hooks.c, hooks_amd64.S, slots.c), the
+// signal-handler repair that keeps the runtime's
 // NullReference/DivideByZero handling intact with Go loaded (signals.c), flat
 // C wrappers over the runtime's info and metadata interfaces (clrinfo.c), and
 // the Go glue: once-per-function selection and naming at JIT time

@@ -3,17 +3,12 @@
 // Runs on CLR threads for every traced call. Rules: no locks, no malloc, no
 // call into Go, nothing that can block; what does not fit is dropped and
 // counted. The only syscalls are the ones a thread makes once, the first
-// time it runs a traced method (slot memory, random seed, thread id).
-#include <pthread.h>
+// time it runs a traced method, claiming its slot (slots.c: slot memory,
+// random seed, thread id).
 #include <stddef.h>
-#include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 #include <signal.h>
-#include <sys/mman.h>
-#include <sys/random.h>
-#include <sys/syscall.h>
 
 #include "async.h"
 #include "queue.h"
@@ -22,22 +17,25 @@
 #include "capture.h"
 #include "profiler.h"
 #include "values.h"
+#include "eltargs.h"
 #include "sample.h"
 #include "ambient.h"
 #include "shed.h"
 #include "park.h"
 #include "serving.h"
+#include "hooks.h"
+#include "slots.h"
 
-static clr_slot *g_slots;
+static clr_runtime g_rt;
+
+static clr_slot_table *g_table; // the slots are claimed from (slots.c)
 static clr_capture_config g_cfg;
-static _Atomic uint32_t g_slot_hw;      // slots ever used: Go scans [0, g_slot_hw)
 static _Atomic uint64_t g_no_slot;      // enters lost because every slot was taken
 // Records that are not calls (an exception thrown, a catch, an Activity
 // stopped) lost for want of room: counted apart, since every dropped call
 // is accounted for and these are none (generator seed 300189 counted its
 // exceptions' records as calls: more calls with capture on than off).
 static _Atomic uint64_t g_events_dropped;
-static pthread_key_t g_slot_key;
 static _Atomic int64_t g_rate_tat; // CLROTEL_RATE_LIMIT's state, across strategy blocks
 // initial-exec: the hooks read these on every call, and the default model
 // for a shared library calls __tls_get_addr each time. The library is
@@ -51,101 +49,31 @@ static inline void bump(_Atomic uint64_t *c) {
     atomic_store_explicit(c, atomic_load_explicit(c, memory_order_relaxed) + 1, memory_order_relaxed);
 }
 
-// Sums a per-slot counter (slots keep their counts when reused).
-static uint64_t sum_slots(size_t offset) {
-    uint64_t n = 0, hw = atomic_load(&g_slot_hw);
-    for (uint32_t i = 0; g_slots != NULL && i < hw; i++)
-        n += atomic_load_explicit((_Atomic uint64_t *)((char *)&g_slots[i] + offset), memory_order_relaxed);
-    return n;
-}
-
-uint64_t clr_unsampled_roots(void) { return sum_slots(offsetof(clr_slot, unsampled)); }
-uint64_t clr_rate_limited_roots(void) { return sum_slots(offsetof(clr_slot, rate_limited)); }
-uint64_t clr_folded_calls(void) { return sum_slots(offsetof(clr_slot, folded)); }
-uint64_t clr_shed_traces(void) { return sum_slots(offsetof(clr_slot, shed_traces)); }
-uint64_t clr_shed_calls(void) { return sum_slots(offsetof(clr_slot, shed_calls)); }
-
-clr_slot *clr_slots(void) { return g_slots; }
-uint32_t clr_slot_count(void) { return atomic_load_explicit(&g_slot_hw, memory_order_acquire); }
-uint32_t clr_ring_size(void) { return g_cfg.ring_size; }
-uint32_t clr_stack_cap(void) { return g_cfg.stack_cap; }
 uint64_t clr_dropped_no_slot(void) { return atomic_load_explicit(&g_no_slot, memory_order_relaxed); }
 uint64_t clr_events_dropped(void) { return atomic_load_explicit(&g_events_dropped, memory_order_relaxed); }
 
-// Thread exit: glibc runs key destructors on every exiting pthread, CLR
-// threads included. The slot is handed to Go, which drains and frees it.
-static void slot_thread_exit(void *p) {
-    clr_slot *s = p;
-    atomic_store_explicit(&s->state, SLOT_DEAD, memory_order_release);
-}
-
-int clr_capture_init(const clr_capture_config *cfg) {
+int clr_hooks_init(const clr_runtime *rt, clr_slot_table *slots, const clr_capture_config *cfg) {
+    g_rt = *rt;
     g_cfg = *cfg;
-    if (g_cfg.ring_size < 4096 || (g_cfg.ring_size & (g_cfg.ring_size - 1)) != 0)
-        return -1;
-    g_slots = calloc(g_cfg.max_threads, sizeof(clr_slot));
-    if (g_slots == NULL)
-        return -1;
-    if (pthread_key_create(&g_slot_key, slot_thread_exit) != 0)
-        return -1;
+    g_table = slots;
     return 0;
 }
 
-void clr_slot_release(clr_slot *s) {
-    // Called by Go once the dead slot is drained; the memory stays mapped.
-    atomic_store_explicit(&s->head, 0, memory_order_relaxed);
-    atomic_store_explicit(&s->tail, 0, memory_order_relaxed);
-    s->depth = 0;
-    s->reserved = 0;
-    s->trace_spans = 0;
-    s->trace_truncated = 0;
-    s->unwinding = 0;
-    atomic_store_explicit(&s->state, SLOT_FREE, memory_order_release);
-}
-
-// Takes a free slot for the calling thread. Lock-free: one CAS per slot tried.
-// Kept out of line (and cold): it runs once per thread, not per call, and
-// the hot-path check (profiler/internal/hotpath) tells its calls apart.
+// Takes a free slot for the calling thread (slots.c: lock-free, one CAS per
+// slot tried). Kept out of line (and cold): it runs once per thread, not
+// per call, and the hot-path check (profiler/internal/hotpath) tells its
+// calls apart.
 __attribute__((noinline, cold)) static clr_slot *slot_acquire(void) {
-    if (t_no_slot || g_slots == NULL)
+    if (t_no_slot || g_table == NULL)
         return NULL;
-    for (uint32_t i = 0; i < g_cfg.max_threads; i++) {
-        clr_slot *s = &g_slots[i];
-        uint32_t want = SLOT_FREE;
-        if (!atomic_compare_exchange_strong(&s->state, &want, SLOT_LIVE))
-            continue;
-        if (s->data == NULL) {
-            // First use of this slot: map its ring and shadow stack once.
-            size_t bytes = (size_t)g_cfg.ring_size + (size_t)g_cfg.stack_cap * sizeof(clr_frame);
-            void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-            if (m == MAP_FAILED) {
-                atomic_store(&s->state, SLOT_FREE);
-                break;
-            }
-            s->data = m;
-            s->stack = (clr_frame *)((uint8_t *)m + g_cfg.ring_size);
-        }
-        s->os_tid = (uint32_t)syscall(SYS_gettid);
-        if (getrandom(s->rng, sizeof s->rng, GRND_NONBLOCK) != sizeof s->rng) {
-            struct timespec ts;
-            clock_gettime(CLOCK_MONOTONIC, &ts);
-            s->rng[0] = (uint64_t)ts.tv_nsec * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uintptr_t)s;
-            s->rng[1] = (uint64_t)s->os_tid * 0xBF58476D1CE4E5B9ull ^ (uint64_t)ts.tv_sec;
-        }
-        if ((s->rng[0] | s->rng[1]) == 0)
-            s->rng[0] = 1;
-        atomic_store_explicit(&s->span_salt, clr_span_id(s->rng[0], s->rng[1]), memory_order_relaxed);
-        // Publish the slot to Go only once it is fully set up.
-        uint32_t hw = atomic_load(&g_slot_hw);
-        while (hw < i + 1 && !atomic_compare_exchange_weak(&g_slot_hw, &hw, i + 1)) {
-        }
-        clr_thread_alt_stack(); // a thread the runtime did not announce (signals.c)
-        pthread_setspecific(g_slot_key, s);
-        t_slot = s;
-        return s;
+    clr_slot *s = clr_slot_claim(g_table);
+    if (s == NULL) {
+        t_no_slot = 1;
+        return NULL;
     }
-    t_no_slot = 1;
-    return NULL;
+    clr_thread_alt_stack(); // a thread the runtime did not announce (signals.c)
+    t_slot = s;
+    return s;
 }
 
 static inline clr_slot *slot_get(void) {
@@ -223,20 +151,15 @@ static inline void ring_commit(clr_slot *s, uint32_t size) {
 // frame. Returns the number of type arguments, or -1.
 // Out of line so the hot-path check sees its profiling-API calls by name.
 __attribute__((noinline)) static int exact_generic_types(clr_fn *fn, uintptr_t elt, uint64_t *cls, uint64_t *args) {
-    ProfInfoVtbl *v = clr_info_vtbl();
-    void *info = clr_info();
+    ProfInfoVtbl *v = g_rt.vtbl;
+    void *info = g_rt.info;
     COR_PRF_FRAME_INFO frame = 0;
-    // The argument info is not needed here, only the frame; give a buffer
-    // anyway since some runtimes reject a null one.
-    struct { COR_PRF_FUNCTION_ARGUMENT_INFO info; COR_PRF_FUNCTION_ARGUMENT_RANGE more[ELT_MAX_RANGES - 1]; } buf;
-    ULONG cb = sizeof buf;
-    uint8_t fp[ELT_FP_SAVE_SIZE]; // see clr_elt_repair (values.h)
-    uint8_t *save = clr_elt_repair_on && elt != 0 ? clr_elt_fp_save(elt) : NULL;
-    if (save != NULL)
-        memcpy(fp, save, ELT_FP_SAVE_SIZE);
-    HRESULT hr = v->GetFunctionEnter3Info(info, fn->function_id, (COR_PRF_ELT_INFO)elt, &frame, &cb, &buf.info);
-    if (save != NULL)
-        memcpy(save, fp, ELT_FP_SAVE_SIZE);
+    // The argument info is not needed here, only the frame; the ranges are
+    // asked anyway since some runtimes reject a null buffer.
+    clr_enter_args ranges;
+    clr_elt_fp fp;
+    HRESULT hr = clr_enter_args_get(&g_rt, fn->function_id, elt, &frame, &ranges, &fp);
+    clr_enter_args_done(&fp);
     if (hr < 0 || frame == 0)
         return -1;
     ClassID c = 0, ta[MAX_TYPE_ARGS];
@@ -470,7 +393,7 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
         record_continuation(s, f, fn, elt, d, RF_ASYNC_END, parent->trace, parent->span);
         return ASYNC_HANDLED;
     }
-    uintptr_t self = clr_async_this(fn->function_id, elt);
+    uintptr_t self = clr_elt_this(&g_rt, fn->function_id, elt);
     if (self == 0)
         return ASYNC_NORMAL;
     volatile uint64_t *w[ASYNC_FIELDS];
@@ -550,7 +473,7 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
 // Closures (async.c): the fields a closure class was given, through the
 // `this` of one of its methods; NULL when `this` cannot be read.
 static volatile uint64_t *closure_fields(clr_fn *fn, uintptr_t elt, volatile uint64_t *w[CLOSURE_FIELDS]) {
-    uintptr_t self = clr_async_this(fn->function_id, elt);
+    uintptr_t self = clr_elt_this(&g_rt, fn->function_id, elt);
     if (self == 0)
         return NULL;
     for (int i = 0; i < CLOSURE_FIELDS; i++)
@@ -702,7 +625,7 @@ __attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_
     uintptr_t self;
     if (fn->flags & FN_WORK_RUN) {
         // `this` costs a runtime call: not asked while no item waits.
-        if (!clr_work_any() || (self = clr_async_this(fn->function_id, elt)) == 0)
+        if (!clr_work_any() || (self = clr_elt_this(&g_rt, fn->function_id, elt)) == 0)
             return;
         int how = clr_work_take(self, (fn->flags & FN_WORK_REPEAT) != 0, now_ns(), &ctx);
         if (how != WORK_NONE) {
@@ -752,7 +675,7 @@ __attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_
     }
     if (how == WORK_JOIN && (suppressed || clr_ambient_flow_suppressed()))
         how = WORK_LINK;
-    if ((self = clr_async_this(fn->function_id, elt)) == 0)
+    if ((self = clr_elt_this(&g_rt, fn->function_id, elt)) == 0)
         return;
     ctx.made = now;
     if (fn->flags & FN_WORK_REPEAT) {
@@ -760,7 +683,7 @@ __attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_
         // period, flowExecutionContext): with a period (not 0 nor
         // Infinite) each of its runs is a tick of its own.
         uint32_t period = 0;
-        ctx.periodic = clr_elt_arg(fn->function_id, elt, TIMER_PERIOD_ARG, &period, sizeof period) && period != 0 &&
+        ctx.periodic = clr_elt_arg(&g_rt, fn->function_id, elt, TIMER_PERIOD_ARG, &period, sizeof period) && period != 0 &&
                        period != UINT32_MAX;
     }
     clr_work_made(self, how, &ctx);

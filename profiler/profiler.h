@@ -7,8 +7,12 @@
 #include <stdint.h>
 
 #include "clrapi.h"
+#include "clrrt.h"
+#include "guard.h"
 #include "capture.h"
 #include "values.h"
+#include "eltargs.h"
+#include "safecopy.h"
 
 // What Go's initialisation hands back to the C layer.
 typedef struct clr_init_result {
@@ -19,50 +23,12 @@ typedef struct clr_init_result {
     uint32_t plan_table_size; // power of two
 } clr_init_result;
 
-// The ICorProfilerInfo the runtime gave Initialize (the newest version it
-// answered), and its vtable.
-void *clr_info(void);
-ProfInfoVtbl *clr_info_vtbl(void);
-uint32_t clr_info_version(void);
-
 // Signal handling around the Go runtime (signals.c).
 void clr_signals_install(void);
 void clr_abort_hook_install(void);
 int clr_abort_requested(void);
 void clr_abort_wait(void);
 void clr_abort_flushed(void);
-
-// Guarded profiling-API calls (signals.c). Some calls take what they are
-// given from the object graph: a type pointer read from an object, a class
-// that object names. A reference forged by unsafe code to point at readable
-// memory that holds no object makes the runtime follow a garbage type
-// pointer and fault inside the call. CLR_GUARDED(hr, call) runs the call
-// with this thread's guard armed: a SIGSEGV/SIGBUS inside it resumes right
-// after it, with hr = CLR_E_GUARD_FAULT, instead of ending the process.
-// The calls guarded take no lock and change nothing, so abandoning one
-// midway leaves nothing held. __builtin_setjmp saves only the frame, stack
-// and resume address (no library call, no system call), so the hot path
-// stays free of both; a function using it is never inlined, and keeps no
-// value in a register across it. Use it only in small functions whose
-// sole work is the call.
-#define CLR_E_GUARD_FAULT ((HRESULT)0x8000FFFFu)
-extern __thread void *clr_guard_buf[5] __attribute__((tls_model("initial-exec")));
-extern __thread volatile int clr_guard_armed __attribute__((tls_model("initial-exec")));
-#define CLR_GUARDED(hr, call)                                                  \
-    do {                                                                       \
-        if (__builtin_setjmp(clr_guard_buf)) {                                 \
-            (hr) = CLR_E_GUARD_FAULT;                                          \
-        } else {                                                               \
-            clr_guard_armed = 1;                                               \
-            (hr) = (call);                                                     \
-            clr_guard_armed = 0;                                               \
-        }                                                                      \
-    } while (0)
-uint64_t clr_guard_faults(void);
-
-// IsArrayClass, guarded (values.c): the value writer and the planner ask it
-// about classes read off objects.
-HRESULT clr_is_array_class(ClassID cls, CorElementType *et, ClassID *ec, ULONG *rank);
 
 // A larger alternate signal stack for the calling thread (signals.c);
 // clr_alt_stack_init(0) leaves the runtime's alone.

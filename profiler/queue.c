@@ -30,6 +30,11 @@
 #include "profiler.h"
 #include "queue.h"
 #include "values.h"
+#include "eltargs.h"
+#include "safecopy.h"
+
+static clr_runtime g_rt;
+void clr_queue_init(const clr_runtime *rt) { g_rt = *rt; }
 
 static const char *const k_threadpool[] = {"QueueUserWorkItem", "UnsafeQueueUserWorkItem", "RegisterWaitForSingleObject",
                                            "UnsafeRegisterWaitForSingleObject"};
@@ -124,24 +129,16 @@ static void mark(uintptr_t obj) {
     }
 }
 
-// The callback arguments' targets. Out of line: the hot-path check allows
-// it the runtime's GetFunctionEnter3Info, as it does for value capture.
-// The references are read before the floating-point registers the runtime
-// saved are put back (clr_elt_repair, values.h), as value capture does.
-__attribute__((noinline)) static void mark_callbacks(clr_fn *fn, uintptr_t elt, uint32_t target_off) {
-    struct {
-        COR_PRF_FUNCTION_ARGUMENT_INFO info;
-        COR_PRF_FUNCTION_ARGUMENT_RANGE more[ELT_MAX_RANGES - 1];
-    } ai;
-    ULONG cb = sizeof ai;
+// The callback arguments' targets. The references are read before the
+// floating-point registers the runtime saved are put back (eltargs.h), as
+// value capture does.
+static void mark_callbacks(clr_fn *fn, uintptr_t elt, uint32_t target_off) {
+    clr_enter_args ai;
+    clr_elt_fp fp;
     COR_PRF_FRAME_INFO frame = 0;
     uintptr_t targets[16];
     uint32_t n = 0;
-    uint8_t fp[ELT_FP_SAVE_SIZE];
-    uint8_t *save = clr_elt_repair_on && elt != 0 ? clr_elt_fp_save(elt) : NULL;
-    if (save != NULL)
-        memcpy(fp, save, ELT_FP_SAVE_SIZE);
-    if (clr_info_vtbl()->GetFunctionEnter3Info(clr_info(), fn->function_id, (COR_PRF_ELT_INFO)elt, &frame, &cb, &ai.info) >= 0) {
+    if (clr_enter_args_get(&g_rt, fn->function_id, elt, &frame, &ai, &fp) >= 0) {
         for (ULONG i = 0; i < ai.info.numRanges && i < 16; i++) {
             uintptr_t dlg = 0, target = 0;
             if ((fn->queue_args & (1u << i)) && ai.info.ranges[i].length == 8 && clr_guarded_read(&dlg, ai.info.ranges[i].startAddress, 8) &&
@@ -149,8 +146,7 @@ __attribute__((noinline)) static void mark_callbacks(clr_fn *fn, uintptr_t elt, 
                 targets[n++] = target;
         }
     }
-    if (save != NULL)
-        memcpy(save, fp, ELT_FP_SAVE_SIZE);
+    clr_enter_args_done(&fp);
     for (uint32_t i = 0; i < n; i++)
         mark(targets[i]);
 }

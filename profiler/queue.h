@@ -16,6 +16,9 @@ typedef struct clr_queue_api {
 } clr_queue_api;
 extern const clr_queue_api clr_queue_apis[]; // ends with a NULL type
 
+struct clr_runtime;
+// The runtime asked for the queuing methods' arguments (Initialize).
+void clr_queue_init(const struct clr_runtime *rt);
 // Set by Go once: Delegate._target's offset in every delegate object.
 void clr_queue_set_target_offset(uint32_t off);
 // Go, when it learns a closure class's layout (async.go): the offsets of

@@ -47,6 +47,15 @@
 #include "capture.h"
 #include "profiler.h"
 #include "rejit.h"
+#include "slots.h"
+
+static clr_runtime g_rt;
+static clr_slot_table *g_slots; // whose shadow stacks tell which methods have a frame open
+
+void clr_rejit_init(const clr_runtime *rt, clr_slot_table *slots) {
+    g_rt = *rt;
+    g_slots = slots;
+}
 
 #define REJIT_QUEUE 4096
 
@@ -89,8 +98,9 @@ uint64_t clr_rejit_failed(void) { return atomic_load(&g_failed) + atomic_load(&g
 // frame of it is just beginning (the race above). Slot memory is never
 // unmapped, and a frame's fn is always NULL or a clr_fn, never freed.
 static void mark_open_frames(uint32_t gen) {
-    clr_slot *slots = clr_slots();
-    uint32_t cap = clr_stack_cap(), hw = clr_slot_count();
+    clr_slot *slots = g_slots != NULL ? g_slots->slots : NULL;
+    uint32_t cap = g_slots != NULL ? g_slots->stack_cap : 0;
+    uint32_t hw = g_slots != NULL ? atomic_load_explicit(&g_slots->hw, memory_order_acquire) : 0;
     for (uint32_t i = 0; slots != NULL && i < hw; i++) {
         clr_slot *s = &slots[i];
         if (atomic_load_explicit(&s->state, memory_order_acquire) != SLOT_LIVE || s->stack == NULL)
@@ -148,9 +158,9 @@ static uint32_t revert_open(clr_fn **fns, ModuleID *mods, mdMethodDef *toks, uin
     }
     if (m == 0)
         return 0;
-    ProfInfoVtbl *v = clr_info_vtbl();
+    ProfInfoVtbl *v = g_rt.vtbl;
     HRESULT st[REJIT_QUEUE];
-    if (v->RequestRevert == NULL || v->RequestRevert(clr_info(), m, mods, toks, st) < 0)
+    if (v->RequestRevert == NULL || v->RequestRevert(g_rt.info, m, mods, toks, st) < 0)
         return 0;
     for (uint32_t j = 0; j < m; j++) {
         clr_fn *fn = fns[idx[j]];
@@ -167,7 +177,7 @@ static uint32_t revert_open(clr_fn **fns, ModuleID *mods, mdMethodDef *toks, uin
 // (a call that began since the look before it) are reverted and written
 // to back, to wait. Returns how many.
 static uint32_t request_now(clr_fn **fns, uint32_t n, clr_fn **back) {
-    ProfInfoVtbl *v = clr_info_vtbl();
+    ProfInfoVtbl *v = g_rt.vtbl;
     ModuleID *mods = calloc(n, sizeof *mods);
     mdMethodDef *toks = calloc(n, sizeof *toks);
     uint32_t *idx = calloc(n, sizeof *idx);
@@ -186,7 +196,7 @@ static uint32_t request_now(clr_fn **fns, uint32_t n, clr_fn **back) {
         ClassID cls = 0;
         ModuleID mid = 0;
         mdToken tok = 0;
-        if (v->GetFunctionInfo(clr_info(), fns[i]->function_id, &cls, &mid, &tok) < 0 || mid == 0 ||
+        if (v->GetFunctionInfo(g_rt.info, fns[i]->function_id, &cls, &mid, &tok) < 0 || mid == 0 ||
             (tok >> 24) != 0x06) {
             atomic_fetch_add(&g_refused, 1);
             continue;
@@ -200,7 +210,7 @@ static uint32_t request_now(clr_fn **fns, uint32_t n, clr_fn **back) {
         k++;
     }
     if (k > 0) {
-        HRESULT hr = v->RequestReJIT(clr_info(), k, mods, toks);
+        HRESULT hr = v->RequestReJIT(g_rt.info, k, mods, toks);
         if (hr < 0) {
             // Refused: the methods keep their hooks, in later tiers too.
             atomic_fetch_add(&g_refused, k);
@@ -260,7 +270,7 @@ static void *worker(void *arg) {
 }
 
 int clr_rejit_submit(clr_fn **fns, uint32_t n) {
-    if (clr_info_vtbl() == NULL || clr_info_vtbl()->RequestReJIT == NULL)
+    if (g_rt.vtbl == NULL || g_rt.vtbl->RequestReJIT == NULL)
         return -1;
     pthread_mutex_lock(&g_mu);
     if (!g_worker_started) {

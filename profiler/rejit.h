@@ -7,6 +7,13 @@
 #include "clrapi.h"
 #include "capture.h"
 
+struct clr_runtime;
+struct clr_slot_table;
+// The runtime the ReJIT thread asks, and the slot table whose shadow stacks
+// say which methods have a frame open (Go's Initialize, before it can
+// submit anything).
+void clr_rejit_init(const struct clr_runtime *rt, struct clr_slot_table *slots);
+
 // Queues folded functions for RequestReJIT on the ReJIT thread (started on
 // the first call). Returns how many were queued, or -1 when the runtime
 // has no RequestReJIT.

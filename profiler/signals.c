@@ -34,19 +34,6 @@ __attribute__((constructor(101))) static void snapshot_runtime_handlers(void) {
 
 extern char clr_safe_copy_load[], clr_safe_copy_fixup[];
 
-__thread void *clr_guard_buf[5] __attribute__((tls_model("initial-exec")));
-__thread volatile int clr_guard_armed __attribute__((tls_model("initial-exec")));
-static _Atomic uint64_t g_guard_faults;
-
-uint64_t clr_guard_faults(void) { return atomic_load_explicit(&g_guard_faults, memory_order_relaxed); }
-
-// Where a guarded call that faulted resumes: on the faulting thread's own
-// stack (below the abandoned frames), it jumps back to CLR_GUARDED's
-// receiver. Reached only by the handler's change of the fault context.
-__attribute__((noinline, used)) static void guard_resume(void) {
-    __builtin_longjmp(clr_guard_buf, 1);
-}
-
 static void forward_to_go(int sig, siginfo_t *info, void *ctx) {
     // A fault inside clr_safe_copy is the value reader meeting unreadable
     // memory: resume at its fixup, which returns -1. A fault inside a
@@ -59,16 +46,15 @@ static void forward_to_go(int sig, siginfo_t *info, void *ctx) {
             return;
         }
         if (uc != NULL && clr_guard_armed) {
-            clr_guard_armed = 0;
-            atomic_fetch_add_explicit(&g_guard_faults, 1, memory_order_relaxed);
+            clr_guard_faulted();
             // Returning from the handler restores the thread's signal mask
-            // (the kernel's sigreturn), then guard_resume runs as if called:
+            // (the kernel's sigreturn), then clr_guard_resume runs as if called:
             // below the red zone of the faulting frame, 16-byte aligned
             // less the return address a call pushes.
             uintptr_t sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
             sp = ((sp - 512) & ~(uintptr_t)15) - 8;
             uc->uc_mcontext.gregs[REG_RSP] = (greg_t)sp;
-            uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(uintptr_t)guard_resume;
+            uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(uintptr_t)clr_guard_resume;
             return;
         }
     }

@@ -37,6 +37,8 @@
 #include "profiler.h"
 #include "startup.h"
 
+static clr_runtime g_rt;
+
 static uint32_t g_mask, g_mask_high; // the event mask without ENTERLEAVE
 static pthread_mutex_t g_mask_mu = PTHREAD_MUTEX_INITIALIZER;
 static int g_compiling;              // selected methods being compiled (under g_mask_mu)
@@ -63,7 +65,8 @@ uint32_t clr_startup_base_mask_high(int async) {
     return COR_PRF_HIGH_BASIC_GC | (async ? COR_PRF_HIGH_MONITOR_GC_MOVED_OBJECTS : 0);
 }
 
-void clr_startup_init(uint32_t mask, uint32_t mask_high) {
+void clr_startup_init(const clr_runtime *rt, uint32_t mask, uint32_t mask_high) {
+    g_rt = *rt;
     g_mask = mask & ~(uint32_t)COR_PRF_MONITOR_ENTERLEAVE;
     g_mask_high = mask_high;
 }
@@ -328,12 +331,12 @@ static __thread struct {
 static __thread uint32_t t_nwindows __attribute__((tls_model("initial-exec")));
 
 static void set_mask(int enterleave) {
-    ProfInfoVtbl *v = clr_info_vtbl();
+    ProfInfoVtbl *v = g_rt.vtbl;
     uint32_t m = g_mask | (enterleave ? (uint32_t)COR_PRF_MONITOR_ENTERLEAVE : 0);
-    if (v->SetEventMask2 != NULL && clr_info_version() >= 5)
-        v->SetEventMask2(clr_info(), m, g_mask_high);
+    if (v->SetEventMask2 != NULL && g_rt.version >= 5)
+        v->SetEventMask2(g_rt.info, m, g_mask_high);
     else
-        v->SetEventMask(clr_info(), m);
+        v->SetEventMask(g_rt.info, m);
 }
 
 static void close_window(void) {

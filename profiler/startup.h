@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "clrapi.h"
+#include "clrrt.h"
 
 // The event mask every configuration asks for: Enter/Leave with the
 // slow-path info (arguments, return value, frame info for exact generic
@@ -15,9 +16,9 @@
 uint32_t clr_startup_base_mask(void);
 uint32_t clr_startup_base_mask_high(int async);
 
-// The event mask Initialize set; the ENTERLEAVE bit is left out of it and
-// set only while selected methods compile.
-void clr_startup_init(uint32_t mask, uint32_t mask_high);
+// The runtime, and the event mask Initialize set; the ENTERLEAVE bit is
+// left out of it and set only while selected methods compile.
+void clr_startup_init(const clr_runtime *rt, uint32_t mask, uint32_t mask_high);
 
 // The selection's scope, from Go (profiler/startup.go): own code only (the
 // framework's assemblies hold nothing selected), or the literal prefixes of

@@ -64,13 +64,6 @@ void clr_strategy_free(clr_strategy *st) { free(st); }
 
 const clr_strategy *clr_strategy_current(void) { return atomic_load(&clr_strategy_ptr); }
 
-uint64_t clr_slot_decision_seq(uint32_t i) {
-    clr_slot *s = clr_slots();
-    if (s == NULL || i >= clr_slot_count())
-        return 0;
-    return atomic_load_explicit(&s[i].decision_seq, memory_order_acquire);
-}
-
 static void set_method(clr_method_sampling *m, uint64_t bound, int64_t lb_interval, int64_t lb_tolerance) {
     m->bound = bound;
     m->lb_interval = lb_interval;

@@ -13,11 +13,12 @@
 
 #include "profiler.h"
 #include "values.h"
+#include "eltargs.h"
+#include "safecopy.h"
 
 static clr_value_limits g_lim;
 
-int clr_elt_repair_on;
-void clr_elt_repair(int on) { clr_elt_repair_on = on; }
+static clr_runtime g_rt;
 
 // ---- the ClassID -> plan table: open addressing, Go writes, C reads ------
 
@@ -32,7 +33,8 @@ static _Atomic uint32_t g_plans;
 
 enum { MAX_PROBES = 64 };
 
-void clr_values_init(const clr_value_limits *lim, uint32_t table_size) {
+void clr_values_init(const clr_runtime *rt, const clr_value_limits *lim, uint32_t table_size) {
+    g_rt = *rt;
     g_lim = *lim;
     if (g_lim.max_bytes < 64)
         g_lim.max_bytes = 64;
@@ -215,32 +217,22 @@ static void write_string(writer *w, uintptr_t obj) {
 
 // ---- profiling-API calls on what the object graph says ------------------
 //
-// Each runs guarded (CLR_GUARDED, profiler.h): a forged reference can hand
-// the runtime a garbage type pointer.
+// Each runs guarded (guard.h): a forged reference can hand the runtime a
+// garbage type pointer.
 
-__attribute__((noinline)) static HRESULT class_from_object(uintptr_t obj, ClassID *cls) {
-    HRESULT hr;
-    CLR_GUARDED(hr, clr_info_vtbl()->GetClassFromObject(clr_info(), obj, cls));
-    return hr;
+static inline HRESULT class_from_object(uintptr_t obj, ClassID *cls) { return clr_guarded_class_from_object(&g_rt, obj, cls); }
+
+static inline HRESULT array_object_info(uintptr_t obj, ULONG32 rank, ULONG32 *dims, int *lbounds, BYTE **data) {
+    return clr_guarded_array_object_info(&g_rt, obj, rank, dims, lbounds, data);
 }
 
-__attribute__((noinline)) static HRESULT array_object_info(uintptr_t obj, ULONG32 rank, ULONG32 *dims, int *lbounds, BYTE **data) {
-    HRESULT hr;
-    CLR_GUARDED(hr, clr_info_vtbl()->GetArrayObjectInfo(clr_info(), obj, rank, dims, lbounds, data));
-    return hr;
+static inline HRESULT is_array_class(ClassID cls, CorElementType *et, ClassID *ec, ULONG *rank) {
+    return clr_guarded_is_array_class(&g_rt, cls, et, ec, rank);
 }
 
-__attribute__((noinline)) HRESULT clr_is_array_class(ClassID cls, CorElementType *et, ClassID *ec, ULONG *rank) {
-    HRESULT hr;
-    CLR_GUARDED(hr, clr_info_vtbl()->IsArrayClass(clr_info(), cls, et, ec, rank));
-    return hr;
-}
-
-__attribute__((noinline)) static HRESULT class_module(ClassID cls, ModuleID *mod) {
-    HRESULT hr;
+static inline HRESULT class_module(ClassID cls, ModuleID *mod) {
     mdTypeDef td;
-    CLR_GUARDED(hr, clr_info_vtbl()->GetClassIDInfo(clr_info(), cls, mod, &td));
-    return hr;
+    return clr_guarded_class_id_info(&g_rt, cls, mod, &td);
 }
 
 // A class met without a plan is handed to Go only when the runtime places
@@ -251,7 +243,7 @@ static int class_plausible(ClassID cls) {
         CorElementType et = 0;
         ClassID ec = 0;
         ULONG rank = 0;
-        if (clr_is_array_class(cls, &et, &ec, &rank) == S_OK) {
+        if (is_array_class(cls, &et, &ec, &rank) == S_OK) {
             if (ec == 0)
                 return 1; // an array of primitives
             cls = ec;
@@ -340,7 +332,7 @@ static int implicit_array_plan(ClassID cls, clr_class_plan *out) {
     CorElementType et = 0;
     ClassID ec = 0;
     ULONG rank = 0;
-    if (clr_is_array_class(cls, &et, &ec, &rank) != S_OK)
+    if (is_array_class(cls, &et, &ec, &rank) != S_OK)
         return 0;
     memset(out, 0, sizeof *out);
     out->class_id = cls;
@@ -716,18 +708,18 @@ static void write_walk(writer *w, const clr_value_plan *f, uintptr_t owner) {
 // checked against the buffers' capacity, which is passed as it is.
 __attribute__((noinline)) static HRESULT frame_type_arg(uintptr_t fid, COR_PRF_FRAME_INFO frame, int method_var, uint32_t index, ClassID *out) {
     enum { MAX_ARGS = 32 };
-    ProfInfoVtbl *v = clr_info_vtbl();
+    ProfInfoVtbl *v = g_rt.vtbl;
     ClassID cls = 0, args[MAX_ARGS];
     ModuleID mod;
     mdToken tok;
     ULONG32 n = 0;
-    HRESULT hr = v->GetFunctionInfo2(clr_info(), fid, frame, &cls, &mod, &tok, MAX_ARGS, &n, args);
+    HRESULT hr = v->GetFunctionInfo2(g_rt.info, fid, frame, &cls, &mod, &tok, MAX_ARGS, &n, args);
     if (hr < 0)
         return hr;
     if (!method_var) {
         mdTypeDef td;
         ClassID parent;
-        if (cls == 0 || (hr = v->GetClassIDInfo2(clr_info(), cls, &mod, &td, &parent, MAX_ARGS, &n, args)) < 0)
+        if (cls == 0 || (hr = v->GetClassIDInfo2(g_rt.info, cls, &mod, &td, &parent, MAX_ARGS, &n, args)) < 0)
             return E_FAIL;
     }
     if (index >= n || index >= MAX_ARGS || args[index] == 0)
@@ -823,8 +815,8 @@ static void write_value(writer *w, const clr_value_plan *vp, uintptr_t addr) {
 // Statics live where the runtime put them; an uninitialised class has no
 // storage yet (CORPROF_E_DATAINCOMPLETE), which reads as "not captured".
 static void write_static(writer *w, const clr_static_plan *sp) {
-    ProfInfoVtbl *v = clr_info_vtbl();
-    void *info = clr_info();
+    ProfInfoVtbl *v = g_rt.vtbl;
+    void *info = g_rt.info;
     void *addr = NULL;
     HRESULT hr = E_FAIL;
     ThreadID tid = 0;
@@ -870,7 +862,7 @@ __attribute__((noinline)) static HRESULT frame_class(uintptr_t fid, COR_PRF_FRAM
     ModuleID mod;
     mdToken tok;
     ULONG32 n = 0;
-    return clr_info_vtbl()->GetFunctionInfo2(clr_info(), fid, frame, cls, &mod, &tok, 0, &n, NULL);
+    return g_rt.vtbl->GetFunctionInfo2(g_rt.info, fid, frame, cls, &mod, &tok, 0, &n, NULL);
 }
 
 // Writes the `this` of a method of a generic struct shared by its
@@ -900,26 +892,16 @@ static uint32_t capture_args(const clr_fn_plan *plan, uintptr_t fid, COR_PRF_FRA
                              const COR_PRF_FUNCTION_ARGUMENT_INFO *info, uint8_t *buf, uint32_t len);
 
 uint32_t clr_capture_enter(const clr_fn_plan *plan, uintptr_t fid, uintptr_t elt, uint8_t *buf, uint32_t len) {
-    // Room for `this` and 63 arguments; the runtime is told the real size
-    // and refuses (no values for the call) rather than overrun it.
-    enum { MAX_RANGES = ELT_MAX_RANGES };
-    struct {
-        COR_PRF_FUNCTION_ARGUMENT_INFO info;
-        COR_PRF_FUNCTION_ARGUMENT_RANGE more[MAX_RANGES - 1];
-    } ai;
-    ULONG cb = sizeof ai;
+    // Room for `this` and 63 arguments (eltargs.h).
+    clr_enter_args ai;
+    clr_elt_fp fp;
     COR_PRF_FRAME_INFO frame = 0;
     if (len < 2)
         return 0;
-    uint8_t fp[ELT_FP_SAVE_SIZE];
-    uint8_t *save = clr_elt_repair_on && elt != 0 ? clr_elt_fp_save(elt) : NULL;
-    if (save != NULL)
-        memcpy(fp, save, ELT_FP_SAVE_SIZE);
     uint32_t n = 0;
-    if (clr_info_vtbl()->GetFunctionEnter3Info(clr_info(), fid, (COR_PRF_ELT_INFO)elt, &frame, &cb, &ai.info) >= 0)
+    if (clr_enter_args_get(&g_rt, fid, elt, &frame, &ai, &fp) >= 0)
         n = capture_args(plan, fid, frame, &ai.info, buf, len);
-    if (save != NULL)
-        memcpy(save, fp, ELT_FP_SAVE_SIZE); // after the struct copies were read
+    clr_enter_args_done(&fp); // after the struct copies were read
     return n;
 }
 
@@ -960,7 +942,7 @@ uint32_t clr_capture_leave(const clr_fn_plan *plan, uintptr_t fid, uintptr_t elt
     COR_PRF_FRAME_INFO frame = 0;
     COR_PRF_FUNCTION_ARGUMENT_RANGE rv = {0, 0};
     if (len < 2 || !plan->capture_ret ||
-        clr_info_vtbl()->GetFunctionLeave3Info(clr_info(), fid, (COR_PRF_ELT_INFO)elt, &frame, &rv) < 0 || rv.startAddress == 0)
+        g_rt.vtbl->GetFunctionLeave3Info(g_rt.info, fid, (COR_PRF_ELT_INFO)elt, &frame, &rv) < 0 || rv.startAddress == 0)
         return 0;
     writer w;
     writer_init(&w, buf, len, fid, frame);

@@ -137,43 +137,16 @@ typedef struct clr_value_limits {
     uint32_t string_len_offset, string_buf_offset; // GetStringLayout2
 } clr_value_limits;
 
-void clr_values_init(const clr_value_limits *lim, uint32_t table_size);
+// The runtime the reader asks (clrrt.h), and Go's limits and plan table
+// size. Declared by its tag: the value format is shared with Go without the
+// runtime's headers.
+struct clr_runtime;
+void clr_values_init(const struct clr_runtime *rt, const clr_value_limits *lim, uint32_t table_size);
 
-// Before .NET 5 (Linux x64), asking the runtime for a call's arguments
-// (GetFunctionEnter3Info) copies each struct passed in registers into a
-// buffer right after the ELT stub's PROFILE_PLATFORM_SPECIFIC_DATA, where
-// the stub (ProfileEnterNaked) has also saved xmm0 and xmm1, 32 bytes at
-// (data + 0xb8) & -16, to reload them after the hook: the method then got
-// the struct's bytes for its double argument (found by the program
-// generator: TDec(-4.5m, 1.25) saw 0x80010000). On such runtimes those 32
-// bytes are saved before the question and put back once the arguments are
-// read. COR_PRF_ELT_INFO points at a block whose first word is the data.
-enum { ELT_FP_SAVE_END = 0xb8, ELT_FP_SAVE_SIZE = 32 };
-void clr_elt_repair(int on);
-extern int clr_elt_repair_on;
-
-static inline uint8_t *clr_elt_fp_save(uintptr_t elt) {
-    uintptr_t data = *(const uintptr_t *)elt;
-    return data == 0 ? NULL : (uint8_t *)((data + ELT_FP_SAVE_END) & ~(uintptr_t)15);
-}
 // Go publishes class plans; C looks them up lock-free.
 int clr_plan_publish(const clr_class_plan *p);
 const clr_class_plan *clr_plan_lookup(uintptr_t class_id);
 uint32_t clr_plan_count(void);
-
-// Argument ranges asked of GetFunctionEnter3Info: room for every argument
-// of any method the hooks meet (`this` first). A shorter buffer makes the
-// call fail for a method with more arguments, `this` included, so every
-// caller sizes its buffer with this.
-enum { ELT_MAX_RANGES = 64 };
-
-// Fault-tolerant copy (hooks_amd64.S): 0, or -1 if the source faulted.
-int clr_safe_copy(void *dst, const void *src, uintptr_t n);
-// A guarded read of n bytes at src into dst: 1 if it was read (an address
-// below 4096 is never read).
-static inline int clr_guarded_read(void *dst, uintptr_t src, uintptr_t n) {
-    return src >= 4096 && clr_safe_copy(dst, (const void *)src, n) == 0;
-}
 
 // Writes the values of a call into buf (at most len bytes); returns the
 // bytes written.

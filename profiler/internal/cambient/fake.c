@@ -6,23 +6,17 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "ambient.h"
 #include "profiler.h"
 #include "values.h"
 #include "fake.h"
 
-// Stubs for what hooks.c and values.c would provide.
-void clr_on_enter(clr_fn *fn, uintptr_t elt) { (void)fn; (void)elt; }
-void clr_on_leave(clr_fn *fn, uintptr_t elt) { (void)fn; (void)elt; }
-void clr_on_tailcall(clr_fn *fn, uintptr_t elt) { (void)fn; (void)elt; }
-int clr_elt_repair_on;
 
 static ProfInfoVtbl g_vtbl;
 static void *g_self = &g_vtbl;
 static uintptr_t g_tid, g_static, g_this;
 static uint64_t g_asks;
 
-void *clr_info(void) { return &g_self; }
-ProfInfoVtbl *clr_info_vtbl(void) { return &g_vtbl; }
 
 static HRESULT f_current_thread(void *self, ThreadID *tid) {
     (void)self;
@@ -80,6 +74,7 @@ void fake_init(void) {
     g_vtbl.GetThreadStaticAddress = f_thread_static;
     g_vtbl.GetArrayObjectInfo = f_array_info;
     g_vtbl.GetFunctionEnter3Info = f_enter3;
+    clr_ambient_init(&(clr_runtime){&g_self, &g_vtbl, 12});
     clr_signals_install();
 }
 

@@ -16,9 +16,6 @@
 #include "clrinfo.h"
 #include "fake.h"
 
-__thread void *clr_guard_buf[5];
-__thread volatile int clr_guard_armed;
-
 static ProfInfoVtbl g_info_vtbl;
 static void *g_info = &g_info_vtbl;
 static MDImportVtbl g_md_vtbl;
@@ -29,14 +26,15 @@ static uint32_t g_nfields, g_ntype_args;
 static int g_violations;
 static char g_last[256];
 
-void *clr_info(void) { return &g_info; }
-ProfInfoVtbl *clr_info_vtbl(void) { return &g_info_vtbl; }
+// The wrappers get the fake runtime as Initialize would give it.
+__attribute__((constructor)) static void fake_runtime(void) { clr_clrinfo_init(&(clr_runtime){&g_info, &g_info_vtbl, 12}); }
 void *fake_import(void) { return &g_md; }
 int fake_violations(void) { return g_violations; }
 const char *fake_last_violation(void) { return g_last; }
 
-HRESULT clr_is_array_class(ClassID cls, CorElementType *et, ClassID *ec, ULONG *rank) {
-    (void)cls; (void)et; (void)ec; (void)rank;
+// No class is an array here.
+static HRESULT f_is_array_class(void *self, ClassID cls, CorElementType *et, ClassID *ec, ULONG *rank) {
+    (void)self; (void)cls; (void)et; (void)ec; (void)rank;
     return S_FALSE;
 }
 
@@ -251,4 +249,5 @@ void fake_reset(const char *name, uint32_t nfields, uint32_t ntype_args) {
     g_info_vtbl.GetClassLayout = f_class_layout;
     g_info_vtbl.GetFunctionInfo2 = f_function_info2;
     g_info_vtbl.GetClassIDInfo2 = f_class_id_info2;
+    g_info_vtbl.IsArrayClass = f_is_array_class;
 }

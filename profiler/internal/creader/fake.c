@@ -1,5 +1,5 @@
 // fake.c: a fake runtime for the production value reader and signal repair
-// (values.c, signals.c and hooks_amd64.S are symlinks to the profiler's, so
+// (values.c, signals.c and safecopy_amd64.S are symlinks to the profiler's, so
 // that the go command hashes their contents). Synthetic objects start with their ClassID where the real
 // ones hold a MethodTable pointer.
 #include <signal.h>
@@ -11,17 +11,10 @@
 #include "values.h"
 #include "fake.h"
 
-// Stubs for what hooks.c would provide.
-void clr_on_enter(clr_fn *fn, uintptr_t elt) { (void)fn; (void)elt; }
-void clr_on_leave(clr_fn *fn, uintptr_t elt) { (void)fn; (void)elt; }
-void clr_on_tailcall(clr_fn *fn, uintptr_t elt) { (void)fn; (void)elt; }
-
 static ProfInfoVtbl g_vtbl;
 static void *g_self = &g_vtbl;
 static fake_args g_args;
 
-void *clr_info(void) { return &g_self; }
-ProfInfoVtbl *clr_info_vtbl(void) { return &g_vtbl; }
 
 // Like the runtime, it follows the type pointer: a class block whose first
 // word is not zero names a further block ("the class's class data") that
@@ -101,7 +94,7 @@ void fake_init(const clr_value_limits *lim) {
     g_vtbl.GetClassIDInfo = f_class_id_info;
     g_vtbl.GetArrayObjectInfo = f_array_info;
     g_vtbl.GetFunctionEnter3Info = f_enter3;
-    clr_values_init(lim, 1024);
+    clr_values_init(&(clr_runtime){&g_self, &g_vtbl, 12}, lim, 1024);
     clr_signals_install();
 }
 

@@ -1,5 +1,6 @@
-// stress.c: see stress.h. Stands in for hooks.c's slots: clr_slots and
-// clr_slot_count are what strategy.c reads.
+// stress.c: see stress.h. Stands in for slots.c: clr_slot_count and
+// clr_slot_decision_seq are what Go reads to know a replaced strategy block
+// is no longer in use.
 #include <pthread.h>
 #include <stdatomic.h>
 
@@ -13,8 +14,10 @@ static pthread_t threads[MAX_THREADS];
 static _Atomic int stop;
 static _Atomic uint64_t violations, decisions;
 
-clr_slot *clr_slots(void) { return slots; }
 uint32_t clr_slot_count(void) { return atomic_load(&nslots); }
+uint64_t clr_slot_decision_seq(uint32_t i) {
+    return i < clr_slot_count() ? atomic_load_explicit(&slots[i].decision_seq, memory_order_acquire) : 0;
+}
 
 static uint64_t generation(const clr_strategy *st) { return *(const volatile uint64_t *)&st->generation; }
 

@@ -49,9 +49,7 @@ static uint32_t f_mask, f_mask_sets;
 static HRESULT f_set_event_mask(void *self, DWORD m) { (void)self; f_mask = m; f_mask_sets++; return S_OK; }
 static ProfInfoVtbl f_info_vtbl = {.SetEventMask = f_set_event_mask};
 
-void *clr_info(void) { return NULL; }
-ProfInfoVtbl *clr_info_vtbl(void) { return &f_info_vtbl; }
-uint32_t clr_info_version(void) { return 3; }
+static void f_init(uint32_t mask) { clr_startup_init(&(clr_runtime){NULL, &f_info_vtbl, 3}, mask, 0); }
 static int f_enterleave(void) { return (f_mask & COR_PRF_MONITOR_ENTERLEAVE) != 0; }
 
 int clr_module_info(uintptr_t mid, uint16_t *path, uint32_t cap, uint32_t *len, uint16_t *asm_name, uint32_t asm_cap, uint32_t *asm_len) {
@@ -141,7 +139,7 @@ type Type struct {
 }
 
 // Init gives startup.c the event mask Initialize set.
-func Init(mask uint32) { C.clr_startup_init(C.uint32_t(mask), 0) }
+func Init(mask uint32) { C.f_init(C.uint32_t(mask)) }
 
 // Started, Mapped and Finished are the runtime's compile events for fid on
 // this goroutine's thread; EnterLeave says whether the bit is set now.

@@ -37,37 +37,36 @@ var allowedExternal = map[string]bool{"clock_gettime@plt": true, "memcpy@plt": t
 // value-less call reaches none of them.
 var apiCallers = map[string]bool{
 	"exact_generic_types": true,
-	// An argument of the call being entered (async.c): the `this` of an
-	// async state machine's MoveNext or a work item, a timer's period.
-	"clr_elt_arg":       true,
-	"clr_capture_enter": true,
-	"clr_capture_leave": true,
-	"write_value":       true,
-	"write_struct":      true,
-	"write_array":       true,
-	"write_object":      true,
-	"write_static":      true,
-	"write_statics":     true,
+	// The arguments of the call being entered (eltargs.c): the ranges for
+	// value capture, exact generic types and the queuing methods'
+	// callbacks; one argument (the `this` of an async state machine's
+	// MoveNext, a closure's method, a work item or Activity.Stop; a
+	// timer's period).
+	"clr_enter_args_get": true,
+	"clr_elt_arg":        true,
+	"clr_capture_enter":  true,
+	"clr_capture_leave":  true,
+	"write_value":        true,
+	"write_struct":       true,
+	"write_array":        true,
+	"write_object":       true,
+	"write_static":       true,
+	"write_statics":      true,
 	// The exact class, or type argument, of a shared generic frame: for
 	// the `this` of a generic struct and for type-parameter values.
 	"frame_class":    true,
 	"frame_type_arg": true,
-	// The guarded calls on what the object graph names (CLR_GUARDED).
-	"class_from_object":  true,
-	"array_object_info":  true,
-	"clr_is_array_class": true,
-	"class_module":       true,
+	// The guarded calls on what the object graph names (guard.c): the
+	// value writer's, and once per process the ambient reader's array
+	// layout.
+	"clr_guarded_class_from_object": true,
+	"clr_guarded_array_object_info": true,
+	"clr_guarded_is_array_class":    true,
+	"clr_guarded_class_id_info":     true,
 	// Joining the caller's trace (ambient.c): the address of this thread's
 	// Thread.t_currentThread, asked once per thread (again only when the
-	// cached one went stale), and the `this` of Activity.Stop, once per
-	// stopped Activity; and once per process, the array layout.
+	// cached one went stale).
 	"ambient_thread_slot": true,
-	"learn_array_layout":  true,
-	"stop_this":           true,
-	// Work queued with the flow suppressed (queue.c): the arguments of
-	// one of CoreLib's queuing methods, read only when the flow is
-	// suppressed (ThreadPool.UnsafeQueueUserWorkItem, SuppressFlow).
-	"mark_callbacks": true,
 }
 
 // forbidden are what the hot path must never reach.

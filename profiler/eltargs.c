@@ -1,0 +1,50 @@
+// eltargs.c: the arguments of the call being entered (eltargs.h).
+#include "eltargs.h"
+#include "safecopy.h"
+
+static int g_repair; // the runtime's stub does not keep the registers the question overwrites
+
+void clr_elt_repair(int on) { g_repair = on; }
+
+// COR_PRF_ELT_INFO points at a block whose first word is the stub's
+// PROFILE_PLATFORM_SPECIFIC_DATA; the registers are 32 bytes at
+// (data + ELT_FP_SAVE_END) & -16.
+static inline uint8_t *fp_save_area(uintptr_t elt) {
+    uintptr_t data = *(const uintptr_t *)elt;
+    return data == 0 ? NULL : (uint8_t *)((data + ELT_FP_SAVE_END) & ~(uintptr_t)15);
+}
+
+// The runtime is told the real size of the ranges' room and refuses (no
+// arguments for the call) rather than overrun it.
+static inline HRESULT enter_args(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, COR_PRF_FRAME_INFO *frame,
+                                 clr_enter_args *args, clr_elt_fp *fp) {
+    ULONG cb = sizeof *args;
+    fp->at = g_repair && elt != 0 ? fp_save_area(elt) : NULL;
+    if (fp->at != NULL)
+        memcpy(fp->bytes, fp->at, ELT_FP_SAVE_SIZE);
+    return rt->vtbl->GetFunctionEnter3Info(rt->info, fid, (COR_PRF_ELT_INFO)elt, frame, &cb, &args->info);
+}
+
+__attribute__((noinline)) HRESULT clr_enter_args_get(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, COR_PRF_FRAME_INFO *frame,
+                                                     clr_enter_args *args, clr_elt_fp *fp) {
+    return enter_args(rt, fid, elt, frame, args, fp);
+}
+
+// The runtime's ProfilingGetFunctionEnter3Info (proftoeeinterfaceimpl.cpp)
+// gives an instance method's `this` as range 0, pointing at a word of its
+// own ELT info block (COR_PRF_ELT_INFO_INTERNAL.pThis) that holds the value
+// (rdi at entry, amd64 ProfileArgIterator::GetThis), with length
+// sizeof(void *): readable, and not in the struct-copy area the register
+// repair rewrites. Other arguments point into the stub's saved registers,
+// the caller's stack or that area; each is read only when its range holds
+// the bytes asked, guarded, and before the registers are put back, whatever
+// its place.
+__attribute__((noinline)) int clr_elt_arg(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, uint32_t idx, void *out, uint32_t size) {
+    clr_enter_args a;
+    clr_elt_fp fp;
+    COR_PRF_FRAME_INFO frame = 0;
+    int ok = enter_args(rt, fid, elt, &frame, &a, &fp) >= 0 && idx < a.info.numRanges && idx < ELT_MAX_RANGES &&
+             a.info.ranges[idx].length >= size && clr_guarded_read(out, a.info.ranges[idx].startAddress, size);
+    clr_enter_args_done(&fp);
+    return ok;
+}

@@ -1,0 +1,78 @@
+// eltargs.h: the one reader of a call's arguments in the Enter hook
+// (eltargs.c): GetFunctionEnter3Info, with the floating-point registers the
+// runtime's stub saved kept intact around it, and an argument (`this`
+// first) read from its range. The value reader, the exact generic types,
+// the async and closure fields, the queuing methods' callbacks, work items
+// and Activity.Stop all ask through it.
+#ifndef CLROTEL_ELTARGS_H
+#define CLROTEL_ELTARGS_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "clrapi.h"
+#include "clrrt.h"
+
+// Argument ranges asked of GetFunctionEnter3Info: room for every argument
+// of any method the hooks meet (`this` first). A shorter buffer makes the
+// call fail for a method with more arguments, `this` included, so every
+// caller sizes its buffer with this.
+enum { ELT_MAX_RANGES = 64 };
+
+// Before .NET 5 (Linux x64), asking the runtime for a call's arguments
+// (GetFunctionEnter3Info) copies each struct passed in registers into a
+// buffer right after the ELT stub's PROFILE_PLATFORM_SPECIFIC_DATA, where
+// the stub (ProfileEnterNaked) has also saved xmm0 and xmm1, 32 bytes at
+// (data + 0xb8) & -16, to reload them after the hook: the method then got
+// the struct's bytes for its double argument (found by the program
+// generator: TDec(-4.5m, 1.25) saw 0x80010000). On such runtimes those 32
+// bytes are saved before the question and put back once the arguments are
+// read. COR_PRF_ELT_INFO points at a block whose first word is the data.
+// Go turns the repair on (main.go) on such runtimes.
+enum { ELT_FP_SAVE_END = 0xb8, ELT_FP_SAVE_SIZE = 32 };
+void clr_elt_repair(int on);
+
+// The ranges GetFunctionEnter3Info fills: the runtime declares ranges[1]
+// and fills as many as it reports, into the room given after it.
+typedef struct clr_enter_args {
+    COR_PRF_FUNCTION_ARGUMENT_INFO info;
+    COR_PRF_FUNCTION_ARGUMENT_RANGE more[ELT_MAX_RANGES - 1];
+} clr_enter_args;
+
+// The stub's saved floating-point registers while the arguments are read:
+// where they are (NULL: nothing saved) and their bytes.
+typedef struct clr_elt_fp {
+    uint8_t *at;
+    uint8_t bytes[ELT_FP_SAVE_SIZE];
+} clr_elt_fp;
+
+// Asks rt for the frame and the argument ranges of the call fid being
+// entered (elt: the hook's COR_PRF_ELT_INFO), having saved the registers the
+// question may overwrite. The caller reads what it needs through the
+// ranges, then puts the registers back with clr_enter_args_done: a struct
+// passed in registers is a copy in that same memory, so nothing may be read
+// through a range after it. Out of line: the hot-path check allows it the
+// call through the runtime's vtable.
+HRESULT clr_enter_args_get(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, COR_PRF_FRAME_INFO *frame,
+                           clr_enter_args *args, clr_elt_fp *fp);
+
+static inline void clr_enter_args_done(const clr_elt_fp *fp) {
+    if (fp->at != NULL)
+        memcpy(fp->at, fp->bytes, ELT_FP_SAVE_SIZE);
+}
+
+// The first size bytes of argument idx (0: `this`, for an instance method)
+// of the call fid being entered, into out: 1, or 0 when it cannot be read.
+int clr_elt_arg(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, uint32_t idx, void *out, uint32_t size);
+
+// The `this` of the instance method fid being entered: for a state
+// machine's MoveNext an object reference (a class) or a managed pointer to
+// the struct (in the kickoff method's frame, or in the task's box); for a
+// closure's, a work item's or an Activity's method the object. 0 when it
+// cannot be read.
+static inline uintptr_t clr_elt_this(const clr_runtime *rt, uintptr_t fid, uintptr_t elt) {
+    uintptr_t self = 0;
+    return clr_elt_arg(rt, fid, elt, 0, &self, sizeof self) ? self : 0;
+}
+
+#endif
