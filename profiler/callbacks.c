@@ -442,18 +442,20 @@ static HRESULT cb_initialize(void *self, void *unk) {
 static HRESULT cb_shutdown(void *self) {
     (void)self;
     // The runtime tears the profiler down once this returns: the hooks
-    // park their threads from now until just after (park.h).
+    // park their threads from now on, and after it on a runtime older than
+    // ICorProfilerInfo12, whose hooks fault after the teardown (park.h).
     clr_park_begin();
+    int64_t after = g_rt.version < 12 ? PARK_AFTER_NS : 0;
     clr_rejit_shutdown();
     if (atomic_load(&g_go_state) != GO_READY) {
-        clr_park_end();
+        clr_park_end(after);
         return S_OK; // Go never started: nothing was traced
     }
     sigset_t saved;
     CLR_BLOCK_ACTIVATION(saved);
     clrotelShutdown();
     CLR_RESTORE_ACTIVATION(saved);
-    clr_park_end();
+    clr_park_end(after);
     return S_OK;
 }
 

@@ -25,4 +25,6 @@ __attribute__((noinline, cold)) void clr_park(void) {
 
 void clr_park_begin(void) { atomic_store_explicit(&g_park_until, PARK_OPEN_ENDED, memory_order_release); }
 
-void clr_park_end(void) { atomic_store_explicit(&g_park_until, monotonic_ns() + PARK_GRACE_NS, memory_order_release); }
+void clr_park_end(int64_t ns) {
+    atomic_store_explicit(&g_park_until, ns > 0 ? monotonic_ns() + ns : 0, memory_order_release);
+}

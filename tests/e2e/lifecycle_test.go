@@ -35,12 +35,18 @@ func TestEnvironmentExitMidCall(t *testing.T) {
 }
 
 // Main returns while timers tick into traced methods on pool threads: the
-// process exits as it does untraced, every time. CoreCLR 3.1 clears its
-// pointer to the profiler when the Shutdown callback returns while such
-// threads are still inside its ProfileEnter/ProfileLeave; 3 runs in 10
-// ended by SIGSEGV before the hooks parked their threads (park.h).
+// process exits as it does untraced, every time.
+//
+// Not on .NET Core 3.1: its ProfileEnter reads the profiler interface the
+// runtime deletes after the Shutdown callback, with no check, and the
+// thread pool starts new threads whose first hooked call faults; parking
+// the hooks' threads (park.h) makes it rarer, not impossible
+// (docs/limits.md).
 func TestExitWhileTimersTick(t *testing.T) {
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		if rt.Name == "net3.1" {
+			t.Skip("CoreCLR 3.1 faults in ProfileEnter after the profiler's teardown (docs/limits.md)")
+		}
 		plain := runApp(t, rt, "Lifecycle", []string{"ticking"}, runOpts{})
 		if plain.ExitCode != 0 {
 			t.Fatalf("untraced: exit %d, stderr %s", plain.ExitCode, plain.Stderr)
