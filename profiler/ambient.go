@@ -233,7 +233,7 @@ func (a *ambientState) build() (C.clr_ambient_plan, error) {
 // findClass finds a loaded class by its reflection name (nested types
 // joined by '+'), with its fields' offsets and all its fields' tokens.
 func (a *ambientState) findClass(name string) (uint64, []ambient.Field, map[string]uint32, error) {
-	cid, err := a.p.planner.findType(strings.Split(name, "+"))
+	cid, err := a.p.planner.FindType(strings.Split(name, "+"))
 	if err != nil {
 		return 0, nil, nil, err
 	}
@@ -312,12 +312,12 @@ func (a *ambientState) pairLayout() ambient.Pair {
 // <IAsyncLocal, object>, as the AsyncLocal maps use it.
 func (a *ambientState) asyncLocalInst(chain []string) (uint64, bool) {
 	pl := a.p.planner
-	m, td, ok := pl.findDef(chain)
+	m, td, ok := pl.FindDef(chain)
 	if !ok {
 		return 0, false
 	}
-	key, err1 := pl.findType([]string{"System.Threading.IAsyncLocal"})
-	obj, err2 := pl.findType([]string{"System.Object"})
+	key, err1 := pl.FindType([]string{"System.Threading.IAsyncLocal"})
+	obj, err2 := pl.FindType([]string{"System.Object"})
 	if err1 != nil || err2 != nil {
 		return 0, false
 	}

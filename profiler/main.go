@@ -104,8 +104,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		stop:  make(chan struct{}),
 	}
 	p.ambient = &ambientState{p: p}
-	p.planner = newPlanner(p, values.NewRedactor(append(append([]string{}, values.DefaultSensitive...), cfg.Redact...)), cfg.Statics)
-	p.planner.messages = cfg.Capture
+	p.planner = newPlanner(p, values.NewRedactor(append(append([]string{}, values.DefaultSensitive...), cfg.Redact...)), cfg.Statics, cfg.Capture)
 	p.render = &values.Renderer{Classes: p.planner, Limits: values.Limits{MaxAttrBytes: cfg.MaxAttrBytes, MaxSubAttrs: 16}, Redact: p.planner.redact,
 		Types: typerender.New(), RedactPAN: cfg.RedactPAN}
 	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) { log.Warnf("export: %v", err) }))
@@ -190,13 +189,13 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	}
 	var major, minor C.uint16_t
 	if hr := C.clr_runtime_version(&major, &minor); hr == 0 {
-		p.planner.oldReturns = major < 6
+		p.planner.SetOldReturns(major < 6)
 		if major < 5 {
 			C.clr_elt_repair(1)
 		}
 		log.Infof("runtime %d.%d", major, minor)
 	} else {
-		p.planner.oldReturns = true
+		p.planner.SetOldReturns(true)
 		log.Infof("GetRuntimeInformation: HRESULT %#x; assuming a runtime before .NET 6", uint32(hr))
 	}
 	log.Infof("profiler %s loaded (ICorProfilerInfo%d)", version, uint32(infoVersion))
@@ -223,7 +222,7 @@ func clrotelWarm() {
 	pl.rt.RLock()
 	defer pl.rt.RUnlock()
 	if !pl.rtClosed {
-		pl.prepare()
+		pl.Prepare()
 	}
 }
 
@@ -379,7 +378,7 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		f.c.flow_off[i] = C.uint16_t(o)
 	}
 	f.c.async_owner = C.uint32_t(role.owner)
-	p.planner.prepare()
+	p.planner.Prepare()
 	p.ambient.refresh(false)
 	if traits.Capture {
 		f.plan = p.planner.functionPlan(m)

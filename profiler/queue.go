@@ -64,7 +64,7 @@ func (s *queueState) delegateTarget(p *profiler) error {
 	if s.target {
 		return nil
 	}
-	cid, err := p.planner.findType([]string{"System.Delegate"})
+	cid, err := p.planner.FindType([]string{"System.Delegate"})
 	if err != nil {
 		return fmt.Errorf("System.Delegate: %w", err)
 	}

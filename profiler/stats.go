@@ -45,9 +45,7 @@ func (d *drainer) stats() tableStats {
 		}
 	}
 	s.functions = d.p.funcs.len()
-	d.p.planner.mu.Lock()
-	s.classes = len(d.p.planner.classes)
-	d.p.planner.mu.Unlock()
+	s.classes = d.p.planner.Len()
 	// The heap objects' bytes (MemStats.HeapAlloc) without ReadMemStats'
 	// stop-the-world, which cost the exit of a short program about 0.5 ms.
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}

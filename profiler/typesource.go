@@ -1,0 +1,236 @@
+package main
+
+/*
+#include "clrinfo.h"
+#include "profiler.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"unicode/utf16"
+	"unsafe"
+
+	"github.com/clrotel/clrotel/naming"
+	"github.com/clrotel/clrotel/planning"
+)
+
+// typeSource answers the value planner's questions (planning.TypeSource)
+// through the profiling API and the modules' metadata importers.
+type typeSource struct {
+	resolver *naming.Resolver
+}
+
+var _ planning.TypeSource = typeSource{}
+
+func (s typeSource) Class(cid uint64) (naming.Class, error) { return clrRuntime{}.Class(cid) }
+
+func (s typeSource) ClassName(cid uint64) string { return s.resolver.ClassName(cid) }
+
+func (s typeSource) Layout(cid uint64) ([]planning.FieldOffset, uint32, error) {
+	fields, size, err := classLayout(cid)
+	if err != nil {
+		return nil, 0, err
+	}
+	out := make([]planning.FieldOffset, len(fields))
+	for i, f := range fields {
+		out[i] = planning.FieldOffset{Token: uint32(f.token), Offset: uint32(f.offset)}
+	}
+	return out, size, nil
+}
+
+func (s typeSource) BoxOffset(cid uint64) (uint32, bool) {
+	var off C.uint32_t
+	if C.clr_box_offset(C.uintptr_t(cid), &off) != 0 {
+		return 0, false
+	}
+	return uint32(off), true
+}
+
+func (s typeSource) ClassOf(module uint64, td uint32) (uint64, error) {
+	var cid C.uintptr_t
+	if hr := C.clr_class_from_token(C.uintptr_t(module), C.uint32_t(td), &cid); hr != 0 || cid == 0 {
+		return 0, hrErr("GetClassFromToken", hr)
+	}
+	return uint64(cid), nil
+}
+
+func (s typeSource) Instantiate(module uint64, td uint32, args []uint64) (uint64, error) {
+	if len(args) == 0 {
+		return 0, fmt.Errorf("GetClassFromTokenAndTypeArgs: no type arguments")
+	}
+	ids := make([]C.uintptr_t, len(args))
+	for i, a := range args {
+		ids[i] = C.uintptr_t(a)
+	}
+	var cid C.uintptr_t
+	if hr := C.clr_class_from_token_args(C.uintptr_t(module), C.uint32_t(td), C.uint32_t(len(ids)), &ids[0], &cid); hr != 0 {
+		return 0, hrErr("GetClassFromTokenAndTypeArgs", hr)
+	}
+	return uint64(cid), nil
+}
+
+// maxModules bounds the modules one lookup by name scans.
+const maxModules = 8192
+
+func (s typeSource) Modules() []uint64 {
+	mods := make([]C.uintptr_t, maxModules)
+	n := C.clr_modules(&mods[0], C.uint32_t(len(mods)))
+	out := make([]uint64, n)
+	for i, m := range mods[:n] {
+		out[i] = uint64(m)
+	}
+	return out
+}
+
+func (s typeSource) ModuleLoaded(module uint64) bool {
+	return C.clr_module_known(C.uintptr_t(module)) != 0
+}
+
+// meta returns a module's metadata (its importer, and its field cache).
+func (s typeSource) meta(module uint64) (metadata, error) {
+	mod, err := s.resolver.ModuleInfo(module)
+	if err != nil {
+		return metadata{}, err
+	}
+	return mod.Meta.(metadata), nil
+}
+
+func (s typeSource) FindTypeDef(module uint64, name string, enclosing uint32) (uint32, bool) {
+	md, err := s.meta(module)
+	if err != nil {
+		return 0, false
+	}
+	w := utf16z(name)
+	var td C.uint32_t
+	if C.md_find_typedef(md.imp, &w[0], C.uint32_t(enclosing), &td) != 0 {
+		return 0, false
+	}
+	return uint32(td), true
+}
+
+func (s typeSource) TypeDefName(module uint64, td uint32) (string, error) {
+	md, err := s.meta(module)
+	if err != nil {
+		return "", err
+	}
+	return md.TypeDefName(td)
+}
+
+func (s typeSource) BaseType(module uint64, td uint32) (uint32, error) {
+	md, err := s.meta(module)
+	if err != nil {
+		return 0, err
+	}
+	return md.Extends(td)
+}
+
+func (s typeSource) TypeRefName(module uint64, tr uint32) (string, uint32, error) {
+	md, err := s.meta(module)
+	if err != nil {
+		return "", 0, err
+	}
+	return md.TypeRefName(tr)
+}
+
+func (s typeSource) Fields(module uint64, td uint32) ([]uint32, error) {
+	_, toks, err := s.typeFields(module, td)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]uint32, len(toks))
+	for i, t := range toks {
+		out[i] = uint32(t)
+	}
+	return out, nil
+}
+
+func (s typeSource) Field(module uint64, fd uint32) (planning.FieldProps, error) {
+	md, err := s.meta(module)
+	if err != nil {
+		return planning.FieldProps{}, err
+	}
+	name, sig, attrs, err := md.fieldProps(fd)
+	return planning.FieldProps{Name: name, Sig: sig, Attrs: attrs}, err
+}
+
+func (s typeSource) Constant(module uint64, fd uint32) (uint64, uint32, bool) {
+	md, err := s.meta(module)
+	if err != nil {
+		return 0, 0, false
+	}
+	var v C.uint64_t
+	var attrs C.uint32_t
+	if C.md_field_constant(md.imp, C.uint32_t(fd), &v, &attrs) != 0 {
+		return 0, 0, false
+	}
+	return uint64(v), uint32(attrs), true
+}
+
+func (s typeSource) HasAttribute(module uint64, token uint32, name string) bool {
+	md, err := s.meta(module)
+	if err != nil {
+		return false
+	}
+	w := utf16z(name)
+	return C.md_has_attribute(md.imp, C.uint32_t(token), &w[0]) != 0
+}
+
+// typeFields lists a TypeDef's fields (static ones too) and returns the
+// module's metadata with them.
+func (s typeSource) typeFields(module uint64, td uint32) (metadata, []C.uint32_t, error) {
+	md, err := s.meta(module)
+	if err != nil {
+		return metadata{}, nil, err
+	}
+	toks, err := enumAll("EnumFields", 64, func(toks *C.uint32_t, capacity C.uint32_t, count, total *C.uint32_t) C.int {
+		return C.md_enum_fields(md.imp, C.uint32_t(td), toks, capacity, count, total)
+	})
+	if err != nil {
+		return metadata{}, nil, err
+	}
+	return md, toks, nil
+}
+
+// utf16z is name as a NUL-terminated UTF-16 string.
+func utf16z(name string) []C.uint16_t {
+	u := utf16.Encode([]rune(name + "\x00"))
+	return unsafe.Slice((*C.uint16_t)(unsafe.Pointer(&u[0])), len(u))
+}
+
+// classLayout returns a class's instance fields (token and offset) and its
+// size, asking the runtime for the count first.
+func classLayout(cid uint64) ([]C.clr_field_offset, uint32, error) {
+	var n, sz C.uint32_t
+	if hr := C.clr_class_layout(C.uintptr_t(cid), nil, 0, &n, &sz); hr != 0 {
+		return nil, 0, hrErr("GetClassLayout", hr)
+	}
+	if n == 0 {
+		return nil, uint32(sz), nil
+	}
+	if n > maxName {
+		return nil, 0, fmt.Errorf("GetClassLayout: %d fields", n)
+	}
+	fields := make([]C.clr_field_offset, n)
+	var got C.uint32_t
+	if hr := C.clr_class_layout(C.uintptr_t(cid), &fields[0], n, &got, &sz); hr != 0 {
+		return nil, 0, hrErr("GetClassLayout", hr)
+	}
+	if got > n {
+		return nil, 0, fmt.Errorf("GetClassLayout: %d fields, then %d", n, got)
+	}
+	return fields[:got], uint32(sz), nil
+}
+
+// fieldProps reads a FieldDef's name, signature and attributes.
+func fieldProps(imp unsafe.Pointer, fd uint32) (name string, sig []byte, attrs uint32, err error) {
+	var owner, a, sl C.uint32_t
+	var s *C.uint8_t
+	name, err = askName("GetFieldProps", func(buf *C.uint16_t, capacity C.uint32_t, n *C.uint32_t) C.int {
+		return C.md_field_props(imp, C.uint32_t(fd), &owner, buf, capacity, n, &a, &s, &sl)
+	})
+	if err != nil {
+		return "", nil, 0, err
+	}
+	return name, C.GoBytes(unsafe.Pointer(s), C.int(sl)), uint32(a), nil
+}
