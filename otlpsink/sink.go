@@ -279,11 +279,6 @@ func (s *Sink) touchLocked() {
 	s.changed = make(chan struct{})
 }
 
-// FromProto flattens an OTLP span as the sink does those it receives,
-// without its resource and scope (tests that export through a client of
-// their own read spans with it).
-func FromProto(sp *tracepb.Span) Span { return flatten(sp, nil, "") }
-
 func flatten(sp *tracepb.Span, res map[string]any, scope string) Span {
 	out := Span{
 		TraceID:    hex.EncodeToString(sp.GetTraceId()),

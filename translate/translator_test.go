@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 	"unicode/utf16"
@@ -16,39 +15,7 @@ import (
 	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/otlpsink"
 	"github.com/clrotel/clrotel/values"
-	coltracepb "go.opentelemetry.io/proto/otlp/collector/trace/v1"
-	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
-	"google.golang.org/protobuf/proto"
 )
-
-// memClient keeps the spans it is sent, decoded as a collector decodes them.
-type memClient struct {
-	mu    sync.Mutex
-	spans []otlpsink.Span
-}
-
-func (c *memClient) Start(context.Context) error { return nil }
-func (c *memClient) Stop(context.Context) error  { return nil }
-func (c *memClient) UploadTraces(_ context.Context, rs []*tracepb.ResourceSpans) error {
-	wire, err := proto.Marshal(&coltracepb.ExportTraceServiceRequest{ResourceSpans: rs})
-	if err != nil {
-		return err
-	}
-	var req coltracepb.ExportTraceServiceRequest
-	if err := proto.Unmarshal(wire, &req); err != nil {
-		return err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, r := range req.ResourceSpans {
-		for _, ss := range r.ScopeSpans {
-			for _, sp := range ss.Spans {
-				c.spans = append(c.spans, otlpsink.FromProto(sp))
-			}
-		}
-	}
-	return nil
-}
 
 // fakeMethods knows functions by index and classes by id, and remembers
 // the classes it was asked to plan.
@@ -156,7 +123,7 @@ func (r rec) record() capture.Record {
 type fixture struct {
 	tr     *Translator
 	th     *Thread
-	client *memClient
+	client *otlpsink.MemoryClient
 	pipe   *otelbridge.Pipeline
 	fns    *fakeMethods
 	log    *logs
@@ -164,7 +131,7 @@ type fixture struct {
 
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
-	c := &memClient{}
+	c := &otlpsink.MemoryClient{}
 	pipe, err := otelbridge.NewPipeline(context.Background(), otelbridge.ExportOptions{Client: c})
 	if err != nil {
 		t.Fatal(err)
@@ -206,10 +173,8 @@ func (f *fixture) spans(t *testing.T) map[string]otlpsink.Span {
 	if err := f.pipe.ForceFlush(ctx); err != nil {
 		t.Fatal(err)
 	}
-	f.client.mu.Lock()
-	defer f.client.mu.Unlock()
 	out := map[string]otlpsink.Span{}
-	for _, s := range f.client.spans {
+	for _, s := range f.client.Spans() {
 		out[s.Name] = s
 	}
 	return out
@@ -265,7 +230,7 @@ func TestRecord(t *testing.T) {
 			[]rec{root(2, nil), child, childLeave, leave(2, 0, nil)},
 			func(t *testing.T, f *fixture, spans map[string]otlpsink.Span) {
 				var ids []string
-				for _, s := range f.client.spans {
+				for _, s := range f.client.Spans() {
 					ids = append(ids, s.SpanID)
 				}
 				id := capture.SpanID(42, 4096)
