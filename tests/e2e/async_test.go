@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -27,6 +28,7 @@ func TestAsyncMethods(t *testing.T) {
 			// (asyncspans_test.go): no state-machine step is a span, and
 			// the return value is the task's result.
 			var moveNext, chainRet, fetchRet int
+			var badFetch []string
 			for _, s := range r.Spans {
 				if strings.Contains(s.Name, ".MoveNext(") && (strings.Contains(s.Name, "<Fetch>") || strings.Contains(s.Name, "<Chain>") || strings.Contains(s.Name, "<Fail>")) {
 					moveNext++
@@ -36,8 +38,12 @@ func TestAsyncMethods(t *testing.T) {
 						chainRet++
 					}
 				}
-				if strings.Contains(s.Name, "Work.Fetch(") && s.Attrs["dotnet.return"] == 2*s.Attrs["dotnet.arg.id"].(int64) && s.Duration() >= time.Millisecond {
-					fetchRet++
+				if strings.Contains(s.Name, "Work.Fetch(") {
+					if s.Attrs["dotnet.return"] == 2*s.Attrs["dotnet.arg.id"].(int64) && s.Duration() >= time.Millisecond {
+						fetchRet++
+					} else {
+						badFetch = append(badFetch, fmt.Sprintf("%s %v %v", s.SpanID, s.Duration(), s.Attrs))
+					}
 				}
 				for k, v := range s.Attrs {
 					if str, ok := v.(string); ok && strings.Contains(str, "sk-live") {
@@ -46,8 +52,8 @@ func TestAsyncMethods(t *testing.T) {
 				}
 			}
 			if moveNext != 0 || chainRet != 30 || fetchRet != len(fetch) {
-				t.Errorf("run %d: %d state-machine steps as spans, %d of 30 Chain results, %d of %d Fetch results\n%s",
-					i, moveNext, chainRet, fetchRet, len(fetch), dumpSpans(r.Spans[:min(len(r.Spans), 40)]))
+				t.Errorf("run %d: %d state-machine steps as spans, %d of 30 Chain results, %d of %d Fetch results; the others: %s\n%s",
+					i, moveNext, chainRet, fetchRet, len(fetch), strings.Join(badFetch, "; "), dumpSpans(r.Spans[:min(len(r.Spans), 40)]))
 			}
 		}
 	})
