@@ -103,7 +103,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		funcs: newFunctionTable(),
 		stop:  make(chan struct{}),
 	}
-	p.ambient = &ambientState{p: p}
+	p.ambient = newAmbientState(p)
 	p.planner = newPlanner(p, values.NewRedactor(append(append([]string{}, values.DefaultSensitive...), cfg.Redact...)), cfg.Statics, cfg.Capture)
 	p.render = &values.Renderer{Classes: p.planner, Limits: values.Limits{MaxAttrBytes: cfg.MaxAttrBytes, MaxSubAttrs: 16}, Redact: p.planner.redact,
 		Types: typerender.New(), RedactPAN: cfg.RedactPAN}
