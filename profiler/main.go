@@ -28,6 +28,7 @@ import (
 
 	"github.com/clrotel/clrotel/config"
 	"github.com/clrotel/clrotel/folding"
+	"github.com/clrotel/clrotel/internal/logging"
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/sampling"
@@ -47,7 +48,7 @@ func main() {}
 type profiler struct {
 	openFolded uint64 // folded calls running at exit
 	cfg        config.Config
-	log        *logger
+	log        *logging.Logger
 	resolver   *naming.Resolver
 	sel        selection.Policy
 	funcs      *functionTable
@@ -80,9 +81,9 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		}
 	}()
 	cfg, err := config.Load(os.LookupEnv, os.ReadFile)
-	log := newLogger(cfg.LogLevel, os.Stderr)
+	log := logging.New(cfg.LogLevel, os.Stderr)
 	if cfg.LogFile != "" {
-		if ferr := log.openFile(cfg.LogFile); ferr != nil {
+		if ferr := log.OpenFile(cfg.LogFile); ferr != nil {
 			log.Warnf("%v; logging to stderr only", ferr)
 		}
 	}

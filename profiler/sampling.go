@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/clrotel/clrotel/config"
+	"github.com/clrotel/clrotel/internal/logging"
 	"github.com/clrotel/clrotel/profiler/internal/quiesce"
 	"github.com/clrotel/clrotel/sampling"
 	"github.com/clrotel/clrotel/sampling/jaegerremote"
@@ -22,7 +23,7 @@ import (
 // pointer exchange, and the block it replaces is freed once no thread can
 // be deciding with it (strategy.c).
 type samplingState struct {
-	log   *logger
+	log   *logging.Logger
 	funcs *functionTable
 
 	// Guarded by funcs.mu, so that a function compiled while a block is
