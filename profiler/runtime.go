@@ -26,9 +26,9 @@ func hrErr(what string, hr C.int) error {
 // capacity elements.
 type nameCall func(buf *C.uint16_t, capacity C.uint32_t, n *C.uint32_t) C.int
 
-// askName reads a name through call (see readName).
+// askName reads a name through call (see naming.ReadName).
 func askName(what string, call nameCall) (string, error) {
-	return readName(what, func(buf []uint16) (uint32, int32) {
+	return naming.ReadName(what, func(buf []uint16) (uint32, int32) {
 		var n C.uint32_t
 		var p *C.uint16_t
 		if len(buf) > 0 {
@@ -55,7 +55,7 @@ func enumAll(what string, first int, call enumCall) ([]C.uint32_t, error) {
 		if int(total) <= len(toks) {
 			return toks[:min(int(count), len(toks))], nil
 		}
-		if total > maxName {
+		if total > naming.MaxName {
 			return nil, fmt.Errorf("%s: %d entries", what, total)
 		}
 		toks = make([]C.uint32_t, total)

@@ -1,4 +1,4 @@
-package main
+package naming
 
 import (
 	"strings"
@@ -68,14 +68,14 @@ func TestReadName(t *testing.T) {
 		{name: "long, truncation status", api: fakeNameAPI{name: utf16.Encode([]rune(long))}, want: long, calls: 3},
 		{name: "long, cut but success", api: fakeNameAPI{name: utf16.Encode([]rune(long)), okTrunc: true}, want: long, calls: 3},
 		{name: "failure", api: fakeNameAPI{fail: -2147024809}, wantErr: "GetTypeDefProps: HRESULT 0x80070057", calls: 2},
-		{name: "too long", api: fakeNameAPI{name: make([]uint16, maxName+5)}, wantErr: "a name of", calls: 2},
+		{name: "too long", api: fakeNameAPI{name: make([]uint16, MaxName+5)}, wantErr: "a name of", calls: 2},
 		{name: "grew between calls", api: fakeNameAPI{name: utf16.Encode([]rune(long)), grow: 10, okTrunc: true}, wantErr: "grew", calls: 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			api := tt.api
 			api.t = t
-			got, err := readName("GetTypeDefProps", api.call)
+			got, err := ReadName("GetTypeDefProps", api.call)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want %q", err, tt.wantErr)
