@@ -34,6 +34,7 @@ import (
 	"github.com/clrotel/clrotel/sampling"
 	"github.com/clrotel/clrotel/selection"
 	"github.com/clrotel/clrotel/shedding"
+	"github.com/clrotel/clrotel/summary"
 	"github.com/clrotel/clrotel/values"
 	"github.com/clrotel/clrotel/values/typerender"
 )
@@ -470,54 +471,35 @@ func (p *profiler) shutdown() {
 		p.log.Infof("%v", p.drain.stats())
 	}
 	p.drain.reportDrops(true)
-	if s := folding.Summary(p.funcs.folded(), p.summaryName, 20); s != "" {
-		p.log.Infof("%s", s)
-	}
-	if s := reJITNote(); s != "" {
-		p.log.Infof("%s", s)
-	}
-	if n := uint64(C.clr_guard_faults()); n > 0 {
-		p.log.Warnf("%d runtime calls about objects faulted and were abandoned; those values show as <unreadable> (references that point at no object, such as ones forged by unsafe code)", n)
-	}
-	if n := p.bridge.AsyncOverflow(); n > 0 {
-		p.log.Warnf("%d async spans ended untracked (clrotel.end_reason=async_untracked): more than CLROTEL_ASYNC_MAX_PENDING=%d were waiting for their task", n, p.cfg.AsyncMaxPending)
-	}
+	e := summary.Exit{Folding: folding.Summary(p.funcs.folded(), p.summaryName, 20), ReJIT: reJITNote(),
+		GuardFaults: uint64(C.clr_guard_faults()), AsyncOverflow: p.bridge.AsyncOverflow(), AsyncMaxPending: uint64(p.cfg.AsyncMaxPending),
+		Shedding:      shedding.Note(uint64(C.clr_shed_traces()), uint64(C.clr_shed_calls())),
+		EventsDropped: uint64(C.clr_events_dropped()), FoldedAfterSent: p.bridge.FoldedAfterSent(), NoLeave: uint64(C.clr_no_leave_count())}
 	if p.cfg.Async {
-		p.log.Infof("async: %d state machines carry their span; %d modules with native code left as they are; %d closures queued with the flow suppressed", uint64(C.clr_async_types()), uint64(C.clr_async_skipped_modules()), queueSuppressed())
-		made, joined, full, lost := workCounts()
-		gcs, ranges := workGCCounts()
-		p.log.Infof("queued work: %d work items made under a span, %d runs continued their maker's trace; %d collections followed (%d ranges of live objects reported)", made, joined, gcs, ranges)
-		if note, failed := gcEventsNote(); failed {
-			p.log.Warnf("%s", note)
-		} else if note != "" {
-			p.log.Infof("%s", note)
-		}
-		if full > 0 {
-			p.log.Warnf("queued work: %d work items not recorded, the table was full: their work started traces of its own", full)
-		}
-		if lost > 0 {
-			p.log.Warnf("queued work: %d work items forgotten at a collection that did not report them alive (never run, or moved where the runtime did not say): those that ran started traces of their own", lost)
-		}
+		e.Async, e.AsyncTypes, e.AsyncSkippedModules, e.QueueSuppressed = true, uint64(C.clr_async_types()), uint64(C.clr_async_skipped_modules()), queueSuppressed()
+		e.WorkMade, e.WorkJoined, e.WorkFull, e.WorkLost = workCounts()
+		e.GCs, e.GCRanges = workGCCounts()
+		e.GCEvents, e.GCEventsFailed = gcEventsNote()
 	}
-	if s := shedding.Note(uint64(C.clr_shed_traces()), uint64(C.clr_shed_calls())); s != "" {
-		p.log.Infof("%s", s)
-	}
-	if n := uint64(C.clr_events_dropped()); n > 0 {
-		p.log.Warnf("%d exception, catch or Activity records not recorded: capture buffers full (their spans miss those events)", n)
-	}
-	if n := p.bridge.FoldedAfterSent(); n > 0 {
-		p.log.Infof("%d calls folded into spans after they were sent (frames that began serving, sent while open): counted here, on no span", n)
-	}
-	if n := uint64(C.clr_no_leave_count()); n > 0 {
-		p.log.Warnf("%d spans closed without their method's Leave (clrotel.end_reason=no_leave): a frame below them returned first", n)
-	}
+	p.logLines(e.Lines())
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	if err := p.pipe.Shutdown(ctx); err != nil {
 		p.log.Warnf("exit: spans still queued were not exported: %v", err)
 	}
 	st := p.pipe.Stats()
-	p.log.Infof("shut down: %d records drained; %d spans exported, %d failed, %d lost at exit; %d calls dropped; %d calls folded; %d calls shed (%d traces); %d traces not sampled, %d rate-limited",
-		p.drain.records.Load(), st.Exported, st.Failed, st.Lost, dropped(), uint64(C.clr_folded_calls())+p.openFolded,
-		uint64(C.clr_shed_calls()), uint64(C.clr_shed_traces()), uint64(C.clr_unsampled_roots()), uint64(C.clr_rate_limited_roots()))
+	p.log.Infof("%v", summary.Totals{Records: p.drain.records.Load(), Exported: st.Exported, Failed: st.Failed, Lost: st.Lost, Dropped: dropped(),
+		Folded: uint64(C.clr_folded_calls()) + p.openFolded, ShedCalls: uint64(C.clr_shed_calls()), ShedTraces: uint64(C.clr_shed_traces()),
+		Unsampled: uint64(C.clr_unsampled_roots()), RateLimited: uint64(C.clr_rate_limited_roots())})
+}
+
+// logLines logs a report's lines.
+func (p *profiler) logLines(lines []summary.Line) {
+	for _, l := range lines {
+		if l.Level == summary.Warn {
+			p.log.Warnf("%s", l.Text)
+		} else {
+			p.log.Infof("%s", l.Text)
+		}
+	}
 }
