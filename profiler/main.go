@@ -181,9 +181,9 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	if C.clr_strategy_init() == 0 {
 		log.Infof("membarrier(2) unavailable: root decisions fence for strategy updates")
 	}
-	p.samp = &samplingState{log: log, funcs: p.funcs, service: p.pipe.ServiceName()}
+	p.samp = newSamplingState(log, p.funcs, p.pipe.ServiceName())
 	p.samp.publish(func() bool { p.samp.cfg = cfg.Sampling; return true })
-	p.samp.startRemote(cfg.Sampling)
+	p.samp.remote.Apply(cfg.Sampling)
 	if path, ok := os.LookupEnv("CLROTEL_CONFIG"); ok && strings.TrimSpace(path) != "" {
 		p.cfgPath = path
 		w := config.NewWatcher(path, cfg, os.LookupEnv, os.ReadFile)
@@ -448,7 +448,7 @@ func (p *profiler) shutdown() {
 	// Go's own threads ask the runtime nothing once this returns.
 	defer p.planner.closeRuntime()
 	close(p.stop)
-	p.samp.stopRemote()
+	p.samp.remote.Stop()
 	deadline := time.Now().Add(p.cfg.ShutdownWait)
 	// Every record still in the rings is drained and ends up exported or
 	// counted. Against a collector that is not answering, the drainer does
