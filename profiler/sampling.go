@@ -25,7 +25,7 @@ type samplingState struct {
 	log   *logging.Logger
 	funcs *functionTable
 
-	// Guarded by funcs.mu, so that a function compiled while a block is
+	// Guarded by the function table's lock, so that a function compiled while a block is
 	// built is resolved from the same configuration as the block.
 	cfg      sampling.Config
 	strategy *sampling.Strategy
@@ -51,14 +51,14 @@ func newSamplingState(log *logging.Logger, funcs *functionTable, service string)
 	return s
 }
 
-// setting resolves a new function's sampling; the caller holds funcs.mu.
+// setting resolves a new function's sampling; the caller holds the function table's lock.
 func (s *samplingState) setting(names sampling.MethodNames) sampling.MethodSetting {
 	return s.cfg.Setting(names, s.strategy)
 }
 
 // config is the sampling configuration in force.
 func (s *samplingState) config() (c sampling.Config) {
-	s.funcs.locked(func([]*function) { c = s.cfg })
+	s.funcs.Locked(func([]*function) { c = s.cfg })
 	return c
 }
 
@@ -67,14 +67,14 @@ func setFnSampling(fn *C.clr_fn, m sampling.MethodSetting) {
 	C.clr_fn_set_sampling(fn, C.uint64_t(m.Bound), C.int64_t(l.Interval), C.int64_t(l.Tolerance))
 }
 
-// publish applies update to the configuration (under funcs.mu) and
+// publish applies update to the configuration (under the function table's lock) and
 // installs the result as the hook's. update returns false to leave
 // everything as it is.
 func (s *samplingState) publish(update func() bool) {
 	s.pubMu.Lock()
 	defer s.pubMu.Unlock()
 	var old *C.clr_strategy
-	s.funcs.locked(func(list []*function) {
+	s.funcs.Locked(func(list []*function) {
 		blk := C.clr_strategy_alloc(C.uint32_t(len(list)))
 		if blk == nil {
 			s.log.Errorf("sampling: out of memory for a strategy block; the previous settings stay in force")

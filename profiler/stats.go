@@ -29,7 +29,7 @@ func (d *drainer) stats() summary.Tables {
 			s.Threads++
 		}
 	}
-	s.Functions = d.p.funcs.len()
+	s.Functions = d.p.funcs.Len()
 	s.Classes = d.p.planner.Len()
 	// The heap objects' bytes (MemStats.HeapAlloc) without ReadMemStats'
 	// stop-the-world, which cost the exit of a short program about 0.5 ms.
