@@ -16,7 +16,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -229,23 +228,13 @@ func clrotelWarm() {
 }
 
 // defaultServiceName names the service after the app when OTEL_SERVICE_NAME
-// is not set: "dotnet Shop.dll" becomes "Shop".
+// is not set.
 func defaultServiceName() string {
 	b, err := os.ReadFile("/proc/self/cmdline")
 	if err != nil {
 		return ""
 	}
-	args := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
-	for _, a := range args {
-		ext := strings.ToLower(filepath.Ext(a))
-		if ext == ".dll" || ext == ".exe" {
-			return strings.TrimSuffix(filepath.Base(a), filepath.Ext(a))
-		}
-	}
-	if len(args) > 0 && args[0] != "" {
-		return filepath.Base(args[0])
-	}
-	return ""
+	return config.AppName(b)
 }
 
 //export clrotelMapFunction
