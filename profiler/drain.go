@@ -41,13 +41,9 @@ type drainer struct {
 	// Load shedding: the drainer's own CPU and the traces it began, per
 	// window, decide how many new traces per second the hooks may start
 	// (shed.h).
-	shed      shedding.Controller
-	winStart  time.Time
-	winCPU    int64
-	lastRoots uint64 // traces begun before this window
-	limit     shedding.Limit
-	backlog   shedding.Backlog
-	behind    bool
+	shed    shedding.Meter
+	backlog shedding.Backlog
+	behind  bool
 }
 
 type threadState struct {
@@ -57,23 +53,19 @@ type threadState struct {
 
 func newDrainer(p *profiler) *drainer {
 	d := &drainer{p: p, stop: make(chan struct{}), done: make(chan struct{}), lastStats: time.Now(),
-		shed: shedding.Controller{Budget: p.cfg.ExportCPU}}
+		shed: shedding.Meter{Controller: shedding.Controller{Budget: p.cfg.ExportCPU}}}
 	d.drops.Start(time.Now())
 	d.tr = translate.Translator{Bridge: p.bridge, Methods: methods{p}, Render: p.render, Log: p.log,
 		KeepActivity: p.keepActivity, Threads: d.bridgeThreads}
 	return d
 }
 
-// shedWindow is how often the drainer tells the shedding controller what
-// its span work cost.
-const shedWindow = 100 * time.Millisecond
-
 func (d *drainer) run() {
 	defer close(d.done)
 	// One OS thread, so that its CPU time is the span work's.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	d.winStart, d.winCPU = time.Now(), int64(C.clr_thread_cpu_ns())
+	d.shed.Start(time.Now(), time.Duration(C.clr_thread_cpu_ns()))
 	idle := time.Millisecond
 	for {
 		n := d.pass()
@@ -184,21 +176,16 @@ func (d *drainer) setBehind(behind bool) {
 // publishes the limit it answers to the hooks.
 func (d *drainer) shedTick() {
 	now := time.Now()
-	el := now.Sub(d.winStart)
-	if el < shedWindow {
+	if !d.shed.Due(now) {
 		return
 	}
-	cpu := int64(C.clr_thread_cpu_ns())
-	roots := d.tr.Roots()
-	l := d.shed.Observe(shedding.Window{Elapsed: el, CPU: time.Duration(cpu - d.winCPU), Traces: roots - d.lastRoots})
-	d.winStart, d.winCPU, d.lastRoots = now, cpu, roots
-	if l != d.limit {
+	was := d.shed.Limit()
+	if l, changed := d.shed.Tick(now, time.Duration(C.clr_thread_cpu_ns()), d.tr.Roots()); changed {
 		iv, tol := l.Params()
 		C.clr_shed_set(C.int64_t(iv), C.int64_t(tol))
-		if (l.Rate == 0) != (d.limit.Rate == 0) {
+		if (l.Rate == 0) != (was.Rate == 0) {
 			d.p.log.Debugf("load shedding: new traces %v", l)
 		}
-		d.limit = l
 	}
 }
 
@@ -250,7 +237,7 @@ func dropped() uint64 {
 func (d *drainer) reportDrops(force bool) {
 	if d.drops.Due(time.Now(), force) {
 		d.p.logLines(d.drops.Report(summary.DropCounts{Dropped: dropped(), ShedTraces: uint64(C.clr_shed_traces()),
-			ShedCalls: uint64(C.clr_shed_calls()), Limit: d.limit, ValuesDropped: d.tr.ValuesDropped()}))
+			ShedCalls: uint64(C.clr_shed_calls()), Limit: d.shed.Limit(), ValuesDropped: d.tr.ValuesDropped()}))
 	}
 }
 
