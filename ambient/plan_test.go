@@ -114,6 +114,22 @@ func without(r *fakeRuntime, class string) *fakeRuntime {
 	return r
 }
 
+// errorWanted fails the test unless err is the error want says ("" for
+// none), and reports whether it was a wanted error: the case ends there.
+func errorWanted(t *testing.T, what string, err error, want string) bool {
+	t.Helper()
+	if want == "" {
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		return false
+	}
+	if err == nil || err.Error() != want {
+		t.Fatalf("%s: %v; want error %q", what, err, want)
+	}
+	return true
+}
+
 func TestBuild(t *testing.T) {
 	thread := Thread{Class: 1, Field: 0x04000010, Context: 8, Native: 16, Locals: 8, FlowSuppressed: 24}
 	pair := Pair{Key: 0, Value: 8, Size: 16}
@@ -158,14 +174,8 @@ func TestBuild(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := Build(tc.rt)
-			if tc.err != "" {
-				if err == nil || err.Error() != tc.err {
-					t.Fatalf("Build: %v; want error %q", err, tc.err)
-				}
+			if errorWanted(t, "Build", err, tc.err) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("Build =\n%+v\nwant\n%+v", got, tc.want)
@@ -197,14 +207,11 @@ func TestBuildThread(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := BuildThread(tc.rt)
-			if tc.err != "" {
-				if err == nil || err.Error() != tc.err {
-					t.Fatalf("BuildThread: %v; want error %q", err, tc.err)
-				}
+			if errorWanted(t, "BuildThread", err, tc.err) {
 				return
 			}
-			if err != nil || got != tc.want {
-				t.Errorf("BuildThread = %+v, %v; want %+v", got, err, tc.want)
+			if got != tc.want {
+				t.Errorf("BuildThread = %+v; want %+v", got, tc.want)
 			}
 		})
 	}
