@@ -72,3 +72,25 @@ func utf16String(buf []uint16, n uint32) string {
 	}
 	return string(b)
 }
+
+// ReadTokens reads every token of a metadata enumeration. call fills buf
+// and reports how many tokens it wrote and how many there are in all, and
+// the HRESULT; when buf was too small it is asked again with room for all
+// of them (at most MaxName).
+func ReadTokens(what string, first int, call func(buf []uint32) (count, total uint32, hr int32)) ([]uint32, error) {
+	toks := make([]uint32, first)
+	for range 2 {
+		count, total, hr := call(toks)
+		if hr != 0 {
+			return nil, fmt.Errorf("%s: HRESULT %#x", what, uint32(hr))
+		}
+		if int(total) <= len(toks) {
+			return toks[:min(int(count), len(toks))], nil
+		}
+		if total > MaxName {
+			return nil, fmt.Errorf("%s: %d entries", what, total)
+		}
+		toks = make([]uint32, total)
+	}
+	return nil, fmt.Errorf("%s: the enumeration keeps growing", what)
+}
