@@ -5,11 +5,12 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -189,12 +190,12 @@ func readReference(t *testing.T) reference {
 
 func TestReferenceDocumentsEveryVariable(t *testing.T) {
 	code, ref := codeVariables(t), readReference(t)
-	for _, name := range sortedKeys(code) {
+	for _, name := range slices.Sorted(maps.Keys(code)) {
 		if _, ok := ref.rows[name]; !ok {
 			t.Errorf("%s is read at %s but has no row in %s (a table row whose first cell names it)", name, code[name], referenceName)
 		}
 	}
-	for _, name := range sortedKeys(ref.clrotel) {
+	for _, name := range slices.Sorted(maps.Keys(ref.clrotel)) {
 		if _, ok := code[name]; !ok {
 			t.Errorf("%s:%d names %s, which config/*.go does not read (renamed or gone? fix the reference)", referenceName, ref.clrotel[name], name)
 		}
@@ -210,18 +211,9 @@ func TestReferenceDocumentsEveryYAMLKey(t *testing.T) {
 			t.Errorf("YAML key %s (config.File, config/file.go) has no row in the table under %q in %s", k, yamlKeysHeading, referenceName)
 		}
 	}
-	for _, k := range sortedKeys(ref.keys) {
+	for _, k := range slices.Sorted(maps.Keys(ref.keys)) {
 		if !inCode[k] {
 			t.Errorf("%s:%d lists YAML key %s, which config.File does not have (renamed or gone? fix the reference)", referenceName, ref.keys[k], k)
 		}
 	}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"time"
 )
 
 // Watcher reloads the configuration file when its content changes. Only
@@ -113,4 +114,26 @@ func equalLists(a, b any) bool {
 		return v
 	}
 	return reflect.DeepEqual(norm(a), norm(b))
+}
+
+// Run checks the file every period until stop is closed, handing each
+// good change to apply and each failure to fail.
+func (w *Watcher) Run(stop <-chan struct{}, period time.Duration, apply func(*Reload), fail func(error)) {
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+		}
+		r, err := w.Check()
+		if err != nil {
+			fail(err)
+			continue
+		}
+		if r != nil {
+			apply(r)
+		}
+	}
 }

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/clrotel/clrotel/sampling"
 )
@@ -74,5 +76,46 @@ func TestRemoteFileErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("want %q in %v", want, err)
 		}
+	}
+}
+
+// Run hands each change to apply or fail, as Check finds it, until stop.
+func TestWatcherRun(t *testing.T) {
+	var mu sync.Mutex
+	content := "sampling:\n  sampler: always_on\n"
+	read := func(string) ([]byte, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return []byte(content), nil
+	}
+	edit := func(s string) {
+		mu.Lock()
+		content = s
+		mu.Unlock()
+	}
+	lookup := env("CLROTEL_CONFIG", "c.yaml")
+	running, err := Load(lookup, read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := NewWatcher("c.yaml", running, lookup, read)
+	applied, failed := make(chan *Reload, 8), make(chan error, 8)
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		w.Run(stop, time.Millisecond, func(r *Reload) { applied <- r }, func(err error) { failed <- err })
+	}()
+	edit("sampling:\n  sampler: always_off\n")
+	if r := <-applied; r.Config.Sampling.Sampler != sampling.AlwaysOff {
+		t.Errorf("applied %+v; want always_off", r.Config.Sampling)
+	}
+	edit("sampling:\n  sampler: [\n")
+	if err := <-failed; !strings.Contains(err.Error(), "is not used") {
+		t.Errorf("a bad file: %v", err)
+	}
+	close(stop)
+	<-done
+	if len(applied) != 0 || len(failed) != 0 {
+		t.Errorf("unchanged content reported again: %d applied, %d failed", len(applied), len(failed))
 	}
 }

@@ -12,7 +12,9 @@
 //     generic arguments in <...>;
 //   - the glob matching that selects methods by Namespace.Type.Method
 //     (Match, Patterns);
-//   - the Resolver, which puts these together for a FunctionID.
+//   - the Resolver, which puts these together for a FunctionID;
+//   - reading a name through the runtime's "buffer, capacity, length"
+//     calls (ReadName): one call for the usual short name, never a cut one.
 //
 // The package does not call the runtime: it has no cgo and does no I/O.
 // Decoding and formatting are pure functions of their arguments; tokens

@@ -15,7 +15,8 @@
 // strategy and the file reload are decided in packages sampling,
 // sampling/jaegerremote and config), and reading the caller's trace context
 // (Activity.Current) on a root call through layouts found at run time
-// (ambient.c, ambient.go; the decisions are package ambient's), and the
+// (ambient.c, ambient.go; the plan and when to retry it are package
+// ambient's), and the
 // fields that carry an async method's span through its state machine and a
 // closure's maker to its lambdas, added at module load and read and
 // written by the hooks (async.c, async.go; the decisions are package
@@ -29,6 +30,8 @@
 // counts what it drops. Go runs on CLR threads only from Initialize (or the
 // first function question, when Initialize did not wait for Go),
 // Shutdown, FunctionIDMapper2 and JITInlining (once per function), always
-// with the runtime's GC activation signal blocked. Naming rules belong to
-// package naming, spans to otelbridge.
+// with the runtime's GC activation signal blocked. Decisions belong to the
+// pure packages the glue wires: naming rules to naming, spans to
+// otelbridge, the log's reports to summary, the shedding windows to
+// shedding, the function table's indexing to internal/indexed.
 package main

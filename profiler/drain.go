@@ -17,6 +17,7 @@ import (
 	"github.com/clrotel/clrotel/folding"
 	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/shedding"
+	"github.com/clrotel/clrotel/summary"
 	"github.com/clrotel/clrotel/translate"
 	"go.opentelemetry.io/otel/attribute"
 )
@@ -31,27 +32,18 @@ type drainer struct {
 	done    chan struct{}
 
 	records   atomic.Uint64
-	lastDrop  uint64
-	lastLog   time.Time
+	drops     summary.Drops
 	lastStats time.Time
 
 	// tr turns each record into spans.
 	tr translate.Translator
-	// Last reported count of calls traced without their values (the ring
-	// had no room for them; the spans are marked dotnet.values.dropped).
-	lastValuesDropped uint64
 
 	// Load shedding: the drainer's own CPU and the traces it began, per
 	// window, decide how many new traces per second the hooks may start
 	// (shed.h).
-	shed                shedding.Controller
-	winStart            time.Time
-	winCPU              int64
-	lastRoots           uint64 // traces begun before this window
-	limit               shedding.Limit
-	lastShed, lastCalls uint64
-	backlog             shedding.Backlog
-	behind              bool
+	shed    shedding.Meter
+	backlog shedding.Backlog
+	behind  bool
 }
 
 type threadState struct {
@@ -59,27 +51,21 @@ type threadState struct {
 	*translate.Thread
 }
 
-// statsEvery is how often the table sizes are logged (info level).
-const statsEvery = 10 * time.Second
-
 func newDrainer(p *profiler) *drainer {
-	d := &drainer{p: p, stop: make(chan struct{}), done: make(chan struct{}), lastLog: time.Now(), lastStats: time.Now(),
-		shed: shedding.Controller{Budget: p.cfg.ExportCPU}}
+	d := &drainer{p: p, stop: make(chan struct{}), done: make(chan struct{}), lastStats: time.Now(),
+		shed: shedding.Meter{Controller: shedding.Controller{Budget: p.cfg.ExportCPU}}}
+	d.drops.Start(time.Now())
 	d.tr = translate.Translator{Bridge: p.bridge, Methods: methods{p}, Render: p.render, Log: p.log,
 		KeepActivity: p.keepActivity, Threads: d.bridgeThreads}
 	return d
 }
-
-// shedWindow is how often the drainer tells the shedding controller what
-// its span work cost.
-const shedWindow = 100 * time.Millisecond
 
 func (d *drainer) run() {
 	defer close(d.done)
 	// One OS thread, so that its CPU time is the span work's.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	d.winStart, d.winCPU = time.Now(), int64(C.clr_thread_cpu_ns())
+	d.shed.Start(time.Now(), time.Duration(C.clr_thread_cpu_ns()))
 	idle := time.Millisecond
 	for {
 		n := d.pass()
@@ -91,7 +77,7 @@ func (d *drainer) run() {
 		}
 		d.p.bridge.SetDroppedCalls(dropped())
 		d.reportDrops(false)
-		if time.Since(d.lastStats) >= statsEvery {
+		if time.Since(d.lastStats) >= summary.TablesEvery {
 			d.lastStats = time.Now()
 			d.p.log.Infof("%v", d.stats())
 		}
@@ -190,21 +176,16 @@ func (d *drainer) setBehind(behind bool) {
 // publishes the limit it answers to the hooks.
 func (d *drainer) shedTick() {
 	now := time.Now()
-	el := now.Sub(d.winStart)
-	if el < shedWindow {
+	if !d.shed.Due(now) {
 		return
 	}
-	cpu := int64(C.clr_thread_cpu_ns())
-	roots := d.tr.Roots()
-	l := d.shed.Observe(shedding.Window{Elapsed: el, CPU: time.Duration(cpu - d.winCPU), Traces: roots - d.lastRoots})
-	d.winStart, d.winCPU, d.lastRoots = now, cpu, roots
-	if l != d.limit {
+	was := d.shed.Limit()
+	if l, changed := d.shed.Tick(now, time.Duration(C.clr_thread_cpu_ns()), d.tr.Roots()); changed {
 		iv, tol := l.Params()
 		C.clr_shed_set(C.int64_t(iv), C.int64_t(tol))
-		if (l.Rate == 0) != (d.limit.Rate == 0) {
+		if (l.Rate == 0) != (was.Rate == 0) {
 			d.p.log.Debugf("load shedding: new traces %v", l)
 		}
-		d.limit = l
 	}
 }
 
@@ -251,27 +232,12 @@ func dropped() uint64 {
 	return total
 }
 
-// reportDrops logs, at most every 10 s (or when forced), how many calls the
-// hooks dropped since the last report.
+// reportDrops logs, at most every summary.DropsEvery (or when forced), what
+// was not traced in full since the last report.
 func (d *drainer) reportDrops(force bool) {
-	if !force && time.Since(d.lastLog) < 10*time.Second {
-		return
-	}
-	d.lastLog = time.Now()
-	total := dropped()
-	if total > d.lastDrop {
-		d.p.log.Warnf("%d calls not traced since the last report (%d in all): capture buffers full or thread slots exhausted", total-d.lastDrop, total)
-		d.lastDrop = total
-	}
-	if traces, calls := uint64(C.clr_shed_traces()), uint64(C.clr_shed_calls()); calls > d.lastCalls {
-		d.p.log.Infof("%d traces (%d calls) shed under load since the last report, %d so far; new traces now: %v",
-			traces-d.lastShed, calls-d.lastCalls, traces, d.limit)
-		d.lastShed, d.lastCalls = traces, calls
-	}
-	if n := d.tr.ValuesDropped(); n > d.lastValuesDropped {
-		d.p.log.Warnf("%d calls traced without their values since the last report, %d so far: capture buffers too full for them (spans marked dotnet.values.dropped)",
-			n-d.lastValuesDropped, n)
-		d.lastValuesDropped = n
+	if d.drops.Due(time.Now(), force) {
+		d.p.logLines(d.drops.Report(summary.DropCounts{Dropped: dropped(), ShedTraces: uint64(C.clr_shed_traces()),
+			ShedCalls: uint64(C.clr_shed_calls()), Limit: d.shed.Limit(), ValuesDropped: d.tr.ValuesDropped()}))
 	}
 }
 

@@ -8,11 +8,11 @@ import "C"
 
 import (
 	"sync"
-	"sync/atomic"
 	"time"
 	"unsafe"
 
 	"github.com/clrotel/clrotel/folding"
+	"github.com/clrotel/clrotel/internal/indexed"
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/sampling"
@@ -32,44 +32,18 @@ type function struct {
 }
 
 // functionTable maps FunctionIDs to decisions, and the index the hooks
-// record to the function. Lookups by index (the drainer, per record) take
-// no lock. The functions sit in fixed chunks, never moved: adding one
-// writes it into its chunk and then publishes the new count (a copied list
-// made adding the n-th function cost n: 4,156 functions, mcs.exe's
-// compile, spent a third of their naming time copying).
+// record to the function (a selected one: it has a C block).
 type functionTable struct {
-	mu     sync.Mutex
-	byID   map[uint64]*function
-	n      atomic.Uint32 // functions published; entries below it are set
-	chunks [maxFuncChunks]atomic.Pointer[[funcChunk]*function]
+	indexed.Table[uint64, *function]
 }
 
-const (
-	funcChunk     = 1024
-	maxFuncChunks = 1 << 12 // 4 Mi functions: then lookupOrAdd returns functions without an index
-)
-
-func newFunctionTable() *functionTable {
-	return &functionTable{byID: map[uint64]*function{}}
-}
-
-// len is the number of functions with an index.
-func (t *functionTable) len() int { return int(t.n.Load()) }
-
-// each calls fn for every function with an index, in index order, up to
-// the count when it started.
-func (t *functionTable) each(fn func(i uint32, f *function)) {
-	n := t.n.Load()
-	for i := uint32(0); i < n; i++ {
-		fn(i, t.chunks[i/funcChunk].Load()[i%funcChunk])
-	}
-}
+func newFunctionTable() *functionTable { return &functionTable{} }
 
 // folded lists every function's calls folded into other spans (their
 // totals, which the hooks keep in the function's C block).
 func (t *functionTable) folded() []folding.Entry {
 	var out []folding.Entry
-	t.each(func(i uint32, f *function) {
+	t.Each(func(i uint32, f *function) {
 		if f == nil || f.c == nil {
 			return
 		}
@@ -84,45 +58,13 @@ func (t *functionTable) folded() []folding.Entry {
 // funcName names a function by index, for folded calls.
 func (p *profiler) funcName(i uint32) string { return translate.FuncName(methods{p}, i) }
 
-func (t *functionTable) at(i uint32) *function {
-	if i >= t.n.Load() {
-		return nil
-	}
-	return t.chunks[i/funcChunk].Load()[i%funcChunk]
-}
-
-// locked runs fn with the table locked: no function is added meanwhile.
-// list is indexed as the hooks record.
-func (t *functionTable) locked(fn func(list []*function)) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	list := make([]*function, 0, t.len())
-	t.each(func(_ uint32, f *function) { list = append(list, f) })
-	fn(list)
-}
-
 // lookupOrAdd returns the function for id, creating it with mk under the
 // table lock the first time.
 func (t *functionTable) lookupOrAdd(id uint64, mk func(index uint32) *function) *function {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if f, ok := t.byID[id]; ok {
-		return f
-	}
-	n := t.n.Load()
-	f := mk(n)
-	t.byID[id] = f
-	if f.c == nil || n/funcChunk >= maxFuncChunks {
-		return f
-	}
-	c := t.chunks[n/funcChunk].Load()
-	if c == nil {
-		c = new([funcChunk]*function)
-		t.chunks[n/funcChunk].Store(c)
-	}
-	c[n%funcChunk] = f
-	t.n.Store(n + 1)
-	return f
+	return t.LookupOrAdd(id, func(index uint32) (*function, bool) {
+		f := mk(index)
+		return f, f.c != nil
+	})
 }
 
 // newCFn allocates the client ID the hooks receive. It is never freed: the

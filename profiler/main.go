@@ -16,7 +16,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"sync"
@@ -28,11 +27,13 @@ import (
 
 	"github.com/clrotel/clrotel/config"
 	"github.com/clrotel/clrotel/folding"
+	"github.com/clrotel/clrotel/internal/logging"
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/sampling"
 	"github.com/clrotel/clrotel/selection"
 	"github.com/clrotel/clrotel/shedding"
+	"github.com/clrotel/clrotel/summary"
 	"github.com/clrotel/clrotel/values"
 	"github.com/clrotel/clrotel/values/typerender"
 )
@@ -47,7 +48,7 @@ func main() {}
 type profiler struct {
 	openFolded uint64 // folded calls running at exit
 	cfg        config.Config
-	log        *logger
+	log        *logging.Logger
 	resolver   *naming.Resolver
 	sel        selection.Policy
 	funcs      *functionTable
@@ -80,9 +81,9 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		}
 	}()
 	cfg, err := config.Load(os.LookupEnv, os.ReadFile)
-	log := newLogger(cfg.LogLevel, os.Stderr)
+	log := logging.New(cfg.LogLevel, os.Stderr)
 	if cfg.LogFile != "" {
-		if ferr := log.openFile(cfg.LogFile); ferr != nil {
+		if ferr := log.OpenFile(cfg.LogFile); ferr != nil {
 			log.Warnf("%v; logging to stderr only", ferr)
 		}
 	}
@@ -103,7 +104,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		funcs: newFunctionTable(),
 		stop:  make(chan struct{}),
 	}
-	p.ambient = &ambientState{p: p}
+	p.ambient = newAmbientState(p)
 	p.planner = newPlanner(p, values.NewRedactor(append(append([]string{}, values.DefaultSensitive...), cfg.Redact...)), cfg.Statics, cfg.Capture)
 	p.render = &values.Renderer{Classes: p.planner, Limits: values.Limits{MaxAttrBytes: cfg.MaxAttrBytes, MaxSubAttrs: 16}, Redact: p.planner.redact,
 		Types: typerender.New(), RedactPAN: cfg.RedactPAN}
@@ -179,9 +180,9 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	if C.clr_strategy_init() == 0 {
 		log.Infof("membarrier(2) unavailable: root decisions fence for strategy updates")
 	}
-	p.samp = &samplingState{log: log, funcs: p.funcs, service: p.pipe.ServiceName()}
+	p.samp = newSamplingState(log, p.funcs, p.pipe.ServiceName())
 	p.samp.publish(func() bool { p.samp.cfg = cfg.Sampling; return true })
-	p.samp.startRemote(cfg.Sampling)
+	p.samp.remote.Apply(cfg.Sampling)
 	if path, ok := os.LookupEnv("CLROTEL_CONFIG"); ok && strings.TrimSpace(path) != "" {
 		p.cfgPath = path
 		w := config.NewWatcher(path, cfg, os.LookupEnv, os.ReadFile)
@@ -227,23 +228,13 @@ func clrotelWarm() {
 }
 
 // defaultServiceName names the service after the app when OTEL_SERVICE_NAME
-// is not set: "dotnet Shop.dll" becomes "Shop".
+// is not set.
 func defaultServiceName() string {
 	b, err := os.ReadFile("/proc/self/cmdline")
 	if err != nil {
 		return ""
 	}
-	args := strings.Split(strings.TrimRight(string(b), "\x00"), "\x00")
-	for _, a := range args {
-		ext := strings.ToLower(filepath.Ext(a))
-		if ext == ".dll" || ext == ".exe" {
-			return strings.TrimSuffix(filepath.Base(a), filepath.Ext(a))
-		}
-	}
-	if len(args) > 0 && args[0] != "" {
-		return filepath.Base(args[0])
-	}
-	return ""
+	return config.AppName(b)
 }
 
 //export clrotelMapFunction
@@ -446,7 +437,7 @@ func (p *profiler) shutdown() {
 	// Go's own threads ask the runtime nothing once this returns.
 	defer p.planner.closeRuntime()
 	close(p.stop)
-	p.samp.stopRemote()
+	p.samp.remote.Stop()
 	deadline := time.Now().Add(p.cfg.ShutdownWait)
 	// Every record still in the rings is drained and ends up exported or
 	// counted. Against a collector that is not answering, the drainer does
@@ -469,54 +460,35 @@ func (p *profiler) shutdown() {
 		p.log.Infof("%v", p.drain.stats())
 	}
 	p.drain.reportDrops(true)
-	if s := folding.Summary(p.funcs.folded(), p.summaryName, 20); s != "" {
-		p.log.Infof("%s", s)
-	}
-	if s := reJITNote(); s != "" {
-		p.log.Infof("%s", s)
-	}
-	if n := uint64(C.clr_guard_faults()); n > 0 {
-		p.log.Warnf("%d runtime calls about objects faulted and were abandoned; those values show as <unreadable> (references that point at no object, such as ones forged by unsafe code)", n)
-	}
-	if n := p.bridge.AsyncOverflow(); n > 0 {
-		p.log.Warnf("%d async spans ended untracked (clrotel.end_reason=async_untracked): more than CLROTEL_ASYNC_MAX_PENDING=%d were waiting for their task", n, p.cfg.AsyncMaxPending)
-	}
+	e := summary.Exit{Folding: folding.Summary(p.funcs.folded(), p.summaryName, 20), ReJIT: reJITNote(),
+		GuardFaults: uint64(C.clr_guard_faults()), AsyncOverflow: p.bridge.AsyncOverflow(), AsyncMaxPending: uint64(p.cfg.AsyncMaxPending),
+		Shedding:      shedding.Note(uint64(C.clr_shed_traces()), uint64(C.clr_shed_calls())),
+		EventsDropped: uint64(C.clr_events_dropped()), FoldedAfterSent: p.bridge.FoldedAfterSent(), NoLeave: uint64(C.clr_no_leave_count())}
 	if p.cfg.Async {
-		p.log.Infof("async: %d state machines carry their span; %d modules with native code left as they are; %d closures queued with the flow suppressed", uint64(C.clr_async_types()), uint64(C.clr_async_skipped_modules()), queueSuppressed())
-		made, joined, full, lost := workCounts()
-		gcs, ranges := workGCCounts()
-		p.log.Infof("queued work: %d work items made under a span, %d runs continued their maker's trace; %d collections followed (%d ranges of live objects reported)", made, joined, gcs, ranges)
-		if note, failed := gcEventsNote(); failed {
-			p.log.Warnf("%s", note)
-		} else if note != "" {
-			p.log.Infof("%s", note)
-		}
-		if full > 0 {
-			p.log.Warnf("queued work: %d work items not recorded, the table was full: their work started traces of its own", full)
-		}
-		if lost > 0 {
-			p.log.Warnf("queued work: %d work items forgotten at a collection that did not report them alive (never run, or moved where the runtime did not say): those that ran started traces of their own", lost)
-		}
+		e.Async, e.AsyncTypes, e.AsyncSkippedModules, e.QueueSuppressed = true, uint64(C.clr_async_types()), uint64(C.clr_async_skipped_modules()), queueSuppressed()
+		e.WorkMade, e.WorkJoined, e.WorkFull, e.WorkLost = workCounts()
+		e.GCs, e.GCRanges = workGCCounts()
+		e.GCEvents, e.GCEventsFailed = gcEventsNote()
 	}
-	if s := shedding.Note(uint64(C.clr_shed_traces()), uint64(C.clr_shed_calls())); s != "" {
-		p.log.Infof("%s", s)
-	}
-	if n := uint64(C.clr_events_dropped()); n > 0 {
-		p.log.Warnf("%d exception, catch or Activity records not recorded: capture buffers full (their spans miss those events)", n)
-	}
-	if n := p.bridge.FoldedAfterSent(); n > 0 {
-		p.log.Infof("%d calls folded into spans after they were sent (frames that began serving, sent while open): counted here, on no span", n)
-	}
-	if n := uint64(C.clr_no_leave_count()); n > 0 {
-		p.log.Warnf("%d spans closed without their method's Leave (clrotel.end_reason=no_leave): a frame below them returned first", n)
-	}
+	p.logLines(e.Lines())
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	if err := p.pipe.Shutdown(ctx); err != nil {
 		p.log.Warnf("exit: spans still queued were not exported: %v", err)
 	}
 	st := p.pipe.Stats()
-	p.log.Infof("shut down: %d records drained; %d spans exported, %d failed, %d lost at exit; %d calls dropped; %d calls folded; %d calls shed (%d traces); %d traces not sampled, %d rate-limited",
-		p.drain.records.Load(), st.Exported, st.Failed, st.Lost, dropped(), uint64(C.clr_folded_calls())+p.openFolded,
-		uint64(C.clr_shed_calls()), uint64(C.clr_shed_traces()), uint64(C.clr_unsampled_roots()), uint64(C.clr_rate_limited_roots()))
+	p.log.Infof("%v", summary.Totals{Records: p.drain.records.Load(), Exported: st.Exported, Failed: st.Failed, Lost: st.Lost, Dropped: dropped(),
+		Folded: uint64(C.clr_folded_calls()) + p.openFolded, ShedCalls: uint64(C.clr_shed_calls()), ShedTraces: uint64(C.clr_shed_traces()),
+		Unsampled: uint64(C.clr_unsampled_roots()), RateLimited: uint64(C.clr_rate_limited_roots())})
+}
+
+// logLines logs a report's lines.
+func (p *profiler) logLines(lines []summary.Line) {
+	for _, l := range lines {
+		if l.Level == summary.Warn {
+			p.log.Warnf("%s", l.Text)
+		} else {
+			p.log.Infof("%s", l.Text)
+		}
+	}
 }

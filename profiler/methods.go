@@ -17,7 +17,7 @@ type methods struct{ p *profiler }
 var _ translate.Methods = methods{}
 
 func (m methods) Function(i uint32) (translate.Function, bool) {
-	f := m.p.funcs.at(i)
+	f := m.p.funcs.At(i)
 	if f == nil {
 		return translate.Function{}, false
 	}
@@ -29,7 +29,7 @@ func (m methods) Function(i uint32) (translate.Function, bool) {
 }
 
 func (m methods) Instantiation(i uint32, class uint64, typeArgs []uint64) *otelbridge.Method {
-	return m.p.instantiation(m.p.funcs.at(i), class, typeArgs)
+	return m.p.instantiation(m.p.funcs.At(i), class, typeArgs)
 }
 
 func (m methods) ClassName(class uint64) string { return m.p.resolver.ClassName(class) }

@@ -26,7 +26,7 @@ func (p *profiler) reJITLoop(stop <-chan struct{}) {
 		case <-stop:
 			return
 		case now := <-tick.C:
-			p.funcs.each(func(i uint32, f *function) {
+			p.funcs.Each(func(i uint32, f *function) {
 				if f != nil && f.c != nil && atomic.LoadUint32((*uint32)(unsafe.Pointer(&f.c.flags)))&C.FN_FOLDED != 0 {
 					b.Add(i)
 				}
@@ -37,7 +37,7 @@ func (p *profiler) reJITLoop(stop <-chan struct{}) {
 			}
 			fns := make([]*C.clr_fn, len(batch))
 			for k, i := range batch {
-				fns[k] = p.funcs.at(i).c
+				fns[k] = p.funcs.At(i).c
 			}
 			// C memory: the ReJIT thread keeps the pointers after the call.
 			arr := (**C.clr_fn)(C.malloc(C.size_t(len(fns)) * C.size_t(unsafe.Sizeof(fns[0]))))
@@ -68,7 +68,7 @@ func reJITNote() string {
 // when its count stops at its re-JIT without hooks.
 func (p *profiler) summaryName(i uint32) string {
 	name := p.funcName(i)
-	if f := p.funcs.at(i); f != nil && f.c != nil && atomic.LoadUint32((*uint32)(unsafe.Pointer(&f.c.flags)))&C.FN_UNHOOKED != 0 {
+	if f := p.funcs.At(i); f != nil && f.c != nil && atomic.LoadUint32((*uint32)(unsafe.Pointer(&f.c.flags)))&C.FN_UNHOOKED != 0 {
 		name += " (counted until re-JIT)"
 	}
 	return name

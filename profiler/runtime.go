@@ -26,9 +26,9 @@ func hrErr(what string, hr C.int) error {
 // capacity elements.
 type nameCall func(buf *C.uint16_t, capacity C.uint32_t, n *C.uint32_t) C.int
 
-// askName reads a name through call (see readName).
+// askName reads a name through call (see naming.ReadName).
 func askName(what string, call nameCall) (string, error) {
-	return readName(what, func(buf []uint16) (uint32, int32) {
+	return naming.ReadName(what, func(buf []uint16) (uint32, int32) {
 		var n C.uint32_t
 		var p *C.uint16_t
 		if len(buf) > 0 {
@@ -43,24 +43,14 @@ func askName(what string, call nameCall) (string, error) {
 // capacity tokens and reports how many there are in all.
 type enumCall func(toks *C.uint32_t, capacity C.uint32_t, count, total *C.uint32_t) C.int
 
-// enumAll returns every token of an enumeration, asking again with room for
-// all of them when the first buffer was too small.
+// enumAll returns every token of an enumeration (naming.ReadTokens).
 func enumAll(what string, first int, call enumCall) ([]C.uint32_t, error) {
-	toks := make([]C.uint32_t, first)
-	for range 2 {
+	toks, err := naming.ReadTokens(what, first, func(buf []uint32) (uint32, uint32, int32) {
 		var count, total C.uint32_t
-		if hr := call(&toks[0], C.uint32_t(len(toks)), &count, &total); hr != 0 {
-			return nil, hrErr(what, hr)
-		}
-		if int(total) <= len(toks) {
-			return toks[:min(int(count), len(toks))], nil
-		}
-		if total > maxName {
-			return nil, fmt.Errorf("%s: %d entries", what, total)
-		}
-		toks = make([]C.uint32_t, total)
-	}
-	return nil, fmt.Errorf("%s: the enumeration keeps growing", what)
+		hr := call((*C.uint32_t)(unsafe.Pointer(&buf[0])), C.uint32_t(len(buf)), &count, &total)
+		return uint32(count), uint32(total), int32(hr)
+	})
+	return unsafe.Slice((*C.uint32_t)(unsafe.SliceData(toks)), len(toks)), err
 }
 
 func (clrRuntime) Function(fid uint64) (naming.Function, error) {

@@ -208,7 +208,7 @@ func classLayout(cid uint64) ([]C.clr_field_offset, uint32, error) {
 	if n == 0 {
 		return nil, uint32(sz), nil
 	}
-	if n > maxName {
+	if n > naming.MaxName {
 		return nil, 0, fmt.Errorf("GetClassLayout: %d fields", n)
 	}
 	fields := make([]C.clr_field_offset, n)

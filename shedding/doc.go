@@ -4,10 +4,10 @@
 // service under load keeps its throughput, and what is given up is whole
 // traces, refused at their root, never calls inside a trace.
 //
-// The drainer reports, window by window, the CPU it used and how many
-// traces it began; the Controller answers with the admission rate and
+// The drainer reports its running totals, the CPU it used and how many
+// traces it began, which the Meter cuts into windows; the Controller answers with the admission rate and
 // burst that the hooks' token bucket applies at each root
 // (profiler/shed.h). The package owns that rule and how shed traces read
 // in the log. It must not touch the runtime, the C side or a clock: time
-// comes in through Window.
+// comes in through Window and the Meter's arguments.
 package shedding

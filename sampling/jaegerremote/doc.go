@@ -4,7 +4,7 @@
 // extension serve it, and turns it into a sampling.Strategy.
 //
 // It owns the protocol (the Jaeger IDL's Go types, either JSON encoding),
-// polling with backoff, keeping the last good strategy, and saying once
+// polling with backoff, one poller for the sampler in force (Runner), keeping the last good strategy, and saying once
 // when the endpoint's state changes. It must not call the runtime, use cgo
 // or decide on traces: the profiler publishes what it delivers to the C
 // hook, and package sampling resolves it per method.

@@ -13,10 +13,12 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -56,16 +58,7 @@ func (g *Graph) Nodes() []string {
 			set[b] = true
 		}
 	}
-	return sortedKeys(set)
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(set))
 }
 
 // Loops returns the strongly connected components of more than one file,
@@ -86,7 +79,7 @@ func (g *Graph) Loops() [][]string {
 		next++
 		stack = append(stack, v)
 		on[v] = true
-		for _, w := range sortedKeys(g.Edges[v]) {
+		for _, w := range slices.Sorted(maps.Keys(g.Edges[v])) {
 			if _, seen := index[w]; !seen {
 				visit(w)
 				low[v] = min(low[v], low[w])
@@ -135,7 +128,7 @@ func (g *Graph) Cycle(scc []string) string {
 	for len(queue) > 0 && end == "" {
 		v := queue[0]
 		queue = queue[1:]
-		for _, w := range sortedKeys(g.Edges[v]) {
+		for _, w := range slices.Sorted(maps.Keys(g.Edges[v])) {
 			if !in[w] {
 				continue
 			}
@@ -219,7 +212,7 @@ func (g *Graph) Report(what string) string {
 			in[v] = true
 		}
 		for _, a := range scc {
-			for _, c := range sortedKeys(g.Edges[a]) {
+			for _, c := range slices.Sorted(maps.Keys(g.Edges[a])) {
 				if in[c] {
 					fmt.Fprintf(&b, "  %s -> %s: %s\n", a, c, strings.Join(g.Edges[a][c], " "))
 				}
@@ -511,7 +504,7 @@ func readC(pre, dir, self string) *unit {
 		stmt = append(stmt, t)
 	}
 	// What self names through the header functions it calls, transitively.
-	work := sortedKeys(own)
+	work := slices.Sorted(maps.Keys(own))
 	for len(work) > 0 {
 		id := work[len(work)-1]
 		work = work[:len(work)-1]

@@ -191,3 +191,37 @@ func TypeArgs() (fn, class int, fnErr, classErr error) {
 
 // MaxTypeArgs is the wrappers' fixed capacity for type arguments.
 const MaxTypeArgs = C.CLR_MAX_TYPE_ARGS
+
+// Code is C memory that stubs are laid out in: its addresses do not move.
+type Code struct {
+	p     unsafe.Pointer
+	Bytes []byte
+}
+
+// NewCode allocates n zeroed bytes of C memory.
+func NewCode(n int) Code {
+	p := C.calloc(C.size_t(n), 1)
+	return Code{p, unsafe.Slice((*byte)(p), n)}
+}
+
+// Free releases the memory.
+func (c Code) Free() { C.free(c.p) }
+
+// Addr is the address of byte off.
+func (c Code) Addr(off int) uint64 { return uint64(uintptr(c.p)) + uint64(off) }
+
+// SetCode makes ip the compiled code of function fid, for the fake's
+// GetFunctionFromIP (0: no code is known).
+func SetCode(ip, fid uint64) { C.fake_set_code(C.uintptr_t(ip), C.uintptr_t(fid)) }
+
+// UnloadModule makes the fake classes' module unknown until the next Reset.
+func UnloadModule() { C.clr_module_unloaded(0x3000) }
+
+// CodeFunction is clr_code_function: the function a code pointer leads to.
+func CodeFunction(ip uint64) (uint64, bool) {
+	var fid C.uintptr_t
+	if C.clr_code_function(C.uintptr_t(ip), &fid) != 0 {
+		return 0, false
+	}
+	return uint64(fid), true
+}

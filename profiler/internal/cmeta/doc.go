@@ -4,5 +4,7 @@
 // hold at least the capacity they claim. The fake writes the whole claimed
 // capacity, so a buffer shorter than its capacity overruns under
 // AddressSanitizer (`make test` runs this package with -asan), and it
-// counts every call that breaks the contract. Test-only: nothing imports it.
+// counts every call that breaks the contract. It also follows, through
+// clr_code_function, precode stubs laid out in memory to the method a
+// delegate's code pointer leads to. Test-only: nothing imports it.
 package cmeta

@@ -227,6 +227,22 @@ static HRESULT f_class_id_info2(void *self, ClassID cid, ModuleID *mod, mdTypeDe
     return type_args("GetClassIDInfo2", cap, pn, args);
 }
 
+// The one address the fake knows as compiled code, and its function.
+static uintptr_t g_code_ip, g_code_fid;
+
+static HRESULT f_function_from_ip(void *self, LPCBYTE ip, FunctionID *fid) {
+    (void)self;
+    if (g_code_ip == 0 || (uintptr_t)ip != g_code_ip)
+        return E_FAIL;
+    *fid = g_code_fid;
+    return S_OK;
+}
+
+void fake_set_code(uintptr_t ip, uintptr_t fid) {
+    g_code_ip = ip;
+    g_code_fid = fid;
+}
+
 void fake_reset(const char *name, uint32_t nfields, uint32_t ntype_args) {
     snprintf(g_name, sizeof g_name, "%s", name);
     g_nfields = nfields;
@@ -248,6 +264,7 @@ void fake_reset(const char *name, uint32_t nfields, uint32_t ntype_args) {
     g_info_vtbl.GetAssemblyInfo = f_assembly_info;
     g_info_vtbl.GetClassLayout = f_class_layout;
     g_info_vtbl.GetFunctionInfo2 = f_function_info2;
+    g_info_vtbl.GetFunctionFromIP = f_function_from_ip;
     g_info_vtbl.GetClassIDInfo2 = f_class_id_info2;
     g_info_vtbl.IsArrayClass = f_is_array_class;
 }

@@ -8,5 +8,7 @@ void fake_reset(const char *name, uint32_t nfields, uint32_t ntype_args);
 int fake_violations(void);
 const char *fake_last_violation(void);
 void *fake_import(void);
+// ip is compiled code of function fid (GetFunctionFromIP); 0: none.
+void fake_set_code(uintptr_t ip, uintptr_t fid);
 
 #endif

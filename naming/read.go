@@ -1,4 +1,4 @@
-package main
+package naming
 
 import (
 	"fmt"
@@ -6,9 +6,9 @@ import (
 	"unicode/utf16"
 )
 
-// maxName bounds a name the runtime reports (UTF-16 units): metadata
+// MaxName bounds a name the runtime reports (UTF-16 units): metadata
 // strings are far shorter; a larger length is treated as an error.
-const maxName = 1 << 16
+const MaxName = 1 << 16
 
 // nameFirst is the capacity of the buffer a name is first read into:
 // metadata names are almost always shorter, so one call reads them.
@@ -18,7 +18,7 @@ const nameFirst = 256
 // many times a second while an app starts).
 var firstBufs = sync.Pool{New: func() any { return new([nameFirst]uint16) }}
 
-// readName reads a name in one call into a buffer of nameFirst units. A
+// ReadName reads a name from the runtime in one call into a buffer of nameFirst units. A
 // longer name (the call fails, or reports more than fit) is asked for its
 // length with no buffer and read again into a buffer of exactly that size.
 // No buffer is ever shorter than the capacity the runtime is told (call
@@ -26,7 +26,7 @@ var firstBufs = sync.Pool{New: func() any { return new([nameFirst]uint16) }}
 // cut. call returns the length the runtime reports, terminating NUL
 // included, and the HRESULT; the other results of the API are those of
 // its last call.
-func readName(what string, call func(buf []uint16) (n uint32, hr int32)) (string, error) {
+func ReadName(what string, call func(buf []uint16) (n uint32, hr int32)) (string, error) {
 	first := firstBufs.Get().(*[nameFirst]uint16)
 	got, hr := call(first[:])
 	if hr == 0 && got <= nameFirst {
@@ -42,7 +42,7 @@ func readName(what string, call func(buf []uint16) (n uint32, hr int32)) (string
 	if n == 0 {
 		return "", nil
 	}
-	if n > maxName {
+	if n > MaxName {
 		return "", fmt.Errorf("%s: a name of %d characters", what, n)
 	}
 	buf := make([]uint16, n)
@@ -71,4 +71,26 @@ func utf16String(buf []uint16, n uint32) string {
 		b[i] = byte(u)
 	}
 	return string(b)
+}
+
+// ReadTokens reads every token of a metadata enumeration. call fills buf
+// and reports how many tokens it wrote and how many there are in all, and
+// the HRESULT; when buf was too small it is asked again with room for all
+// of them (at most MaxName).
+func ReadTokens(what string, first int, call func(buf []uint32) (count, total uint32, hr int32)) ([]uint32, error) {
+	toks := make([]uint32, first)
+	for range 2 {
+		count, total, hr := call(toks)
+		if hr != 0 {
+			return nil, fmt.Errorf("%s: HRESULT %#x", what, uint32(hr))
+		}
+		if int(total) <= len(toks) {
+			return toks[:min(int(count), len(toks))], nil
+		}
+		if total > MaxName {
+			return nil, fmt.Errorf("%s: %d entries", what, total)
+		}
+		toks = make([]uint32, total)
+	}
+	return nil, fmt.Errorf("%s: the enumeration keeps growing", what)
 }

@@ -1,6 +1,7 @@
-package main
+package naming
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -68,14 +69,14 @@ func TestReadName(t *testing.T) {
 		{name: "long, truncation status", api: fakeNameAPI{name: utf16.Encode([]rune(long))}, want: long, calls: 3},
 		{name: "long, cut but success", api: fakeNameAPI{name: utf16.Encode([]rune(long)), okTrunc: true}, want: long, calls: 3},
 		{name: "failure", api: fakeNameAPI{fail: -2147024809}, wantErr: "GetTypeDefProps: HRESULT 0x80070057", calls: 2},
-		{name: "too long", api: fakeNameAPI{name: make([]uint16, maxName+5)}, wantErr: "a name of", calls: 2},
+		{name: "too long", api: fakeNameAPI{name: make([]uint16, MaxName+5)}, wantErr: "a name of", calls: 2},
 		{name: "grew between calls", api: fakeNameAPI{name: utf16.Encode([]rune(long)), grow: 10, okTrunc: true}, wantErr: "grew", calls: 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			api := tt.api
 			api.t = t
-			got, err := readName("GetTypeDefProps", api.call)
+			got, err := ReadName("GetTypeDefProps", api.call)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("err = %v, want %q", err, tt.wantErr)
@@ -85,6 +86,60 @@ func TestReadName(t *testing.T) {
 			}
 			if api.calls != tt.calls {
 				t.Errorf("%d calls (capacities %v), want %d", api.calls, api.lastCaps, tt.calls)
+			}
+		})
+	}
+}
+
+// fakeEnum is a metadata enumeration of n tokens (1, 2, ...) that grows by
+// grow before each call after the first, or fails with fail.
+type fakeEnum struct {
+	n, grow int
+	fail    int32
+	calls   []int // the capacity of each call
+}
+
+func (e *fakeEnum) call(buf []uint32) (uint32, uint32, int32) {
+	if len(e.calls) > 0 {
+		e.n += e.grow
+	}
+	e.calls = append(e.calls, len(buf))
+	if e.fail != 0 {
+		return 0, 0, e.fail
+	}
+	count := min(e.n, len(buf))
+	for i := range count {
+		buf[i] = uint32(i + 1)
+	}
+	return uint32(count), uint32(e.n), 0
+}
+
+func TestReadTokens(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		enum    fakeEnum
+		want    int   // tokens read
+		calls   []int // capacities asked with
+		wantErr string
+	}{
+		{name: "empty", enum: fakeEnum{}, want: 0, calls: []int{4}},
+		{name: "fits", enum: fakeEnum{n: 4}, want: 4, calls: []int{4}},
+		{name: "asked again with room for all", enum: fakeEnum{n: 9}, want: 9, calls: []int{4, 9}},
+		{name: "grows between the calls", enum: fakeEnum{n: 9, grow: 1}, wantErr: "EnumFields: the enumeration keeps growing", calls: []int{4, 9}},
+		{name: "too many", enum: fakeEnum{n: MaxName + 1}, wantErr: "EnumFields: 65537 entries", calls: []int{4}},
+		{name: "fails", enum: fakeEnum{fail: -2147024809}, wantErr: "EnumFields: HRESULT 0x80070057", calls: []int{4}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := ReadTokens("EnumFields", 4, tc.enum.call)
+			if tc.wantErr != "" {
+				if err == nil || err.Error() != tc.wantErr {
+					t.Errorf("error %v; want %q", err, tc.wantErr)
+				}
+			} else if err != nil || len(got) != tc.want || (tc.want > 0 && got[tc.want-1] != uint32(tc.want)) {
+				t.Errorf("ReadTokens = %v, %v; want %d tokens", got, err, tc.want)
+			}
+			if !reflect.DeepEqual(tc.enum.calls, tc.calls) {
+				t.Errorf("asked with capacities %v; want %v", tc.enum.calls, tc.calls)
 			}
 		})
 	}
