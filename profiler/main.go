@@ -9,6 +9,7 @@ package main
 #include "clrinfo.h"
 #include "async.h"
 #include "startup.h"
+#include "eltargs.h"
 */
 import "C"
 
@@ -486,6 +487,11 @@ func (p *profiler) shutdown() {
 		made, joined, full, lost := workCounts()
 		gcs, ranges := workGCCounts()
 		p.log.Infof("queued work: %d work items made under a span, %d runs continued their maker's trace; %d collections followed (%d ranges of live objects reported)", made, joined, gcs, ranges)
+		if d := C.clr_elt_this_direct(); d < 0 {
+			p.log.Infof("the runtime's saved registers disagreed with its GetFunctionEnter3Info about `this`: it is asked each time")
+		} else {
+			p.log.Debugf("`this` of work items and state machines read from the runtime's saved registers: %v", d > 0)
+		}
 		if note, failed := gcEventsNote(); failed {
 			p.log.Warnf("%s", note)
 		} else if note != "" {
