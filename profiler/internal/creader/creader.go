@@ -6,6 +6,7 @@ package creader
 #include "fake.h"
 #include "profiler.h"
 #include "eltargs.h"
+#include "safecopy.h"
 */
 import "C"
 
@@ -160,3 +161,14 @@ func This(rdi, self uint64) (uint64, int) {
 
 // ResetThis makes the reader check the runtime's answers again.
 func ResetThis() { C.clr_elt_this_reset() }
+
+// SafeCopy copies n bytes at src through the value reader's fault-tolerant
+// copy: the bytes, or false when reading src faulted.
+func SafeCopy(src uint64, n int) ([]byte, bool) {
+	dst := C.calloc(1, C.size_t(n+1))
+	defer C.free(dst)
+	if C.clr_safe_copy(dst, unsafe.Pointer(uintptr(src)), C.uintptr_t(n)) != 0 {
+		return nil, false
+	}
+	return C.GoBytes(dst, C.int(n)), true
+}
