@@ -83,6 +83,11 @@ type Renderer struct {
 	// sub-attribute.
 	RedactPAN bool
 
+	// Memo, when set, replays the attributes of values whose bytes came
+	// back (AppendAttrsOf), while Classes is Versioned and its generation
+	// stays the same.
+	Memo *Memo
+
 	// scratch is the text buffer reused from one top-level value to the
 	// next: a Renderer renders for one goroutine at a time.
 	scratch []byte
@@ -284,6 +289,55 @@ func (r *Renderer) AppendAttrsWithin(dst []attribute.KeyValue, slots []Slot, val
 			break
 		}
 		r.top(&b, slots[i], v)
+	}
+	return b.out, b.dropped, b.bytes
+}
+
+// AppendAttrsOf is AppendAttrsWithin for values decoded from a stream, raw[i]
+// being the bytes vals[i] was decoded from: with a Memo, a value whose bytes
+// were rendered before is replayed rather than rendered.
+func (r *Renderer) AppendAttrsOf(dst []attribute.KeyValue, slots []Slot, vals []Value, raw [][]byte, budget int) ([]attribute.KeyValue, bool, int) {
+	m := r.Memo
+	var v Versioned
+	if m != nil {
+		v, _ = r.Classes.(Versioned)
+	}
+	if v == nil || len(raw) < len(vals) {
+		return r.AppendAttrsWithin(dst, slots, vals, budget)
+	}
+	if g := v.Generation(); g != m.gen {
+		m.reset()
+		m.gen = g
+	}
+	b := attrBuilder{out: dst}
+	if r.Limits.MaxAttrBytes > 0 {
+		b.limit = max(budget, 1)
+	}
+	for i, val := range vals {
+		if i >= len(slots) {
+			break
+		}
+		if len(raw[i]) < memoMinBytes {
+			r.top(&b, slots[i], val)
+			continue
+		}
+		h := m.hash(slots[i], raw[i])
+		attrs, hit, keep := m.lookup(h, slots[i], raw[i])
+		if !hit && !keep {
+			r.top(&b, slots[i], val)
+			continue
+		}
+		if !hit {
+			// Rendered without a limit, so that the whole rendering is
+			// kept; the span's limit applies as it is replayed.
+			rec := attrBuilder{}
+			r.top(&rec, slots[i], val)
+			attrs = rec.out
+			m.keep(h, slots[i], raw[i], attrs)
+		}
+		for _, kv := range attrs {
+			b.add(kv)
+		}
 	}
 	return b.out, b.dropped, b.bytes
 }
