@@ -41,6 +41,8 @@ func TestMemoReplaysRendering(t *testing.T) {
 	item := (&enc{}).obj(10, 3).str("a long enough name for the memo to keep", 99).prim(KindR8, 0x3ff8000000000000).prim(KindI4, 2).b
 	other := (&enc{}).obj(10, 3).str("a long enough name for the memo to keep", 99).prim(KindR8, 0x3ff8000000000000).prim(KindI4, 1).b
 	short := (&enc{}).str("?id=7", 99).b
+	// A class the Classes do not know (yet): its rendering may change.
+	unknown := (&enc{}).obj(999, 1).str("a long enough name for the memo to keep", 99).b
 	all := fakeClasses{}
 	for id, c := range classes {
 		all[id] = c
@@ -63,6 +65,7 @@ func TestMemoReplaysRendering(t *testing.T) {
 		{name: "other bytes", slots: []Slot{itemSlot}, calls: [][]byte{item, item, other, other}, hits: 0},
 		{name: "small values are rendered", slots: []Slot{{Key: "dotnet.arg.q"}}, calls: [][]byte{short, short, short}, hits: 0},
 		{name: "classes changed", slots: []Slot{itemSlot}, calls: [][]byte{item, item, item}, bump: 2, hits: 0},
+		{name: "unknown class not kept", slots: []Slot{{Key: "dotnet.arg.x"}}, calls: [][]byte{unknown, unknown, unknown}, hits: 0},
 		{name: "enum slot", slots: []Slot{{Key: "dotnet.arg.item", Enum: color}}, calls: [][]byte{item, item, item}, hits: 1},
 	}
 	for _, tc := range tests {

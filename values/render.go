@@ -88,6 +88,10 @@ type Renderer struct {
 	// stays the same.
 	Memo *Memo
 
+	// unsure is set when a class or a method was not known while a value
+	// rendered: it may be known later, so that rendering is not kept.
+	unsure bool
+
 	// scratch is the text buffer reused from one top-level value to the
 	// next: a Renderer renders for one goroutine at a time.
 	scratch []byte
@@ -141,7 +145,11 @@ func (c *ctx) Nested() bool                      { return c.at.nested() }
 func (c *ctx) Depth() int                        { return c.at.depth }
 func (c *ctx) Method(code uint64) (string, bool) {
 	if m, ok := c.r.Classes.(Methods); ok && code != 0 {
-		return m.MethodAt(code)
+		name, ok := m.MethodAt(code)
+		if !ok {
+			c.r.unsure = true
+		}
+		return name, ok
 	}
 	return "", false
 }
@@ -331,9 +339,12 @@ func (r *Renderer) AppendAttrsOf(dst []attribute.KeyValue, slots []Slot, vals []
 			// Rendered without a limit, so that the whole rendering is
 			// kept; the span's limit applies as it is replayed.
 			rec := attrBuilder{}
+			r.unsure = false
 			r.top(&rec, slots[i], val)
 			attrs = rec.out
-			m.keep(h, slots[i], raw[i], attrs)
+			if !r.unsure {
+				m.keep(h, slots[i], raw[i], attrs)
+			}
 		}
 		for _, kv := range attrs {
 			b.add(kv)
@@ -505,7 +516,11 @@ func (r *Renderer) info(id uint64) (ClassInfo, bool) {
 	if r.Classes == nil {
 		return ClassInfo{}, false
 	}
-	return r.Classes.Class(id)
+	ci, ok := r.Classes.Class(id)
+	if !ok {
+		r.unsure = true
+	}
+	return ci, ok
 }
 
 func fieldName(ci ClassInfo, i int) string {
