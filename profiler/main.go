@@ -80,6 +80,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 			rc = -1
 		}
 	}()
+	goProcs(os.LookupEnv)
 	cfg, err := config.Load(os.LookupEnv, os.ReadFile)
 	log := newLogger(cfg.LogLevel, os.Stderr)
 	if cfg.LogFile != "" {
