@@ -45,6 +45,7 @@ func (pl *Planner) entry(cid uint64, depth int) (*classEntry, error) {
 		}
 	}
 	pl.classes[cid] = e
+	pl.gen.Add(1)
 	return e, nil
 }
 

@@ -3,6 +3,7 @@ package planning
 import (
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/clrotel/clrotel/values"
 )
@@ -38,8 +39,11 @@ type Planner struct {
 	messages   bool
 	oldReturns bool
 
-	mu       sync.Mutex
-	classes  map[uint64]*classEntry
+	mu      sync.Mutex
+	classes map[uint64]*classEntry
+	// gen counts the classes planned: what Class answers changes only
+	// with it (values.Versioned).
+	gen      atomic.Uint64
 	building map[uint64]bool
 	// tokenClasses: (module, TypeDef or TypeRef) -> ClassID: a
 	// non-generic type's class is fixed while its module is loaded.
@@ -129,6 +133,10 @@ func (pl *Planner) Plan(cid uint64) error {
 	_, err := pl.entry(cid, 0)
 	return err
 }
+
+// Generation implements values.Versioned: it changes whenever a class is
+// planned, which is when what Class answers for it changes.
+func (pl *Planner) Generation() uint64 { return pl.gen.Load() }
 
 // Planned reports whether class cid has been planned.
 func (pl *Planner) Planned(cid uint64) bool {

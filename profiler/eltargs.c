@@ -2,6 +2,8 @@
 #include "eltargs.h"
 #include "safecopy.h"
 
+#include <stdatomic.h>
+
 static int g_repair; // the runtime's stub does not keep the registers the question overwrites
 
 void clr_elt_repair(int on) { g_repair = on; }
@@ -47,4 +49,35 @@ __attribute__((noinline)) int clr_elt_arg(const clr_runtime *rt, uintptr_t fid, 
              a.info.ranges[idx].length >= size && clr_guarded_read(out, a.info.ranges[idx].startAddress, size);
     clr_enter_args_done(&fp);
     return ok;
+}
+
+static _Atomic int g_this_direct;
+static _Atomic uint32_t g_this_agreed;
+
+int clr_elt_this_direct(void) { return atomic_load_explicit(&g_this_direct, memory_order_relaxed); }
+
+void clr_elt_this_reset(void) {
+    atomic_store_explicit(&g_this_agreed, 0, memory_order_relaxed);
+    atomic_store_explicit(&g_this_direct, 0, memory_order_relaxed);
+}
+
+static inline uintptr_t saved_rdi(uintptr_t data) { return *(const uintptr_t *)(data + ELT_RDI); }
+
+uintptr_t clr_elt_this(const clr_runtime *rt, uintptr_t fid, uintptr_t elt) {
+    uintptr_t data = elt != 0 ? *(const uintptr_t *)elt : 0;
+    int direct = atomic_load_explicit(&g_this_direct, memory_order_relaxed);
+    if (direct > 0 && data != 0)
+        return saved_rdi(data);
+    uintptr_t self = 0;
+    if (!clr_elt_arg(rt, fid, elt, 0, &self, sizeof self))
+        return 0;
+    if (direct == 0 && data != 0) {
+        if (saved_rdi(data) != self) {
+            atomic_store_explicit(&g_this_direct, -1, memory_order_relaxed);
+        } else if (atomic_fetch_add_explicit(&g_this_agreed, 1, memory_order_relaxed) + 1 >= ELT_THIS_CHECKS) {
+            int checking = 0;
+            atomic_compare_exchange_strong_explicit(&g_this_direct, &checking, 1, memory_order_relaxed, memory_order_relaxed);
+        }
+    }
+    return self;
 }

@@ -70,9 +70,21 @@ int clr_elt_arg(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, uint32_t id
 // the struct (in the kickoff method's frame, or in the task's box); for a
 // closure's, a work item's or an Activity's method the object. 0 when it
 // cannot be read.
-static inline uintptr_t clr_elt_this(const clr_runtime *rt, uintptr_t fid, uintptr_t elt) {
-    uintptr_t self = 0;
-    return clr_elt_arg(rt, fid, elt, 0, &self, sizeof self) ? self : 0;
-}
+//
+// At Enter the runtime's answer is the rdi its stub saved in the block
+// COR_PRF_ELT_INFO leads to (ProfileArgIterator::GetThis on Unix x64:
+// PROFILE_PLATFORM_SPECIFIC_DATA.rdi, at ELT_RDI in 3.1 through 8), and
+// asking for it (GetFunctionEnter3Info) walks the method's signature: a
+// few hundred ns on every work item and state machine step. The word is
+// read directly once the first ELT_THIS_CHECKS answers of the runtime all
+// agreed with it; one that does not (another layout) turns the direct read
+// off for the process.
+enum { ELT_RDI = 0x78, ELT_THIS_CHECKS = 64 };
+uintptr_t clr_elt_this(const clr_runtime *rt, uintptr_t fid, uintptr_t elt);
+
+// Whether `this` is read directly: 1 on, -1 off, 0 still checking; and a
+// reset to checking (a new runtime, a test).
+int clr_elt_this_direct(void);
+void clr_elt_this_reset(void);
 
 #endif

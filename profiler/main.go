@@ -9,6 +9,7 @@ package main
 #include "clrinfo.h"
 #include "async.h"
 #include "startup.h"
+#include "eltargs.h"
 */
 import "C"
 
@@ -80,6 +81,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 			rc = -1
 		}
 	}()
+	goProcs(os.LookupEnv)
 	cfg, err := config.Load(os.LookupEnv, os.ReadFile)
 	log := logging.New(cfg.LogLevel, os.Stderr)
 	if cfg.LogFile != "" {
@@ -107,7 +109,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	p.ambient = newAmbientState(p)
 	p.planner = newPlanner(p, values.NewRedactor(append(append([]string{}, values.DefaultSensitive...), cfg.Redact...)), cfg.Statics, cfg.Capture)
 	p.render = &values.Renderer{Classes: p.planner, Limits: values.Limits{MaxAttrBytes: cfg.MaxAttrBytes, MaxSubAttrs: 16}, Redact: p.planner.redact,
-		Types: typerender.New(), RedactPAN: cfg.RedactPAN}
+		Types: typerender.New(), RedactPAN: cfg.RedactPAN, Memo: values.NewMemo()}
 	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) { log.Warnf("export: %v", err) }))
 	if v := os.Getenv("OTEL_SEMCONV_EXCEPTION_SIGNAL_OPT_IN"); v != "" && !strings.HasPrefix(v, "span") {
 		log.Warnf("OTEL_SEMCONV_EXCEPTION_SIGNAL_OPT_IN=%s: clrotel exports traces only; exceptions stay span events", v)
@@ -469,6 +471,11 @@ func (p *profiler) shutdown() {
 		e.WorkMade, e.WorkJoined, e.WorkFull, e.WorkLost = workCounts()
 		e.GCs, e.GCRanges = workGCCounts()
 		e.GCEvents, e.GCEventsFailed = gcEventsNote()
+		if d := C.clr_elt_this_direct(); d < 0 {
+			p.log.Infof("the runtime's saved registers disagreed with its GetFunctionEnter3Info about `this`: it is asked each time")
+		} else {
+			p.log.Debugf("`this` of work items and state machines read from the runtime's saved registers: %v", d > 0)
+		}
 	}
 	p.logLines(e.Lines())
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)

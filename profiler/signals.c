@@ -32,7 +32,7 @@ __attribute__((constructor(101))) static void snapshot_runtime_handlers(void) {
         sigaction(k_sigs[i], NULL, &g_clr_action[i]);
 }
 
-extern char clr_safe_copy_load[], clr_safe_copy_fixup[];
+extern char clr_safe_copy_fixup[];
 
 static void forward_to_go(int sig, siginfo_t *info, void *ctx) {
     // A fault inside clr_safe_copy is the value reader meeting unreadable
@@ -41,7 +41,8 @@ static void forward_to_go(int sig, siginfo_t *info, void *ctx) {
     // Nothing else is ours.
     if (sig == SIGSEGV || sig == SIGBUS) {
         ucontext_t *uc = ctx;
-        if (uc != NULL && uc->uc_mcontext.gregs[REG_RIP] == (greg_t)(uintptr_t)clr_safe_copy_load) {
+        uintptr_t rip = uc != NULL ? (uintptr_t)uc->uc_mcontext.gregs[REG_RIP] : 0;
+        if (rip >= (uintptr_t)clr_safe_copy && rip < (uintptr_t)clr_safe_copy_fixup) {
             uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(uintptr_t)clr_safe_copy_fixup;
             return;
         }

@@ -81,15 +81,17 @@ func (t *Translator) markDropped(r capture.Record, attrs []attribute.KeyValue) [
 func (t *Translator) values(slots []values.Slot, stream []byte, budget int) ([]attribute.KeyValue, int) {
 	dec := &t.dec
 	dec.Reset(stream)
-	vals := t.vals[:0]
-	defer func() { clear(vals); t.vals = vals[:0] }()
+	vals, raw := t.vals[:0], t.raw[:0]
+	defer func() { clear(vals); clear(raw); t.vals, t.raw = vals[:0], raw[:0] }()
 	for i := 0; i < len(slots) && dec.More(); i++ {
+		start := dec.Offset()
 		v, err := dec.Next()
 		if err != nil {
 			t.Log.Debugf("value stream: %v", err)
 			break
 		}
 		vals = append(vals, v)
+		raw = append(raw, stream[start:dec.Offset()])
 		if v.Shape == values.Truncated {
 			break
 		}
@@ -101,7 +103,7 @@ func (t *Translator) values(slots []values.Slot, stream []byte, budget int) ([]a
 	for _, cls := range dec.NoPlanClasses() {
 		t.Methods.NeedPlan(cls)
 	}
-	attrs, cut, used := t.Render.AppendAttrsWithin(t.attrs[:0], slots, vals, budget)
+	attrs, cut, used := t.Render.AppendAttrsOf(t.attrs[:0], slots, vals, raw, budget)
 	if cut || streamCut {
 		attrs = append(attrs, KeyValuesTruncated.Bool(true))
 	}

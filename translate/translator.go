@@ -33,6 +33,7 @@ type Translator struct {
 	// Scratch for one record's values and attributes: the bridge encodes
 	// attributes when it is handed them, so both are reused.
 	vals  []values.Value
+	raw   [][]byte       // the bytes each of vals was decoded from
 	dec   values.Decoder // its values live until the next record's
 	attrs []attribute.KeyValue
 }

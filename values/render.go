@@ -83,6 +83,15 @@ type Renderer struct {
 	// sub-attribute.
 	RedactPAN bool
 
+	// Memo, when set, replays the attributes of values whose bytes came
+	// back (AppendAttrsOf), while Classes is Versioned and its generation
+	// stays the same.
+	Memo *Memo
+
+	// unsure is set when a class or a method was not known while a value
+	// rendered: it may be known later, so that rendering is not kept.
+	unsure bool
+
 	// scratch is the text buffer reused from one top-level value to the
 	// next: a Renderer renders for one goroutine at a time.
 	scratch []byte
@@ -136,7 +145,11 @@ func (c *ctx) Nested() bool                      { return c.at.nested() }
 func (c *ctx) Depth() int                        { return c.at.depth }
 func (c *ctx) Method(code uint64) (string, bool) {
 	if m, ok := c.r.Classes.(Methods); ok && code != 0 {
-		return m.MethodAt(code)
+		name, ok := m.MethodAt(code)
+		if !ok {
+			c.r.unsure = true
+		}
+		return name, ok
 	}
 	return "", false
 }
@@ -284,6 +297,58 @@ func (r *Renderer) AppendAttrsWithin(dst []attribute.KeyValue, slots []Slot, val
 			break
 		}
 		r.top(&b, slots[i], v)
+	}
+	return b.out, b.dropped, b.bytes
+}
+
+// AppendAttrsOf is AppendAttrsWithin for values decoded from a stream, raw[i]
+// being the bytes vals[i] was decoded from: with a Memo, a value whose bytes
+// were rendered before is replayed rather than rendered.
+func (r *Renderer) AppendAttrsOf(dst []attribute.KeyValue, slots []Slot, vals []Value, raw [][]byte, budget int) ([]attribute.KeyValue, bool, int) {
+	m := r.Memo
+	var v Versioned
+	if m != nil {
+		v, _ = r.Classes.(Versioned)
+	}
+	if v == nil || len(raw) < len(vals) {
+		return r.AppendAttrsWithin(dst, slots, vals, budget)
+	}
+	if g := v.Generation(); g != m.gen {
+		m.reset()
+		m.gen = g
+	}
+	b := attrBuilder{out: dst}
+	if r.Limits.MaxAttrBytes > 0 {
+		b.limit = max(budget, 1)
+	}
+	for i, val := range vals {
+		if i >= len(slots) {
+			break
+		}
+		if len(raw[i]) < memoMinBytes {
+			r.top(&b, slots[i], val)
+			continue
+		}
+		h := m.hash(slots[i], raw[i])
+		attrs, hit, keep := m.lookup(h, slots[i], raw[i])
+		if !hit && !keep {
+			r.top(&b, slots[i], val)
+			continue
+		}
+		if !hit {
+			// Rendered without a limit, so that the whole rendering is
+			// kept; the span's limit applies as it is replayed.
+			rec := attrBuilder{}
+			r.unsure = false
+			r.top(&rec, slots[i], val)
+			attrs = rec.out
+			if !r.unsure {
+				m.keep(h, slots[i], raw[i], attrs)
+			}
+		}
+		for _, kv := range attrs {
+			b.add(kv)
+		}
 	}
 	return b.out, b.dropped, b.bytes
 }
@@ -451,7 +516,11 @@ func (r *Renderer) info(id uint64) (ClassInfo, bool) {
 	if r.Classes == nil {
 		return ClassInfo{}, false
 	}
-	return r.Classes.Class(id)
+	ci, ok := r.Classes.Class(id)
+	if !ok {
+		r.unsure = true
+	}
+	return ci, ok
 }
 
 func fieldName(ci ClassInfo, i int) string {

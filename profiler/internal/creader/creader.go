@@ -5,6 +5,8 @@ package creader
 #include <stdlib.h>
 #include "fake.h"
 #include "profiler.h"
+#include "eltargs.h"
+#include "safecopy.h"
 */
 import "C"
 
@@ -135,3 +137,38 @@ func GuardFaults() uint64 { return uint64(C.clr_guard_faults()) }
 
 // FakeModule is the one module the fake runtime reported loading.
 const FakeModule = C.FAKE_MODULE
+
+// This reads `this` of a call entered with the ELT block whose saved rdi
+// (the stub's PROFILE_PLATFORM_SPECIFIC_DATA) is rdi, the runtime answering
+// self (GetFunctionEnter3Info's range 0), through the hooks' reader. It
+// returns what the reader gave and whether it now reads the word directly
+// (1), has stopped trying (-1) or is still checking (0).
+func This(rdi, self uint64) (uint64, int) {
+	var a C.fake_args
+	a.n = 1
+	a.slots[0] = C.uint64_t(self)
+	C.fake_set_args(&a)
+	// The ELT info block's first word leads to the stub's data.
+	data := C.calloc(1, 0x100)
+	defer C.free(data)
+	info := (*C.uintptr_t)(C.calloc(1, 16))
+	defer C.free(unsafe.Pointer(info))
+	*(*uint64)(unsafe.Add(data, C.ELT_RDI)) = rdi
+	*info = C.uintptr_t(uintptr(data))
+	got := C.clr_elt_this(C.fake_runtime(), 7, C.uintptr_t(uintptr(unsafe.Pointer(info))))
+	return uint64(got), int(C.clr_elt_this_direct())
+}
+
+// ResetThis makes the reader check the runtime's answers again.
+func ResetThis() { C.clr_elt_this_reset() }
+
+// SafeCopy copies n bytes at src through the value reader's fault-tolerant
+// copy: the bytes, or false when reading src faulted.
+func SafeCopy(src uint64, n int) ([]byte, bool) {
+	dst := C.calloc(1, C.size_t(n+1))
+	defer C.free(dst)
+	if C.clr_safe_copy(dst, unsafe.Pointer(uintptr(src)), C.uintptr_t(n)) != 0 {
+		return nil, false
+	}
+	return C.GoBytes(dst, C.int(n)), true
+}

@@ -14,6 +14,9 @@
 static ProfInfoVtbl g_vtbl;
 static void *g_self = &g_vtbl;
 static fake_args g_args;
+static clr_runtime g_fake_rt = {&g_self, &g_vtbl, 12};
+
+const clr_runtime *fake_runtime(void) { return &g_fake_rt; }
 
 
 // Like the runtime, it follows the type pointer: a class block whose first

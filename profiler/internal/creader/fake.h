@@ -14,4 +14,8 @@ typedef struct fake_args {
 void fake_init(const clr_value_limits *lim);
 void fake_set_args(const fake_args *a);
 void *fake_unmapped_page(void);
+
+// The fake runtime, for the readers that are handed one.
+struct clr_runtime;
+const struct clr_runtime *fake_runtime(void);
 #endif

@@ -1,0 +1,28 @@
+package main
+
+import (
+	"runtime"
+	"testing"
+)
+
+func TestGoProcs(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	tests := []struct {
+		name   string
+		env    map[string]string
+		before int
+		want   int
+	}{
+		{name: "one unless set", env: map[string]string{}, before: 2, want: 1},
+		{name: "the user's number kept", env: map[string]string{"GOMAXPROCS": "3"}, before: 3, want: 3},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			runtime.GOMAXPROCS(tc.before)
+			got := goProcs(func(k string) (string, bool) { v, ok := tc.env[k]; return v, ok })
+			if got != tc.want || runtime.GOMAXPROCS(0) != tc.want {
+				t.Errorf("goProcs = %d, GOMAXPROCS now %d; want %d", got, runtime.GOMAXPROCS(0), tc.want)
+			}
+		})
+	}
+}

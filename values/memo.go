@@ -1,0 +1,102 @@
+package values
+
+import (
+	"bytes"
+	"hash/maphash"
+
+	"go.opentelemetry.io/otel/attribute"
+)
+
+// Versioned is a Classes whose answers change only when its generation
+// does: renderings of the same bytes under the same generation are the
+// same, so the Renderer may keep them (Renderer.Memo).
+type Versioned interface {
+	Generation() uint64
+}
+
+// Memo keeps the attributes of top-level values whose encoded bytes come
+// back: a service's `this`, its repositories and options objects, the same
+// request context fields in every call. A value's rendering is a function
+// of its bytes, its slot, the classes' answers and the Renderer's settings,
+// so the same bytes under the same Classes generation give the same
+// attributes; the memo keeps them and replays them through the span's byte
+// limit as rendering them would.
+//
+// A value is kept the second time its bytes are seen, so that values that
+// never repeat (a request's own objects) cost a hash and no copy. The memo
+// is bounded (memoEntries values, memoBytes of their bytes and text) and
+// emptied whole when full or when the classes change.
+type Memo struct {
+	seed    maphash.Seed
+	gen     uint64
+	seen    map[uint64]struct{}
+	entries map[uint64]*memoEntry
+	size    int
+	hits    uint64
+}
+
+type memoEntry struct {
+	key   string
+	enum  *Enum
+	raw   []byte
+	attrs []attribute.KeyValue
+}
+
+const (
+	// memoMinBytes: smaller values (numbers, short strings) render faster
+	// than they hash and replay.
+	memoMinBytes = 48
+	memoEntries  = 2048
+	memoSeen     = 16384
+	memoBytes    = 8 << 20
+)
+
+// NewMemo returns an empty memo.
+func NewMemo() *Memo {
+	return &Memo{seed: maphash.MakeSeed(), seen: map[uint64]struct{}{}, entries: map[uint64]*memoEntry{}}
+}
+
+// Hits is how many values were replayed from the memo.
+func (m *Memo) Hits() uint64 { return m.hits }
+
+// Len is how many values the memo holds.
+func (m *Memo) Len() int { return len(m.entries) }
+
+func (m *Memo) reset() {
+	clear(m.seen)
+	clear(m.entries)
+	m.size = 0
+}
+
+func (m *Memo) hash(s Slot, raw []byte) uint64 {
+	return maphash.Bytes(m.seed, raw) ^ maphash.String(m.seed, s.Key)*0x9e3779b97f4a7c15
+}
+
+// lookup returns the attributes kept for s's value raw, or whether the
+// value is seen for the second time (and is to be kept).
+func (m *Memo) lookup(h uint64, s Slot, raw []byte) (attrs []attribute.KeyValue, hit, keep bool) {
+	if e := m.entries[h]; e != nil && e.key == s.Key && e.enum == s.Enum && bytes.Equal(e.raw, raw) {
+		m.hits++
+		return e.attrs, true, false
+	}
+	if _, ok := m.seen[h]; ok {
+		return nil, false, true
+	}
+	if len(m.seen) >= memoSeen {
+		clear(m.seen)
+	}
+	m.seen[h] = struct{}{}
+	return nil, false, false
+}
+
+func (m *Memo) keep(h uint64, s Slot, raw []byte, attrs []attribute.KeyValue) {
+	n := len(raw) + len(s.Key)
+	for _, kv := range attrs {
+		n += len(kv.Key) + valueBytes(kv.Value)
+	}
+	if len(m.entries) >= memoEntries || m.size+n > memoBytes {
+		m.reset()
+	}
+	m.entries[h] = &memoEntry{key: s.Key, enum: s.Enum, raw: bytes.Clone(raw), attrs: attrs}
+	m.size += n
+}

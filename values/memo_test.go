@@ -1,0 +1,143 @@
+package values
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+
+	"go.opentelemetry.io/otel/attribute"
+)
+
+// versioned is fakeClasses with a generation the test moves.
+type versioned struct {
+	fakeClasses
+	gen uint64
+}
+
+func (v *versioned) Generation() uint64 { return v.gen }
+
+// stream decodes a stream of top-level values with the bytes of each.
+func stream(t testing.TB, b []byte) ([]Value, [][]byte) {
+	t.Helper()
+	d := NewDecoder(b)
+	var vals []Value
+	var raw [][]byte
+	for d.More() {
+		start := d.Offset()
+		v, err := d.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		vals, raw = append(vals, v), append(raw, b[start:d.Offset()])
+	}
+	return vals, raw
+}
+
+// A value replayed from the memo gives what rendering it gives, under any
+// byte budget, and only values whose bytes, slot and classes are the same
+// are replayed.
+func TestMemoReplaysRendering(t *testing.T) {
+	svc, svcClasses := serviceStream()
+	item := (&enc{}).obj(10, 3).str("a long enough name for the memo to keep", 99).prim(KindR8, 0x3ff8000000000000).prim(KindI4, 2).b
+	other := (&enc{}).obj(10, 3).str("a long enough name for the memo to keep", 99).prim(KindR8, 0x3ff8000000000000).prim(KindI4, 1).b
+	short := (&enc{}).str("?id=7", 99).b
+	// A class the Classes do not know (yet): its rendering may change.
+	unknown := (&enc{}).obj(999, 1).str("a long enough name for the memo to keep", 99).b
+	all := fakeClasses{}
+	for id, c := range classes {
+		all[id] = c
+	}
+	for id, c := range svcClasses {
+		all[id] = c
+	}
+	itemSlot := Slot{Key: "dotnet.arg.item"}
+	tests := []struct {
+		name   string
+		slots  []Slot
+		calls  [][]byte // each call's stream, in order
+		budget int
+		hits   uint64 // replays after all calls
+		bump   int    // before this call the classes' generation moves (0: never)
+	}{
+		{name: "kept the second time, replayed from the third", slots: []Slot{itemSlot}, calls: [][]byte{item, item, item, item}, hits: 2},
+		{name: "service context", slots: []Slot{{Key: "dotnet.arg.ctx"}}, calls: [][]byte{svc, svc, svc}, hits: 1},
+		{name: "under a small budget", slots: []Slot{{Key: "dotnet.arg.ctx"}}, calls: [][]byte{svc, svc, svc}, budget: 300, hits: 1},
+		{name: "other bytes", slots: []Slot{itemSlot}, calls: [][]byte{item, item, other, other}, hits: 0},
+		{name: "small values are rendered", slots: []Slot{{Key: "dotnet.arg.q"}}, calls: [][]byte{short, short, short}, hits: 0},
+		{name: "classes changed", slots: []Slot{itemSlot}, calls: [][]byte{item, item, item}, bump: 2, hits: 0},
+		{name: "unknown class not kept", slots: []Slot{{Key: "dotnet.arg.x"}}, calls: [][]byte{unknown, unknown, unknown}, hits: 0},
+		{name: "enum slot", slots: []Slot{{Key: "dotnet.arg.item", Enum: color}}, calls: [][]byte{item, item, item}, hits: 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cls := &versioned{fakeClasses: all}
+			limits := DefaultLimits
+			budget := limits.MaxAttrBytes
+			if tc.budget > 0 {
+				budget = tc.budget
+			}
+			plain := &Renderer{Classes: cls, Limits: limits}
+			memo := &Renderer{Classes: cls, Limits: limits, Memo: NewMemo()}
+			for i, b := range tc.calls {
+				if tc.bump > 0 && i == tc.bump {
+					cls.gen++
+				}
+				vals, raw := stream(t, b)
+				want, wantCut, wantUsed := plain.AppendAttrsWithin(nil, tc.slots, vals, budget)
+				got, gotCut, gotUsed := memo.AppendAttrsOf(nil, tc.slots, vals, raw, budget)
+				if !reflect.DeepEqual(got, want) || gotCut != wantCut || gotUsed != wantUsed {
+					t.Fatalf("call %d: memo gave %v (cut %v, %d bytes), rendering %v (cut %v, %d bytes)", i, got, gotCut, gotUsed, want, wantCut, wantUsed)
+				}
+			}
+			if h := memo.Memo.Hits(); h != tc.hits {
+				t.Errorf("%d replays, want %d", h, tc.hits)
+			}
+		})
+	}
+}
+
+// The memo stays within its bounds however many different values repeat.
+func TestMemoBounded(t *testing.T) {
+	cls := &versioned{fakeClasses: classes}
+	r := &Renderer{Classes: cls, Limits: DefaultLimits, Memo: NewMemo()}
+	slots := []Slot{{Key: "dotnet.arg.item"}}
+	for i := 0; i < 3*memoEntries; i++ {
+		b := (&enc{}).obj(10, 3).str(fmt.Sprintf("item number %d with a long enough name", i), 99).prim(KindR8, 0).prim(KindI4, 1).b
+		vals, raw := stream(t, b)
+		for range 2 {
+			r.AppendAttrsOf(nil, slots, vals, raw, DefaultLimits.MaxAttrBytes)
+		}
+		if n := r.Memo.Len(); n > memoEntries {
+			t.Fatalf("%d values kept, at most %d", n, memoEntries)
+		}
+		if len(r.Memo.seen) > memoSeen || r.Memo.size > memoBytes {
+			t.Fatalf("memo over its bounds: %d seen, %d bytes", len(r.Memo.seen), r.Memo.size)
+		}
+	}
+}
+
+// Without a Versioned Classes the memo is not used.
+func TestMemoNeedsGeneration(t *testing.T) {
+	item := (&enc{}).obj(10, 3).str("a long enough name for the memo to keep", 99).prim(KindR8, 0).prim(KindI4, 2).b
+	r := &Renderer{Classes: classes, Limits: DefaultLimits, Memo: NewMemo()}
+	vals, raw := stream(t, item)
+	var got []attribute.KeyValue
+	for range 3 {
+		got, _, _ = r.AppendAttrsOf(nil, []Slot{{Key: "dotnet.arg.item"}}, vals, raw, DefaultLimits.MaxAttrBytes)
+	}
+	if r.Memo.Hits() != 0 || len(got) == 0 {
+		t.Errorf("%d replays (want 0), %d attributes", r.Memo.Hits(), len(got))
+	}
+}
+
+func BenchmarkRenderMemo(b *testing.B) {
+	svc, cls := serviceStream()
+	vals, raw := stream(b, svc)
+	r := &Renderer{Classes: &versioned{fakeClasses: cls}, Limits: DefaultLimits, Memo: NewMemo()}
+	slots := []Slot{{Key: "dotnet.arg.ctx"}}
+	var out []attribute.KeyValue
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		out, _, _ = r.AppendAttrsOf(out[:0], slots, vals, raw, DefaultLimits.MaxAttrBytes)
+	}
+}
