@@ -186,6 +186,10 @@ typedef struct clr_fn {
     // (rejit.c), or its root spans would go.
     _Atomic uint32_t roots;
     uint32_t scan_mark; // rejit.c's thread only: seen on a shadow stack in its last scan
+    // FN_ASYNC_MOVENEXT of shared generic code: its added fields are found
+    // per call, in the frame's exact class (flowlayout.h), not at
+    // flow_off. NULL for every other function.
+    struct clr_flow_layout *flow_layout;
 } clr_fn;
 
 // What became of a traced frame's enter.

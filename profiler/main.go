@@ -374,14 +374,15 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	}
 	f.c = newCFn(fid, index, flags, p.samp.setting(f.names))
 	p.pipe.Warm() // its spans will be exported: connect now, not at exit
-	for i, o := range role.off {
-		f.c.flow_off[i] = C.uint16_t(o)
-	}
-	f.c.async_owner = C.uint32_t(role.owner)
+	role.apply(f.c)
 	p.planner.Prepare()
 	p.ambient.refresh(false)
 	if traits.Capture {
-		f.plan = p.planner.functionPlan(m)
+		if role.flags&C.FN_ASYNC_COMPLETE != 0 {
+			f.plan = p.planner.completionPlan(m)
+		} else {
+			f.plan = p.planner.functionPlan(m)
+		}
 		f.c.plan = f.plan.c
 	}
 	p.log.Debugf("tracing %s", f.method.SpanName)
@@ -483,6 +484,7 @@ func (p *profiler) shutdown() {
 	}
 	if p.cfg.Async {
 		p.log.Infof("async: %d state machines carry their span; %d modules with native code left as they are; %d closures queued with the flow suppressed", uint64(C.clr_async_types()), uint64(C.clr_async_skipped_modules()), queueSuppressed())
+		p.logSharedLayouts()
 		made, joined, full, lost := workCounts()
 		gcs, ranges := workGCCounts()
 		p.log.Infof("queued work: %d work items made under a span, %d runs continued their maker's trace; %d collections followed (%d ranges of live objects reported)", made, joined, gcs, ranges)
