@@ -218,6 +218,10 @@ typedef struct clr_fold_entry {
 
 typedef struct clr_frame {
     uintptr_t function_id;
+    // Where its Enter's ELT block is on the thread's stack (0: unknown): a
+    // later Enter at or above it is not its callee, so it is over
+    // (hooks.c close_stale).
+    uintptr_t sp;
     uint32_t fn_index;
     uint32_t recorded; // a FRAME_* state
     struct clr_fn *fn;

@@ -701,6 +701,8 @@ __attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_
     clr_work_made(self, how, &ctx);
 }
 
+static void close_stale(clr_slot *s, uintptr_t sp);
+
 void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     clr_park_check();
     // A CoreLib special hooked before Go started, not given its role yet
@@ -720,6 +722,11 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
             atomic_fetch_add_explicit(&g_no_slot, 1, memory_order_relaxed);
         return;
     }
+    // The top frame's call is over when this Enter is not below it on the
+    // stack: its Leave never came (close_stale).
+    if (s->depth > 0 && s->depth <= g_cfg.stack_cap && __builtin_expect(elt >= s->stack[s->depth - 1].sp, 0) &&
+        s->stack[s->depth - 1].sp != 0)
+        close_stale(s, elt);
     uint32_t d = s->depth++;
     if (d >= g_cfg.stack_cap) {
         if (counted)
@@ -728,6 +735,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     }
     clr_frame *f = &s->stack[d];
     f->function_id = fn->function_id;
+    f->sp = elt;
     f->fn_index = fn->index;
     f->fn = fn;
     f->recorded = FRAME_SKIPPED;
@@ -1142,6 +1150,20 @@ __attribute__((noinline, cold)) static int close_without_leave(clr_slot *s, clr_
         atomic_fetch_add_explicit(&g_no_leave, 1, memory_order_relaxed);
     }
     return 1;
+}
+
+// An Enter whose ELT block (sp) is at or above the top frame's on the
+// thread's stack: that call is not below the top frame, whose call is
+// therefore over, its Leave never sent. .NET 11's runtime-async methods
+// do this (no Leave when they suspend): resumed by a pool thread's
+// dispatcher, such a frame would otherwise stay on the shadow stack, and
+// the thread's later work would nest under it. The frames over are closed
+// (REC_NO_LEAVE). A frame of unknown place (sp 0) is never judged.
+__attribute__((noinline, cold)) static void close_stale(clr_slot *s, uintptr_t sp) {
+    while (s->depth > 0 && s->depth <= g_cfg.stack_cap && s->stack[s->depth - 1].sp != 0 && sp >= s->stack[s->depth - 1].sp) {
+        pop_frame(s, REC_NO_LEAVE, NULL, 0);
+        atomic_fetch_add_explicit(&g_no_leave, 1, memory_order_relaxed);
+    }
 }
 
 // Whether fn's frame is (now) the top one, to pop: the frames above it
