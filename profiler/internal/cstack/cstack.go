@@ -5,6 +5,7 @@ package cstack
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 #include "hooks.h"
 #include "slots.h"
@@ -84,6 +85,54 @@ static void *replay_thread(void *arg) {
 	return NULL;
 }
 
+// Enter and Leave of a call under an unsampled root, n times, on a thread
+// of its own: the hooks' cheapest path (a depth count). Returns the
+// nanoseconds of all n pairs.
+typedef struct {
+	long n;
+	uint64_t ns;
+} bench_t;
+
+static void *bench_thread(void *arg) {
+	bench_t *b = arg;
+	clr_fn root, fn;
+	memset(&root, 0, sizeof root);
+	memset(&fn, 0, sizeof fn);
+	root.function_id = 0x2000;
+	root.flags = FN_SELECTED;
+	fn.function_id = 0x2001;
+	fn.index = 1;
+	fn.flags = FN_SELECTED;
+	clr_on_enter(&root, 1000);
+	clr_slot *all = clr_slots(), *s = NULL;
+	uint32_t ns = clr_slot_count(), me = (uint32_t)syscall(SYS_gettid);
+	for (uint32_t k = 0; k < ns; k++)
+		if (all[k].os_tid == me)
+			s = &all[k];
+	if (s == NULL || s->depth != 1)
+		return NULL;
+	s->stack[0].recorded = FRAME_SKIPPED;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (long i = 0; i < b->n; i++) {
+		clr_on_enter(&fn, 900);
+		clr_on_leave(&fn, 900);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	b->ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000ull + (uint64_t)(t1.tv_nsec - t0.tv_nsec);
+	clr_on_leave(&root, 1000);
+	return NULL;
+}
+
+static uint64_t bench_skipped(long n) {
+	bench_t b = {n, 0};
+	pthread_t th;
+	if (pthread_create(&th, NULL, bench_thread, &b) != 0)
+		return 0;
+	pthread_join(th, NULL);
+	return b.ns;
+}
+
 static int replay(const event *evs, int n, int *depth, int *left) {
 	replay_t r = {evs, n, depth, left, 0};
 	pthread_t th;
@@ -142,6 +191,10 @@ func Replay(evs []Event) (depths []int, left []int) {
 	}
 	return depths, left
 }
+
+// UnsampledPairs times n Enter/Leave pairs of a call under an unsampled
+// root on a thread of its own, in nanoseconds (0: no slot).
+func UnsampledPairs(n int) uint64 { return uint64(C.bench_skipped(C.long(n))) }
 
 // NoLeave is how many frames the hooks closed without their Leave.
 func NoLeave() uint64 { return uint64(C.clr_no_leave_count()) }

@@ -83,3 +83,11 @@ func TestRuntimeAsyncKeepsStacksBalanced(t *testing.T) {
 		})
 	}
 }
+
+// The hooks' cheapest path: a call under an unsampled root (a depth
+// count). Compare before and after a change to clr_on_enter/clr_on_leave.
+func BenchmarkUnsampledCall(b *testing.B) {
+	if UnsampledPairs(b.N) == 0 {
+		b.Fatal("no slot")
+	}
+}
