@@ -12,6 +12,10 @@
 //     generic arguments in <...>;
 //   - the glob matching that selects methods by Namespace.Type.Method
 //     (Match, Patterns);
+//   - the names compiler-generated methods (lambdas, anonymous methods,
+//     local functions) read by as the user wrote them (AsWritten), from
+//     the compilers' naming schemes, applied only where metadata says the
+//     compiler made the method;
 //   - the Resolver, which puts these together for a FunctionID.
 //
 // The package does not call the runtime: it has no cgo and does no I/O.
