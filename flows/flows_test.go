@@ -78,12 +78,14 @@ func TestDecide(t *testing.T) {
 		{"kickoff", Facts{Name: "Handle", StateMachineTracked: true}, Kickoff, false},
 		{"kickoff untracked (native code, no fields)", Facts{Name: "Handle"}, 0, false},
 		{"state machine step", Facts{Name: "MoveNext", HasThis: true, OwnerFlowFields: true, ExactLayout: true}, MoveNext, true},
-		{"step of shared generic code", Facts{Name: "MoveNext", HasThis: true, OwnerFlowFields: true}, 0, false},
+		{"step of shared generic code", Facts{Name: "MoveNext", HasThis: true, OwnerFlowFields: true, SharedLayout: true}, MoveNext, true},
+		{"step of a layout not found", Facts{Name: "MoveNext", HasThis: true, OwnerFlowFields: true}, 0, false},
 		{"MoveNext of another type", Facts{Name: "MoveNext", HasThis: true, ExactLayout: true}, 0, false},
 		{"closure made", Facts{Name: ".ctor", HasThis: true, OwnerLinkFields: true, ExactLayout: true}, ClosureCtor, true},
 		{"lambda", Facts{Name: "<Run>b__0", HasThis: true, OwnerLinkFields: true, ExactLayout: true}, ClosureBody, true},
 		{"async lambda", Facts{Name: "<Run>b__1", HasThis: true, StateMachineTracked: true, OwnerLinkFields: true, ExactLayout: true}, Kickoff | ClosureBody, true},
-		{"closure in shared generic code", Facts{Name: "<Run>b__0", HasThis: true, OwnerLinkFields: true}, 0, false},
+		{"closure in shared generic code", Facts{Name: "<Run>b__0", HasThis: true, OwnerLinkFields: true, SharedLayout: true}, 0, false},
+		{"closure made in shared generic code", Facts{Name: ".ctor", HasThis: true, OwnerLinkFields: true, SharedLayout: true}, 0, false},
 		{"static method of a closure class", Facts{Name: "Helper", OwnerLinkFields: true, ExactLayout: true}, 0, false},
 		{"iterator method", Facts{Name: "Squares", StateMachineTracked: true}, Kickoff, false},
 		{"iterator made", Facts{Name: ".ctor", HasThis: true, OwnerIterFields: true, IterTracked: true, ExactLayout: true}, MoveNext, true},
@@ -92,7 +94,8 @@ func TestDecide(t *testing.T) {
 		{"iterator disposed", Facts{Name: "Dispose", HasThis: true, OwnerIterFields: true, IterTracked: true, ExactLayout: true}, MoveNext | IterEnd, true},
 		{"iterator's Current", Facts{Name: "get_Current", HasThis: true, OwnerIterFields: true, IterTracked: true, ExactLayout: true}, 0, false},
 		{"iterator no traced method names", Facts{Name: "MoveNext", HasThis: true, OwnerIterFields: true, ExactLayout: true}, 0, false},
-		{"iterator in shared generic code", Facts{Name: "MoveNext", HasThis: true, OwnerIterFields: true, IterTracked: true}, 0, false},
+		{"iterator in shared generic code", Facts{Name: "MoveNext", HasThis: true, OwnerIterFields: true, IterTracked: true, SharedLayout: true}, MoveNext, true},
+		{"iterator of a layout not found", Facts{Name: "MoveNext", HasThis: true, OwnerIterFields: true, IterTracked: true}, 0, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -68,8 +68,13 @@ type Module interface {
 type Roles struct {
 	Role Role
 	// Offsets are the added fields' offsets from `this`, when Decide says
-	// the hooks need them.
+	// the hooks need them and they are the same for every call.
 	Offsets [MaxFlowFields]uint16
+	// Shared: the method is generic code shared by instantiations whose
+	// layouts differ; the hooks find the added fields (Fields, their
+	// FieldDefs in order) in the layout of each call's exact class.
+	Shared bool
+	Fields [MaxFlowFields]uint32
 	// Closure is the closure class a ClosureCtor or ClosureBody belongs
 	// to, with the offsets of its fields: work queued with it is told by
 	// its class.
@@ -141,13 +146,24 @@ func Gather(m Method, mod Module) (Roles, error) {
 	var cid uint64
 	var offErr error
 	if own != nil && m.HasThis {
-		off, cid, offErr = offsets(m, mod, own)
-		facts.ExactLayout = offErr == nil
+		var shared bool
+		if shared, offErr = sharedCode(m, mod, own); shared {
+			facts.SharedLayout = true
+		} else if offErr == nil {
+			off, cid, offErr = offsets(m, mod, own)
+			facts.ExactLayout = offErr == nil
+		}
 	}
 	role, needOffsets := Decide(facts)
 	out.Role = role
-	if needOffsets {
+	switch {
+	case needOffsets && facts.SharedLayout:
+		out.Shared = true
+		copy(out.Fields[:], own)
+	case needOffsets:
 		out.Offsets = off
+	case facts.SharedLayout && facts.OwnerLinkFields:
+		offErr = fmt.Errorf("%s: shared generic code: work queued with its closures is not linked", m.Display)
 	}
 	if role&(ClosureCtor|ClosureBody) != 0 {
 		out.Closure = cid
@@ -162,20 +178,29 @@ func Gather(m Method, mod Module) (Roles, error) {
 	return out, offErr
 }
 
+// sharedCode reports whether m is generic code shared by instantiations
+// (the runtime gave no class for it, and its type has generic
+// parameters). Their layouts differ: a type argument that is a struct
+// holding references (Pair<__Canon> shared by Pair<string> and Pair<Uri>)
+// is laid out after the Int64 fields, a reference before them, so no one
+// offset is right for every call, and a field written at the wrong one
+// would overwrite the app's state (generator seed 104).
+func sharedCode(m Method, mod Module, toks []uint32) (bool, error) {
+	if m.ClassID != 0 {
+		return false, nil
+	}
+	gp, err := mod.GenericParams(m.Owner)
+	if err != nil {
+		return false, fmt.Errorf("%s: generic parameters: %w", m.Display, err)
+	}
+	if len(gp) > 0 && len(toks) > MaxFlowFields {
+		return false, fmt.Errorf("%s: %d added fields, at most %d are read", m.Display, len(toks), MaxFlowFields)
+	}
+	return len(gp) > 0, nil
+}
+
 // offsets finds the added fields toks in the layout of m's class.
 func offsets(m Method, mod Module, toks []uint32) ([MaxFlowFields]uint16, uint64, error) {
-	if m.ClassID == 0 {
-		if gp, err := mod.GenericParams(m.Owner); err != nil || len(gp) > 0 {
-			// Shared generic code serves instantiations whose layouts
-			// differ: a type argument that is a struct holding references
-			// (Pair<__Canon> shared by Pair<string> and Pair<Uri>) is laid
-			// out after the Int64 fields, a reference before them. No one
-			// layout is right for every call, and a field written at the
-			// wrong offset would overwrite the app's state (generator
-			// seed 104).
-			return [MaxFlowFields]uint16{}, 0, fmt.Errorf("%s: shared generic code (async methods' spans end with the call; closures' work is not linked)", m.Display)
-		}
-	}
 	if len(toks) > MaxFlowFields {
 		return [MaxFlowFields]uint16{}, 0, fmt.Errorf("%s: %d added fields, at most %d are read", m.Display, len(toks), MaxFlowFields)
 	}

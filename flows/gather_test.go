@@ -8,15 +8,16 @@ import (
 
 // fakeModule is a module's metadata as a table.
 type fakeModule struct {
-	attrs     map[uint32]map[string]string // MethodDef → attribute → state machine name
-	rawBlob   []byte                       // returned for every attribute, when set
-	nested    map[string]uint32
-	added     map[uint32]Added
-	enclosing map[uint32]uint32
-	generic   map[uint32][]string
-	layout    map[uint32]uint16 // field token → offset
-	class     uint64            // the class FieldOffsets loads for a type
-	tracked   map[uint32]bool
+	attrs      map[uint32]map[string]string // MethodDef → attribute → state machine name
+	rawBlob    []byte                       // returned for every attribute, when set
+	nested     map[string]uint32
+	added      map[uint32]Added
+	enclosing  map[uint32]uint32
+	generic    map[uint32][]string
+	genericErr error
+	layout     map[uint32]uint16 // field token → offset
+	class      uint64            // the class FieldOffsets loads for a type
+	tracked    map[uint32]bool
 }
 
 func blob(name string) []byte { return append([]byte{1, 0, byte(len(name))}, name...) }
@@ -35,7 +36,7 @@ func (f *fakeModule) FindNested(name string) (uint32, bool) { td, ok := f.nested
 func (f *fakeModule) Added(td uint32) (Added, error)        { return f.added[td], nil }
 func (f *fakeModule) EnclosingClass(td uint32) uint32       { return f.enclosing[td] }
 func (f *fakeModule) GenericParams(owner uint32) ([]string, error) {
-	return f.generic[owner], nil
+	return f.generic[owner], f.genericErr
 }
 func (f *fakeModule) IteratorTracked(td uint32) bool { return f.tracked[td] }
 func (f *fakeModule) FieldOffsets(cid uint64, owner uint32, toks []uint32) ([MaxFlowFields]uint16, uint64, error) {
@@ -54,12 +55,14 @@ func (f *fakeModule) FieldOffsets(cid uint64, owner uint32, toks []uint32) ([Max
 }
 
 const (
-	kickoffTok  = 0x06000001
-	programTD   = 0x02000002
-	smTD        = 0x02000003 // Program+<RunAsync>d__0
-	closureTD   = 0x02000004 // Program+<>c__DisplayClass1_0
-	iterTD      = 0x02000005 // Program+<Items>d__2
-	genericSMTD = 0x02000006
+	kickoffTok       = 0x06000001
+	programTD        = 0x02000002
+	smTD             = 0x02000003 // Program+<RunAsync>d__0
+	closureTD        = 0x02000004 // Program+<>c__DisplayClass1_0
+	iterTD           = 0x02000005 // Program+<Items>d__2
+	genericSMTD      = 0x02000006 // Repo`1+<GetAsync>d__1`1
+	genericClosureTD = 0x02000007
+	genericIterTD    = 0x02000008
 )
 
 func module() *fakeModule {
@@ -71,16 +74,18 @@ func module() *fakeModule {
 		},
 		nested: map[string]uint32{"Program+<RunAsync>d__0": smTD, "Program+<Items>d__2": iterTD},
 		added: map[uint32]Added{
-			smTD:        {StateMachineType: {0x04000010, 0x04000011}},
-			closureTD:   {ClosureType: {0x04000020, 0x04000021}},
-			iterTD:      {IteratorType: {0x04000030}},
-			genericSMTD: {StateMachineType: {0x04000040}},
+			smTD:             {StateMachineType: {0x04000010, 0x04000011}},
+			closureTD:        {ClosureType: {0x04000020, 0x04000021}},
+			iterTD:           {IteratorType: {0x04000030}},
+			genericSMTD:      {StateMachineType: {0x04000040}},
+			genericClosureTD: {ClosureType: {0x04000060}},
+			genericIterTD:    {IteratorType: {0x04000050}},
 		},
-		enclosing: map[uint32]uint32{smTD: programTD, iterTD: programTD},
-		generic:   map[uint32][]string{genericSMTD: {"T"}},
+		enclosing: map[uint32]uint32{smTD: programTD, iterTD: programTD, genericSMTD: programTD, genericIterTD: programTD},
+		generic:   map[uint32][]string{genericSMTD: {"T"}, genericClosureTD: {"T"}, genericIterTD: {"T"}},
 		layout:    map[uint32]uint16{0x04000010: 24, 0x04000011: 32, 0x04000020: 8, 0x04000021: 16, 0x04000030: 40, 0x04000040: 8},
 		class:     0x7f00,
-		tracked:   map[uint32]bool{iterTD: true},
+		tracked:   map[uint32]bool{iterTD: true, genericIterTD: true},
 	}
 }
 
@@ -102,12 +107,21 @@ func TestGather(t *testing.T) {
 		{"the state machine's step",
 			Method{Name: "MoveNext", Owner: smTD, HasThis: true}, nil,
 			Roles{Role: MoveNext, Offsets: [MaxFlowFields]uint16{24, 32}, Loop: true, Owner: programTD}, ""},
-		{"the step of shared generic code has no one layout",
+		{"the step of shared generic code finds its fields per call",
 			Method{Name: "MoveNext", Display: "G.MoveNext", Owner: genericSMTD, HasThis: true}, nil,
-			Roles{}, "G.MoveNext: shared generic code"},
+			Roles{Role: MoveNext, Shared: true, Fields: [MaxFlowFields]uint32{0x04000040}, Loop: true, Owner: programTD}, ""},
+		{"a type whose generic parameters cannot be read",
+			Method{Name: "MoveNext", Display: "G.MoveNext", Owner: genericSMTD, HasThis: true}, func(f *fakeModule) { f.genericErr = errors.New("bad table") },
+			Roles{}, "G.MoveNext: generic parameters: bad table"},
+		{"a closure of shared generic code links nothing",
+			Method{Name: "<Run>b__0", Display: "G.<Run>b__0", Owner: genericClosureTD, HasThis: true}, nil,
+			Roles{}, "G.<Run>b__0: shared generic code"},
+		{"an iterator's step in shared generic code",
+			Method{Name: "MoveNext", Owner: genericIterTD, HasThis: true}, nil,
+			Roles{Role: MoveNext, Shared: true, Fields: [MaxFlowFields]uint32{0x04000050}, Owner: programTD}, ""},
 		{"the step of an exact generic instantiation",
 			Method{Name: "MoveNext", Owner: genericSMTD, ClassID: 0x9000, HasThis: true}, nil,
-			Roles{Role: MoveNext, Offsets: [MaxFlowFields]uint16{8}, Loop: true}, ""},
+			Roles{Role: MoveNext, Offsets: [MaxFlowFields]uint16{8}, Loop: true, Owner: programTD}, ""},
 		{"a closure's constructor",
 			Method{Name: ".ctor", Owner: closureTD, HasThis: true}, nil,
 			Roles{Role: ClosureCtor, Offsets: [MaxFlowFields]uint16{8, 16}, Closure: 0x7f00}, ""},

@@ -38,9 +38,12 @@ type Facts struct {
 	// OwnerFlowFields, OwnerLinkFields: the method's own type was given
 	// the state-machine fields, or the closure fields.
 	OwnerFlowFields, OwnerLinkFields bool
-	// ExactLayout: the fields' offsets are the same for every call (false
-	// for code shared by instantiations of different layouts).
+	// ExactLayout: the fields' offsets are the same for every call.
 	ExactLayout bool
+	// SharedLayout: the method is generic code shared by instantiations
+	// (over reference types): the hooks find the fields' offsets per call,
+	// in the layout of the frame's exact class.
+	SharedLayout bool
 	// OwnerIterFields: the method's own type is a compiler-generated
 	// enumerator given the profiler's fields; IterTracked: an iterator
 	// method naming it (IteratorStateMachineAttribute) is traced as one
@@ -50,7 +53,11 @@ type Facts struct {
 
 // Decide returns the parts the method plays, and whether the hooks need
 // the fields' offsets from its `this` (MoveNext and closure methods).
+// A state machine's or an iterator's steps follow their span in shared
+// generic code too; a closure's methods there do not (queued work is told
+// by the closure's one class, which shared code does not have).
 func Decide(f Facts) (r Role, offsets bool) {
+	laidOut := f.ExactLayout || f.SharedLayout
 	if f.Builder {
 		return Complete, false
 	}
@@ -63,14 +70,14 @@ func Decide(f Facts) (r Role, offsets bool) {
 		}
 		return r | ClosureBody, true
 	}
-	if r == 0 && f.Name == "MoveNext" && f.OwnerFlowFields && f.ExactLayout {
+	if r == 0 && f.Name == "MoveNext" && f.OwnerFlowFields && laidOut {
 		return MoveNext, true
 	}
 	// An iterator's state machine: its constructor, called by the iterator
 	// method, carries that method's span to the object; MoveNext steps it;
 	// Dispose (however the compiler names its explicit implementation)
 	// ends it. Its other methods are calls like any other.
-	if f.OwnerIterFields && f.IterTracked && f.HasThis && f.ExactLayout {
+	if f.OwnerIterFields && f.IterTracked && f.HasThis && laidOut {
 		switch {
 		case f.Name == ".ctor" || f.Name == "MoveNext":
 			return r | MoveNext, true

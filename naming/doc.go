@@ -12,6 +12,10 @@
 //     generic arguments in <...>;
 //   - the glob matching that selects methods by Namespace.Type.Method
 //     (Match, Patterns);
+//   - the names compiler-generated methods (lambdas, anonymous methods,
+//     local functions) read by as the user wrote them (AsWritten), from
+//     the compilers' naming schemes, applied only where metadata says the
+//     compiler made the method;
 //   - the Resolver, which puts these together for a FunctionID;
 //   - reading a name through the runtime's "buffer, capacity, length"
 //     calls (ReadName): one call for the usual short name, never a cut one.

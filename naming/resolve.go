@@ -96,6 +96,10 @@ type Method struct {
 	Shared bool
 	// Generic is true when the method or its type has generic parameters.
 	Generic bool
+	// CompiledName is the FunctionName metadata gives a method the compiler
+	// generated (a lambda, a local function) when FunctionName reads as
+	// the user wrote it instead (AsWritten); "" for any other method.
+	CompiledName string
 
 	// What value capture plans are built from.
 	Sig          MethodSig
@@ -274,6 +278,13 @@ func (r *Resolver) method(s Selection, class uint64, methodArgs []uint64) (*Meth
 		}
 	}
 	m.FunctionName = FormatMethodName(m.TypeName, name, margs)
+	if strings.HasPrefix(name, "<") && compilerGenerated(md, owner, fn.Token) {
+		if own, err := md.TypeDefName(owner); err == nil {
+			if w, ok := AsWritten(m.TypeName, StripArity(own), name); ok {
+				m.CompiledName, m.FunctionName = m.FunctionName, w
+			}
+		}
+	}
 	m.SelectName = typeKey + "." + name
 	m.ReturnType = FormatType(sig.Ret, namer, g)
 

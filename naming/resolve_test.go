@@ -2,6 +2,7 @@ package naming
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -143,6 +144,68 @@ func TestResolver(t *testing.T) {
 	}
 	if _, err := r.Method(999, 0, nil); err == nil {
 		t.Error("unknown function resolved")
+	}
+}
+
+// attrMeta is metadata that tells which tokens carry an attribute.
+type attrMeta struct {
+	fakeMeta
+	attrs map[uint32]string
+}
+
+func (m attrMeta) HasAttribute(token uint32, attr string) bool { return m.attrs[token] == attr }
+
+// Lambdas and local functions read as the user wrote them, when metadata
+// says the compiler made them (on the method or its type), with the
+// compiled name kept; a name of the same pattern without that is left as
+// it is.
+func TestResolverCompilerGenerated(t *testing.T) {
+	const (
+		tdProgram, tdC, tdStorey, tdPlain = 0x02000002, 0x02000003, 0x02000004, 0x02000005
+	)
+	sig := []byte{0x20, 0x00, 0x01} // instance void M()
+	meta := attrMeta{fakeMeta{
+		typeDefs:  map[uint32]string{tdProgram: "Acme.Shop.Program", tdC: "<>c", tdStorey: "<Main>c__AnonStorey0", tdPlain: "Plain"},
+		enclosing: map[uint32]uint32{tdC: tdProgram, tdStorey: tdProgram, tdPlain: tdProgram},
+		methods: map[uint32]fakeMethod{
+			0x06000001: {"<Main>b__0_0", tdC, sig},     // Roslyn, CompilerGenerated on the type
+			0x06000002: {"<>m__1", tdStorey, sig},      // mcs closure, on the type
+			0x06000003: {"<Main>m__0", tdProgram, sig}, // mcs, on the method
+			0x06000004: {"<Main>g__Retry|0_1", tdProgram, sig},
+			0x06000005: {"<Main>b__0_0", tdPlain, sig}, // no attribute anywhere
+			0x06000006: {"Main", tdProgram, sig},
+		},
+	}, map[uint32]string{tdC: CompilerGeneratedAttribute, tdStorey: CompilerGeneratedAttribute,
+		0x06000003: CompilerGeneratedAttribute, 0x06000004: CompilerGeneratedAttribute}}
+	rt := fakeRuntime{
+		mods:  map[uint64]*Module{1: {Path: "Shop.exe", Assembly: "Shop", Meta: meta}},
+		funcs: map[uint64]Function{},
+	}
+	for i := uint64(1); i <= 6; i++ {
+		rt.funcs[i] = Function{Module: 1, Token: 0x06000000 + uint32(i)}
+	}
+	r := NewResolver(rt)
+	for _, tc := range []struct {
+		fid          uint64
+		fn, compiled string
+	}{
+		{1, "Acme.Shop.Program.Main()::lambda#1", "Acme.Shop.Program.<>c.<Main>b__0_0"},
+		{2, "Acme.Shop.Program.Main()::lambda#2", "Acme.Shop.Program.<Main>c__AnonStorey0.<>m__1"},
+		{3, "Acme.Shop.Program.Main()::lambda#1", "Acme.Shop.Program.<Main>m__0"},
+		{4, "Acme.Shop.Program.Main()::Retry", "Acme.Shop.Program.<Main>g__Retry|0_1"},
+		{5, "Acme.Shop.Program.Plain.<Main>b__0_0", ""},
+		{6, "Acme.Shop.Program.Main", ""},
+	} {
+		m, err := r.Method(tc.fid, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.FunctionName != tc.fn || m.CompiledName != tc.compiled {
+			t.Errorf("function %d: %q (compiled %q), want %q (%q)", tc.fid, m.FunctionName, m.CompiledName, tc.fn, tc.compiled)
+		}
+		if want := "Acme.Shop.Program"; !strings.HasPrefix(m.SelectName, want) {
+			t.Errorf("function %d: select name %q", tc.fid, m.SelectName)
+		}
 	}
 }
 

@@ -43,6 +43,9 @@ const (
 	KeyReturnType   = attribute.Key("dotnet.method.return_type")
 	KeyModule       = attribute.Key("dotnet.module")
 	KeyAssembly     = attribute.Key("dotnet.assembly")
+	// KeyCompiledName is the name metadata gives a method the compiler
+	// generated (a lambda), whose span is named as the user wrote it.
+	KeyCompiledName = attribute.Key("dotnet.method.compiled_name")
 	KeyThreadID     = attribute.Key("thread.id")
 	KeyEndReason    = attribute.Key("clrotel.end_reason")
 	// KeyDroppedShort counts the descendants dropped as shorter than the
@@ -60,6 +63,9 @@ type MethodInfo struct {
 	FunctionName string // Namespace.Type.Method, generic arguments included
 	Params       string // "Acme.Shop.Item item, Int32 quantity"
 	ReturnType   string // e.g. Void, Int32
+	// CompiledName: FunctionName as metadata has it, when FunctionName
+	// reads as the user wrote a compiler-generated method ("": the same).
+	CompiledName string
 }
 
 // NewMethod builds the span name and fixed attributes of a method.
@@ -79,6 +85,9 @@ func NewMethod(mi MethodInfo) *Method {
 	}
 	if mi.Assembly != "" {
 		attrs = append(attrs, KeyAssembly.String(mi.Assembly))
+	}
+	if mi.CompiledName != "" {
+		attrs = append(attrs, KeyCompiledName.String(mi.CompiledName))
 	}
 	return &Method{SpanName: name, Attrs: attrs, Frame: frame}
 }

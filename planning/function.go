@@ -55,6 +55,18 @@ func (pl *Planner) Function(m *naming.Method) *Function {
 	return fp
 }
 
+// Completion builds the plan of a task builder's SetResult or
+// SetException, whose arguments are the task's outcome: its `this` is not
+// read. The builder holds the task, and through it the state machine,
+// whose fields may hold the result itself: read first, it would make the
+// result a reference back into it (rendered <cycle>), and it is work for
+// nothing on every completion.
+func (pl *Planner) Completion(m *naming.Method) *Function {
+	fp := pl.Function(m)
+	fp.This, fp.ThisExact = Value{}, false
+	return fp
+}
+
 // this plans the `this` of an instance method.
 func (pl *Planner) this(m *naming.Method, fp *Function) {
 	fp.HasThis = true

@@ -232,6 +232,22 @@ func TestFunctionPlans(t *testing.T) {
 	}
 }
 
+// A task builder's completion reads its arguments, never its `this`
+// (the builder), whether the builder is a struct's exact or shared code.
+func TestCompletionPlan(t *testing.T) {
+	for _, m := range []*naming.Method{
+		instance(method("SetResult", tVoid, tItem), tdPoint, cidPoint),
+		instance(method("SetResult", tVoid, tVar0), tdPair, 0),
+	} {
+		pl, _, _ := newTest(newShop(t), Options{})
+		got := pl.Completion(m)
+		if !got.HasThis || got.This != (Value{}) || got.ThisExact || len(got.Args) != 1 || got.Args[0].Kind == values.KindSkip ||
+			len(got.Enter) != 2 || got.Enter[1].Key != "dotnet.arg.a" {
+			t.Errorf("%s: %+v", m.Name, got)
+		}
+	}
+}
+
 // Classes a signature names are planned as the method is, on the thread
 // that may load them, so that the first call reads them.
 func TestFunctionPlansDeclaredClasses(t *testing.T) {

@@ -5,6 +5,7 @@ package main
 #include "async.h"
 #include "capture.h"
 #include "clrinfo.h"
+#include "flowlayout.h"
 #include "queue.h"
 */
 import "C"
@@ -26,6 +27,18 @@ type asyncRole struct {
 	flags uint32
 	owner uint32
 	off   [flows.MaxFlowFields]uint16
+	// layout: shared generic code's step, whose fields the hooks find in
+	// each call's exact class (flowlayout.h) instead of at off.
+	layout *C.clr_flow_layout
+}
+
+// apply gives the hooks' entry of a function its part.
+func (r asyncRole) apply(c *C.clr_fn) {
+	for i, o := range r.off {
+		c.flow_off[i] = C.uint16_t(o)
+	}
+	c.async_owner = C.uint32_t(r.owner)
+	c.flow_layout = r.layout
 }
 
 // iteratorKey names an iterator's state machine type.
@@ -120,7 +133,42 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 		r.flags |= C.FN_ASYNC_LOOP
 	}
 	r.off, r.owner = roles.Offsets, roles.Owner
+	if roles.Shared {
+		if r.layout = newFlowLayout(roles.Fields); r.layout == nil {
+			// Without it the hooks would write at offsets of no class.
+			return asyncRole{}, fmt.Errorf("%s: no memory for its fields' layouts", m.SelectName)
+		}
+	}
 	return r, err
+}
+
+// newFlowLayout makes the C table in which the hooks remember, per exact
+// class, where the added fields toks (0 past the last) are; nil when C has
+// no memory for it.
+func newFlowLayout(toks [flows.MaxFlowFields]uint32) *C.clr_flow_layout {
+	var c [C.FLOW_LAYOUT_FIELDS]C.uint32_t
+	n := 0
+	for _, t := range toks {
+		if t == 0 || n == len(c) {
+			break
+		}
+		c[n] = C.uint32_t(t)
+		n++
+	}
+	return C.clr_flow_layout_new(&c[0], C.uint32_t(n))
+}
+
+// logSharedLayouts says, at exit, what the steps of shared generic code
+// could not follow (flowlayout.h): classes whose layout lacked the added
+// fields (those calls were traced as plain calls), and calls of classes
+// past those a step remembers (right, but asked of the runtime each time).
+func (p *profiler) logSharedLayouts() {
+	if n := uint64(C.clr_flow_layout_missing()); n > 0 {
+		p.log.Warnf("async: %d steps of shared generic code found no added fields in their class's layout: traced as plain calls", n)
+	}
+	if n := uint64(C.clr_flow_layout_uncached()); n > 0 {
+		p.log.Infof("async: %d steps of shared generic code met a class past the %d each remembers: its layout was asked at the call", n, int(C.FLOW_LAYOUT_CLASSES))
+	}
 }
 
 // flowModule answers flows.Gather from a module's metadata and the

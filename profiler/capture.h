@@ -186,6 +186,10 @@ typedef struct clr_fn {
     // (rejit.c), or its root spans would go.
     _Atomic uint32_t roots;
     uint32_t scan_mark; // rejit.c's thread only: seen on a shadow stack in its last scan
+    // FN_ASYNC_MOVENEXT of shared generic code: its added fields are found
+    // per call, in the frame's exact class (flowlayout.h), not at
+    // flow_off. NULL for every other function.
+    struct clr_flow_layout *flow_layout;
 } clr_fn;
 
 // What became of a traced frame's enter.
@@ -214,6 +218,10 @@ typedef struct clr_fold_entry {
 
 typedef struct clr_frame {
     uintptr_t function_id;
+    // Where its Enter's ELT block is on the thread's stack (0: unknown): a
+    // later Enter at or above it is not its callee, so it is over
+    // (hooks.c close_stale).
+    uintptr_t sp;
     uint32_t fn_index;
     uint32_t recorded; // a FRAME_* state
     struct clr_fn *fn;

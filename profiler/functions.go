@@ -81,6 +81,6 @@ func newCFn(fid uint64, index uint32, flags uint32, m sampling.MethodSetting) *C
 func bridgeMethod(m *naming.Method) *otelbridge.Method {
 	return otelbridge.NewMethod(otelbridge.MethodInfo{
 		Module: m.Module, Assembly: m.Assembly, FunctionName: m.FunctionName,
-		Params: m.Params, ReturnType: m.ReturnType,
+		Params: m.Params, ReturnType: m.ReturnType, CompiledName: m.CompiledName,
 	})
 }

@@ -18,6 +18,7 @@
 #include "profiler.h"
 #include "values.h"
 #include "eltargs.h"
+#include "flowlayout.h"
 #include "sample.h"
 #include "ambient.h"
 #include "shed.h"
@@ -353,9 +354,9 @@ enum { ASYNC_HANDLED = 0, ASYNC_NORMAL = 1 };
 // method does, counted by its resumes and aged from its call (serving.h):
 // an accept loop awaiting each request, a timer loop awaiting each tick.
 __attribute__((noinline)) static void resume_serving(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uintptr_t self,
-                                                     uint32_t d, const uint64_t t[2], uint64_t span) {
-    volatile uint64_t *wb = (volatile uint64_t *)(self + fn->flow_off[ASYNC_FIELD_BORN]);
-    volatile uint64_t *wr = (volatile uint64_t *)(self + fn->flow_off[ASYNC_FIELD_RESUMES]);
+                                                     const uint16_t *off, uint32_t d, const uint64_t t[2], uint64_t span) {
+    volatile uint64_t *wb = (volatile uint64_t *)(self + off[ASYNC_FIELD_BORN]);
+    volatile uint64_t *wr = (volatile uint64_t *)(self + off[ASYNC_FIELD_RESUMES]);
     uint64_t born = *wb, r = *wr;
     record_continuation(s, f, fn, elt, d, 0, t, span);
     if (f->recorded != FRAME_RECORDED || (r & ASYNC_RESUMES_UNIT))
@@ -393,12 +394,23 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
         record_continuation(s, f, fn, elt, d, RF_ASYNC_END, parent->trace, parent->span);
         return ASYNC_HANDLED;
     }
-    uintptr_t self = clr_elt_this(&g_rt, fn->function_id, elt);
+    // Shared generic code: the fields are where the call's exact class has
+    // them (flowlayout.h).
+    uintptr_t self = 0;
+    const uint16_t *off = fn->flow_off;
+    uint16_t exact[FLOW_LAYOUT_FIELDS];
+    if (__builtin_expect(fn->flow_layout != NULL, 0)) {
+        if (!clr_flow_this(&g_rt, fn->function_id, elt, fn->flow_layout, &self, exact))
+            return ASYNC_NORMAL;
+        off = exact;
+    } else {
+        self = clr_elt_this(&g_rt, fn->function_id, elt);
+    }
     if (self == 0)
         return ASYNC_NORMAL;
     volatile uint64_t *w[ASYNC_FIELDS];
     for (int i = 0; i < ASYNC_FIELDS; i++)
-        w[i] = (volatile uint64_t *)(self + fn->flow_off[i]);
+        w[i] = (volatile uint64_t *)(self + off[i]);
     uint64_t t[2] = {*w[0], *w[1]}, span = *w[2], check = *w[3];
     if ((t[0] | t[1] | span) == 0) {
         if (check == ASYNC_UNTRACED)
@@ -424,8 +436,8 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
             if (fn->flags & FN_ASYNC_LOOP) {
                 // The serving rule's count and age are the async method's,
                 // across its resumes.
-                *(volatile uint64_t *)(self + fn->flow_off[ASYNC_FIELD_BORN]) = parent->start;
-                *(volatile uint64_t *)(self + fn->flow_off[ASYNC_FIELD_RESUMES]) = parent->unit ? ASYNC_RESUMES_UNIT : 0;
+                *(volatile uint64_t *)(self + off[ASYNC_FIELD_BORN]) = parent->start;
+                *(volatile uint64_t *)(self + off[ASYNC_FIELD_RESUMES]) = parent->unit ? ASYNC_RESUMES_UNIT : 0;
             }
             parent->async_linked = 1;
             record_continuation(s, f, fn, elt, d, 0, parent->trace, parent->span);
@@ -463,7 +475,7 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
         return ASYNC_HANDLED;
     }
     if (fn->flags & FN_ASYNC_LOOP) {
-        resume_serving(s, f, fn, elt, self, d, t, span);
+        resume_serving(s, f, fn, elt, self, off, d, t, span);
         return ASYNC_HANDLED;
     }
     record_continuation(s, f, fn, elt, d, 0, t, span);
@@ -689,6 +701,8 @@ __attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_
     clr_work_made(self, how, &ctx);
 }
 
+static void close_stale(clr_slot *s, uintptr_t sp);
+
 void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     clr_park_check();
     // A CoreLib special hooked before Go started, not given its role yet
@@ -708,6 +722,11 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
             atomic_fetch_add_explicit(&g_no_slot, 1, memory_order_relaxed);
         return;
     }
+    // The top frame's call is over when this Enter is not below it on the
+    // stack: its Leave never came (close_stale).
+    if (s->depth > 0 && s->depth <= g_cfg.stack_cap && __builtin_expect(elt >= s->stack[s->depth - 1].sp, 0) &&
+        s->stack[s->depth - 1].sp != 0)
+        close_stale(s, elt);
     uint32_t d = s->depth++;
     if (d >= g_cfg.stack_cap) {
         if (counted)
@@ -716,6 +735,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     }
     clr_frame *f = &s->stack[d];
     f->function_id = fn->function_id;
+    f->sp = elt;
     f->fn_index = fn->index;
     f->fn = fn;
     f->recorded = FRAME_SKIPPED;
@@ -1130,6 +1150,20 @@ __attribute__((noinline, cold)) static int close_without_leave(clr_slot *s, clr_
         atomic_fetch_add_explicit(&g_no_leave, 1, memory_order_relaxed);
     }
     return 1;
+}
+
+// An Enter whose ELT block (sp) is at or above the top frame's on the
+// thread's stack: that call is not below the top frame, whose call is
+// therefore over, its Leave never sent. .NET 11's runtime-async methods
+// do this (no Leave when they suspend): resumed by a pool thread's
+// dispatcher, such a frame would otherwise stay on the shadow stack, and
+// the thread's later work would nest under it. The frames over are closed
+// (REC_NO_LEAVE). A frame of unknown place (sp 0) is never judged.
+__attribute__((noinline, cold)) static void close_stale(clr_slot *s, uintptr_t sp) {
+    while (s->depth > 0 && s->depth <= g_cfg.stack_cap && s->stack[s->depth - 1].sp != 0 && sp >= s->stack[s->depth - 1].sp) {
+        pop_frame(s, REC_NO_LEAVE, NULL, 0);
+        atomic_fetch_add_explicit(&g_no_leave, 1, memory_order_relaxed);
+    }
 }
 
 // Whether fn's frame is (now) the top one, to pop: the frames above it

@@ -367,14 +367,15 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	}
 	f.c = newCFn(fid, index, flags, p.samp.setting(f.names))
 	p.pipe.Warm() // its spans will be exported: connect now, not at exit
-	for i, o := range role.off {
-		f.c.flow_off[i] = C.uint16_t(o)
-	}
-	f.c.async_owner = C.uint32_t(role.owner)
+	role.apply(f.c)
 	p.planner.Prepare()
 	p.ambient.refresh(false)
 	if traits.Capture {
-		f.plan = p.planner.functionPlan(m)
+		if role.flags&C.FN_ASYNC_COMPLETE != 0 {
+			f.plan = p.planner.completionPlan(m)
+		} else {
+			f.plan = p.planner.functionPlan(m)
+		}
 		f.c.plan = f.plan.c
 	}
 	p.log.Debugf("tracing %s", f.method.SpanName)
@@ -471,6 +472,7 @@ func (p *profiler) shutdown() {
 		e.WorkMade, e.WorkJoined, e.WorkFull, e.WorkLost = workCounts()
 		e.GCs, e.GCRanges = workGCCounts()
 		e.GCEvents, e.GCEventsFailed = gcEventsNote()
+		p.logSharedLayouts()
 		if d := C.clr_elt_this_direct(); d < 0 {
 			p.log.Infof("the runtime's saved registers disagreed with its GetFunctionEnter3Info about `this`: it is asked each time")
 		} else {

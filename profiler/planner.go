@@ -85,6 +85,13 @@ func (pl *planner) functionPlan(m *naming.Method) *fnPlan {
 	return &fnPlan{c: (*C.clr_fn_plan)(pl.c.Function(f)), enter: f.Enter, ret: f.Return}
 }
 
+// completionPlan is the plan of a task builder's SetResult or
+// SetException (planning.Planner.Completion).
+func (pl *planner) completionPlan(m *naming.Method) *fnPlan {
+	f := pl.Completion(m)
+	return &fnPlan{c: (*C.clr_fn_plan)(pl.c.Function(f)), enter: f.Enter, ret: f.Return}
+}
+
 // run plans the classes hooks met without a plan (written as VT_NOPLAN).
 func (pl *planner) run(stop <-chan struct{}) {
 	for {

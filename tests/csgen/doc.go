@@ -13,7 +13,7 @@
 // A program is a set of units, each a static class with a Run method
 // that Main calls in turn. Units are chosen at random from the feature
 // list (type shapes, generics, inheritance, parameter forms, delegates,
-// LINQ, iterators, async, exceptions, recursion, threads, BCL values,
+// LINQ, iterators, async (generic too), exceptions, recursion, threads, BCL values,
 // and Csmith-like arithmetic functions); values of common BCL types and
 // of the program's own types come from one table, so any feature can
 // take or hold any of them. Program.Features lists what a program uses.

@@ -34,7 +34,7 @@ func TestEveryFeatureAppears(t *testing.T) {
 		// parameter forms
 		"param:params", "param:ref", "param:out", "param:in", "param:optional", "named-arg", "nullable", "nullable-struct", "boxing",
 		// code forms
-		"delegate", "lambda", "closure", "event", "linq", "iterator", "async", "async-real", "exceptions", "exception-filter",
+		"delegate", "lambda", "closure", "event", "linq", "iterator", "async", "async-real", "async-generic", "exceptions", "exception-filter",
 		"finally", "recursion", "threads", "tasks", "parallel", "arith", "many-args", "record",
 		// ordinary members
 		"property", "indexer", "operator", "static-ctor", "extension", "using", "unsafe-pointer", "ref-return", "pattern", "checked",

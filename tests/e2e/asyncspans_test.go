@@ -173,28 +173,35 @@ func TestAsyncMethodOutcomes(t *testing.T) {
 	})
 }
 
-// Async methods of a generic class: a value-type instantiation (code of
-// its own, whose layout is exact) is one span until the task completes.
-// Shared code serves instantiations of different layouts, so its state
-// machine carries nothing: its span ends with the call, as a synchronous
-// method's does — never left open, and never a write at a wrong offset.
+// Async methods of a generic class, instantiated over a value type (code
+// of its own, whose layout is known when it compiles) and over a reference
+// type (code shared by every such instantiation, whose state machine's
+// fields are found in the layout of each call's exact class): each is one
+// span until its task completes, with the task's result.
 func TestAsyncGenericMethods(t *testing.T) {
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
 		r := runApp(t, rt, "AsyncFlow", []string{"generic"}, runOpts{profiler: true})
 		if r.ExitCode != 0 || r.Stdout != "s\n42\n" {
 			t.Fatalf("exit %d, stdout %q\n%s", r.ExitCode, r.Stdout, r.Stderr)
 		}
-		for _, inst := range []string{"Int32", "String"} {
-			gets := byName(r.Spans, asyncNS+"Box<"+inst+">.Get("+inst+" v)")
+		for _, c := range []struct {
+			inst string
+			ret  any
+		}{{"Int32", int64(42)}, {"String", "s"}} {
+			gets := byName(r.Spans, asyncNS+"Box<"+c.inst+">.Get("+c.inst+" v)")
 			if len(gets) != 1 {
-				t.Fatalf("%d Get spans of Box<%s>\n%v", len(gets), inst, spanNames(r.Spans))
+				t.Fatalf("%d Get spans of Box<%s>\n%v", len(gets), c.inst, spanNames(r.Spans))
 			}
 			g := gets[0]
-			if reason := g.Attrs["clrotel.end_reason"]; reason != nil {
-				t.Errorf("Box<%s>.Get ended as %v", inst, reason)
+			keeps := 0
+			for _, k := range children(r.Spans, g) {
+				if k.Name == asyncNS+"Box<"+c.inst+">.Keep("+c.inst+" v)" && !k.End.After(g.End) {
+					keeps++
+				}
 			}
-			if inst == "Int32" && (g.Duration() < 1*time.Millisecond || g.Attrs["dotnet.return"] != int64(42)) {
-				t.Errorf("Box<Int32>.Get: lasted %v, returned %v", g.Duration(), g.Attrs["dotnet.return"])
+			if reason := g.Attrs["clrotel.end_reason"]; reason != nil || keeps != 1 || g.Attrs["dotnet.return"] != c.ret {
+				t.Errorf("Box<%s>.Get: ended as %v, %d Keep after its await inside it, returned %v (want %v)\n%s",
+					c.inst, reason, keeps, g.Attrs["dotnet.return"], c.ret, dumpSpans(r.Spans))
 			}
 		}
 	})

@@ -59,8 +59,8 @@ var servingShapes = []servingShape{
 	// calls per request: one trace from the constructor (5 spans), or,
 	// should the queued work begin the trace, one from the lambda (4).
 	{name: "pool", http: true, handler: servingHandle, chains: [][]string{
-		{"Acme.Serving.Pool.<AcceptLoop>c__AnonStorey0..ctor(", "Acme.Serving.Pool.<AcceptLoop>c__AnonStorey0.<>m__"},
-		{"Acme.Serving.Pool.<AcceptLoop>c__AnonStorey0.<>m__"},
+		{"Acme.Serving.Pool.<AcceptLoop>c__AnonStorey0..ctor(", "Acme.Serving.Pool.AcceptLoop()::lambda#"},
+		{"Acme.Serving.Pool.AcceptLoop()::lambda#"},
 	}},
 	// An async accept loop starting HandleAsync per request.
 	{name: "async", http: true, handler: servingHandleAsync, chains: [][]string{{}}},

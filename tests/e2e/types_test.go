@@ -160,7 +160,7 @@ func TestTypeRenderings(t *testing.T) {
 			{"Calls.Flags(", "dotnet.arg.both", "Read, Write"},
 			{"Calls.Flags(", "dotnet.arg.one", "Execute"},
 			{"Calls.Flags(", "dotnet.arg.odd", "8"},
-			{"Calls.Delegates(", "dotnet.arg.lambda", "System.Func<Int32>(Acme.Types.Program.<Main>m__4())"},
+			{"Calls.Delegates(", "dotnet.arg.lambda", "System.Func<Int32>(Acme.Types.Program.Main()::lambda#5())"},
 			{"Calls.Delegates(", "dotnet.arg.bound", "System.Func<Int32, Int32>(Acme.Types.Service.Count(Int32 extra), target Acme.Types.Service)"},
 			{"Calls.Delegates(", "dotnet.arg.bound.method", "Acme.Types.Service.Count(Int32 extra)"},
 			{"Calls.Delegates(", "dotnet.arg.multi", "System.Action(2 handlers)"},

@@ -56,6 +56,12 @@ var apiCallers = map[string]bool{
 	// the `this` of a generic struct and for type-parameter values.
 	"frame_class":    true,
 	"frame_type_arg": true,
+	// The exact class of a shared generic state machine's step, and its
+	// `this` (flowlayout.c): its added fields are where that class has
+	// them, asked of the runtime's layout once per class.
+	"clr_flow_this":            true,
+	"flow_frame_class":         true,
+	"clr_guarded_class_layout": true,
 	// The guarded calls on what the object graph names (guard.c): the
 	// value writer's, and once per process the ambient reader's array
 	// layout.

@@ -60,6 +60,8 @@ func TestCheckValues(t *testing.T) {
 	spans := []otlpsink.Span{
 		{Name: "Gen.exe!Gen.S1.U.Take12(Int32 a1, Double a2, String s1, String s2, Char c1, UInt64 u1, Boolean b1)", Attrs: good},
 		{Name: "Gen.exe!Gen.S1.U.Gen13<System.Collections.Generic.List<Int32>>(Int32 g)", Attrs: map[string]any{"dotnet.arg.g": int64(7)}},
+		// A lambda of Take12, named as written: not Take12's span.
+		{Name: "Gen.exe!Gen.S1.U.Take12()::lambda#1(Int32 x)", Attrs: map[string]any{"dotnet.arg.x": int64(1)}},
 	}
 	if bad := checkValues(out, spans); len(bad) != 0 {
 		t.Fatalf("matching values reported: %v", bad)

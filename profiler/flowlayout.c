@@ -1,0 +1,113 @@
+// flowlayout.c: the added fields of shared generic code's steps, found in
+// each call's exact class (flowlayout.h).
+#include <stdlib.h>
+#include <string.h>
+
+#include "eltargs.h"
+#include "flowlayout.h"
+#include "guard.h"
+#include "safecopy.h"
+
+static _Atomic uint64_t g_missing, g_uncached;
+
+uint64_t clr_flow_layout_missing(void) { return atomic_load_explicit(&g_missing, memory_order_relaxed); }
+uint64_t clr_flow_layout_uncached(void) { return atomic_load_explicit(&g_uncached, memory_order_relaxed); }
+
+clr_flow_layout *clr_flow_layout_new(const uint32_t *tok, uint32_t n) {
+    if (n == 0 || n > FLOW_LAYOUT_FIELDS)
+        return NULL;
+    clr_flow_layout *l = calloc(1, sizeof *l);
+    if (l == NULL)
+        return NULL;
+    memcpy(l->tok, tok, n * sizeof *tok);
+    l->n = n;
+    return l;
+}
+
+// The fields a state machine can have: its own (the compiler's locals and
+// awaiters) and the added ones, which come last in its metadata. A class
+// with more is read in its first FLOW_MAX_FIELDS.
+enum { FLOW_MAX_FIELDS = 256 };
+
+// l's fields in the runtime's layout of cls: 1 when every one is there.
+static int runtime_offsets(const clr_runtime *rt, const clr_flow_layout *l, uintptr_t cls, uint16_t off[FLOW_LAYOUT_FIELDS]) {
+    COR_FIELD_OFFSET fields[FLOW_MAX_FIELDS];
+    ULONG n = 0, size = 0;
+    if (clr_guarded_class_layout(rt, (ClassID)cls, fields, FLOW_MAX_FIELDS, &n, &size) < 0)
+        return 0;
+    if (n > FLOW_MAX_FIELDS)
+        n = FLOW_MAX_FIELDS;
+    uint32_t found = 0;
+    for (uint32_t k = 0; k < l->n; k++) {
+        for (ULONG i = 0; i < n; i++) {
+            if (fields[i].ridOfField == l->tok[k] && fields[i].ulOffset < (1u << 16)) {
+                off[k] = (uint16_t)fields[i].ulOffset;
+                found++;
+                break;
+            }
+        }
+    }
+    return found == l->n;
+}
+
+int clr_flow_layout_offsets(const clr_runtime *rt, clr_flow_layout *l, uintptr_t cls, uint16_t off[FLOW_LAYOUT_FIELDS]) {
+    if (cls == 0 || cls == FLOW_CLASS_BUSY)
+        return 0;
+    for (int i = 0; i < FLOW_LAYOUT_CLASSES; i++) {
+        uintptr_t c = atomic_load_explicit(&l->seen[i].cls, memory_order_acquire);
+        if (c == cls) {
+            memcpy(off, l->seen[i].off, sizeof l->seen[i].off);
+            return 1;
+        }
+        if (c == 0)
+            break;
+    }
+    if (!runtime_offsets(rt, l, cls, off)) {
+        atomic_fetch_add_explicit(&g_missing, 1, memory_order_relaxed);
+        return 0;
+    }
+    // Remembered in the first free slot; a slot, once published, never
+    // changes. Two threads meeting a new class at once may both take one.
+    for (int i = 0; i < FLOW_LAYOUT_CLASSES; i++) {
+        uintptr_t c = 0;
+        if (atomic_compare_exchange_strong_explicit(&l->seen[i].cls, &c, FLOW_CLASS_BUSY, memory_order_acquire,
+                                                    memory_order_relaxed)) {
+            memcpy(l->seen[i].off, off, sizeof l->seen[i].off);
+            atomic_store_explicit(&l->seen[i].cls, cls, memory_order_release);
+            return 1;
+        }
+        if (c == cls)
+            return 1;
+    }
+    atomic_fetch_add_explicit(&g_uncached, 1, memory_order_relaxed);
+    return 1;
+}
+
+// The exact class of a shared generic frame (the runtime reads it from the
+// frame's generic context: `this`'s type for a class, the instantiating
+// argument for a struct).
+__attribute__((noinline)) static HRESULT flow_frame_class(const clr_runtime *rt, uintptr_t fid, COR_PRF_FRAME_INFO frame,
+                                                          ClassID *cls) {
+    ModuleID mod;
+    mdToken tok;
+    ULONG32 n = 0;
+    return rt->vtbl->GetFunctionInfo2(rt->info, fid, frame, cls, &mod, &tok, 0, &n, NULL);
+}
+
+int clr_flow_this(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, clr_flow_layout *l, uintptr_t *self,
+                  uint16_t off[FLOW_LAYOUT_FIELDS]) {
+    clr_enter_args a;
+    clr_elt_fp fp;
+    COR_PRF_FRAME_INFO frame = 0;
+    uintptr_t me = 0;
+    int ok = clr_enter_args_get(rt, fid, elt, &frame, &a, &fp) >= 0 && a.info.numRanges > 0 &&
+             a.info.ranges[0].length >= sizeof me && clr_guarded_read(&me, a.info.ranges[0].startAddress, sizeof me);
+    clr_enter_args_done(&fp);
+    ClassID cls = 0;
+    if (!ok || me == 0 || frame == 0 || flow_frame_class(rt, fid, frame, &cls) < 0 || cls == 0)
+        return 0;
+    if (!clr_flow_layout_offsets(rt, l, cls, off))
+        return 0;
+    *self = me;
+    return 1;
+}

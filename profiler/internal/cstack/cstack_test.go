@@ -1,0 +1,93 @@
+package cstack
+
+import (
+	"reflect"
+	"testing"
+)
+
+// The functions of the replays.
+const (
+	mainFn = iota
+	caller
+	asyncM // a runtime-async method
+	helper
+	other
+	asyncN // another runtime-async method
+)
+
+func enter(fn int, sp uint64) Event { return Event{Fn: fn, SP: sp} }
+func leave(fn int, sp uint64) Event { return Event{Leave: true, Fn: fn, SP: sp} }
+
+func TestMain(m *testing.M) {
+	if err := Setup(); err != nil {
+		panic(err)
+	}
+	m.Run()
+}
+
+// .NET 11's runtime-async methods: Enter on the call and again on each
+// resume, no Leave when they suspend, a Leave when they complete
+// (dotnet/runtime#122488). Each replay is one thread; the stack grows
+// down (a callee's ELT block is below its caller's).
+func TestRuntimeAsyncKeepsStacksBalanced(t *testing.T) {
+	tests := []struct {
+		name   string
+		evs    []Event
+		depths []int
+		left   []int
+		closed uint64 // frames closed without their Leave
+	}{{
+		name: "ordinary calls: nothing closed",
+		evs: []Event{enter(mainFn, 1000), enter(caller, 900), enter(helper, 800), leave(helper, 800),
+			enter(other, 800), leave(other, 800), leave(caller, 900), leave(mainFn, 1000)},
+		depths: []int{1, 2, 3, 2, 3, 2, 1, 0},
+	}, {
+		name: "suspended under a traced caller that returns",
+		evs: []Event{enter(mainFn, 1000), enter(caller, 900), enter(asyncM, 800), enter(helper, 700), leave(helper, 700),
+			leave(caller, 900), leave(mainFn, 1000)},
+		depths: []int{1, 2, 3, 4, 3, 1, 0},
+		closed: 1,
+	}, {
+		name: "suspended, then its caller calls again",
+		evs: []Event{enter(mainFn, 1000), enter(caller, 900), enter(asyncM, 800), enter(other, 800), leave(other, 800),
+			leave(caller, 900), leave(mainFn, 1000)},
+		depths: []int{1, 2, 3, 3, 2, 1, 0},
+		closed: 1,
+	}, {
+		name: "resumed on a pool thread, suspended again, then other work",
+		evs: []Event{enter(asyncM, 500), enter(helper, 400), leave(helper, 400),
+			enter(asyncN, 500), leave(asyncN, 500), enter(other, 480), leave(other, 480)},
+		depths: []int{1, 2, 1, 1, 0, 1, 0},
+		closed: 1,
+	}, {
+		name:   "resumed, suspended, resumed again to completion",
+		evs:    []Event{enter(asyncM, 500), enter(asyncM, 500), leave(asyncM, 500)},
+		depths: []int{1, 1, 0},
+		closed: 1,
+	}, {
+		name:   "resumed at a root, suspended; the next work deeper on the stack nests under it until a call as shallow",
+		evs:    []Event{enter(asyncM, 500), enter(other, 300), leave(other, 300), enter(helper, 520), leave(helper, 520)},
+		depths: []int{1, 2, 1, 1, 0},
+		closed: 1,
+	}}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			before := NoLeave()
+			depths, left := Replay(tc.evs)
+			if !reflect.DeepEqual(depths, tc.depths) || !reflect.DeepEqual(left, tc.left) {
+				t.Errorf("depths %v, frames left %v; want %v, %v", depths, left, tc.depths, tc.left)
+			}
+			if n := NoLeave() - before; n != tc.closed {
+				t.Errorf("%d frames closed without their Leave, want %d", n, tc.closed)
+			}
+		})
+	}
+}
+
+// The hooks' cheapest path: a call under an unsampled root (a depth
+// count). Compare before and after a change to clr_on_enter/clr_on_leave.
+func BenchmarkUnsampledCall(b *testing.B) {
+	if UnsampledPairs(b.N) == 0 {
+		b.Fatal("no slot")
+	}
+}

@@ -1,0 +1,1 @@
+../../safecopy_amd64.S

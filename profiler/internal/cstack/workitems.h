@@ -1,0 +1,1 @@
+../../workitems.h
