@@ -46,9 +46,13 @@ const (
 	// counts. The first requests of a loop that is not yet known to serve
 	// belong to the loop's trace, which the contract allows.
 	servingWarmup = 1500 * time.Millisecond
-	// servingSettle is the wait after the load for the last batches
-	// (OTEL_BSP_SCHEDULE_DELAY=100).
-	servingSettle = 1500 * time.Millisecond
+	// servingSettle bounds the wait after the load for the last batches:
+	// they come within a batch delay (OTEL_BSP_SCHEDULE_DELAY=100) of the
+	// drainer reaching them, which a loaded machine delays; the spans
+	// received while the service runs are read once none has come for
+	// servingQuiet.
+	servingSettle = 20 * time.Second
+	servingQuiet  = 500 * time.Millisecond
 )
 
 var servingShapes = []servingShape{
@@ -190,8 +194,9 @@ func runServing(t *testing.T, rt dotnetRuntime, sh servingShape, o servingOpts) 
 		app.send(t, "stop")
 		r.handled = app.count(t, "stopped ", 30*time.Second)
 	}
-	time.Sleep(servingSettle)
-	r.running = sink.Spans()
+	settle, cancelSettle := context.WithTimeout(context.Background(), servingSettle)
+	r.running = sink.WaitIdle(settle, servingQuiet)
+	cancelSettle()
 	r.thirds = marks.counts()
 
 	app.send(t, "quit")
