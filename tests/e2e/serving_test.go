@@ -46,9 +46,13 @@ const (
 	// counts. The first requests of a loop that is not yet known to serve
 	// belong to the loop's trace, which the contract allows.
 	servingWarmup = 1500 * time.Millisecond
-	// servingSettle is the wait after the load for the last batches
-	// (OTEL_BSP_SCHEDULE_DELAY=100).
-	servingSettle = 1500 * time.Millisecond
+	// servingSettle bounds the wait after the load for the last batches:
+	// they come within a batch delay (OTEL_BSP_SCHEDULE_DELAY=100) of the
+	// drainer reaching them, which a loaded machine delays; the spans
+	// received while the service runs are read once no more have come for
+	// servingQuiet.
+	servingSettle = 20 * time.Second
+	servingQuiet  = 500 * time.Millisecond
 )
 
 var servingShapes = []servingShape{
@@ -106,6 +110,21 @@ func TestServing(t *testing.T) {
 			checkShed(t, sh, r)
 		})
 	})
+}
+
+// settledSpans returns the spans received once their number has not
+// changed for quiet, or after max: exports may go on without spans (a timer
+// shape's ticks after its work stopped).
+func settledSpans(sink *otlpsink.Sink, quiet, max time.Duration) []otlpsink.Span {
+	deadline := time.Now().Add(max)
+	n, since := sink.Count(), time.Now()
+	for time.Since(since) < quiet && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+		if c := sink.Count(); c != n {
+			n, since = c, time.Now()
+		}
+	}
+	return sink.Spans()
 }
 
 type servingOpts struct {
@@ -190,8 +209,7 @@ func runServing(t *testing.T, rt dotnetRuntime, sh servingShape, o servingOpts) 
 		app.send(t, "stop")
 		r.handled = app.count(t, "stopped ", 30*time.Second)
 	}
-	time.Sleep(servingSettle)
-	r.running = sink.Spans()
+	r.running = settledSpans(sink, servingQuiet, servingSettle)
 	r.thirds = marks.counts()
 
 	app.send(t, "quit")
