@@ -23,7 +23,15 @@ type Ring struct {
 	soft    uint64
 	page    uint64
 	release func([]byte)
+
+	read uint64 // bytes of records (pads left out) the last Drain read
 }
+
+// LastRead returns the bytes of records, pads left out, that the last
+// Drain read: how much the ring held when the drainer came back to it (a
+// pad that took the producer back to the start early spans burst space
+// but holds nothing).
+func (r *Ring) LastRead() uint64 { return r.read }
 
 // SpillAfter says that data past its first soft bytes is burst space
 // (profiler/ring.h): the producer writes there only when the drainer is
@@ -75,6 +83,7 @@ func (r *Ring) Drain(fn func(Record)) (int, error) {
 	var runFrom, runTo uint64
 	spill := r.release != nil
 	n := 0
+	r.read = 0
 	for tail < head {
 		off := tail & r.mask
 		room := uint64(len(r.data)) - off
@@ -105,6 +114,7 @@ func (r *Ring) Drain(fn func(Record)) (int, error) {
 			}
 			fn(rec)
 			n++
+			r.read += size
 			if spill && off != runTo {
 				r.releaseRun(runFrom, runTo)
 				runFrom = off

@@ -243,17 +243,18 @@ func TestRingReleasesBurstPagesRead(t *testing.T) {
 		name  string
 		write func(w *testWriter)
 		want  [][2]int // released ranges, as offsets
+		pads  int      // bytes of pads written
 	}{
 		{"resident only", func(w *testWriter) {
 			for i := 0; i < 4; i++ {
 				w.put(KindEnter, 0, int64(i), make([]byte, 16))
 			}
-		}, nil},
+		}, nil, 0},
 		{"records across the burst space", func(w *testWriter) {
 			for i := 0; i < 12; i++ { // 12 records of 32 bytes: offsets 0 to 384
 				w.put(KindEnter, 0, int64(i), make([]byte, 16))
 			}
-		}, [][2]int{{128, 384}}},
+		}, [][2]int{{128, 384}}, 0},
 		{"a pad splits the run", func(w *testWriter) {
 			for i := 0; i < 6; i++ { // up to 192
 				w.put(KindEnter, 0, int64(i), make([]byte, 16))
@@ -264,7 +265,7 @@ func TestRingReleasesBurstPagesRead(t *testing.T) {
 			for i := 0; i < 6; i++ { // 264 to 456
 				w.put(KindEnter, 0, int64(i), make([]byte, 16))
 			}
-		}, [][2]int{{128, 192}, {320, 448}}},
+		}, [][2]int{{128, 192}, {320, 448}}, 72},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -287,6 +288,9 @@ func TestRingReleasesBurstPagesRead(t *testing.T) {
 			}
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("released %v, want %v", got, tt.want)
+			}
+			if want := w.head; r.LastRead() != want-uint64(tt.pads) {
+				t.Errorf("LastRead %d, want %d (%d bytes drained from the start, %d of them pads)", r.LastRead(), want-uint64(tt.pads), want, tt.pads)
 			}
 		})
 	}

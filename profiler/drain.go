@@ -152,13 +152,13 @@ func (d *drainer) pass() int {
 		if ts == nil {
 			continue
 		}
-		if p := ts.ring.Pending(); p > fullest {
+		got, err := ts.ring.Drain(func(r capture.Record) { d.tr.Record(ts.Thread, r) })
+		if p := ts.ring.LastRead(); p > fullest {
 			fullest = p
 			if !d.behind {
 				d.setBehind(d.backlog.Observe(float64(p) / size))
 			}
 		}
-		got, err := ts.ring.Drain(func(r capture.Record) { d.tr.Record(ts.Thread, r) })
 		total += got
 		if err != nil {
 			d.p.log.Errorf("thread %d: %v; its open spans are closed", s.os_tid, err)

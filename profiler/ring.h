@@ -104,9 +104,15 @@ static inline void clr_ring_commit(clr_slot *s, uint32_t size) {
     atomic_store_explicit(&s->head, head + size, memory_order_release);
 }
 
-// Bytes written and not yet drained.
+// Bytes of records written and not yet drained: an unread pad that took
+// the producer back to the start early holds none.
 static inline uint64_t clr_ring_used(const clr_slot *s) {
-    return atomic_load_explicit(&s->head, memory_order_relaxed) - atomic_load_explicit(&s->tail, memory_order_acquire);
+    uint64_t head = atomic_load_explicit(&s->head, memory_order_relaxed);
+    uint64_t tail = atomic_load_explicit(&s->tail, memory_order_acquire);
+    uint64_t used = head - tail;
+    if (s->wrap_len != 0 && tail <= s->wrap_pos && used >= s->wrap_len)
+        used -= s->wrap_len;
+    return used;
 }
 
 #endif

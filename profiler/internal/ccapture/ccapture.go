@@ -58,6 +58,7 @@ static int64_t ring_put(clr_slot *s, uint64_t cap, uint64_t soft, uint32_t size,
     return p - s->data;
 }
 
+static uint64_t ring_used(clr_slot *s) { return clr_ring_used(s); }
 static uint64_t *ring_head(clr_slot *s) { return (uint64_t *)&s->head; }
 static uint64_t *ring_tail(clr_slot *s) { return (uint64_t *)&s->tail; }
 static uint8_t *ring_data(clr_slot *s) { return s->data; }
@@ -87,6 +88,9 @@ func (r *Ring) Free() { C.ring_free(r.s) }
 func (r *Ring) Put(size, keep uint32, seq uint64) int64 {
 	return int64(C.ring_put(r.s, C.uint64_t(r.cap), C.uint64_t(r.soft), C.uint32_t(size), C.uint32_t(keep), C.uint64_t(seq)))
 }
+
+// Used is what the hooks take the ring to hold (ring.h clr_ring_used).
+func (r *Ring) Used() uint64 { return uint64(C.ring_used(r.s)) }
 
 // Head, Tail and Data are the ring's positions and memory, for a
 // consumer.

@@ -125,6 +125,9 @@ func TestRingJump(t *testing.T) {
 	if off := put(512); off != 0 {
 		t.Fatalf("a record past the resident part with nothing waiting went to %d, want 0", off)
 	}
+	if used := r.Used(); used != 256+512 {
+		t.Fatalf("the ring holds two records (768 bytes) and the pad between them; the hooks take it to hold %d", used)
+	}
 	unread := int64(pad&(capacity-1)) - 256
 	// The drainer stalls: the start fills up to the unread record.
 	var off int64
@@ -139,6 +142,12 @@ func TestRingJump(t *testing.T) {
 	for put(2048) >= 0 {
 	}
 	drain()
+	if used := r.Used(); used != 0 {
+		t.Fatalf("drained, the hooks take the ring to hold %d bytes", used)
+	}
+	if ring.LastRead() >= capacity {
+		t.Fatalf("the drain read %d bytes of records from a ring of %d: pads counted", ring.LastRead(), capacity)
+	}
 	for i, s := range read {
 		if s != uint64(i) {
 			t.Fatalf("record %d read as %d (of %d written)", i, s, seq)
