@@ -63,8 +63,11 @@ func realprogs(work, version, rc string) ([]realprog, error) {
 	if err := os.WriteFile(gen, []byte(csgen.Generate(realprogSeed, csgen.Options{}).Source), 0o644); err != nil {
 		return nil, err
 	}
+	drivers := filepath.Join(root, "tests", "e2e", "apps", "real")
 	for _, c := range [][]string{
-		{"-optimize+", "-out:CecilCount.exe", "-r:Mono.Cecil.dll", filepath.Join(root, "tests", "e2e", "apps", "real", "CecilCount.cs")},
+		{"-optimize+", "-out:CecilCount.exe", "-r:Mono.Cecil.dll", filepath.Join(drivers, "CecilCount.cs")},
+		{"-optimize+", "-out:CsParse.exe", "-r:ICSharpCode.NRefactory.dll", "-r:ICSharpCode.NRefactory.CSharp.dll", filepath.Join(drivers, "CsParse.cs")},
+		{"-optimize+", "-out:DnRead.exe", "-r:dnlib.dll", filepath.Join(drivers, "DnRead.cs")},
 		// As tests/csgen/difftest compiles generated programs.
 		{"-langversion:7.2", "-optimize+", "-unsafe", "-nowarn:162,168,169,219,414,429,649,1717", "-out:Gen.exe", gen},
 	} {
@@ -74,7 +77,7 @@ func realprogs(work, version, rc string) ([]realprog, error) {
 			return nil, fmt.Errorf("mcs %v: %v\n%s", c, err, o)
 		}
 	}
-	for _, exe := range []string{"CecilCount", "Gen", "mcs"} {
+	for _, exe := range []string{"CecilCount", "CsParse", "DnRead", "Gen", "mcs"} {
 		if err := os.WriteFile(filepath.Join(dir, exe+".runtimeconfig.json"), []byte(rc), 0o644); err != nil {
 			return nil, err
 		}
@@ -91,25 +94,52 @@ func realprogs(work, version, rc string) ([]realprog, error) {
 	}
 	return []realprog{
 		{name: "Cecil reader over mcs.exe", args: []string{filepath.Join(dir, "CecilCount.exe"), filepath.Join(dir, "mcs.exe")}},
+		{name: "NRefactory parsing Shop.cs and Big.cs", args: []string{filepath.Join(dir, "CsParse.exe"),
+			filepath.Join(root, "examples", "shop", "Shop.cs"), filepath.Join(drivers, "Big.cs")}},
+		{name: "dnlib reading and writing Mono.Cecil.dll", args: []string{filepath.Join(dir, "DnRead.exe"), filepath.Join(dir, "Mono.Cecil.dll")}},
 		mcs("mcs.exe compiling examples/shop", "examples/shop/Shop.cs"),
 		mcs("mcs.exe compiling Big.cs", "tests/e2e/apps/real/Big.cs"),
 		{name: fmt.Sprintf("generated program, seed %d", realprogSeed), args: []string{filepath.Join(dir, "Gen.exe")}},
 	}, nil
 }
 
-// exitRE reads the profiler's shutdown line.
-var exitRE = regexp.MustCompile(`(\d+) spans exported, (\d+) failed, (\d+) lost at exit; (\d+) calls dropped; (\d+) calls folded`)
+// exitRE reads the profiler's shutdown line; eventsLostRE and valuesLostRE
+// its reports of records lost for want of ring room.
+var (
+	exitRE       = regexp.MustCompile(`(\d+) spans exported, (\d+) failed, (\d+) lost at exit; (\d+) calls dropped; (\d+) calls folded; (\d+) calls shed \((\d+) traces\)`)
+	eventsLostRE = regexp.MustCompile(`(\d+) exception, catch or Activity records not recorded`)
+	valuesLostRE = regexp.MustCompile(`, (\d+) so far: capture buffers too full`)
+)
 
 // accounting is what one traced run's exit line and receiver said.
 type accounting struct {
 	spans, failed, lost, dropped, folded int64
+	shed, shedTraces                     int64 // calls and traces shed whole at their root
+	eventsLost, valuesLost               int64 // records lost: exception/catch/Activity, calls' values
 	received, maxPerTrace, traces        int
+}
+
+// read reads a traced run's log into a; false when it has no exit line.
+func (a *accounting) read(stderr string) bool {
+	m := exitRE.FindStringSubmatch(stderr)
+	if m == nil {
+		return false
+	}
+	n := func(s string) int64 { v, _ := strconv.ParseInt(s, 10, 64); return v }
+	a.spans, a.failed, a.lost, a.dropped, a.folded, a.shed, a.shedTraces = n(m[1]), n(m[2]), n(m[3]), n(m[4]), n(m[5]), n(m[6]), n(m[7])
+	if m := eventsLostRE.FindStringSubmatch(stderr); m != nil {
+		a.eventsLost = n(m[1])
+	}
+	for _, m := range valuesLostRE.FindAllStringSubmatch(stderr, -1) {
+		a.valuesLost = max(a.valuesLost, n(m[1]))
+	}
+	return true
 }
 
 // calls is every call the hooks saw: a span (exported or not), folded, or
 // dropped. Calls of folded methods after their re-JIT without hooks reach
 // no hook and are not counted.
-func (a accounting) calls() int64 { return a.spans + a.failed + a.lost + a.dropped + a.folded }
+func (a accounting) calls() int64 { return a.spans + a.failed + a.lost + a.dropped + a.folded + a.shed }
 
 // unaccounted is the share of calls neither exported as a span nor folded.
 func (a accounting) unaccounted() float64 {
@@ -172,18 +202,15 @@ func runRealprog(host, work, version, rc string, rounds int, configs []startupCo
 					failed[i] = "output differs from untraced"
 					fmt.Fprintf(&rb, "realprog %s %s round %d: output differs\n%s\n", p.name, c.name, r, tail(res.stdout, 400))
 				}
-				if m := exitRE.FindStringSubmatch(res.stderr); m != nil {
-					n := func(j int) int64 { v, _ := strconv.ParseInt(m[j], 10, 64); return v }
-					a.spans, a.failed, a.lost, a.dropped, a.folded = n(1), n(2), n(3), n(4), n(5)
-				} else if c.sink && failed[i] == "" {
+				if !a.read(res.stderr) && c.sink && failed[i] == "" {
 					failed[i] = "no exit line"
 				}
 				times[i] = append(times[i], d)
 				cpus[i] = append(cpus[i], cpu)
 				accts[i] = append(accts[i], a)
 				if c.sink {
-					fmt.Fprintf(&rb, "realprog %s | %s | round %d: wall %v cpu %v; %d spans exported (%d received, %d traces, at most %d in one), %d failed, %d lost, %d dropped, %d folded\n",
-						p.name, c.name, r, d, cpu, a.spans, a.received, a.traces, a.maxPerTrace, a.failed, a.lost, a.dropped, a.folded)
+					fmt.Fprintf(&rb, "realprog %s | %s | round %d: wall %v cpu %v; %d spans exported (%d received, %d traces, at most %d in one), %d failed, %d lost, %d dropped, %d folded, %d shed (%d traces); records lost: %d exception/catch, %d calls' values\n",
+						p.name, c.name, r, d, cpu, a.spans, a.received, a.traces, a.maxPerTrace, a.failed, a.lost, a.dropped, a.folded, a.shed, a.shedTraces, a.eventsLost, a.valuesLost)
 				}
 			}
 			fmt.Fprintf(os.Stderr, "bench: real programs: %s round %d/%d\n", p.name, r+1, rounds)
@@ -210,7 +237,7 @@ func runRealprog(host, work, version, rc string, rounds int, configs []startupCo
 	for _, n := range notes {
 		tb.WriteString(n)
 	}
-	fmt.Fprintf(&tb, "\ntargets (issue 16): the Cecil reader at most 2x untraced with the defaults. \"own-code floor\": empty hooks on the defaults'\nselection, ReadyToRun kept (bench/floor/ownfloor.c): what ELT costs before clrotel records anything; clrotel's\nre-JIT of folded methods can take it below that floor. clrotel's runs export to a local receiver.\n")
+	fmt.Fprintf(&tb, "\ntargets (issues 16, 30): every program at most 2x untraced with the defaults, no call dropped and no record lost. \"own-code floor\": empty hooks on the defaults'\nselection, ReadyToRun kept (bench/floor/ownfloor.c): what ELT costs before clrotel records anything; clrotel's\nre-JIT of folded methods can take it below that floor. clrotel's runs export to a local receiver.\n")
 	return tb.String(), rb.String(), nil
 }
 
@@ -229,8 +256,13 @@ func accountNote(prog, config string, as []accounting) string {
 		worst = max(worst, a.unaccounted())
 		maxTrace = max(maxTrace, a.maxPerTrace)
 	}
-	return fmt.Sprintf("  %s, %s: %d calls: %d spans, %d folded, %d dropped; not exported %.3f%%; at most %d spans in a trace\n",
+	var worstLost int64
+	for _, a := range as {
+		worstLost = max(worstLost, a.eventsLost+a.valuesLost)
+	}
+	return fmt.Sprintf("  %s, %s: %d calls: %d spans, %d folded, %d shed whole (%d traces), %d dropped; not exported %.3f%%; records lost (exception/catch, values), worst round: %d; at most %d spans in a trace\n",
 		prog, config, med(accounting.calls), med(func(a accounting) int64 { return a.spans }),
-		med(func(a accounting) int64 { return a.folded }), med(func(a accounting) int64 { return a.dropped }),
-		100*worst, maxTrace)
+		med(func(a accounting) int64 { return a.folded }), med(func(a accounting) int64 { return a.shed }),
+		med(func(a accounting) int64 { return a.shedTraces }), med(func(a accounting) int64 { return a.dropped }),
+		100*worst, worstLost, maxTrace)
 }

@@ -17,6 +17,42 @@ type Ring struct {
 	tail *uint64 // written by the consumer
 	data []byte
 	mask uint64
+
+	// Burst space (SpillAfter): the part of data from soft on, and what
+	// gives its drained pages back.
+	soft    uint64
+	page    uint64
+	release func([]byte)
+
+	read uint64 // bytes of records (pads left out) the last Drain read
+}
+
+// LastRead returns the bytes of records, pads left out, that the last
+// Drain read: how much the ring held when the drainer came back to it (a
+// pad that took the producer back to the start early spans burst space
+// but holds nothing).
+func (r *Ring) LastRead() uint64 { return r.read }
+
+// SpillAfter says that data past its first soft bytes is burst space
+// (profiler/ring.h): the producer writes there only when the drainer is
+// behind. Drain hands release the whole pages of burst space that records
+// it has just read fill, before it frees them for the producer, so no
+// write can race with giving them back; release may return them to the
+// kernel (madvise). A page that holds any part of a pad is kept: the
+// producer may be writing into a pad's space (ring.h). page is the
+// memory's page size, a power of two.
+func (r *Ring) SpillAfter(soft uint64, page int, release func([]byte)) {
+	r.soft, r.page, r.release = soft, uint64(page), release
+}
+
+// releaseRun hands release the whole pages of burst space within
+// data[from:to], which records just read fill.
+func (r *Ring) releaseRun(from, to uint64) {
+	from = (max(from, r.soft) + r.page - 1) &^ (r.page - 1)
+	to &^= r.page - 1
+	if from < to {
+		r.release(r.data[from:to])
+	}
 }
 
 // NewRing wraps ring memory. head and tail must be 8-byte aligned and data's
@@ -42,7 +78,12 @@ func (r *Ring) Pending() uint64 {
 func (r *Ring) Drain(fn func(Record)) (int, error) {
 	head := atomic.LoadUint64(r.head)
 	tail := atomic.LoadUint64(r.tail)
+	// The records just read, from runFrom to runTo in data, with no pad
+	// between them.
+	var runFrom, runTo uint64
+	spill := r.release != nil
 	n := 0
+	r.read = 0
 	for tail < head {
 		off := tail & r.mask
 		room := uint64(len(r.data)) - off
@@ -73,8 +114,20 @@ func (r *Ring) Drain(fn func(Record)) (int, error) {
 			}
 			fn(rec)
 			n++
+			r.read += size
+			if spill && off != runTo {
+				r.releaseRun(runFrom, runTo)
+				runFrom = off
+			}
+			runTo = off + size
+		} else if spill {
+			r.releaseRun(runFrom, runTo)
+			runFrom, runTo = 0, 0
 		}
 		tail += size
+	}
+	if spill {
+		r.releaseRun(runFrom, runTo)
 	}
 	atomic.StoreUint64(r.tail, tail)
 	return n, nil

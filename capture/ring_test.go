@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"reflect"
 	"testing"
+	"unsafe"
 )
 
 // testWriter is a Go model of the C producer in profiler/hooks.c, used to
@@ -227,6 +228,69 @@ func TestDecodeExitFold(t *testing.T) {
 			}
 			if x.Func != 7 || !reflect.DeepEqual(x.Fold, c.want) || !bytes.Equal(x.Values, c.values) {
 				t.Errorf("got %+v", x)
+			}
+		})
+	}
+}
+
+// With burst space, Drain gives back the whole pages of burst space that
+// the records it read fill, before it moves the tail; never a page of the
+// resident part, nor one that holds any part of a pad (the producer may
+// be writing into a pad's space: profiler/ring.h).
+func TestRingReleasesBurstPagesRead(t *testing.T) {
+	const page, soft = 64, 128
+	tests := []struct {
+		name  string
+		write func(w *testWriter)
+		want  [][2]int // released ranges, as offsets
+		pads  int      // bytes of pads written
+	}{
+		{"resident only", func(w *testWriter) {
+			for i := 0; i < 4; i++ {
+				w.put(KindEnter, 0, int64(i), make([]byte, 16))
+			}
+		}, nil, 0},
+		{"records across the burst space", func(w *testWriter) {
+			for i := 0; i < 12; i++ { // 12 records of 32 bytes: offsets 0 to 384
+				w.put(KindEnter, 0, int64(i), make([]byte, 16))
+			}
+		}, [][2]int{{128, 384}}, 0},
+		{"a pad splits the run", func(w *testWriter) {
+			for i := 0; i < 6; i++ { // up to 192
+				w.put(KindEnter, 0, int64(i), make([]byte, 16))
+			}
+			binary.LittleEndian.PutUint32(w.data[w.head:], 72) // a pad over 192-264
+			binary.LittleEndian.PutUint16(w.data[w.head+4:], uint16(KindPad))
+			w.head += 72
+			for i := 0; i < 6; i++ { // 264 to 456
+				w.put(KindEnter, 0, int64(i), make([]byte, 16))
+			}
+		}, [][2]int{{128, 192}, {320, 448}}, 72},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := &testWriter{data: make([]byte, 512)}
+			r, err := NewRing(&w.head, &w.tail, w.data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got [][2]int
+			r.SpillAfter(soft, page, func(b []byte) {
+				if w.tail != 0 {
+					t.Errorf("pages given back after the tail moved")
+				}
+				off := int(uintptr(unsafe.Pointer(&b[0])) - uintptr(unsafe.Pointer(&w.data[0])))
+				got = append(got, [2]int{off, off + len(b)})
+			})
+			tt.write(w)
+			if _, err := r.Drain(func(Record) {}); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("released %v, want %v", got, tt.want)
+			}
+			if want := w.head; r.LastRead() != want-uint64(tt.pads) {
+				t.Errorf("LastRead %d, want %d (%d bytes drained from the start, %d of them pads)", r.LastRead(), want-uint64(tt.pads), want, tt.pads)
 			}
 		})
 	}

@@ -22,6 +22,10 @@ type Config struct {
 
 	MaxThreads uint32 // capture slots: CLR threads traced at once
 	RingBytes  uint32 // per-thread ring size, a power of two
+	// BurstBytes is how far a thread's ring may grow past RingBytes while
+	// the drainer catches up with a burst (address space reserved per
+	// thread, backed only while used); at most RingBytes: no growth.
+	BurstBytes uint32
 	MaxDepth   uint32 // traced frames per thread kept on the shadow stack
 
 	LogLevel string // error, warn, info, debug
@@ -86,6 +90,7 @@ func Default() Config {
 	return Config{
 		MaxThreads:      512,
 		RingBytes:       512 << 10,
+		BurstBytes:      DefaultBurstBytes,
 		MaxDepth:        16384,
 		LogLevel:        "warn",
 		Capture:         true,
@@ -112,11 +117,20 @@ func Default() Config {
 	}
 }
 
+// DefaultBurstBytes is the default CLROTEL_RING_BURST_KB: the real-program
+// suite's bursts (tests/e2e/realprograms_test.go) needed up to 4 MiB of a
+// thread's ring with the defaults on this project's 2-core machines.
+const DefaultBurstBytes = 16 << 20
+
 // DefaultValueSpansPerTrace is how many spans of a trace carry values by
 // default: reading and rendering values is most of what a long batch
 // trace costs, and a request's trace stays far below it
 // (docs/user-guide.md, "Argument and return values").
 const DefaultValueSpansPerTrace = 1000
+
+// RingCapacity is a thread's ring capacity: RingBytes resident, and
+// burst space up to BurstBytes (profiler/ring.h).
+func (c Config) RingCapacity() uint32 { return max(c.RingBytes, c.BurstBytes) }
 
 // SplitPatterns splits a comma-separated pattern list, trimming blanks.
 func SplitPatterns(s string) []string {
@@ -184,6 +198,13 @@ func fromEnv(c Config, lookup func(string) (string, bool)) (Config, error) {
 		errs = append(errs, fmt.Sprintf("CLROTEL_RING_KB=%d: want a power of two", ringKB))
 	} else {
 		c.RingBytes = ringKB << 10
+	}
+	burstKB := c.BurstBytes >> 10
+	u32("CLROTEL_RING_BURST_KB", &burstKB, 0, 1<<21)
+	if burstKB&(burstKB-1) != 0 {
+		errs = append(errs, fmt.Sprintf("CLROTEL_RING_BURST_KB=%d: want 0 or a power of two", burstKB))
+	} else {
+		c.BurstBytes = burstKB << 10
 	}
 	u32("CLROTEL_MAX_DEPTH", &c.MaxDepth, 16, 1<<20)
 	str("CLROTEL_LOG_LEVEL", &c.LogLevel)

@@ -77,6 +77,7 @@ type fileExport struct {
 type fileLimits struct {
 	MaxThreads       *uint32 `yaml:"max_threads"`
 	RingKB           *uint32 `yaml:"ring_kb"`
+	RingBurstKB      *uint32 `yaml:"ring_burst_kb"`
 	MaxDepth         *uint32 `yaml:"max_depth"`
 	MaxSpansPerTrace *uint32 `yaml:"max_spans_per_trace"`
 	MaxValueSpans    *uint32 `yaml:"max_value_spans_per_trace"`
@@ -405,6 +406,9 @@ func (f *File) validate(path string, root *yaml.Node) FileErrors {
 	if v := f.Limits.RingKB; v != nil && (*v < 4 || *v > 1<<20 || *v&(*v-1) != 0) {
 		bad("limits.ring_kb", "%d: want a power of two from 4 to 1048576", *v)
 	}
+	if v := f.Limits.RingBurstKB; v != nil && (*v > 1<<21 || *v&(*v-1) != 0) {
+		bad("limits.ring_burst_kb", "%d: want 0 or a power of two up to 2097152", *v)
+	}
 	rangeU32("limits.max_depth", f.Limits.MaxDepth, 16, 1<<20)
 	rangeU32("limits.max_spans_per_trace", f.Limits.MaxSpansPerTrace, 0, 1<<30)
 	rangeU32("limits.max_value_spans_per_trace", f.Limits.MaxValueSpans, 0, 1<<30)
@@ -498,6 +502,9 @@ func (f *File) apply(c *Config) {
 	setU32(&c.MaxThreads, f.Limits.MaxThreads)
 	if f.Limits.RingKB != nil {
 		c.RingBytes = *f.Limits.RingKB << 10
+	}
+	if f.Limits.RingBurstKB != nil {
+		c.BurstBytes = *f.Limits.RingBurstKB << 10
 	}
 	setU32(&c.MaxDepth, f.Limits.MaxDepth)
 	setU32(&c.MaxSpansPerTrace, f.Limits.MaxSpansPerTrace)

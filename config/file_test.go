@@ -112,6 +112,7 @@ func TestFileErrors(t *testing.T) {
 		{"rule without match", "sampling:\n  rules:\n    - sample: never\n", "f.yaml:3: sampling.rules.0.match: missing"},
 		{"bad rule", "sampling:\n  rules:\n    - match: A.*\n      sample: often\n", `f.yaml:4: sampling.rules.0.sample: "often"`},
 		{"ring not power of two", "limits:\n  ring_kb: 100\n", "f.yaml:2: limits.ring_kb: 100: want a power of two"},
+		{"ring burst not power of two", "limits:\n  ring_burst_kb: 100\n", "f.yaml:2: limits.ring_burst_kb: 100: want 0 or a power of two"},
 		{"threads", "limits:\n  max_threads: 0\n", "f.yaml:2: limits.max_threads"},
 		{"depth", "limits:\n  max_depth: 1\n", "f.yaml:2: limits.max_depth"},
 		{"log level", "log:\n  level: loud\n", `f.yaml:2: log.level: "loud"`},

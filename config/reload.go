@@ -83,7 +83,7 @@ func notLive(running, next Config) []string {
 			[]any{next.Capture, next.CaptureExclude, next.MaxString, next.MaxElements, next.ValueDepth, next.MaxFields, next.ValueBytes, next.MaxAttrBytes, next.Redact, next.Statics}},
 		{"export", []any{running.ExportQueue, running.ExportBatch, running.ExportInterval, running.ShutdownWait, running.ExportCPU},
 			[]any{next.ExportQueue, next.ExportBatch, next.ExportInterval, next.ShutdownWait, next.ExportCPU}},
-		{"limits", []any{running.MaxThreads, running.RingBytes, running.MaxDepth}, []any{next.MaxThreads, next.RingBytes, next.MaxDepth}},
+		{"limits", []any{running.MaxThreads, running.RingBytes, running.BurstBytes, running.MaxDepth}, []any{next.MaxThreads, next.RingBytes, next.BurstBytes, next.MaxDepth}},
 		{"log", []any{running.LogLevel, running.LogFile}, []any{next.LogLevel, next.LogFile}},
 		{"serving", []any{running.Serving.After, running.Serving.Children, running.Serving.Entry},
 			[]any{next.Serving.After, next.Serving.Children, next.Serving.Entry}},

@@ -121,6 +121,7 @@ type Sink struct {
 	count    int
 	requests int
 	inFlight int
+	conns    int       // client connections open (conns.go)
 	last     time.Time // when an export last started or ended
 	headers  []metadata.MD
 	perTrace map[string]int // spans per trace ID
@@ -145,6 +146,7 @@ func Listen(addr string, opts ...Option) (*Sink, error) {
 	if s.cfg.countOnly {
 		sopts = append(sopts, grpc.ForceServerCodec(rawCodec{}))
 	}
+	lis = countingListener{Listener: lis, sink: s}
 	s.lis = lis
 	s.srv = grpc.NewServer(sopts...)
 	if s.cfg.countOnly {
@@ -447,11 +449,29 @@ func (s *Sink) WaitSpans(ctx context.Context, n int) ([]Span, error) {
 // quiet, counted from the call at the earliest, and returns the spans
 // received. If ctx ends first it returns the spans it has.
 func (s *Sink) WaitIdle(ctx context.Context, quiet time.Duration) []Span {
+	return s.wait(ctx, quiet, false)
+}
+
+// WaitClientsGone is WaitIdle for a receiver whose clients have exited
+// (clrotel run, once its command has): it returns as soon as no client
+// is connected and no export is in progress. A client that waited for
+// the answers to its exports before it exited (the profiler's exit flush
+// does) has then had every span it counted as exported received. A
+// client still connected (a process the command left running) is waited
+// for as WaitIdle waits.
+func (s *Sink) WaitClientsGone(ctx context.Context, quiet time.Duration) []Span {
+	return s.wait(ctx, quiet, true)
+}
+
+func (s *Sink) wait(ctx context.Context, quiet time.Duration, gone bool) []Span {
 	since := time.Now()
 	for {
 		s.mu.Lock()
-		ch, busy, last := s.changed, s.inFlight > 0, s.last
+		ch, busy, last, conns := s.changed, s.inFlight > 0, s.last, s.conns
 		s.mu.Unlock()
+		if gone && conns == 0 && !busy {
+			return s.Spans()
+		}
 		if last.After(since) {
 			since = last
 		}

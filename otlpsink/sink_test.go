@@ -517,3 +517,43 @@ func TestListenError(t *testing.T) {
 		t.Fatalf("Listen on a used port: %v", err)
 	}
 }
+
+func TestWaitClientsGone(t *testing.T) {
+	t.Run("the exporter has exited", func(t *testing.T) {
+		s := listen(t)
+		if err := exportFixture(s.Addr(), otlptracegrpc.WithInsecure()); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		// The exporter waited for its answer and closed its connection:
+		// nothing is left to wait for, however long the quiet period.
+		if spans := s.WaitClientsGone(ctx, time.Hour); len(spans) != 3 || ctx.Err() != nil {
+			t.Fatalf("%d spans (%v), want the 3 exported as soon as the client is gone", len(spans), ctx.Err())
+		}
+	})
+	t.Run("a client still connected", func(t *testing.T) {
+		s := listen(t)
+		c, err := net.Dial("tcp", s.Addr())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for s.openConns() == 0 { // accepted
+			time.Sleep(time.Millisecond)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		done := make(chan []Span, 1)
+		go func() { done <- s.WaitClientsGone(ctx, time.Hour) }()
+		select {
+		case <-done:
+			t.Fatal("returned while a client was connected and the quiet period not over")
+		default:
+		}
+		c.Close()
+		<-done
+		if ctx.Err() != nil {
+			t.Fatal("still waiting after the client went")
+		}
+	})
+}

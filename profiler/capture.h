@@ -302,7 +302,13 @@ typedef struct clr_slot {
     // Odd while this thread decides on a root with a strategy block it
     // loaded: Go frees a replaced block once every odd count it saw moved.
     _Atomic uint64_t decision_seq;
-    uint8_t *data;             // ring memory, ring_size bytes
+    uint8_t *data;             // ring memory, ring_size bytes (ring.h)
+    // ring.h, the owner thread only: the pad that took the producer back
+    // to the start early (its position and size; size 0: none unread),
+    // and whether the producer has jumped into its space.
+    uint64_t wrap_pos;
+    uint64_t wrap_len;
+    uint32_t wrap_jumped;
     clr_frame *stack;          // shadow stack, stack_cap frames
     uint32_t depth;            // traced frames open (may exceed stack_cap)
     uint32_t reserved;         // ring bytes kept for the exit records of the recorded frames open
@@ -336,7 +342,8 @@ static inline uint64_t clr_span_id(uint64_t salt, uint64_t pos) {
 
 typedef struct clr_capture_config {
     uint32_t max_threads;
-    uint32_t ring_size;  // power of two
+    uint32_t ring_size;  // capacity, a power of two: resident part and burst space (ring.h)
+    uint32_t ring_soft;  // the resident part: the first ring_soft bytes (at most ring_size)
     uint32_t stack_cap;  // frames per thread
     uint32_t value_bytes; // value stream bytes per record (0: no values)
     uint32_t max_trace_spans; // spans per trace before the rest fold (0: no limit)
@@ -377,6 +384,7 @@ uint64_t clr_shed_calls(void);
 clr_slot *clr_slots(void);
 uint32_t clr_slot_count(void);
 uint32_t clr_ring_size(void);
+uint32_t clr_ring_soft(void);
 uint32_t clr_stack_cap(void);
 // Go calls this after draining a dead slot, to hand it back for reuse.
 void clr_slot_release(clr_slot *s);

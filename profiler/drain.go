@@ -8,8 +8,10 @@ package main
 import "C"
 
 import (
+	"os"
 	"runtime"
 	"sync/atomic"
+	"syscall"
 	"time"
 	"unsafe"
 
@@ -124,7 +126,7 @@ func (d *drainer) pass() int {
 	// The fullest ring decides whether new traces are shed for backlog: as
 	// soon as one is found too full, and at the end of the pass.
 	var fullest uint64
-	size := float64(C.clr_ring_size())
+	size := float64(C.clr_ring_soft())
 	defer func() { d.setBehind(d.backlog.Observe(float64(fullest) / size)) }()
 	for i := 0; i < n; i++ {
 		s := slotAt(i)
@@ -136,13 +138,13 @@ func (d *drainer) pass() int {
 		if ts == nil {
 			continue
 		}
-		if p := ts.ring.Pending(); p > fullest {
+		got, err := ts.ring.Drain(func(r capture.Record) { d.tr.Record(ts.Thread, r) })
+		if p := ts.ring.LastRead(); p > fullest {
 			fullest = p
 			if !d.behind {
 				d.setBehind(d.backlog.Observe(float64(p) / size))
 			}
 		}
-		got, err := ts.ring.Drain(func(r capture.Record) { d.tr.Record(ts.Thread, r) })
 		total += got
 		if err != nil {
 			d.p.log.Errorf("thread %d: %v; its open spans are closed", s.os_tid, err)
@@ -206,9 +208,19 @@ func (d *drainer) thread(i int, s *C.clr_slot) *threadState {
 		d.p.log.Errorf("slot %d: %v", i, err)
 		return nil
 	}
+	if soft := uint64(C.clr_ring_soft()); soft < uint64(size) {
+		ring.SpillAfter(soft, os.Getpagesize(), releasePages)
+	}
 	ts := &threadState{ring: ring, Thread: translate.NewThread(int64(s.os_tid), (*uint64)(unsafe.Pointer(&s.span_salt)))}
 	d.threads[i] = ts
 	return ts
+}
+
+// releasePages gives burst space the drainer has read back to the kernel
+// (ring.h): a thread's ring is resident beyond its first part only while
+// a burst needs it. Its pages read as zeros when next written.
+func releasePages(b []byte) {
+	_ = syscall.Madvise(b, syscall.MADV_DONTNEED)
 }
 
 // bridgeThreads lists the threads' span stacks, for a walk across them.

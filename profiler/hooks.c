@@ -26,6 +26,7 @@
 #include "serving.h"
 #include "hooks.h"
 #include "slots.h"
+#include "ring.h"
 
 static clr_runtime g_rt;
 
@@ -100,32 +101,12 @@ static inline uint64_t rng_next(clr_slot *s) {
     return a + b;
 }
 
-// Reserves size bytes (a multiple of 8) in s's ring, keeping `keep` bytes
-// free for exit records that are already promised. Returns NULL when full.
-static uint8_t *ring_reserve(clr_slot *s, uint32_t size, uint32_t keep) {
-    uint64_t cap = g_cfg.ring_size;
-    uint64_t head = atomic_load_explicit(&s->head, memory_order_relaxed);
-    uint64_t tail = atomic_load_explicit(&s->tail, memory_order_acquire);
-    uint64_t off = head & (cap - 1);
-    uint64_t pad = (cap - off < size) ? cap - off : 0;
-    if (head + pad + size + keep - tail > cap)
-        return NULL;
-    if (pad) {
-        uint8_t *p = s->data + off;
-        *(uint32_t *)p = (uint32_t)pad;
-        *(uint16_t *)(p + 4) = REC_PAD;
-        atomic_store_explicit(&s->head, head + pad, memory_order_release);
-        off = 0;
-    }
-    return s->data + off;
+// The ring's producer side (ring.h), with this process's sizes.
+static inline uint8_t *ring_reserve(clr_slot *s, uint32_t size, uint32_t keep) {
+    return clr_ring_reserve(s, g_cfg.ring_size, g_cfg.ring_soft, size, keep);
 }
 
-// Whether the ring has room for keep more bytes than it holds now.
-static inline int ring_room(clr_slot *s, uint32_t keep) {
-    uint64_t head = atomic_load_explicit(&s->head, memory_order_relaxed);
-    uint64_t tail = atomic_load_explicit(&s->tail, memory_order_acquire);
-    return head + keep - tail <= g_cfg.ring_size;
-}
+static inline int ring_room(clr_slot *s, uint32_t keep) { return clr_ring_room(s, g_cfg.ring_size, keep); }
 
 // A call folds into the recorded frame anc (fold.c counts it when it ends).
 // The first call folded into a frame keeps ring room for the fold part of
@@ -143,10 +124,7 @@ static void fold_begin(clr_slot *s, clr_frame *f, uint32_t anc, uint64_t start) 
     f->fold_state = FOLD_NONE;
 }
 
-static inline void ring_commit(clr_slot *s, uint32_t size) {
-    uint64_t head = atomic_load_explicit(&s->head, memory_order_relaxed);
-    atomic_store_explicit(&s->head, head + size, memory_order_release);
-}
+static inline void ring_commit(clr_slot *s, uint32_t size) { clr_ring_commit(s, size); }
 
 // Reads the exact ClassID and method type arguments of a shared-generic
 // frame. Returns the number of type arguments, or -1.
@@ -923,9 +901,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         }
         // A sampled trace may still be shed whole under load (shed.h);
         // work queued by a recorded span belongs to a trace already begun.
-        if (how != LINK_JOINED && !clr_shed_admit(atomic_load_explicit(&s->head, memory_order_relaxed) -
-                                                      atomic_load_explicit(&s->tail, memory_order_acquire),
-                                                  g_cfg.ring_size, joined && (pflags & AMB_SAMPLED), clock_ns)) {
+        if (how != LINK_JOINED && !clr_shed_admit(clr_ring_used(s), g_cfg.ring_soft, joined && (pflags & AMB_SAMPLED), clock_ns)) {
             f->recorded = FRAME_SHED;
             bump(&s->shed_traces);
             bump(&s->shed_calls);

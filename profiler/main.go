@@ -147,7 +147,8 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	}
 	out.event_mask_high = C.clr_startup_base_mask_high(C.int(async))
 	out.capture.max_threads = C.uint32_t(cfg.MaxThreads)
-	out.capture.ring_size = C.uint32_t(cfg.RingBytes)
+	out.capture.ring_size = C.uint32_t(cfg.RingCapacity())
+	out.capture.ring_soft = C.uint32_t(cfg.RingBytes)
 	out.capture.stack_cap = C.uint32_t(cfg.MaxDepth)
 	out.capture.max_trace_spans = C.uint32_t(cfg.MaxSpansPerTrace)
 	out.capture.max_value_spans = C.uint32_t(cfg.MaxValueSpansPerTrace)

@@ -19,10 +19,12 @@ static void slot_thread_exit(void *p) {
 }
 
 clr_slot_table *clr_slot_table_init(const clr_capture_config *cfg) {
-    if (cfg->ring_size < 4096 || (cfg->ring_size & (cfg->ring_size - 1)) != 0)
+    if (cfg->ring_size < 4096 || (cfg->ring_size & (cfg->ring_size - 1)) != 0 || cfg->ring_soft < 4096 ||
+        cfg->ring_soft > cfg->ring_size)
         return NULL;
     g_table.max_threads = cfg->max_threads;
     g_table.ring_size = cfg->ring_size;
+    g_table.ring_soft = cfg->ring_soft;
     g_table.stack_cap = cfg->stack_cap;
     g_table.slots = calloc(cfg->max_threads, sizeof(clr_slot));
     if (g_table.slots == NULL)
@@ -39,7 +41,8 @@ clr_slot *clr_slot_claim(clr_slot_table *t) {
         if (!atomic_compare_exchange_strong(&s->state, &want, SLOT_LIVE))
             continue;
         if (s->data == NULL) {
-            // First use of this slot: map its ring and shadow stack once.
+            // First use of this slot: map its ring and shadow stack once
+            // (address space: a page is backed once written, ring.h).
             size_t bytes = (size_t)t->ring_size + (size_t)t->stack_cap * sizeof(clr_frame);
             void *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
             if (m == MAP_FAILED) {
@@ -75,6 +78,9 @@ void clr_slot_release(clr_slot *s) {
     // Called by Go once the dead slot is drained; the memory stays mapped.
     atomic_store_explicit(&s->head, 0, memory_order_relaxed);
     atomic_store_explicit(&s->tail, 0, memory_order_relaxed);
+    s->wrap_pos = 0;
+    s->wrap_len = 0;
+    s->wrap_jumped = 0;
     s->depth = 0;
     s->reserved = 0;
     s->trace_spans = 0;
@@ -100,6 +106,7 @@ uint64_t clr_shed_calls(void) { return sum_slots(offsetof(clr_slot, shed_calls))
 clr_slot *clr_slots(void) { return g_table.slots; }
 uint32_t clr_slot_count(void) { return atomic_load_explicit(&g_table.hw, memory_order_acquire); }
 uint32_t clr_ring_size(void) { return g_table.ring_size; }
+uint32_t clr_ring_soft(void) { return g_table.ring_soft; }
 uint32_t clr_stack_cap(void) { return g_table.stack_cap; }
 
 uint64_t clr_slot_decision_seq(uint32_t i) {

@@ -18,7 +18,8 @@ typedef struct clr_slot_table {
     clr_slot *slots;        // max_threads of them, allocated once
     _Atomic uint32_t hw;    // slots ever used: readers scan [0, hw)
     uint32_t max_threads;
-    uint32_t ring_size;     // bytes, a power of two
+    uint32_t ring_size;     // bytes, a power of two (ring.h: with burst space)
+    uint32_t ring_soft;     // its resident part
     uint32_t stack_cap;     // shadow-stack frames
     pthread_key_t exit_key; // marks a thread's slot dead when it exits
 } clr_slot_table;

@@ -20,7 +20,9 @@ import (
 )
 
 // quietPeriod is how long the built-in receiver must hear nothing, after
-// the command exited, before its traces are printed.
+// the command exited, before its traces are printed, while a client is
+// still connected to it (a process the command left running); once none
+// is, they are printed at once (otlpsink.Sink.WaitClientsGone).
 const quietPeriod = 300 * time.Millisecond
 
 // forwardedSignals are passed on to the command while it runs.
@@ -53,7 +55,8 @@ Runs command with the clrotel profiler attached: the variables that
 input, output and error are the command's.
 
 Without --endpoint, the command's spans go to an OTLP receiver inside
-clrotel. When the command has exited and the spans stopped coming (at most
+clrotel. When the command has exited and every process that sent spans
+has gone (or, for one still running, the spans stopped coming; at most
 --wait), clrotel prints them to standard error as trees, one per trace,
 with their attributes, events and errors, then a summary line; --out saves
 them as OTLP/JSON too. With --endpoint the spans go there instead, and
@@ -153,7 +156,7 @@ func runRun(args []string, stdout, stderr io.Writer) (int, error) {
 		case <-ctx.Done():
 		}
 	}()
-	spans := sink.WaitIdle(ctx, quietPeriod)
+	spans := sink.WaitClientsGone(ctx, quietPeriod)
 	if !f.quiet {
 		if err := report(stderr, spans, f.maxSpans); err != nil {
 			return failed(code), err

@@ -370,6 +370,10 @@ var (
 	// Calls folded into a span after it was sent, while open, when its
 	// frame began serving (docs/user-guide.md "A service: one trace per request").
 	foldedAfterSentRE = regexp.MustCompile(`(\d+) calls folded into spans after they were sent`)
+	// Records lost for want of room in a capture ring (profiler/main.go,
+	// drain.go).
+	eventsLostRE = regexp.MustCompile(`\d+ exception, catch or Activity records not recorded: capture buffers full`)
+	valuesLostRE = regexp.MustCompile(`\d+ calls traced without their values since the last report`)
 )
 
 // TestRealPrograms runs the suite: see the comment at the top of the file.
@@ -450,6 +454,17 @@ func checkRealRun(t *testing.T, p realProgram, rt dotnetRuntime, d *realDir, mod
 	}
 	if a.failed != 0 || a.lost != 0 {
 		t.Errorf("with a working receiver and a normal exit nothing may fail or be lost: %+v", a)
+	}
+	// Under the defaults nothing the hooks saw goes unrecorded but whole
+	// traces shed at their root: no call dropped, no value and no
+	// exception, catch or Activity record lost for want of ring room.
+	if a.dropped != 0 {
+		t.Errorf("%d calls dropped", a.dropped)
+	}
+	for _, re := range []*regexp.Regexp{eventsLostRE, valuesLostRE} {
+		if m := re.FindStringSubmatch(r.Stderr); m != nil {
+			t.Errorf("%s", m[0])
+		}
 	}
 	if r.Received == 0 {
 		t.Errorf("no span arrived")

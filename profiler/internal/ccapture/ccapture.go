@@ -4,6 +4,7 @@ package ccapture
 #include <stdlib.h>
 #include <string.h>
 #include "capture.h"
+#include "ring.h"
 
 // A record header at p, as the hooks write one.
 static void put_header(uint8_t *p, uint32_t size, uint16_t kind, uint16_t flags, uint64_t ts) {
@@ -31,10 +32,71 @@ static void put_fold_exit(uint8_t *p, uint32_t fn, uint32_t calls, uint64_t ns, 
 }
 
 static uint64_t span_id(uint64_t salt, uint64_t pos) { return clr_span_id(salt, pos); }
+
+// A ring of cap bytes whose first soft are resident (ring.h).
+static clr_slot *ring_new(uint64_t cap) {
+    clr_slot *s = calloc(1, sizeof *s);
+    s->data = calloc(1, cap);
+    return s;
+}
+
+static void ring_free(clr_slot *s) {
+    free(s->data);
+    free(s);
+}
+
+// Writes an enter record of size bytes, its time seq and every payload
+// byte seq's low byte, as the hooks reserve and commit one. Returns the
+// record's offset, or -1 when the ring had no room.
+static int64_t ring_put(clr_slot *s, uint64_t cap, uint64_t soft, uint32_t size, uint32_t keep, uint64_t seq) {
+    uint8_t *p = clr_ring_reserve(s, cap, soft, size, keep);
+    if (p == NULL)
+        return -1;
+    clr_put_header(p, size, REC_ENTER, 0, seq);
+    memset(p + REC_HEADER, (int)(seq & 0xff), size - REC_HEADER);
+    clr_ring_commit(s, size);
+    return p - s->data;
+}
+
+static uint64_t ring_used(clr_slot *s) { return clr_ring_used(s); }
+static uint64_t *ring_head(clr_slot *s) { return (uint64_t *)&s->head; }
+static uint64_t *ring_tail(clr_slot *s) { return (uint64_t *)&s->tail; }
+static uint8_t *ring_data(clr_slot *s) { return s->data; }
 */
 import "C"
 
-import "unsafe"
+import (
+	"unsafe"
+)
+
+// Ring is ring.h's producer over C memory, for tests.
+type Ring struct {
+	s         *C.clr_slot
+	cap, soft uint64
+}
+
+// NewRing allocates a ring of capacity cap whose resident part is its
+// first soft bytes.
+func NewRing(cap, soft uint64) *Ring { return &Ring{C.ring_new(C.uint64_t(cap)), cap, soft} }
+
+// Free releases its memory.
+func (r *Ring) Free() { C.ring_free(r.s) }
+
+// Put writes a record of size bytes as the hooks do, keeping keep bytes
+// free; its time is seq and its payload bytes seq's low byte. It returns
+// the record's offset, or -1 when there was no room.
+func (r *Ring) Put(size, keep uint32, seq uint64) int64 {
+	return int64(C.ring_put(r.s, C.uint64_t(r.cap), C.uint64_t(r.soft), C.uint32_t(size), C.uint32_t(keep), C.uint64_t(seq)))
+}
+
+// Used is what the hooks take the ring to hold (ring.h clr_ring_used).
+func (r *Ring) Used() uint64 { return uint64(C.ring_used(r.s)) }
+
+// Head, Tail and Data are the ring's positions and memory, for a
+// consumer.
+func (r *Ring) Head() *uint64 { return (*uint64)(unsafe.Pointer(C.ring_head(r.s))) }
+func (r *Ring) Tail() *uint64 { return (*uint64)(unsafe.Pointer(C.ring_tail(r.s))) }
+func (r *Ring) Data() []byte  { return unsafe.Slice((*byte)(unsafe.Pointer(C.ring_data(r.s))), r.cap) }
 
 // Constant is one number capture.h defines for the record format.
 type Constant struct {

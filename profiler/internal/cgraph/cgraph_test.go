@@ -151,7 +151,7 @@ var leaves = []string{"clrrt.c", "guard.c", "slots.c", "safecopy_amd64.S"}
 
 // Accessors kept for Go's cgo code, which has no init to be handed the
 // runtime or the slot table in; C components get them at their init.
-var goOnly = []string{"clr_info", "clr_info_vtbl", "clr_info_version", "clr_slots", "clr_slot_count", "clr_ring_size", "clr_stack_cap"}
+var goOnly = []string{"clr_info", "clr_info_vtbl", "clr_info_version", "clr_slots", "clr_slot_count", "clr_ring_size", "clr_ring_soft", "clr_stack_cap"}
 
 // The profiler's own C files: no loop in either graph, leaves that stay
 // leaves, and no C file reaching for the runtime or the slot table
