@@ -26,6 +26,7 @@ static int setup(void) {
 	memset(&cfg, 0, sizeof cfg);
 	cfg.max_threads = 64;
 	cfg.ring_size = 1 << 16;
+	cfg.ring_soft = 1 << 16;
 	cfg.stack_cap = 64;
 	g_fake_rt.vtbl = &g_fake_vt;
 	g_fake_rt.version = 12;
