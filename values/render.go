@@ -288,34 +288,16 @@ func (r *Renderer) AppendAttrs(dst []attribute.KeyValue, slots []Slot, vals []Va
 // limit (its arguments took the rest before its return value is rendered).
 // It also reports the bytes it used. With no limit set, budget is ignored.
 func (r *Renderer) AppendAttrsWithin(dst []attribute.KeyValue, slots []Slot, vals []Value, budget int) ([]attribute.KeyValue, bool, int) {
-	b := attrBuilder{out: dst}
-	if r.Limits.MaxAttrBytes > 0 {
-		b.limit = max(budget, 1)
-	}
-	for i, v := range vals {
-		if i >= len(slots) {
-			break
-		}
-		r.top(&b, slots[i], v)
-	}
-	return b.out, b.dropped, b.bytes
+	return r.AppendAttrsOf(dst, slots, vals, nil, budget)
 }
 
 // AppendAttrsOf is AppendAttrsWithin for values decoded from a stream, raw[i]
 // being the bytes vals[i] was decoded from: with a Memo, a value whose bytes
 // were rendered before is replayed rather than rendered.
 func (r *Renderer) AppendAttrsOf(dst []attribute.KeyValue, slots []Slot, vals []Value, raw [][]byte, budget int) ([]attribute.KeyValue, bool, int) {
-	m := r.Memo
-	var v Versioned
-	if m != nil {
-		v, _ = r.Classes.(Versioned)
-	}
-	if v == nil || len(raw) < len(vals) {
-		return r.AppendAttrsWithin(dst, slots, vals, budget)
-	}
-	if g := v.Generation(); g != m.gen {
-		m.reset()
-		m.gen = g
+	var m *Memo
+	if len(raw) >= len(vals) {
+		m = r.memo()
 	}
 	b := attrBuilder{out: dst}
 	if r.Limits.MaxAttrBytes > 0 {
@@ -325,32 +307,56 @@ func (r *Renderer) AppendAttrsOf(dst []attribute.KeyValue, slots []Slot, vals []
 		if i >= len(slots) {
 			break
 		}
-		if len(raw[i]) < memoMinBytes {
+		if m == nil || len(raw[i]) < memoMinBytes {
 			r.top(&b, slots[i], val)
 			continue
 		}
-		h := m.hash(slots[i], raw[i])
-		attrs, hit, keep := m.lookup(h, slots[i], raw[i])
-		if !hit && !keep {
-			r.top(&b, slots[i], val)
-			continue
-		}
-		if !hit {
-			// Rendered without a limit, so that the whole rendering is
-			// kept; the span's limit applies as it is replayed.
-			rec := attrBuilder{}
-			r.unsure = false
-			r.top(&rec, slots[i], val)
-			attrs = rec.out
-			if !r.unsure {
-				m.keep(h, slots[i], raw[i], attrs)
-			}
-		}
-		for _, kv := range attrs {
-			b.add(kv)
-		}
+		r.topMemo(&b, m, slots[i], val, raw[i])
 	}
 	return b.out, b.dropped, b.bytes
+}
+
+// memo returns the Memo in force, emptied if the classes changed since it
+// was last used, or nil: none, or Classes not Versioned.
+func (r *Renderer) memo() *Memo {
+	m := r.Memo
+	if m == nil {
+		return nil
+	}
+	v, ok := r.Classes.(Versioned)
+	if !ok {
+		return nil
+	}
+	if g := v.Generation(); g != m.gen {
+		m.reset()
+		m.gen = g
+	}
+	return m
+}
+
+// topMemo is top through m: the value's attributes replayed if its bytes
+// were kept, kept if they are seen for the second time.
+func (r *Renderer) topMemo(b *attrBuilder, m *Memo, s Slot, v Value, raw []byte) {
+	h := m.hash(s, raw)
+	attrs, hit, keep := m.lookup(h, s, raw)
+	if !hit && !keep {
+		r.top(b, s, v)
+		return
+	}
+	if !hit {
+		// Rendered without a limit, so that the whole rendering is kept;
+		// the span's limit applies as it is replayed.
+		rec := attrBuilder{}
+		r.unsure = false
+		r.top(&rec, s, v)
+		attrs = rec.out
+		if !r.unsure {
+			m.keep(h, s, raw, attrs)
+		}
+	}
+	for _, kv := range attrs {
+		b.add(kv)
+	}
 }
 
 // nullValue is what an empty System.Nullable<T> renders as (never written).
