@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/clrotel/clrotel/methodmetrics"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -61,6 +62,32 @@ type Bridge struct {
 	// foldedAfterSent: calls folded into spans sent while open (Serving),
 	// after they were sent: counted, on no span.
 	foldedAfterSent atomic.Uint64
+
+	// metrics counts each method's calls as its spans end (nil: off).
+	metrics *methodmetrics.Registry
+}
+
+// SetMetrics has every call that made a span counted in r, per method,
+// as its span ends (or is left out as too short). Call before the first
+// span.
+func (b *Bridge) SetMetrics(r *methodmetrics.Registry) { b.metrics = r }
+
+// finish hands a finished span to the pipeline and counts it in its
+// method's metrics. A span sent while still open (a serving frame) has not
+// ended: it is not counted.
+func (b *Bridge) finish(t *Thread, f *frame, e *ending) {
+	if b.metrics != nil && e.reason != EndServing {
+		b.observe(f.method, e.end-f.start, e.failed)
+	}
+	b.out.add(t, f, e)
+}
+
+// observe counts one call of m of ns nanoseconds in its metrics.
+func (b *Bridge) observe(m *Method, ns int64, failed bool) {
+	if m == nil || m.Function == "" {
+		return
+	}
+	m.MetricSeries(b.metrics).Observe(ns, failed)
 }
 
 // New returns a Bridge whose spans go to out.
@@ -187,8 +214,11 @@ func (b *Bridge) Exit(t *Thread, ts int64, kind ExitKind, attrs ...attribute.Key
 		b.exitAsync(t, f, &e)
 	} else if md := b.minDuration.Load(); md > 0 && kind == ExitReturn && n > 1 && ts-f.start < md {
 		t.stack[n-2].dropped += 1 + f.dropped
+		if b.metrics != nil {
+			b.observe(f.method, ts-f.start, false)
+		}
 	} else {
-		b.out.add(t, f, &e)
+		b.finish(t, f, &e)
 	}
 	t.pop()
 	return true
@@ -235,7 +265,7 @@ func (b *Bridge) AbandonUnhandled(t *Thread, ts int64) {
 		if f.spanID != t.excSpan {
 			f.events = append(f.events, event{EventException, ts, t.excAttrs})
 		}
-		b.out.add(t, f, &ending{end: ts, reason: "unhandled_exception", failed: true, status: "unhandled " + t.exc.Description()})
+		b.finish(t, f, &ending{end: ts, reason: "unhandled_exception", failed: true, status: "unhandled " + t.exc.Description()})
 		t.pop()
 	}
 }

@@ -3,6 +3,8 @@ package otelbridge
 import (
 	"sync/atomic"
 
+	"github.com/clrotel/clrotel/methodmetrics"
+
 	"go.opentelemetry.io/otel/attribute"
 )
 
@@ -19,8 +21,23 @@ type Method struct {
 	// Frame is the method as a stack-trace line shows it:
 	// Namespace.Type.Method(ParamType name, ...).
 	Frame string
+	// Function is Namespace.Type.Method (code.function.name); empty for
+	// spans that are not a method's (an app's Activity).
+	Function string
 
-	enc atomic.Pointer[[]byte] // SpanName and Attrs as Span fields, written at the first span
+	enc    atomic.Pointer[[]byte] // SpanName and Attrs as Span fields, written at the first span
+	series atomic.Pointer[methodmetrics.Series]
+}
+
+// MetricSeries returns the method's series in r, kept after the first
+// call (two first calls at once get the same series from r).
+func (m *Method) MetricSeries(r *methodmetrics.Registry) *methodmetrics.Series {
+	if s := m.series.Load(); s != nil {
+		return s
+	}
+	s := r.Series(m.SpanName, m.Function)
+	m.series.Store(s)
+	return s
 }
 
 // encoded returns the span name and the method's attributes as encoded
@@ -80,5 +97,5 @@ func NewMethod(mi MethodInfo) *Method {
 	if mi.Assembly != "" {
 		attrs = append(attrs, KeyAssembly.String(mi.Assembly))
 	}
-	return &Method{SpanName: name, Attrs: attrs, Frame: frame}
+	return &Method{SpanName: name, Attrs: attrs, Frame: frame, Function: mi.FunctionName}
 }

@@ -75,6 +75,7 @@ type Pipeline struct {
 	onError  func(error)
 	errEvery time.Duration
 	service  string // the resource's service.name
+	res      *resource.Resource
 
 	mu  sync.Mutex
 	cur *batch // spans being added; nil when empty
@@ -143,6 +144,7 @@ func NewPipeline(ctx context.Context, opts ExportOptions) (*Pipeline, error) {
 		client:   client,
 		header:   encodeResource(res.Attributes()),
 		service:  resourceService(res),
+		res:      res,
 		scope:    encodeScope(ScopeName, opts.Version),
 		maxSpans: positive(opts.MaxBatchSize, 2048),
 		maxBytes: positive(opts.MaxBatchBytes, 2<<20),
