@@ -29,6 +29,12 @@ type File struct {
 	Serving  fileServing  `yaml:"serving"`
 	Async    *bool        `yaml:"async"`
 	Log      fileLog      `yaml:"log"`
+	Metrics  fileMetrics  `yaml:"metrics"`
+}
+
+type fileMetrics struct {
+	Enabled *bool    `yaml:"enabled"`
+	Include []string `yaml:"include"`
 }
 
 type fileCapture struct {
@@ -346,6 +352,7 @@ func (f *File) validate(path string, root *yaml.Node) FileErrors {
 	patterns("exclude", f.Exclude)
 	patterns("capture.exclude", f.Capture.Exclude)
 	patterns("serving.entry", f.Serving.Entry)
+	patterns("metrics.include", f.Metrics.Include)
 	rangeU32("capture.max_string", f.Capture.MaxString, 0, 1<<20)
 	rangeU32("capture.max_elements", f.Capture.MaxElements, 0, 1<<16)
 	rangeU32("capture.depth", f.Capture.Depth, 0, 16)
@@ -534,6 +541,12 @@ func (f *File) apply(c *Config) {
 	}
 	if f.Log.Level != nil {
 		c.LogLevel = *f.Log.Level
+	}
+	if f.Metrics.Enabled != nil {
+		c.Metrics.Enabled = *f.Metrics.Enabled
+	}
+	if f.Metrics.Include != nil {
+		c.Metrics.Include = f.Metrics.Include
 	}
 	if f.Log.File != nil {
 		c.LogFile = *f.Log.File

@@ -52,6 +52,9 @@ serving:
   entry: ["Acme.Api.*.Handle"]
 log:
   level: info
+metrics:
+  enabled: false
+  include: ["Acme.Shop.Pricing.*"]
 `
 
 func files(m map[string]string) func(string) ([]byte, error) {
@@ -78,6 +81,9 @@ func TestLoadFileThenEnv(t *testing.T) {
 	}
 	if c.Serving.After != 5*time.Second || c.Serving.Children != 64 || !reflect.DeepEqual(c.Serving.Entry, []string{"Acme.Api.*.Handle"}) {
 		t.Errorf("serving not applied: %+v", c.Serving)
+	}
+	if c.Metrics.Enabled || !reflect.DeepEqual(c.Metrics.Include, []string{"Acme.Shop.Pricing.*"}) {
+		t.Errorf("metrics not applied: %+v", c.Metrics)
 	}
 	if c.MaxValueSpansPerTrace != 20 {
 		t.Errorf("limits.max_value_spans_per_trace not applied: %d", c.MaxValueSpansPerTrace)
@@ -127,6 +133,8 @@ func TestFileErrors(t *testing.T) {
 		{"serving age", "serving:\n  after: long\n", "f.yaml:2: serving.after"},
 		{"serving children", "serving:\n  children: -1\n", "f.yaml:2:"},
 		{"serving entry", "serving:\n  entry: [\"\"]\n", "f.yaml:2: serving.entry.0: empty pattern"},
+		{"metrics include", "metrics:\n  include: [\"\"]\n", "f.yaml:2: metrics.include.0: empty pattern"},
+		{"metrics switch", "metrics:\n  enabled: sometimes\n", "f.yaml:2:"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
