@@ -14,6 +14,7 @@ import "C"
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -54,6 +55,7 @@ type profiler struct {
 	pipe       *otelbridge.Pipeline
 	bridge     *otelbridge.Bridge
 	drain      *drainer
+	metrics    *methodMetrics // nil: off
 
 	planner      *planner
 	render       *values.Renderer
@@ -128,6 +130,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	p.bridge = otelbridge.New(pipe)
 	p.bridge.SetMinDuration(cfg.Sampling.MinDurationNs)
 	p.bridge.SetAsyncLimit(int(cfg.AsyncMaxPending))
+	p.startMetrics()
 	p.drain = newDrainer(p)
 	go p.drain.run()
 	go p.planner.run(p.stop)
@@ -512,9 +515,16 @@ func (p *profiler) shutdown() {
 	}
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
+	metricsCtx, metricsCancel := context.WithDeadline(context.Background(), deadline)
+	defer metricsCancel()
+	metricsDone := p.shutdownMetrics(metricsCtx)
 	if err := p.pipe.Shutdown(ctx); err != nil {
 		p.log.Warnf("exit: spans still queued were not exported: %v", err)
+		if errors.Is(err, otelbridge.ErrUnreachable) || errors.Is(err, otelbridge.ErrStalled) {
+			metricsCancel() // the same collector: do not wait for it again
+		}
 	}
+	<-metricsDone
 	st := p.pipe.Stats()
 	p.log.Infof("shut down: %d records drained; %d spans exported, %d failed, %d lost at exit; %d calls dropped; %d calls folded; %d calls shed (%d traces); %d traces not sampled, %d rate-limited",
 		p.drain.records.Load(), st.Exported, st.Failed, st.Lost, dropped(), uint64(C.clr_folded_calls())+p.openFolded,

@@ -1,0 +1,81 @@
+package main
+
+/*
+#include "capture.h"
+*/
+import "C"
+
+import (
+	"context"
+	"sync/atomic"
+	"unsafe"
+
+	"go.opentelemetry.io/otel/sdk/instrumentation"
+
+	"github.com/clrotel/clrotel/methodmetrics"
+	"github.com/clrotel/clrotel/otelbridge"
+)
+
+// methodMetrics is the wiring of the method metrics: the registry the
+// bridge counts spans into, the hooks' folded totals read into it before
+// each collection, and its export (package methodmetrics decides the rest).
+type methodMetrics struct {
+	reg  *methodmetrics.Registry
+	pipe *otelbridge.MetricsPipeline
+}
+
+// startMetrics sets the method metrics up when they are on.
+func (p *profiler) startMetrics() {
+	if !p.cfg.Metrics.Enabled {
+		return
+	}
+	reg := methodmetrics.New(p.cfg.Metrics, p.pipe.ServiceName(), instrumentation.Scope{Name: otelbridge.ScopeName, Version: version})
+	reg.Refresh = func() { p.readFolded(reg) }
+	mp, err := otelbridge.NewMetricsPipeline(context.Background(), p.pipe, otelbridge.MetricsOptions{Registry: reg})
+	if err != nil {
+		p.log.Warnf("%v; method metrics are not exported", err)
+		return
+	}
+	p.bridge.SetMetrics(reg)
+	p.metrics = &methodMetrics{reg: reg, pipe: mp}
+}
+
+// readFolded hands the registry each function's folded totals, which the
+// hooks keep in its C block, and whether it was re-JIT-compiled without
+// hooks (its totals stop there).
+func (p *profiler) readFolded(reg *methodmetrics.Registry) {
+	p.funcs.each(func(_ uint32, f *function) {
+		if f == nil || f.c == nil || f.method == nil {
+			return
+		}
+		calls := uint64(C.clr_fn_folded_calls(f.c))
+		if calls == 0 {
+			return
+		}
+		unhooked := atomic.LoadUint32((*uint32)(unsafe.Pointer(&f.c.flags)))&C.FN_UNHOOKED != 0
+		f.method.MetricSeries(reg).SetFolded(calls, uint64(C.clr_fn_folded_ns(f.c)), unhooked)
+	})
+}
+
+// keepHooks reports whether a folded function keeps its hooks: its metrics
+// were asked for by name.
+func (p *profiler) keepHooks(f *function) bool {
+	return f.method != nil && p.cfg.Metrics.KeepHooks(f.method.Function)
+}
+
+// shutdownMetrics exports the metrics a last time, in the background; the
+// returned channel closes when done.
+func (p *profiler) shutdownMetrics(ctx context.Context) <-chan struct{} {
+	done := make(chan struct{})
+	if p.metrics == nil {
+		close(done)
+		return done
+	}
+	go func() {
+		defer close(done)
+		if err := p.metrics.pipe.Shutdown(ctx); err != nil {
+			p.log.Warnf("exit: method metrics not exported: %v", err)
+		}
+	}()
+	return done
+}
