@@ -4,6 +4,7 @@ import (
 	"context"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -39,6 +40,12 @@ type Registry struct {
 	// Refresh, when set, is called at the start of each collection: it
 	// reads the hooks' folded totals into the series (SetFolded).
 	Refresh func()
+	// OnActive, when set, is called once, from the goroutine that calls
+	// Activate or makes the first series of a named method: from then on
+	// there may be something to export (the export starts then, so that a
+	// program in which nothing folds never pays for it).
+	OnActive func()
+	active   atomic.Bool
 
 	mu     sync.Mutex
 	byName map[string]*Series
@@ -69,8 +76,25 @@ func (r *Registry) Series(name, function string) *Series {
 	s := &Series{Name: name, Function: function, wanted: r.settings.Wanted(function)}
 	r.byName[name] = s
 	r.list = append(r.list, s)
+	if s.wanted {
+		defer r.Activate() // after the lock: OnActive may collect
+	}
 	return s
 }
+
+// Activate notes that calls were folded or a named method was called:
+// there is something to export. Cheap once active (one atomic load).
+func (r *Registry) Activate() {
+	if r.active.Load() || !r.active.CompareAndSwap(false, true) {
+		return
+	}
+	if r.OnActive != nil {
+		r.OnActive()
+	}
+}
+
+// Active reports whether Activate was called.
+func (r *Registry) Active() bool { return r.active.Load() }
 
 // Names of the two metrics.
 func (r *Registry) callsName() string    { return r.settings.Namespace + ".calls" }

@@ -175,3 +175,28 @@ func TestTop(t *testing.T) {
 		t.Errorf("Top(1) = %+v", got)
 	}
 }
+
+// TestActivate: OnActive runs once, at the first series of a named method
+// or the first Activate, never for other methods.
+func TestActivate(t *testing.T) {
+	r := New(Settings{Enabled: true, Include: []string{"Acme.Named"}}, "svc", instrumentation.Scope{})
+	n := 0
+	r.OnActive = func() { n++ }
+	r.Series("a", "Acme.Other")
+	if n != 0 || r.Active() {
+		t.Fatalf("active after an unnamed method: %d", n)
+	}
+	r.Series("b", "Acme.Named")
+	r.Series("b", "Acme.Named")
+	r.Activate()
+	if n != 1 || !r.Active() {
+		t.Errorf("OnActive ran %d times, want 1", n)
+	}
+	r2 := New(DefaultSettings(), "svc", instrumentation.Scope{})
+	r2.OnActive = func() { n++ }
+	r2.Activate()
+	r2.Activate()
+	if n != 2 {
+		t.Errorf("Activate: OnActive ran %d times in all, want 2", n)
+	}
+}

@@ -82,6 +82,15 @@ func (b *Bridge) finish(t *Thread, f *frame, e *ending) {
 	b.out.add(t, f, e)
 }
 
+// NoteFolded tells the method metrics that calls were folded (the hooks
+// keep their totals, read at each collection): from now on there is
+// something to export.
+func (b *Bridge) NoteFolded() {
+	if b.metrics != nil {
+		b.metrics.Activate()
+	}
+}
+
 // observe counts one call of m of ns nanoseconds in its metrics.
 func (b *Bridge) observe(m *Method, ns int64, failed bool) {
 	if m == nil || m.Function == "" {

@@ -7,6 +7,7 @@ import "C"
 
 import (
 	"context"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -19,9 +20,15 @@ import (
 // methodMetrics is the wiring of the method metrics: the registry the
 // bridge counts spans into, the hooks' folded totals read into it before
 // each collection, and its export (package methodmetrics decides the rest).
+// The export starts when the registry first has something to export (a
+// call folded, a named method called): a program in which nothing folds
+// never creates the exporter (about 0.2 ms at start and 0.35 ms at exit).
 type methodMetrics struct {
-	reg  *methodmetrics.Registry
-	pipe *otelbridge.MetricsPipeline
+	reg *methodmetrics.Registry
+
+	mu      sync.Mutex
+	pipe    *otelbridge.MetricsPipeline // nil until active
+	stopped bool
 }
 
 // startMetrics sets the method metrics up when they are on.
@@ -31,13 +38,28 @@ func (p *profiler) startMetrics() {
 	}
 	reg := methodmetrics.New(p.cfg.Metrics, p.pipe.ServiceName(), instrumentation.Scope{Name: otelbridge.ScopeName, Version: version})
 	reg.Refresh = func() { p.readFolded(reg) }
-	mp, err := otelbridge.NewMetricsPipeline(context.Background(), p.pipe, otelbridge.MetricsOptions{Registry: reg})
-	if err != nil {
-		p.log.Warnf("%v; method metrics are not exported", err)
+	m := &methodMetrics{reg: reg}
+	// Called on the drainer's goroutine: the export starts beside it.
+	reg.OnActive = func() { go p.exportMetrics(m) }
+	p.bridge.SetMetrics(reg)
+	p.metrics = m
+}
+
+// exportMetrics starts the periodic export of m, once, unless the profiler
+// is shutting down.
+func (p *profiler) exportMetrics(m *methodMetrics) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.pipe != nil || m.stopped {
 		return
 	}
-	p.bridge.SetMetrics(reg)
-	p.metrics = &methodMetrics{reg: reg, pipe: mp}
+	mp, err := otelbridge.NewMetricsPipeline(context.Background(), p.pipe, otelbridge.MetricsOptions{Registry: m.reg})
+	if err != nil {
+		p.log.Warnf("%v; method metrics are not exported", err)
+		m.stopped = true
+		return
+	}
+	m.pipe = mp
 }
 
 // readFolded hands the registry each function's folded totals, which the
@@ -64,16 +86,28 @@ func (p *profiler) keepHooks(f *function) bool {
 }
 
 // shutdownMetrics exports the metrics a last time, in the background; the
-// returned channel closes when done.
+// returned channel closes when done. Called once every record is drained.
 func (p *profiler) shutdownMetrics(ctx context.Context) <-chan struct{} {
 	done := make(chan struct{})
-	if p.metrics == nil {
+	m := p.metrics
+	if m == nil {
+		close(done)
+		return done
+	}
+	if m.reg.Active() {
+		p.exportMetrics(m) // active just now: its export has not started
+	}
+	m.mu.Lock()
+	mp := m.pipe
+	m.stopped = true
+	m.mu.Unlock()
+	if mp == nil {
 		close(done)
 		return done
 	}
 	go func() {
 		defer close(done)
-		if err := p.metrics.pipe.Shutdown(ctx); err != nil {
+		if err := mp.Shutdown(ctx); err != nil {
 			p.log.Warnf("exit: method metrics not exported: %v", err)
 		}
 	}()
