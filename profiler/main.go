@@ -111,7 +111,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		Types: typerender.New(), RedactPAN: cfg.RedactPAN}
 	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) { log.Warnf("export: %v", err) }))
 	if v := os.Getenv("OTEL_SEMCONV_EXCEPTION_SIGNAL_OPT_IN"); v != "" && !strings.HasPrefix(v, "span") {
-		log.Warnf("OTEL_SEMCONV_EXCEPTION_SIGNAL_OPT_IN=%s: clrotel exports traces only; exceptions stay span events", v)
+		log.Warnf("OTEL_SEMCONV_EXCEPTION_SIGNAL_OPT_IN=%s: clrotel exports no logs; exceptions stay span events", v)
 	}
 	pipe, err := otelbridge.NewPipeline(context.Background(), otelbridge.ExportOptions{
 		ServiceName:   defaultServiceName(),
