@@ -593,6 +593,11 @@ func TestEndpointAddr(t *testing.T) {
 		if got := EndpointAddr(func(k string) string { return env[k] }); got != tt.want {
 			t.Errorf("%q/%q: %q, want %q", tt.traces, tt.all, got, tt.want)
 		}
+		// The same rules for metrics, from their own variable.
+		menv := map[string]string{"OTEL_EXPORTER_OTLP_METRICS_ENDPOINT": tt.traces, "OTEL_EXPORTER_OTLP_ENDPOINT": tt.all}
+		if got := MetricsEndpointAddr(func(k string) string { return menv[k] }); got != tt.want {
+			t.Errorf("metrics %q/%q: %q, want %q", tt.traces, tt.all, got, tt.want)
+		}
 	}
 }
 

@@ -3,6 +3,8 @@ package otelbridge
 import (
 	"context"
 	"fmt"
+	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/clrotel/clrotel/methodmetrics"
@@ -31,6 +33,9 @@ type MetricsOptions struct {
 // headers, TLS, compression, timeout), with the traces' resource.
 type MetricsPipeline struct {
 	provider *sdkmetric.MeterProvider
+	// endpoint is host:port of the OTLP endpoint ("" with a custom
+	// exporter), probed at shutdown.
+	endpoint string
 }
 
 // NewMetricsPipeline starts the periodic export of opts.Registry, with the
@@ -38,7 +43,9 @@ type MetricsPipeline struct {
 // export that has data.
 func NewMetricsPipeline(ctx context.Context, p *Pipeline, opts MetricsOptions) (*MetricsPipeline, error) {
 	exp := opts.Exporter
+	endpoint := ""
 	if exp == nil {
+		endpoint = MetricsEndpointAddr(os.Getenv)
 		var err error
 		if exp, err = otlpmetricgrpc.New(ctx); err != nil {
 			return nil, fmt.Errorf("otelbridge: OTLP/gRPC metric exporter: %w", err)
@@ -49,15 +56,33 @@ func NewMetricsPipeline(ctx context.Context, p *Pipeline, opts MetricsOptions) (
 		ropts = append(ropts, sdkmetric.WithInterval(opts.Interval))
 	}
 	reader := sdkmetric.NewPeriodicReader(nonEmpty{exp}, ropts...)
-	return &MetricsPipeline{provider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader), sdkmetric.WithResource(p.res))}, nil
+	return &MetricsPipeline{provider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader), sdkmetric.WithResource(p.res)), endpoint: endpoint}, nil
 }
 
 // ForceFlush exports what the registry holds now.
 func (m *MetricsPipeline) ForceFlush(ctx context.Context) error { return m.provider.ForceFlush(ctx) }
 
 // Shutdown exports the registry a last time and stops the exporter,
-// waiting at most until ctx ends.
-func (m *MetricsPipeline) Shutdown(ctx context.Context) error { return m.provider.Shutdown(ctx) }
+// waiting at most until ctx ends. When nothing listens at the endpoint it
+// gives up at once (ErrUnreachable) rather than retry until ctx ends.
+func (m *MetricsPipeline) Shutdown(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var unreachable atomic.Bool
+	if m.endpoint != "" {
+		go func() {
+			if !reachable(ctx, m.endpoint, 300*time.Millisecond) && ctx.Err() == nil {
+				unreachable.Store(true)
+				cancel()
+			}
+		}()
+	}
+	err := m.provider.Shutdown(ctx)
+	if err != nil && unreachable.Load() {
+		return fmt.Errorf("%w (%s)", ErrUnreachable, m.endpoint)
+	}
+	return err
+}
 
 // nonEmpty skips the exports with no data: an app in which nothing folds
 // and no method is named for metrics never connects for metrics.

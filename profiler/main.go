@@ -14,7 +14,6 @@ import "C"
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -515,14 +514,9 @@ func (p *profiler) shutdown() {
 	}
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
-	metricsCtx, metricsCancel := context.WithDeadline(context.Background(), deadline)
-	defer metricsCancel()
-	metricsDone := p.shutdownMetrics(metricsCtx)
+	metricsDone := p.shutdownMetrics(ctx)
 	if err := p.pipe.Shutdown(ctx); err != nil {
 		p.log.Warnf("exit: spans still queued were not exported: %v", err)
-		if errors.Is(err, otelbridge.ErrUnreachable) || errors.Is(err, otelbridge.ErrStalled) {
-			metricsCancel() // the same collector: do not wait for it again
-		}
 	}
 	<-metricsDone
 	st := p.pipe.Stats()

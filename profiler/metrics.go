@@ -9,6 +9,7 @@ import (
 	"context"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"go.opentelemetry.io/otel/sdk/instrumentation"
@@ -88,7 +89,9 @@ func (p *profiler) keepHooks(f *function) bool {
 // shutdownMetrics exports the metrics a last time, in the background; the
 // returned channel closes when done. Called once every record is drained.
 func (p *profiler) shutdownMetrics(ctx context.Context) <-chan struct{} {
+	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
+	go func() { <-done; cancel() }()
 	m := p.metrics
 	if m == nil {
 		close(done)
@@ -111,5 +114,17 @@ func (p *profiler) shutdownMetrics(ctx context.Context) <-chan struct{} {
 			p.log.Warnf("exit: method metrics not exported: %v", err)
 		}
 	}()
+	// A collector the spans found stalled is not waited for again.
+	if p.pipe.Stalled() {
+		go func() {
+			t := time.NewTimer(otelbridge.StalledWait)
+			defer t.Stop()
+			select {
+			case <-t.C:
+				cancel()
+			case <-done:
+			}
+		}()
+	}
 	return done
 }
