@@ -17,8 +17,9 @@ func runConfig(args []string, stdout, stderr io.Writer) (int, error) {
 		fmt.Fprintf(stderr, `Usage: clrotel config validate FILE
 
 Checks a clrotel configuration file (the one CLROTEL_CONFIG names): YAML
-syntax, unknown keys, types and values. Each problem is printed as
-FILE:LINE: FIELD: what is wrong. Exits 0 when the file is valid, 1 if not.
+syntax, unknown keys, types and values. Every problem of the file is
+printed, in line order, as FILE:LINE: KEY: want WHAT IT TAKES; found WHAT
+IS THERE. Exits 0 when the file is valid, 1 if not.
 `)
 	}
 	if err := fs.Parse(args); err != nil {

@@ -142,8 +142,11 @@ func TestConfigValidate(t *testing.T) {
 	}
 	out.Reset()
 	errb.Reset()
-	if code := dispatch([]string{"config", "validate", bad}, &out, &errb); code != 1 || !strings.Contains(errb.String(), bad+":3: unknown key \"sampel\"") {
-		t.Fatalf("bad file: exit %d, stderr %q", code, errb.String())
+	// Both problems, in line order.
+	want := bad + ":2: sampling.ratio: want a ratio from 0 to 1; found 2\n" +
+		bad + ":3: sampling.sampel: unknown key (a typo?): sampling takes the keys burst, min_duration, rate_limit, ratio, remote, rules, sampler\n"
+	if code := dispatch([]string{"config", "validate", bad}, &out, &errb); code != 1 || errb.String() != want {
+		t.Fatalf("bad file: exit %d, stderr %q, want %q", code, errb.String(), want)
 	}
 }
 
