@@ -136,23 +136,30 @@ func (s *Series) snapshot() (ok, failed, all [nBuckets]uint64) {
 	return ok, failed, all
 }
 
-// quantile estimates the q-quantile of the calls in counts: the upper bound
-// of the bucket it falls in (the last bucket, which has none, reports the
-// largest bound).
+// quantile estimates the q-quantile of the calls in counts (Quantile).
 func quantile(counts [nBuckets]uint64, q float64) time.Duration {
+	return Quantile(boundsMs[:], counts[:], q)
+}
+
+// Quantile estimates the q-quantile (0 to 1) of a histogram with explicit
+// bucket bounds in milliseconds (len(counts) == len(boundsMs)+1): the upper
+// bound of the bucket the quantile falls in; the last, open bucket reports
+// the largest bound. 0 for an empty histogram.
+func Quantile(boundsMs []float64, counts []uint64, q float64) time.Duration {
 	var total uint64
 	for _, c := range counts {
 		total += c
 	}
-	if total == 0 {
+	if total == 0 || len(boundsMs) == 0 {
 		return 0
 	}
 	rank := uint64(q*float64(total-1)) + 1
 	var run uint64
-	for i, c := range counts {
-		if run += c; run >= rank {
-			return time.Duration(boundsNs[min(i, len(boundsNs)-1)])
+	i := 0
+	for ; i < len(counts); i++ {
+		if run += counts[i]; run >= rank {
+			break
 		}
 	}
-	return time.Duration(boundsNs[len(boundsNs)-1])
+	return time.Duration(boundsMs[min(i, len(boundsMs)-1)] * float64(time.Millisecond))
 }
