@@ -211,7 +211,7 @@ func (b *Bridge) exitAsync(t *Thread, f *frame, e *ending) {
 	ps := &pendingSpan{
 		t: Thread{tidAttr: t.tidAttr, attrs: append([]byte(nil), t.attrs[f.attrsAt:]...)},
 		f: *f,
-		e: ending{end: e.end, attrs: append([]attribute.KeyValue(nil), e.attrs...), reason: e.reason, failed: e.failed, status: e.status},
+		e: ending{end: e.end, attrs: append([]attribute.KeyValue(nil), e.attrs...), reason: e.reason, failed: e.failed, status: e.status, ok: e.ok},
 	}
 	ps.f.attrsAt = 0
 	ps.f.events = append([]event(nil), f.events...)

@@ -144,6 +144,27 @@ type frame struct {
 	// root: it began a trace, under open spans or none. exported: sent
 	// while still open (Serving); its end sends nothing more.
 	root, exported bool
+	// status set by SetStatus, applied if the call returns.
+	status     Status
+	statusDesc string
+}
+
+// Status is a span status SetStatus can set.
+type Status int
+
+// The statuses SetStatus sets.
+const (
+	StatusUnset Status = iota
+	StatusOK
+	StatusError
+)
+
+// SetStatus sets the status of t's innermost span, applied when its call
+// returns (a call that throws stays failed); desc describes an error.
+func (b *Bridge) SetStatus(t *Thread, s Status, desc string) {
+	if n := len(t.stack); n > 0 {
+		t.stack[n-1].status, t.stack[n-1].statusDesc = s, desc
+	}
 }
 
 type event struct {
@@ -206,6 +227,14 @@ func (b *Bridge) Exit(t *Thread, ts int64, kind ExitKind, attrs ...attribute.Key
 		return true
 	}
 	e := ending{end: ts, attrs: attrs}
+	if kind == ExitReturn {
+		switch f.status {
+		case StatusOK:
+			e.ok = true
+		case StatusError:
+			e.failed, e.status = true, f.statusDesc
+		}
+	}
 	switch kind {
 	case ExitUnwind:
 		e.failed, e.status = true, "exception"
@@ -248,6 +277,7 @@ type ending struct {
 	reason string // clrotel.end_reason, "" for a plain return
 	failed bool
 	status string // the error status description
+	ok     bool   // status OK (set by SetStatus)
 }
 
 // Abandon ends every open span of t at ts, innermost first: the thread or the
@@ -289,7 +319,11 @@ func appendSpan(b []byte, field protowire.Number, t *Thread, f *frame, e *ending
 		b = appendBytes(b, fSpanParentID, f.parent[:])
 	}
 	b = append(b, f.method.encoded()...) // name and the method's attributes
-	b = appendVarint(b, fSpanKind, spanKindInternal)
+	kind := uint64(spanKindInternal)
+	if f.method.Kind > 1 {
+		kind = uint64(f.method.Kind)
+	}
+	b = appendVarint(b, fSpanKind, kind)
 	b = appendFixed64(b, fSpanStart, uint64(f.start))
 	b = appendFixed64(b, fSpanEnd, uint64(e.end))
 	b = append(b, t.tidAttr...)
@@ -329,6 +363,11 @@ func appendSpan(b []byte, field protowire.Number, t *Thread, f *frame, e *ending
 			b = appendString(b, fStatusMessage, e.status)
 		}
 		b = appendVarint(b, fStatusCode, statusCodeError)
+		b = endMsg(b, ss)
+	} else if e.ok {
+		var ss int
+		b, ss = beginMsg(b, fSpanStatus)
+		b = appendVarint(b, fStatusCode, statusCodeOK)
 		b = endMsg(b, ss)
 	}
 	b = protowire.AppendTag(b, fSpanFlags, protowire.Fixed32Type)

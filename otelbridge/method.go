@@ -24,6 +24,9 @@ type Method struct {
 	// Function is Namespace.Type.Method (code.function.name); empty for
 	// spans that are not a method's (an app's Activity).
 	Function string
+	// Kind is the spans' kind as OTLP numbers it (2 server, 3 client, 4
+	// producer, 5 consumer); 0 or 1: internal.
+	Kind int
 
 	enc    atomic.Pointer[[]byte] // SpanName and Attrs as Span fields, written at the first span
 	series atomic.Pointer[methodmetrics.Series]
