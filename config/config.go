@@ -78,6 +78,12 @@ type Config struct {
 	// OTEL_METRIC_EXPORT_INTERVAL (read by the metric SDK).
 	Metrics methodmetrics.Settings
 
+	// NoCodeFile is the OpenTelemetry configuration file whose no-code
+	// targets shape spans (OTEL_CONFIG_FILE, read when
+	// OTEL_EXPERIMENTAL_FILE_BASED_CONFIGURATION_ENABLED is true; package
+	// shaping reads it).
+	NoCodeFile string
+
 	// ExportCPU is the share of one core the span work (decoding,
 	// rendering, encoding) may take before new traces are shed whole at
 	// their root (CLROTEL_EXPORT_CPU_PERCENT, YAML export.cpu_percent; 0:
@@ -281,6 +287,11 @@ func fromEnv(c Config, lookup func(string) (string, bool)) (Config, error) {
 		if n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 31); err != nil || n == 0 {
 			errs = append(errs, fmt.Sprintf("OTEL_METRIC_EXPORT_INTERVAL=%q: want milliseconds, a whole number above 0 (the SDK's 60000 is used)", v))
 		}
+	}
+	fileBased := false
+	onOff("OTEL_EXPERIMENTAL_FILE_BASED_CONFIGURATION_ENABLED", &fileBased)
+	if v, ok := lookup("OTEL_CONFIG_FILE"); ok && fileBased {
+		c.NoCodeFile = strings.TrimSpace(v)
 	}
 	servingMS := uint32(c.Serving.After / time.Millisecond)
 	u32("CLROTEL_SERVING_AFTER_MS", &servingMS, 0, 86_400_000)

@@ -66,7 +66,7 @@ func newDrainer(p *profiler) *drainer {
 	d := &drainer{p: p, stop: make(chan struct{}), done: make(chan struct{}), lastLog: time.Now(), lastStats: time.Now(),
 		shed: shedding.Controller{Budget: p.cfg.ExportCPU}}
 	d.tr = translate.Translator{Bridge: p.bridge, Methods: methods{p}, Render: p.render, Log: p.log,
-		KeepActivity: p.keepActivity, Threads: d.bridgeThreads}
+		KeepActivity: p.keepActivity, Threads: d.bridgeThreads, Shapes: p.shapes}
 	return d
 }
 

@@ -32,6 +32,7 @@ import (
 	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/sampling"
 	"github.com/clrotel/clrotel/selection"
+	"github.com/clrotel/clrotel/shaping"
 	"github.com/clrotel/clrotel/shedding"
 	"github.com/clrotel/clrotel/values"
 	"github.com/clrotel/clrotel/values/typerender"
@@ -55,6 +56,7 @@ type profiler struct {
 	bridge     *otelbridge.Bridge
 	drain      *drainer
 	metrics    *methodMetrics // nil: off
+	shapes     *shaping.Rules // no-code targets; nil: none
 
 	planner      *planner
 	render       *values.Renderer
@@ -130,6 +132,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	p.bridge.SetMinDuration(cfg.Sampling.MinDurationNs)
 	p.bridge.SetAsyncLimit(int(cfg.AsyncMaxPending))
 	p.startMetrics()
+	p.shapes = p.loadShapes()
 	p.drain = newDrainer(p)
 	go p.drain.run()
 	go p.planner.run(p.stop)
