@@ -89,13 +89,15 @@ func (t *Translator) Record(th *Thread, r capture.Record) {
 				attrs, _ = t.values(f.Return, x.Values, budget)
 			}
 		}
-		if f, ok := t.Methods.Function(x.Func); ok && err == nil {
-			if sh := t.shapeOf(f, f.Method); sh != nil {
-				// The return value is known when captured, or when there
-				// is none (void: null).
-				known := len(f.Return) == 0 && f.Planned || r.Flags&capture.FlagValues != 0 && f.Planned
-				sh.status(b, th.Spans, known, attrs)
-				attrs = sh.attrs(attrs, true, known, attrs)
+		if t.Shapes != nil && err == nil {
+			if f, ok := t.Methods.Function(x.Func); ok {
+				if sh := t.shapeOf(f, f.Method); sh != nil {
+					// The return value is known when captured, or when
+					// there is none (void: null).
+					known := len(f.Return) == 0 && f.Planned || r.Flags&capture.FlagValues != 0 && f.Planned
+					sh.status(b, th.Spans, known, attrs)
+					attrs = sh.attrs(attrs, true, known, attrs)
+				}
 			}
 		}
 		attrs = t.markDropped(r, attrs)
