@@ -474,6 +474,9 @@ func (p *profiler) shutdown() {
 		p.log.Infof("%v", p.drain.stats())
 	}
 	p.drain.reportDrops(true)
+	if done {
+		p.reportUnmatched()
+	}
 	if s := folding.Summary(p.funcs.folded(), p.summaryName, 20); s != "" {
 		p.log.Infof("%s", s)
 	}

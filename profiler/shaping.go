@@ -28,3 +28,10 @@ func (p *profiler) loadShapes() *shaping.Rules {
 	p.log.Infof("no-code configuration %s: %d targets", path, len(rules.Targets))
 	return rules
 }
+
+// reportUnmatched logs, at exit, the no-code targets that shaped no span.
+func (p *profiler) reportUnmatched() {
+	for _, tg := range p.drain.tr.UnmatchedTargets() {
+		p.log.Warnf("no-code target at %s:%d (%s.%s) shaped no span: no method it selects was called while traced (check its names and signature)", p.cfg.NoCodeFile, tg.Line, tg.Type, tg.Method)
+	}
+}

@@ -48,6 +48,10 @@ func (t *Translator) shapeOf(f Function, m *otelbridge.Method) *shape {
 		t.shapes[m] = nil
 		return nil
 	}
+	if t.matched == nil {
+		t.matched = map[*shaping.Target]bool{}
+	}
+	t.matched[tg] = true
 	attrs := append([]attribute.KeyValue(nil), m.Attrs...)
 	for _, a := range tg.Attrs {
 		if a.Expr == nil {
@@ -168,3 +172,20 @@ func (e callEnv) Value(root string, index int, members []string) (any, bool) {
 
 func (e callEnv) Method() string { return e.sh.name }
 func (e callEnv) Type() string   { return e.sh.typ }
+
+// UnmatchedTargets returns the no-code targets that have shaped no span so
+// far: their method was never called while traced, or they select none (a
+// misspelt name or signature). Call it from the translator's goroutine, or
+// once it has stopped.
+func (t *Translator) UnmatchedTargets() []*shaping.Target {
+	if t.Shapes == nil {
+		return nil
+	}
+	var out []*shaping.Target
+	for _, tg := range t.Shapes.Targets {
+		if !t.matched[tg] {
+			out = append(out, tg)
+		}
+	}
+	return out
+}

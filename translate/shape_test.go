@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/clrotel/clrotel/capture"
@@ -80,6 +81,23 @@ func TestShaping(t *testing.T) {
 			if p, ok := spans[price]; !ok || p.Kind != "internal" {
 				t.Errorf("the unshaped child: %+v", p)
 			}
+			if u := f.tr.UnmatchedTargets(); len(u) != 0 {
+				t.Errorf("unmatched targets %+v", u)
+			}
 		})
+	}
+}
+
+// A target that selects no method that made a span is reported.
+func TestUnmatchedTargets(t *testing.T) {
+	rules, err := shaping.Parse("otel.yaml", []byte(strings.Replace(orderRules, "method: Order", "method: Ordre", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFixture(t)
+	f.tr.Shapes = rules
+	f.feed(rec{kind: capture.KindEnter, flags: capture.FlagRoot, fn: 1, trace: traceA, time: 100}, rec{kind: capture.KindLeave, fn: 1, time: 200})
+	if u := f.tr.UnmatchedTargets(); len(u) != 1 || u[0].Method != "Ordre" {
+		t.Errorf("unmatched %+v", u)
 	}
 }

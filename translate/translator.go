@@ -28,8 +28,9 @@ type Translator struct {
 	Threads func() []*otelbridge.Thread
 	// Shapes, when set, shapes the spans of the methods its no-code
 	// targets select (shape.go); shapes caches the decision per method.
-	Shapes *shaping.Rules
-	shapes map[*otelbridge.Method]*shape
+	Shapes  *shaping.Rules
+	shapes  map[*otelbridge.Method]*shape
+	matched map[*shaping.Target]bool
 
 	// roots counts the traces begun; valuesDropped the calls traced
 	// without their values (the ring had no room for them).
