@@ -25,6 +25,7 @@ const (
 	KeyCountedUntil = attribute.Key("clrotel.counted_until")
 
 	SpanKindInternal = "SPAN_KIND_INTERNAL"
+	SpanKindServer   = "SPAN_KIND_SERVER"
 	StatusUnset      = "STATUS_CODE_UNSET"
 	StatusError      = "STATUS_CODE_ERROR"
 )
@@ -64,16 +65,25 @@ func New(s Settings, service string, scope instrumentation.Scope) *Registry {
 // Settings returns the registry's settings.
 func (r *Registry) Settings() Settings { return r.settings }
 
-// Series returns the series of the method with span name name and
-// Namespace.Type.Method function, making it the first time. Callers keep
-// it (otelbridge.Method does): this takes a lock.
-func (r *Registry) Series(name, function string) *Series {
+// spanKinds name the span kinds as OTLP numbers them, as the spanmetrics
+// connector writes them.
+var spanKinds = map[int]string{1: SpanKindInternal, 2: SpanKindServer, 3: "SPAN_KIND_CLIENT", 4: "SPAN_KIND_PRODUCER", 5: "SPAN_KIND_CONSUMER"}
+
+// Series returns the series of the method with span name name,
+// Namespace.Type.Method function and span kind kind (as OTLP numbers it; 0:
+// internal), making it the first time. Callers keep it (otelbridge.Method
+// does): this takes a lock.
+func (r *Registry) Series(name, function string, kind int) *Series {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if s, ok := r.byName[name]; ok {
 		return s
 	}
-	s := &Series{Name: name, Function: function, wanted: r.settings.Wanted(function)}
+	k, ok := spanKinds[kind]
+	if !ok {
+		k = SpanKindInternal
+	}
+	s := &Series{Name: name, Function: function, kind: k, wanted: r.settings.Wanted(function)}
 	r.byName[name] = s
 	r.list = append(r.list, s)
 	if s.wanted {
@@ -159,7 +169,7 @@ func (r *Registry) Produce(context.Context) ([]metricdata.ScopeMetrics, error) {
 
 func (r *Registry) attrs(s *Series, status string) attribute.Set {
 	kvs := []attribute.KeyValue{
-		KeyServiceName.String(r.service), KeySpanName.String(s.Name), KeySpanKind.String(SpanKindInternal),
+		KeyServiceName.String(r.service), KeySpanName.String(s.Name), KeySpanKind.String(s.kind),
 		KeyStatusCode.String(status), KeyFunctionName.String(s.Function),
 	}
 	if s.unhooked.Load() {

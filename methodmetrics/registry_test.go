@@ -92,10 +92,10 @@ func produce(t *testing.T, r *Registry) map[string]point {
 
 func TestProduce(t *testing.T) {
 	r := New(Settings{Enabled: true, Include: []string{"Acme.Wanted"}}, "shop", instrumentation.Scope{Name: "test"})
-	plain := r.Series("A.dll!Acme.Plain()", "Acme.Plain")
-	wanted := r.Series("A.dll!Acme.Wanted()", "Acme.Wanted")
-	hot := r.Series("A.dll!Acme.Hot()", "Acme.Hot")
-	if r.Series("A.dll!Acme.Hot()", "Acme.Hot") != hot {
+	plain := r.Series("A.dll!Acme.Plain()", "Acme.Plain", 0)
+	wanted := r.Series("A.dll!Acme.Wanted()", "Acme.Wanted", 0)
+	hot := r.Series("A.dll!Acme.Hot()", "Acme.Hot", 2) // shaped as a server span
+	if r.Series("A.dll!Acme.Hot()", "Acme.Hot", 0) != hot {
 		t.Fatal("a second Series call made a second series")
 	}
 	plain.Observe(int64(3*time.Millisecond), false)
@@ -135,6 +135,9 @@ func TestProduce(t *testing.T) {
 	if p.calls != 4250 || p.bucket[0] != 3000 || p.bucket[3] != 1000 {
 		t.Fatalf("folded again: %+v", p)
 	}
+	if k, _ := p.attrs.Value(KeySpanKind); k.AsString() != SpanKindServer {
+		t.Errorf("span.kind %v, want the method's", k)
+	}
 	if v, ok := p.attrs.Value(KeyCountedUntil); !ok || v.AsString() != "rejit" {
 		t.Errorf("unhooked series without %s: %v", KeyCountedUntil, p.attrs)
 	}
@@ -150,7 +153,7 @@ func TestProduce(t *testing.T) {
 
 func TestProduceEmpty(t *testing.T) {
 	r := New(DefaultSettings(), "svc", instrumentation.Scope{})
-	r.Series("x", "X").Observe(10, false)
+	r.Series("x", "X", 0).Observe(10, false)
 	if sms, err := r.Produce(context.Background()); err != nil || sms != nil {
 		t.Errorf("Produce with nothing metered = %v, %v; want nothing", sms, err)
 	}
@@ -158,7 +161,7 @@ func TestProduceEmpty(t *testing.T) {
 
 func TestTop(t *testing.T) {
 	r := New(DefaultSettings(), "svc", instrumentation.Scope{})
-	a, b := r.Series("a", "A"), r.Series("b", "B")
+	a, b := r.Series("a", "A", 0), r.Series("b", "B", 0)
 	for i := range 100 {
 		a.Observe(int64(i+1)*int64(time.Microsecond), i == 0) // 1..100 µs
 	}
@@ -182,12 +185,12 @@ func TestActivate(t *testing.T) {
 	r := New(Settings{Enabled: true, Include: []string{"Acme.Named"}}, "svc", instrumentation.Scope{})
 	n := 0
 	r.OnActive = func() { n++ }
-	r.Series("a", "Acme.Other")
+	r.Series("a", "Acme.Other", 0)
 	if n != 0 || r.Active() {
 		t.Fatalf("active after an unnamed method: %d", n)
 	}
-	r.Series("b", "Acme.Named")
-	r.Series("b", "Acme.Named")
+	r.Series("b", "Acme.Named", 0)
+	r.Series("b", "Acme.Named", 0)
 	r.Activate()
 	if n != 1 || !r.Active() {
 		t.Errorf("OnActive ran %d times, want 1", n)

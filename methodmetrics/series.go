@@ -49,6 +49,7 @@ func (h *hist) add(ns int64) {
 type Series struct {
 	Name     string // span.name: the span name
 	Function string // code.function.name: Namespace.Type.Method
+	kind     string // span.kind: SPAN_KIND_INTERNAL unless shaped
 	wanted   bool   // exported whether or not it folds
 
 	ok, failed hist

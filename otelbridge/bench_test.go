@@ -75,7 +75,7 @@ func BenchmarkMetricsSDKHistogram(b *testing.B) {
 
 // BenchmarkSeriesObserve is the registry's own cost per call counted.
 func BenchmarkSeriesObserve(b *testing.B) {
-	s := methodmetrics.New(methodmetrics.DefaultSettings(), "bench", instrumentation.Scope{}).Series("x", "X")
+	s := methodmetrics.New(methodmetrics.DefaultSettings(), "bench", instrumentation.Scope{}).Series("x", "X", 0)
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		s.Observe(int64(i&4095), false)

@@ -38,7 +38,7 @@ func (m *Method) MetricSeries(r *methodmetrics.Registry) *methodmetrics.Series {
 	if s := m.series.Load(); s != nil {
 		return s
 	}
-	s := r.Series(m.SpanName, m.Function)
+	s := r.Series(m.SpanName, m.Function, m.Kind)
 	m.series.Store(s)
 	return s
 }
