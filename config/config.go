@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/clrotel/clrotel/folding"
+	"github.com/clrotel/clrotel/methodmetrics"
 	"github.com/clrotel/clrotel/sampling"
 	"github.com/clrotel/clrotel/serving"
 	"github.com/clrotel/clrotel/shedding"
@@ -75,6 +76,18 @@ type Config struct {
 	ExportInterval time.Duration
 	ShutdownWait   time.Duration // bound on the final flush at exit
 
+	// Metrics: a call counter and a duration histogram per method, for the
+	// methods that fold and those named (CLROTEL_METRICS,
+	// CLROTEL_METRICS_INCLUDE; YAML metrics), exported every
+	// OTEL_METRIC_EXPORT_INTERVAL (read by the metric SDK).
+	Metrics methodmetrics.Settings
+
+	// NoCodeFile is the OpenTelemetry configuration file whose no-code
+	// targets shape spans (OTEL_CONFIG_FILE, read when
+	// OTEL_EXPERIMENTAL_FILE_BASED_CONFIGURATION_ENABLED is true; package
+	// shaping reads it).
+	NoCodeFile string
+
 	// ExportCPU is the share of one core the span work (decoding,
 	// rendering, encoding) may take before new traces are shed whole at
 	// their root (CLROTEL_EXPORT_CPU_PERCENT, YAML export.cpu_percent; 0:
@@ -111,6 +124,7 @@ func Default() Config {
 		Fold:            folding.DefaultRule(),
 		Serving:         serving.Default(),
 		ExportCPU:       shedding.DefaultBudget,
+		Metrics:         methodmetrics.DefaultSettings(),
 
 		MaxSpansPerTrace:      10000,
 		MaxValueSpansPerTrace: DefaultValueSpansPerTrace,
@@ -284,6 +298,21 @@ func fromEnv(c Config, lookup func(string) (string, bool)) (Config, error) {
 	c.Fold.ReJIT.Interval = time.Duration(rejitMS) * time.Millisecond
 	if v, ok := lookup("CLROTEL_FOLD_EXEMPT"); ok {
 		c.Fold.Exempt = SplitPatterns(v)
+	}
+	onOff("CLROTEL_METRICS", &c.Metrics.Enabled)
+	if v, ok := lookup("CLROTEL_METRICS_INCLUDE"); ok {
+		c.Metrics.Include = SplitPatterns(v)
+	}
+	if v, ok := lookup("OTEL_METRIC_EXPORT_INTERVAL"); ok && strings.TrimSpace(v) != "" {
+		// The metric SDK reads it (and ignores a bad one): said here.
+		if n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 31); err != nil || n == 0 {
+			errs = append(errs, fmt.Sprintf("OTEL_METRIC_EXPORT_INTERVAL=%q: want milliseconds, a whole number above 0 (the SDK's 60000 is used)", v))
+		}
+	}
+	fileBased := false
+	onOff("OTEL_EXPERIMENTAL_FILE_BASED_CONFIGURATION_ENABLED", &fileBased)
+	if v, ok := lookup("OTEL_CONFIG_FILE"); ok && fileBased {
+		c.NoCodeFile = strings.TrimSpace(v)
 	}
 	servingMS := uint32(c.Serving.After / time.Millisecond)
 	u32("CLROTEL_SERVING_AFTER_MS", &servingMS, 0, 86_400_000)

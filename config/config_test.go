@@ -62,6 +62,17 @@ func TestFromEnv(t *testing.T) {
 		{"re-JIT period", []string{"CLROTEL_FOLD_REJIT_MS", "7"}, func(c Config) bool { return c.Fold.ReJIT.Interval == 7*time.Millisecond }, ""},
 		{"re-JIT period out of range", []string{"CLROTEL_FOLD_REJIT_MS", "0"}, func(c Config) bool { return c.Fold.ReJIT.Interval == Default().Fold.ReJIT.Interval }, "CLROTEL_FOLD_REJIT_MS"},
 		{"re-JIT garbage", []string{"CLROTEL_FOLD_REJIT", "later"}, nil, "CLROTEL_FOLD_REJIT"},
+		{"metrics on by default, for folded methods", nil, func(c Config) bool { return c.Metrics.Enabled && len(c.Metrics.Include) == 0 }, ""},
+		{"metrics settings", []string{"CLROTEL_METRICS", "off", "CLROTEL_METRICS_INCLUDE", "Acme.*.Get, Acme.Run"},
+			func(c Config) bool {
+				return !c.Metrics.Enabled && reflect.DeepEqual(c.Metrics.Include, []string{"Acme.*.Get", "Acme.Run"})
+			}, ""},
+		{"metrics switch garbage", []string{"CLROTEL_METRICS", "maybe"}, nil, "CLROTEL_METRICS"},
+		{"metric interval", []string{"OTEL_METRIC_EXPORT_INTERVAL", "1000"}, func(c Config) bool { return true }, ""},
+		{"metric interval garbage", []string{"OTEL_METRIC_EXPORT_INTERVAL", "10s"}, nil, "OTEL_METRIC_EXPORT_INTERVAL"},
+		{"no-code file", []string{"OTEL_EXPERIMENTAL_FILE_BASED_CONFIGURATION_ENABLED", "true", "OTEL_CONFIG_FILE", " /etc/otel.yaml "},
+			func(c Config) bool { return c.NoCodeFile == "/etc/otel.yaml" }, ""},
+		{"no-code file not enabled", []string{"OTEL_CONFIG_FILE", "/etc/otel.yaml"}, func(c Config) bool { return c.NoCodeFile == "" }, ""},
 		{"async on by default", nil, func(c Config) bool { return c.Async && c.AsyncMaxPending == 65536 }, ""},
 		{"export CPU budget by default", nil, func(c Config) bool { return c.ExportCPU == shedding.DefaultBudget }, ""},
 		{"export CPU budget", []string{"CLROTEL_EXPORT_CPU_PERCENT", "12"}, func(c Config) bool { return c.ExportCPU == 0.12 }, ""},

@@ -1,12 +1,11 @@
 package config
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -29,6 +28,12 @@ type File struct {
 	Serving  fileServing  `yaml:"serving"`
 	Async    *bool        `yaml:"async"`
 	Log      fileLog      `yaml:"log"`
+	Metrics  fileMetrics  `yaml:"metrics"`
+}
+
+type fileMetrics struct {
+	Enabled *bool    `yaml:"enabled"`
+	Include []string `yaml:"include"`
 }
 
 type fileCapture struct {
@@ -128,6 +133,28 @@ func (e *FileError) Error() string {
 // how many more there are.
 type FileErrors []*FileError
 
+// sorted orders the problems by line (keeping the order of those on one
+// line), the counts of problems left out folded into one last line, and
+// keeps the first maxErrors.
+func (es FileErrors) sorted(path string) FileErrors {
+	more := 0
+	var list FileErrors
+	for _, e := range es {
+		var n int
+		if _, err := fmt.Sscanf(e.Msg, "and %d more problems", &n); err == nil && e.Line == 0 && e.Field == "" {
+			more += n
+			continue
+		}
+		list = append(list, e)
+	}
+	sort.SliceStable(list, func(i, j int) bool { return list[i].Line < list[j].Line })
+	if len(list) > maxErrors {
+		more += len(list) - maxErrors
+		list = list[:maxErrors]
+	}
+	return list.withMore(path, more)
+}
+
 // withMore ends the list with the number of problems left out of it.
 func (es FileErrors) withMore(path string, more int) FileErrors {
 	if more > 0 {
@@ -174,14 +201,17 @@ func ParseFile(path string, data []byte) (*File, error) {
 	if errs := checkShape(path, &root); len(errs) > 0 {
 		return nil, errs
 	}
+	// Every problem at once: keys and kinds first, from the document;
+	// then the values of what decoded (a value of the wrong kind decodes
+	// as absent, so it is reported once).
+	keyErrs := checkKeys(path, &root)
 	var f File
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
-		return nil, yamlErrors(path, err)
+	if err := yaml.Unmarshal(data, &f); err != nil && len(keyErrs) == 0 {
+		return nil, yamlErrors(path, err) // a problem checkKeys does not know
 	}
-	if errs := f.validate(path, &root); len(errs) > 0 {
-		return nil, errs
+	errs := append(keyErrs, f.validate(path, &root)...)
+	if len(errs) > 0 {
+		return nil, errs.sorted(path)
 	}
 	return &f, nil
 }
@@ -323,23 +353,25 @@ func (f *File) validate(path string, root *yaml.Node) FileErrors {
 		}
 		errs = append(errs, &FileError{Path: path, Line: lineOf(root, field), Field: field, Msg: fmt.Sprintf(format, args...)})
 	}
-	rangeU32 := func(field string, v *uint32, min, max uint32) {
-		if v != nil && (*v < min || *v > max) {
-			bad(field, "%d is out of range: want %d to %d", *v, min, max)
+	eachU32(f, func(field string, v *uint32) {
+		r, ok := u32Ranges[field]
+		if field == "limits.ring_kb" || !ok || v == nil || (*v >= r[0] && *v <= r[1]) {
+			return // ring_kb: its own rule, below
 		}
-	}
+		bad(field, "want a whole number from %d to %d; found %d", r[0], r[1], *v)
+	})
 	dur := func(field string, v *string) {
 		if v == nil {
 			return
 		}
 		if d, err := time.ParseDuration(*v); err != nil || d < 0 {
-			bad(field, "%q is not a duration: want e.g. 500ms, 2s", *v)
+			bad(field, "want a duration, e.g. 500ms or 2s; found %q", *v)
 		}
 	}
 	patterns := func(field string, ps []string) {
 		for i, p := range ps {
 			if strings.TrimSpace(p) == "" {
-				bad(fmt.Sprintf("%s.%d", field, i), "empty pattern: want a glob over Namespace.Type.Method")
+				bad(fmt.Sprintf("%s.%d", field, i), "want a glob over Namespace.Type.Method; found an empty pattern")
 			}
 		}
 	}
@@ -347,15 +379,10 @@ func (f *File) validate(path string, root *yaml.Node) FileErrors {
 	patterns("exclude", f.Exclude)
 	patterns("capture.exclude", f.Capture.Exclude)
 	patterns("serving.entry", f.Serving.Entry)
-	rangeU32("capture.max_string", f.Capture.MaxString, 0, 1<<20)
-	rangeU32("capture.max_elements", f.Capture.MaxElements, 0, 1<<16)
-	rangeU32("capture.depth", f.Capture.Depth, 0, 16)
-	rangeU32("capture.max_fields", f.Capture.MaxFields, 0, 1024)
-	rangeU32("capture.value_bytes", f.Capture.ValueBytes, 64, 1<<20)
-	rangeU32("capture.max_attribute_bytes", f.Capture.MaxAttrBytes, 256, 1<<24)
+	patterns("metrics.include", f.Metrics.Include)
 	for i, st := range f.Capture.Statics {
 		if j := strings.LastIndexByte(st, '.'); j <= 0 || j == len(st)-1 {
-			bad(fmt.Sprintf("capture.statics.%d", i), "%q: want Namespace.Type.Field", st)
+			bad(fmt.Sprintf("capture.statics.%d", i), "want Namespace.Type.Field; found %q", st)
 		}
 	}
 	if s := f.Sampling.Sampler; s != nil {
@@ -365,61 +392,51 @@ func (f *File) validate(path string, root *yaml.Node) FileErrors {
 			}
 			return "", false
 		}); err != nil {
-			bad("sampling.sampler", "%q: want %s", *s, sampling.SamplerNames)
+			bad("sampling.sampler", "want %s; found %q", sampling.SamplerNames, *s)
 		}
 	}
 	if r := f.Sampling.Ratio; r != nil && (*r < 0 || *r > 1) {
-		bad("sampling.ratio", "%v: want a ratio from 0 to 1", *r)
+		bad("sampling.ratio", "want a ratio from 0 to 1; found %v", *r)
 	}
 	if r := f.Sampling.RateLimit; r != nil && (*r < 0 || *r > 1e7) {
-		bad("sampling.rate_limit", "%v: want traces per second, 0 (no limit) to 1e7", *r)
+		bad("sampling.rate_limit", "want traces per second, 0 (no limit) to 1e7; found %v", *r)
 	}
-	rangeU32("sampling.burst", f.Sampling.Burst, 1, 1<<20)
 	if e := f.Sampling.Remote.Endpoint; e != nil {
 		if _, err := sampling.ParseRemoteArg(sampling.Remote{}, "endpoint="+*e); err != nil {
-			bad("sampling.remote.endpoint", "%q: want the http:// or https:// URL of a Jaeger sampling API", *e)
+			bad("sampling.remote.endpoint", "want the http:// or https:// URL of a Jaeger sampling API; found %q", *e)
 		}
 	}
 	if v := f.Sampling.Remote.PollingInterval; v != nil {
 		if d, err := time.ParseDuration(*v); err != nil || d < 100*time.Millisecond {
-			bad("sampling.remote.polling_interval", "%q: want a duration of at least 100ms, e.g. 60s", *v)
+			bad("sampling.remote.polling_interval", "want a duration of at least 100ms, e.g. 60s; found %q", *v)
 		}
 	}
 	if r := f.Sampling.Remote.InitialSamplingRate; r != nil && (*r < 0 || *r > 1) {
-		bad("sampling.remote.initial_sampling_rate", "%v: want a ratio from 0 to 1", *r)
+		bad("sampling.remote.initial_sampling_rate", "want a ratio from 0 to 1; found %v", *r)
 	}
 	dur("sampling.min_duration", f.Sampling.MinDuration)
 	for i, r := range f.Sampling.Rules {
 		if strings.TrimSpace(r.Match) == "" {
-			bad(fmt.Sprintf("sampling.rules.%d.match", i), "missing: want a glob over Namespace.Type.Method")
+			bad(fmt.Sprintf("sampling.rules.%d.match", i), "want a glob over Namespace.Type.Method; found none")
 		}
 		if _, err := sampling.ParseRule("x=" + r.Sample); err != nil {
-			bad(fmt.Sprintf("sampling.rules.%d.sample", i), "%q: want always, never or a ratio from 0 to 1", r.Sample)
+			bad(fmt.Sprintf("sampling.rules.%d.sample", i), "want always, never or a ratio from 0 to 1; found %q", r.Sample)
 		}
 	}
-	rangeU32("export.queue_size", f.Export.QueueSize, 1, 1<<24)
-	rangeU32("export.batch_size", f.Export.BatchSize, 1, 1<<20)
 	dur("export.interval", f.Export.Interval)
 	dur("export.shutdown_wait", f.Export.ShutdownWait)
-	rangeU32("export.cpu_percent", f.Export.CPUPercent, 0, 100)
-	rangeU32("limits.max_threads", f.Limits.MaxThreads, 1, 65536)
 	if v := f.Limits.RingKB; v != nil && (*v < 4 || *v > 1<<20 || *v&(*v-1) != 0) {
-		bad("limits.ring_kb", "%d: want a power of two from 4 to 1048576", *v)
+		bad("limits.ring_kb", "want a power of two from 4 to 1048576; found %d", *v)
 	}
 	if v := f.Limits.RingBurstKB; v != nil && (*v > 1<<21 || *v&(*v-1) != 0) {
-		bad("limits.ring_burst_kb", "%d: want 0 or a power of two up to 2097152", *v)
+		bad("limits.ring_burst_kb", "want 0 or a power of two up to 2097152; found %d", *v)
 	}
-	rangeU32("limits.max_depth", f.Limits.MaxDepth, 16, 1<<20)
-	rangeU32("limits.max_spans_per_trace", f.Limits.MaxSpansPerTrace, 0, 1<<30)
-	rangeU32("limits.max_value_spans_per_trace", f.Limits.MaxValueSpans, 0, 1<<30)
-	rangeU32("fold.min_calls", f.Fold.MinCalls, 1, 1<<31)
 	dur("fold.max_duration", f.Fold.MaxDuration)
 	dur("fold.rejit_period", f.Fold.ReJITPeriod)
 	dur("serving.after", f.Serving.After)
-	rangeU32("serving.children", f.Serving.Children, 0, 1<<30)
 	if l := f.Log.Level; l != nil {
 		if _, ok := map[string]bool{"error": true, "warn": true, "info": true, "debug": true}[*l]; !ok {
-			bad("log.level", "%q: want error, warn, info or debug", *l)
+			bad("log.level", "want error, warn, info or debug; found %q", *l)
 		}
 	}
 	return errs.withMore(path, more)
@@ -541,6 +558,12 @@ func (f *File) apply(c *Config) {
 	}
 	if f.Log.Level != nil {
 		c.LogLevel = *f.Log.Level
+	}
+	if f.Metrics.Enabled != nil {
+		c.Metrics.Enabled = *f.Metrics.Enabled
+	}
+	if f.Metrics.Include != nil {
+		c.Metrics.Include = f.Metrics.Include
 	}
 	if f.Log.File != nil {
 		c.LogFile = *f.Log.File

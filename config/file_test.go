@@ -52,6 +52,9 @@ serving:
   entry: ["Acme.Api.*.Handle"]
 log:
   level: info
+metrics:
+  enabled: false
+  include: ["Acme.Shop.Pricing.*"]
 `
 
 func files(m map[string]string) func(string) ([]byte, error) {
@@ -79,6 +82,9 @@ func TestLoadFileThenEnv(t *testing.T) {
 	if c.Serving.After != 5*time.Second || c.Serving.Children != 64 || !reflect.DeepEqual(c.Serving.Entry, []string{"Acme.Api.*.Handle"}) {
 		t.Errorf("serving not applied: %+v", c.Serving)
 	}
+	if c.Metrics.Enabled || !reflect.DeepEqual(c.Metrics.Include, []string{"Acme.Shop.Pricing.*"}) {
+		t.Errorf("metrics not applied: %+v", c.Metrics)
+	}
 	if c.MaxValueSpansPerTrace != 20 {
 		t.Errorf("limits.max_value_spans_per_trace not applied: %d", c.MaxValueSpansPerTrace)
 	}
@@ -100,25 +106,30 @@ func TestFileErrors(t *testing.T) {
 	tests := []struct {
 		name, yaml, want string
 	}{
-		{"unknown top key", "inclde: [x]\n", `f.yaml:1: unknown key "inclde"`},
-		{"unknown nested key", "sampling:\n  ratoi: 0.5\n", `f.yaml:2: unknown key "ratoi"`},
-		{"wrong type", "capture:\n  max_string: lots\n", "f.yaml:2:"},
+		{"unknown top key", "inclde: [x]\n", `f.yaml:1: inclde: unknown key (a typo?): the file takes the keys async, capture, exclude, export, fold, include, limits, log, metrics, sampling, serving`},
+		{"unknown nested key", "sampling:\n  ratoi: 0.5\n", `f.yaml:2: sampling.ratoi: unknown key (a typo?): sampling takes the keys burst, min_duration, rate_limit, ratio, remote, rules, sampler`},
+		{"wrong type", "capture:\n  max_string: lots\n", `f.yaml:2: capture.max_string: want a whole number from 0 to 1048576; found "lots"`},
+		{"negative", "capture:\n  max_string: -3\n", `f.yaml:2: capture.max_string: want a whole number from 0 to 1048576; found -3`},
+		{"a list for a section", "capture: [a]\n", `f.yaml:1: capture: want capture takes the keys depth, enabled, exclude,`},
+		{"a section for a list", "include:\n  a: b\n", `f.yaml:2: include: want a list, e.g. ["Acme.*"]; found a mapping of keys`},
+		{"a word for a switch", "async: sometimes\n", `f.yaml:1: async: want true or false; found "sometimes"`},
+		{"a rule's unknown key", "sampling:\n  rules:\n    - {match: A.*, sample: never, weight: 2}\n", `f.yaml:3: sampling.rules.0.weight: unknown key (a typo?): sampling.rules.0 takes the keys match, sample`},
 		{"bad yaml", "include: [a\n", "f.yaml:"},
-		{"ratio out of range", "sampling:\n  ratio: 1.5\n", "f.yaml:2: sampling.ratio: 1.5: want a ratio from 0 to 1"},
-		{"bad sampler", "sampling:\n  sampler: sometimes\n", `f.yaml:2: sampling.sampler: "sometimes": want always_on`},
+		{"ratio out of range", "sampling:\n  ratio: 1.5\n", "f.yaml:2: sampling.ratio: want a ratio from 0 to 1; found 1.5"},
+		{"bad sampler", "sampling:\n  sampler: sometimes\n", `f.yaml:2: sampling.sampler: want always_on`},
 		{"bad rate", "sampling:\n  rate_limit: -1\n", "f.yaml:2: sampling.rate_limit"},
-		{"bad burst", "sampling:\n  burst: 0\n", "f.yaml:2: sampling.burst: 0 is out of range"},
-		{"bad duration", "sampling:\n  min_duration: soon\n", `f.yaml:2: sampling.min_duration: "soon" is not a duration`},
-		{"rule without match", "sampling:\n  rules:\n    - sample: never\n", "f.yaml:3: sampling.rules.0.match: missing"},
-		{"bad rule", "sampling:\n  rules:\n    - match: A.*\n      sample: often\n", `f.yaml:4: sampling.rules.0.sample: "often"`},
-		{"ring not power of two", "limits:\n  ring_kb: 100\n", "f.yaml:2: limits.ring_kb: 100: want a power of two"},
-		{"ring burst not power of two", "limits:\n  ring_burst_kb: 100\n", "f.yaml:2: limits.ring_burst_kb: 100: want 0 or a power of two"},
+		{"bad burst", "sampling:\n  burst: 0\n", "f.yaml:2: sampling.burst: want a whole number from 1 to 1048576; found 0"},
+		{"bad duration", "sampling:\n  min_duration: soon\n", `f.yaml:2: sampling.min_duration: want a duration, e.g. 500ms or 2s; found "soon"`},
+		{"rule without match", "sampling:\n  rules:\n    - sample: never\n", "f.yaml:3: sampling.rules.0.match: want a glob over Namespace.Type.Method; found none"},
+		{"bad rule", "sampling:\n  rules:\n    - match: A.*\n      sample: often\n", `f.yaml:4: sampling.rules.0.sample: want always, never or a ratio from 0 to 1; found "often"`},
+		{"ring not power of two", "limits:\n  ring_kb: 100\n", "f.yaml:2: limits.ring_kb: want a power of two from 4 to 1048576; found 100"},
+		{"ring burst not power of two", "limits:\n  ring_burst_kb: 100\n", "f.yaml:2: limits.ring_burst_kb: want 0 or a power of two up to 2097152; found 100"},
 		{"threads", "limits:\n  max_threads: 0\n", "f.yaml:2: limits.max_threads"},
 		{"depth", "limits:\n  max_depth: 1\n", "f.yaml:2: limits.max_depth"},
-		{"log level", "log:\n  level: loud\n", `f.yaml:2: log.level: "loud"`},
+		{"log level", "log:\n  level: loud\n", `f.yaml:2: log.level: want error, warn, info or debug; found "loud"`},
 		{"value bytes", "capture:\n  value_bytes: 1\n", "f.yaml:2: capture.value_bytes"},
-		{"statics", "capture:\n  statics: [NoDot]\n", `f.yaml:2: capture.statics.0: "NoDot": want Namespace.Type.Field`},
-		{"empty pattern", "include: [\"\"]\n", "f.yaml:1: include.0: empty pattern"},
+		{"statics", "capture:\n  statics: [NoDot]\n", `f.yaml:2: capture.statics.0: want Namespace.Type.Field; found "NoDot"`},
+		{"empty pattern", "include: [\"\"]\n", "f.yaml:1: include.0: want a glob over Namespace.Type.Method; found an empty pattern"},
 		{"export interval", "export:\n  interval: 5\n", "f.yaml:2: export.interval"},
 		{"fold min calls", "fold:\n  min_calls: 0\n", "f.yaml:2: fold.min_calls"},
 		{"fold duration", "fold:\n  max_duration: short\n", "f.yaml:2: fold.max_duration"},
@@ -127,7 +138,9 @@ func TestFileErrors(t *testing.T) {
 		{"fold re-JIT period", "fold:\n  rejit_period: soon\n", "f.yaml:2: fold.rejit_period"},
 		{"serving age", "serving:\n  after: long\n", "f.yaml:2: serving.after"},
 		{"serving children", "serving:\n  children: -1\n", "f.yaml:2:"},
-		{"serving entry", "serving:\n  entry: [\"\"]\n", "f.yaml:2: serving.entry.0: empty pattern"},
+		{"serving entry", "serving:\n  entry: [\"\"]\n", "f.yaml:2: serving.entry.0: want a glob over Namespace.Type.Method; found an empty pattern"},
+		{"metrics include", "metrics:\n  include: [\"\"]\n", "f.yaml:2: metrics.include.0: want a glob over Namespace.Type.Method; found an empty pattern"},
+		{"metrics switch", "metrics:\n  enabled: sometimes\n", "f.yaml:2:"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -136,6 +149,60 @@ func TestFileErrors(t *testing.T) {
 				t.Fatalf("err = %v, want %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// Every problem of a file is reported at once, in line order, each with
+// its key's path, what the key takes and what was found.
+func TestFileErrorsAllAtOnce(t *testing.T) {
+	file := `include: Acme.*
+capture:
+  max_string: -3
+  depth: 40
+  enabled: maybe
+sampling:
+  ratio: 1.5
+  sampel: always_on
+  rules:
+    - {match: "", sample: often}
+limits: {ring_kb: 100}
+log: {level: loud}
+`
+	_, err := ParseFile("f.yaml", []byte(file))
+	want := []string{
+		`f.yaml:1: include: want a list, e.g. ["Acme.*"]; found "Acme.*"`,
+		`f.yaml:3: capture.max_string: want a whole number from 0 to 1048576; found -3`,
+		`f.yaml:4: capture.depth: want a whole number from 0 to 16; found 40`,
+		`f.yaml:5: capture.enabled: want true or false; found "maybe"`,
+		`f.yaml:7: sampling.ratio: want a ratio from 0 to 1; found 1.5`,
+		`f.yaml:8: sampling.sampel: unknown key (a typo?): sampling takes the keys burst, min_duration, rate_limit, ratio, remote, rules, sampler`,
+		`f.yaml:10: sampling.rules.0.match: want a glob over Namespace.Type.Method; found none`,
+		`f.yaml:10: sampling.rules.0.sample: want always, never or a ratio from 0 to 1; found "often"`,
+		`f.yaml:11: limits.ring_kb: want a power of two from 4 to 1048576; found 100`,
+		`f.yaml:12: log.level: want error, warn, info or debug; found "loud"`,
+	}
+	if err == nil {
+		t.Fatal("no error")
+	}
+	if got := strings.Split(err.Error(), "\n"); !reflect.DeepEqual(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// The whole-number keys and their ranges are one table: each key of File
+// that takes a whole number has a range, and each range names such a key.
+func TestU32Ranges(t *testing.T) {
+	seen := map[string]bool{}
+	eachU32(&File{}, func(key string, _ *uint32) {
+		seen[key] = true
+		if _, ok := u32Ranges[key]; !ok {
+			t.Errorf("%s takes a whole number but has no range in u32Ranges", key)
+		}
+	})
+	for key := range u32Ranges {
+		if !seen[key] {
+			t.Errorf("u32Ranges has %s, which is no whole-number key of File", key)
+		}
 	}
 }
 
@@ -189,14 +256,18 @@ func TestFileBounds(t *testing.T) {
 		{"a key 40 times: each copy once", rep("a: 0\n", 40), `f.yaml:40: mapping key "a" already defined at line 1`, 39},
 		{"a nested key twice", "sampling:\n  ratio: 0.5\n  ratio: 0.6\n", `f.yaml:3: mapping key "ratio" already defined at line 2`, 1},
 		{"65 keys", "sampling: {" + keys(65) + "}\n", "f.yaml:1: a mapping of 65 keys: at most 64", 1},
-		{"64 keys", "sampling: {" + keys(64) + "}\n", `f.yaml:1: unknown key "k63"`, 64},
+		{"64 keys", "sampling: {" + keys(64) + "}\n", `f.yaml:1: sampling.k63: unknown key (a typo?)`, 64},
 		{"aliases past the node bound", laughs, "f.yaml: more than 65536 keys and values, counting those that aliases repeat", 1},
 		{"a mapping aliased 90 times", "sampling:\n  remote: &m {" + keys(60) + "}\n  rules: [" + rep("*m, ", 90) + "]\n",
-			"f.yaml: and 5360 more problems", 101},
+			"f.yaml: and 5540 more problems", 101}, // 60 unknown keys, 90 times more, and each rule without match or sample
 		{"500 empty patterns", "include: [" + rep(`"", `, 500) + "]\n", "f.yaml: and 400 more problems", 101},
 		{"over 256 KiB", rep("#\n", 128<<10+1), "f.yaml: 262146 bytes: a configuration file is at most 262144", 1},
 		{"256 KiB", rep("#\n", 128<<10), "", 0},
 		{"an alias", "include: [Acme.*]\nfold:\n  exempt: &p [Acme.Cart.*]\ncapture:\n  exclude: *p\n", "", 0},
+		{"a merge", "fold: &f {enabled: true}\nserving:\n  <<: *f\n", `f.yaml:1: serving.enabled: unknown key (a typo?)`, 1},
+		{"an anchor inside itself", "include: &a [*a]\n", "f.yaml:1:", 1},
+		{"a mapping merged into itself", "capture: &c\n  <<: *c\n", "f.yaml:", 1},
+		{"a good merge", "x: &c {max_string: 8}\ncapture:\n  <<: *c\n  depth: 2\n", `f.yaml:1: x: unknown key`, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

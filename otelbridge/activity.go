@@ -71,5 +71,5 @@ func (b *Bridge) ExportActivity(on *Thread, a Activity) {
 	t := &Thread{tidAttr: on.tidAttr}
 	f := &frame{method: m, start: a.Start, traceID: a.TraceID, spanID: a.SpanID, parent: a.Parent}
 	t.stack = append(t.stack, *f)
-	b.out.add(t, &t.stack[0], &ending{end: a.End})
+	b.finish(t, &t.stack[0], &ending{end: a.End})
 }

@@ -205,13 +205,13 @@ func (b *Bridge) exitAsync(t *Thread, f *frame, e *ending) {
 	st := b.asyncState(f.spanID, true)
 	if st == nil {
 		e.reason = "async_untracked"
-		b.out.add(t, f, e)
+		b.finish(t, f, e)
 		return
 	}
 	ps := &pendingSpan{
 		t: Thread{tidAttr: t.tidAttr, attrs: append([]byte(nil), t.attrs[f.attrsAt:]...)},
 		f: *f,
-		e: ending{end: e.end, attrs: append([]attribute.KeyValue(nil), e.attrs...), reason: e.reason, failed: e.failed, status: e.status},
+		e: ending{end: e.end, attrs: append([]attribute.KeyValue(nil), e.attrs...), reason: e.reason, failed: e.failed, status: e.status, ok: e.ok},
 	}
 	ps.f.attrsAt = 0
 	ps.f.events = append([]event(nil), f.events...)
@@ -245,7 +245,7 @@ func (b *Bridge) finishAsync(id trace.SpanID, st *asyncState, end *asyncEnd) {
 		e.reason = end.reason
 	}
 	ps.f.events = append(ps.f.events, st.events...)
-	b.out.add(&ps.t, &ps.f, &e)
+	b.finish(&ps.t, &ps.f, &e)
 }
 
 func withoutReturn(attrs []attribute.KeyValue) []attribute.KeyValue {

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/clrotel/clrotel/methodmetrics"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -61,6 +62,41 @@ type Bridge struct {
 	// foldedAfterSent: calls folded into spans sent while open (Serving),
 	// after they were sent: counted, on no span.
 	foldedAfterSent atomic.Uint64
+
+	// metrics counts each method's calls as its spans end (nil: off).
+	metrics *methodmetrics.Registry
+}
+
+// SetMetrics has every call that made a span counted in r, per method,
+// as its span ends (or is left out as too short). Call before the first
+// span.
+func (b *Bridge) SetMetrics(r *methodmetrics.Registry) { b.metrics = r }
+
+// finish hands a finished span to the pipeline and counts it in its
+// method's metrics. A span sent while still open (a serving frame) has not
+// ended: it is not counted.
+func (b *Bridge) finish(t *Thread, f *frame, e *ending) {
+	if b.metrics != nil && e.reason != EndServing {
+		b.observe(f.method, e.end-f.start, e.failed)
+	}
+	b.out.add(t, f, e)
+}
+
+// NoteFolded tells the method metrics that calls were folded (the hooks
+// keep their totals, read at each collection): from now on there is
+// something to export.
+func (b *Bridge) NoteFolded() {
+	if b.metrics != nil {
+		b.metrics.Activate()
+	}
+}
+
+// observe counts one call of m of ns nanoseconds in its metrics.
+func (b *Bridge) observe(m *Method, ns int64, failed bool) {
+	if m == nil || m.Function == "" {
+		return
+	}
+	m.MetricSeries(b.metrics).Observe(ns, failed)
 }
 
 // New returns a Bridge whose spans go to out.
@@ -108,6 +144,27 @@ type frame struct {
 	// root: it began a trace, under open spans or none. exported: sent
 	// while still open (Serving); its end sends nothing more.
 	root, exported bool
+	// status set by SetStatus, applied if the call returns.
+	status     Status
+	statusDesc string
+}
+
+// Status is a span status SetStatus can set.
+type Status int
+
+// The statuses SetStatus sets.
+const (
+	StatusUnset Status = iota
+	StatusOK
+	StatusError
+)
+
+// SetStatus sets the status of t's innermost span, applied when its call
+// returns (a call that throws stays failed); desc describes an error.
+func (b *Bridge) SetStatus(t *Thread, s Status, desc string) {
+	if n := len(t.stack); n > 0 {
+		t.stack[n-1].status, t.stack[n-1].statusDesc = s, desc
+	}
 }
 
 type event struct {
@@ -170,6 +227,14 @@ func (b *Bridge) Exit(t *Thread, ts int64, kind ExitKind, attrs ...attribute.Key
 		return true
 	}
 	e := ending{end: ts, attrs: attrs}
+	if kind == ExitReturn {
+		switch f.status {
+		case StatusOK:
+			e.ok = true
+		case StatusError:
+			e.failed, e.status = true, f.statusDesc
+		}
+	}
 	switch kind {
 	case ExitUnwind:
 		e.failed, e.status = true, "exception"
@@ -187,8 +252,11 @@ func (b *Bridge) Exit(t *Thread, ts int64, kind ExitKind, attrs ...attribute.Key
 		b.exitAsync(t, f, &e)
 	} else if md := b.minDuration.Load(); md > 0 && kind == ExitReturn && n > 1 && ts-f.start < md {
 		t.stack[n-2].dropped += 1 + f.dropped
+		if b.metrics != nil {
+			b.observe(f.method, ts-f.start, false)
+		}
 	} else {
-		b.out.add(t, f, &e)
+		b.finish(t, f, &e)
 	}
 	t.pop()
 	return true
@@ -209,6 +277,7 @@ type ending struct {
 	reason string // clrotel.end_reason, "" for a plain return
 	failed bool
 	status string // the error status description
+	ok     bool   // status OK (set by SetStatus)
 }
 
 // Abandon ends every open span of t at ts, innermost first: the thread or the
@@ -235,7 +304,7 @@ func (b *Bridge) AbandonUnhandled(t *Thread, ts int64) {
 		if f.spanID != t.excSpan {
 			f.events = append(f.events, event{EventException, ts, t.excAttrs})
 		}
-		b.out.add(t, f, &ending{end: ts, reason: "unhandled_exception", failed: true, status: "unhandled " + t.exc.Description()})
+		b.finish(t, f, &ending{end: ts, reason: "unhandled_exception", failed: true, status: "unhandled " + t.exc.Description()})
 		t.pop()
 	}
 }
@@ -250,7 +319,11 @@ func appendSpan(b []byte, field protowire.Number, t *Thread, f *frame, e *ending
 		b = appendBytes(b, fSpanParentID, f.parent[:])
 	}
 	b = append(b, f.method.encoded()...) // name and the method's attributes
-	b = appendVarint(b, fSpanKind, spanKindInternal)
+	kind := uint64(spanKindInternal)
+	if f.method.Kind > 1 {
+		kind = uint64(f.method.Kind)
+	}
+	b = appendVarint(b, fSpanKind, kind)
 	b = appendFixed64(b, fSpanStart, uint64(f.start))
 	b = appendFixed64(b, fSpanEnd, uint64(e.end))
 	b = append(b, t.tidAttr...)
@@ -290,6 +363,11 @@ func appendSpan(b []byte, field protowire.Number, t *Thread, f *frame, e *ending
 			b = appendString(b, fStatusMessage, e.status)
 		}
 		b = appendVarint(b, fStatusCode, statusCodeError)
+		b = endMsg(b, ss)
+	} else if e.ok {
+		var ss int
+		b, ss = beginMsg(b, fSpanStatus)
+		b = appendVarint(b, fStatusCode, statusCodeOK)
 		b = endMsg(b, ss)
 	}
 	b = protowire.AppendTag(b, fSpanFlags, protowire.Fixed32Type)

@@ -593,6 +593,11 @@ func TestEndpointAddr(t *testing.T) {
 		if got := EndpointAddr(func(k string) string { return env[k] }); got != tt.want {
 			t.Errorf("%q/%q: %q, want %q", tt.traces, tt.all, got, tt.want)
 		}
+		// The same rules for metrics, from their own variable.
+		menv := map[string]string{"OTEL_EXPORTER_OTLP_METRICS_ENDPOINT": tt.traces, "OTEL_EXPORTER_OTLP_ENDPOINT": tt.all}
+		if got := MetricsEndpointAddr(func(k string) string { return menv[k] }); got != tt.want {
+			t.Errorf("metrics %q/%q: %q, want %q", tt.traces, tt.all, got, tt.want)
+		}
 	}
 }
 
@@ -670,5 +675,36 @@ func awaitOrCancel[T any](ctx context.Context, ch <-chan T) error {
 		return nil
 	case <-ctx.Done():
 		return ctx.Err()
+	}
+}
+
+// TestKindAndStatus: a method's kind is its spans'; a status set on the
+// innermost span applies when its call returns (OK with no message, or
+// an error with its description), and not when it unwinds.
+func TestKindAndStatus(t *testing.T) {
+	b, pipe, c := newTestBridge(t, ExportOptions{})
+	m := NewMethod(MethodInfo{FunctionName: "Acme.Serve"})
+	m.Kind = 2
+	th := NewThread(1)
+	for _, tt := range []struct {
+		set  Status
+		kind ExitKind
+	}{{StatusOK, ExitReturn}, {StatusError, ExitReturn}, {StatusOK, ExitUnwind}, {StatusUnset, ExitReturn}} {
+		b.Enter(th, 1, m, trace.TraceID{})
+		b.SetStatus(th, tt.set, "declined")
+		b.Exit(th, 2, tt.kind)
+	}
+	spans := flushed(t, pipe, c)
+	if len(spans) != 4 {
+		t.Fatalf("%d spans", len(spans))
+	}
+	want := []struct {
+		code tracepb.Status_StatusCode
+		msg  string
+	}{{tracepb.Status_STATUS_CODE_OK, ""}, {tracepb.Status_STATUS_CODE_ERROR, "declined"}, {tracepb.Status_STATUS_CODE_ERROR, "exception"}, {tracepb.Status_STATUS_CODE_UNSET, ""}}
+	for i, s := range spans {
+		if s.Kind != tracepb.Span_SPAN_KIND_SERVER || s.GetStatus().GetCode() != want[i].code || s.GetStatus().GetMessage() != want[i].msg {
+			t.Errorf("span %d: kind %v, status %v", i, s.Kind, s.GetStatus())
+		}
 	}
 }

@@ -66,6 +66,7 @@ const (
 
 const (
 	spanKindInternal = 1
+	statusCodeOK     = 1
 	statusCodeError  = 2
 	// SpanFlags: the W3C sampled flag, and "is_remote is known (false)".
 	spanFlags = 0x01 | 0x100

@@ -3,6 +3,8 @@ package otelbridge
 import (
 	"sync/atomic"
 
+	"github.com/clrotel/clrotel/methodmetrics"
+
 	"go.opentelemetry.io/otel/attribute"
 )
 
@@ -19,8 +21,26 @@ type Method struct {
 	// Frame is the method as a stack-trace line shows it:
 	// Namespace.Type.Method(ParamType name, ...).
 	Frame string
+	// Function is Namespace.Type.Method (code.function.name); empty for
+	// spans that are not a method's (an app's Activity).
+	Function string
+	// Kind is the spans' kind as OTLP numbers it (2 server, 3 client, 4
+	// producer, 5 consumer); 0 or 1: internal.
+	Kind int
 
-	enc atomic.Pointer[[]byte] // SpanName and Attrs as Span fields, written at the first span
+	enc    atomic.Pointer[[]byte] // SpanName and Attrs as Span fields, written at the first span
+	series atomic.Pointer[methodmetrics.Series]
+}
+
+// MetricSeries returns the method's series in r, kept after the first
+// call (two first calls at once get the same series from r).
+func (m *Method) MetricSeries(r *methodmetrics.Registry) *methodmetrics.Series {
+	if s := m.series.Load(); s != nil {
+		return s
+	}
+	s := r.Series(m.SpanName, m.Function, m.Kind)
+	m.series.Store(s)
+	return s
 }
 
 // encoded returns the span name and the method's attributes as encoded
@@ -89,5 +109,5 @@ func NewMethod(mi MethodInfo) *Method {
 	if mi.CompiledName != "" {
 		attrs = append(attrs, KeyCompiledName.String(mi.CompiledName))
 	}
-	return &Method{SpanName: name, Attrs: attrs, Frame: frame}
+	return &Method{SpanName: name, Attrs: attrs, Frame: frame, Function: mi.FunctionName}
 }

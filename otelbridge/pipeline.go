@@ -75,6 +75,7 @@ type Pipeline struct {
 	onError  func(error)
 	errEvery time.Duration
 	service  string // the resource's service.name
+	res      *resource.Resource
 
 	mu  sync.Mutex
 	cur *batch // spans being added; nil when empty
@@ -143,6 +144,7 @@ func NewPipeline(ctx context.Context, opts ExportOptions) (*Pipeline, error) {
 		client:   client,
 		header:   encodeResource(res.Attributes()),
 		service:  resourceService(res),
+		res:      res,
 		scope:    encodeScope(ScopeName, opts.Version),
 		maxSpans: positive(opts.MaxBatchSize, 2048),
 		maxBytes: positive(opts.MaxBatchBytes, 2<<20),
@@ -628,7 +630,17 @@ func reachable(ctx context.Context, addr string, timeout time.Duration) bool {
 // from OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_EXPORTER_OTLP_ENDPOINT
 // (default localhost:4317), as the exporter itself resolves them.
 func EndpointAddr(getenv func(string) string) string {
-	raw := getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+	return endpointAddr(getenv, "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT")
+}
+
+// MetricsEndpointAddr is EndpointAddr for the metric exporter
+// (OTEL_EXPORTER_OTLP_METRICS_ENDPOINT).
+func MetricsEndpointAddr(getenv func(string) string) string {
+	return endpointAddr(getenv, "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT")
+}
+
+func endpointAddr(getenv func(string) string, signalVar string) string {
+	raw := getenv(signalVar)
 	if raw == "" {
 		raw = getenv("OTEL_EXPORTER_OTLP_ENDPOINT")
 	}

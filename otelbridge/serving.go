@@ -128,7 +128,7 @@ func (b *Bridge) sendOpen(th *Thread, i int, ts int64) {
 	}
 	// The frame's own attributes run to the next frame's.
 	view := Thread{tidAttr: th.tidAttr, attrs: th.attrs[:end]}
-	b.out.add(&view, f, &ending{end: ts, reason: EndServing})
+	b.finish(&view, f, &ending{end: ts, reason: EndServing})
 	f.exported = true
 }
 
@@ -154,7 +154,7 @@ func (b *Bridge) sendPendingAsync(id trace.SpanID, ts int64) (parent trace.SpanI
 		e.attrs = append(e.attrs, KeyAsyncResumes.Int64(st.resumes))
 	}
 	ps.f.events = append(ps.f.events, st.events...)
-	b.out.add(&ps.t, &ps.f, &e)
+	b.finish(&ps.t, &ps.f, &e)
 	st.pending, st.events, st.folded, st.sent = nil, nil, nil, true
 	return ps.f.parent, true
 }

@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	collectormetrics "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
 	collectortrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
@@ -125,10 +126,14 @@ type Sink struct {
 	last     time.Time // when an export last started or ended
 	headers  []metadata.MD
 	perTrace map[string]int // spans per trace ID
+
+	points         []Point // metric data points (metrics.go)
+	metricRequests int
 }
 
 // Listen starts a receiver on the TCP address addr; "127.0.0.1:0" picks a
-// free port. It serves the OTLP collector TraceService over gRPC, in plain
+// free port. It serves the OTLP collector TraceService (and, keeping its
+// data points, the MetricsService) over gRPC, in plain
 // text unless [WithTLS] is given, and accepts gzip-compressed requests.
 func Listen(addr string, opts ...Option) (*Sink, error) {
 	s := &Sink{changed: make(chan struct{}), served: make(chan error, 1)}
@@ -151,8 +156,10 @@ func Listen(addr string, opts ...Option) (*Sink, error) {
 	s.srv = grpc.NewServer(sopts...)
 	if s.cfg.countOnly {
 		s.srv.RegisterService(&countService, s)
+		s.srv.RegisterService(&countMetricsService, s)
 	} else {
 		collectortrace.RegisterTraceServiceServer(s.srv, &traceService{sink: s})
+		collectormetrics.RegisterMetricsServiceServer(s.srv, &metricsService{sink: s})
 	}
 	go func() { s.served <- s.srv.Serve(lis) }()
 	return s, nil
@@ -423,6 +430,7 @@ func (s *Sink) Reset() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.spans, s.raw, s.headers, s.count, s.requests, s.perTrace = nil, nil, nil, 0, 0, nil
+	s.points, s.metricRequests = nil, 0
 }
 
 // WaitSpans waits until at least n spans have arrived and returns them. If

@@ -58,7 +58,7 @@ func newDrainer(p *profiler) *drainer {
 		shed: shedding.Meter{Controller: shedding.Controller{Budget: p.cfg.ExportCPU}}}
 	d.drops.Start(time.Now())
 	d.tr = translate.Translator{Bridge: p.bridge, Methods: methods{p}, Render: p.render, Log: p.log,
-		KeepActivity: p.keepActivity, Threads: d.bridgeThreads}
+		KeepActivity: p.keepActivity, Threads: d.bridgeThreads, Shapes: p.shapes}
 	return d
 }
 

@@ -33,6 +33,7 @@ import (
 	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/sampling"
 	"github.com/clrotel/clrotel/selection"
+	"github.com/clrotel/clrotel/shaping"
 	"github.com/clrotel/clrotel/shedding"
 	"github.com/clrotel/clrotel/summary"
 	"github.com/clrotel/clrotel/values"
@@ -56,6 +57,8 @@ type profiler struct {
 	pipe       *otelbridge.Pipeline
 	bridge     *otelbridge.Bridge
 	drain      *drainer
+	metrics    *methodMetrics // nil: off
+	shapes     *shaping.Rules // no-code targets; nil: none
 
 	planner      *planner
 	render       *values.Renderer
@@ -112,7 +115,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		Types: typerender.New(), RedactPAN: cfg.RedactPAN, Memo: values.NewMemo()}
 	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) { log.Warnf("export: %v", err) }))
 	if v := os.Getenv("OTEL_SEMCONV_EXCEPTION_SIGNAL_OPT_IN"); v != "" && !strings.HasPrefix(v, "span") {
-		log.Warnf("OTEL_SEMCONV_EXCEPTION_SIGNAL_OPT_IN=%s: clrotel exports traces only; exceptions stay span events", v)
+		log.Warnf("OTEL_SEMCONV_EXCEPTION_SIGNAL_OPT_IN=%s: clrotel exports no logs; exceptions stay span events", v)
 	}
 	pipe, err := otelbridge.NewPipeline(context.Background(), otelbridge.ExportOptions{
 		ServiceName:   defaultServiceName(),
@@ -131,6 +134,8 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	p.bridge = otelbridge.New(pipe)
 	p.bridge.SetMinDuration(cfg.Sampling.MinDurationNs)
 	p.bridge.SetAsyncLimit(int(cfg.AsyncMaxPending))
+	p.startMetrics()
+	p.shapes = p.loadShapes()
 	p.drain = newDrainer(p)
 	go p.drain.run()
 	go p.planner.run(p.stop)
@@ -464,6 +469,9 @@ func (p *profiler) shutdown() {
 		p.log.Infof("%v", p.drain.stats())
 	}
 	p.drain.reportDrops(true)
+	if done {
+		p.reportUnmatched()
+	}
 	e := summary.Exit{Folding: folding.Summary(p.funcs.folded(), p.summaryName, 20), ReJIT: reJITNote(),
 		GuardFaults: uint64(C.clr_guard_faults()), AsyncOverflow: p.bridge.AsyncOverflow(), AsyncMaxPending: uint64(p.cfg.AsyncMaxPending),
 		Shedding:      shedding.Note(uint64(C.clr_shed_traces()), uint64(C.clr_shed_calls())),
@@ -483,9 +491,11 @@ func (p *profiler) shutdown() {
 	p.logLines(e.Lines())
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
+	metricsDone := p.shutdownMetrics(ctx)
 	if err := p.pipe.Shutdown(ctx); err != nil {
 		p.log.Warnf("exit: spans still queued were not exported: %v", err)
 	}
+	<-metricsDone
 	st := p.pipe.Stats()
 	p.log.Infof("%v", summary.Totals{Records: p.drain.records.Load(), Exported: st.Exported, Failed: st.Failed, Lost: st.Lost, Dropped: dropped(),
 		Folded: uint64(C.clr_folded_calls()) + p.openFolded, ShedCalls: uint64(C.clr_shed_calls()), ShedTraces: uint64(C.clr_shed_traces()),

@@ -27,7 +27,7 @@ func (p *profiler) reJITLoop(stop <-chan struct{}) {
 			return
 		case now := <-tick.C:
 			p.funcs.Each(func(i uint32, f *function) {
-				if f != nil && f.c != nil && atomic.LoadUint32((*uint32)(unsafe.Pointer(&f.c.flags)))&C.FN_FOLDED != 0 {
+				if f != nil && f.c != nil && atomic.LoadUint32((*uint32)(unsafe.Pointer(&f.c.flags)))&C.FN_FOLDED != 0 && !p.keepHooks(f) {
 					b.Add(i)
 				}
 			})

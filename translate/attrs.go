@@ -34,9 +34,11 @@ func (t *Translator) folded(r capture.Record, x capture.Exit, attrs []attribute.
 			fs.Top = append(fs.Top, folding.Entry{Fn: e.Func, Calls: uint64(e.Calls), Time: time.Duration(e.Ns)})
 		}
 		attrs = append(attrs, folding.Attrs(fs, t.FuncName)...)
+		t.Bridge.NoteFolded()
 	}
 	if r.Flags&capture.FlagFoldedCount != 0 && x.Aux > 0 {
 		attrs = append(attrs, folding.KeyCount.Int64(int64(x.Aux)))
+		t.Bridge.NoteFolded()
 	}
 	if r.Flags&capture.FlagTruncated != 0 {
 		attrs = append(attrs, folding.KeyTruncated.Bool(true))

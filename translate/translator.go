@@ -8,6 +8,7 @@ import (
 	"github.com/clrotel/clrotel/capture"
 	"github.com/clrotel/clrotel/flows"
 	"github.com/clrotel/clrotel/otelbridge"
+	"github.com/clrotel/clrotel/shaping"
 	"github.com/clrotel/clrotel/values"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
@@ -25,6 +26,11 @@ type Translator struct {
 	// Threads lists every thread's span stack, for a serving frame's walk
 	// across them (otelbridge.Bridge.Serving).
 	Threads func() []*otelbridge.Thread
+	// Shapes, when set, shapes the spans of the methods its no-code
+	// targets select (shape.go); shapes caches the decision per method.
+	Shapes  *shaping.Rules
+	shapes  map[*otelbridge.Method]*shape
+	matched map[*shaping.Target]bool
 
 	// roots counts the traces begun; valuesDropped the calls traced
 	// without their values (the ring had no room for them).
@@ -83,6 +89,17 @@ func (t *Translator) Record(th *Thread, r capture.Record) {
 					budget -= int(th.argBytes[depth-1])
 				}
 				attrs, _ = t.values(f.Return, x.Values, budget)
+			}
+		}
+		if t.Shapes != nil && err == nil {
+			if f, ok := t.Methods.Function(x.Func); ok {
+				if sh := t.shapeOf(f, f.Method); sh != nil {
+					// The return value is known when captured, or when
+					// there is none (void: null).
+					known := len(f.Return) == 0 && f.Planned || r.Flags&capture.FlagValues != 0 && f.Planned
+					sh.status(b, th.Spans, known, attrs)
+					attrs = sh.attrs(attrs, true, known, attrs)
+				}
 			}
 		}
 		attrs = t.markDropped(r, attrs)
@@ -153,6 +170,10 @@ func (t *Translator) enter(th *Thread, r capture.Record) {
 	used := 0
 	if e.Values != nil && f.Planned {
 		attrs, used = t.values(f.Enter, e.Values, t.Render.Limits.MaxAttrBytes)
+	}
+	if sh := t.shapeOf(f, m); sh != nil {
+		m = sh.method
+		attrs = sh.attrs(attrs, false, false, attrs)
 	}
 	attrs = t.markDropped(r, attrs)
 	switch {

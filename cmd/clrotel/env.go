@@ -139,6 +139,8 @@ var shadowingVars = []struct{ name, why string }{
 	{"CORECLR_PROFILER_PATH_ARM32", "takes precedence over CORECLR_PROFILER_PATH"},
 	{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "takes precedence over OTEL_EXPORTER_OTLP_ENDPOINT"},
 	{"OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "takes precedence over OTEL_EXPORTER_OTLP_PROTOCOL"},
+	{"OTEL_EXPORTER_OTLP_METRICS_ENDPOINT", "takes precedence over OTEL_EXPORTER_OTLP_ENDPOINT for method metrics"},
+	{"OTEL_EXPORTER_OTLP_METRICS_PROTOCOL", "takes precedence over OTEL_EXPORTER_OTLP_PROTOCOL for method metrics"},
 }
 
 // shadowingNames lists the names of shadowingVars.

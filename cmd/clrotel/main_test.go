@@ -142,7 +142,28 @@ func TestConfigValidate(t *testing.T) {
 	}
 	out.Reset()
 	errb.Reset()
-	if code := dispatch([]string{"config", "validate", bad}, &out, &errb); code != 1 || !strings.Contains(errb.String(), bad+":3: unknown key \"sampel\"") {
+	// Both problems, in line order.
+	want := bad + ":2: sampling.ratio: want a ratio from 0 to 1; found 2\n" +
+		bad + ":3: sampling.sampel: unknown key (a typo?): sampling takes the keys burst, min_duration, rate_limit, ratio, remote, rules, sampler\n"
+	if code := dispatch([]string{"config", "validate", bad}, &out, &errb); code != 1 || errb.String() != want {
+		t.Fatalf("bad file: exit %d, stderr %q, want %q", code, errb.String(), want)
+	}
+}
+
+// An OpenTelemetry configuration file is checked for its no-code targets.
+func TestConfigValidateNoCode(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "otel.yaml")
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(good, []byte("file_format: \"1.0\"\ninstrumentation/development:\n  dotnet:\n    no_code:\n      targets:\n        - target: {type: A.B, method: M}\n          span: {name: m}\n"), 0o644)
+	os.WriteFile(bad, []byte("file_format: \"1.0\"\ninstrumentation/development:\n  dotnet:\n    no_code:\n      targets:\n        - target: {type: A.B, method: M}\n          span: {name: m, kind: up}\n"), 0o644)
+	var out, errb bytes.Buffer
+	if code := dispatch([]string{"config", "validate", good}, &out, &errb); code != 0 || !strings.Contains(out.String(), "1 no-code targets") {
+		t.Fatalf("good file: exit %d %s %s", code, out.String(), errb.String())
+	}
+	out.Reset()
+	errb.Reset()
+	if code := dispatch([]string{"config", "validate", bad}, &out, &errb); code != 1 || !strings.Contains(errb.String(), bad+":7:33: instrumentation/development.dotnet.no_code.targets.0.span.kind: want internal, server") {
 		t.Fatalf("bad file: exit %d, stderr %q", code, errb.String())
 	}
 }

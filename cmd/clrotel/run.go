@@ -40,6 +40,10 @@ var receiverVars = []string{
 	"OTEL_EXPORTER_OTLP_TRACES_CLIENT_CERTIFICATE",
 	"OTEL_EXPORTER_OTLP_CLIENT_KEY",
 	"OTEL_EXPORTER_OTLP_TRACES_CLIENT_KEY",
+	"OTEL_EXPORTER_OTLP_METRICS_INSECURE",
+	"OTEL_EXPORTER_OTLP_METRICS_CERTIFICATE",
+	"OTEL_EXPORTER_OTLP_METRICS_CLIENT_CERTIFICATE",
+	"OTEL_EXPORTER_OTLP_METRICS_CLIENT_KEY",
 }
 
 // methodKeys are the attributes every span of a method carries alike; the
@@ -58,8 +62,9 @@ Without --endpoint, the command's spans go to an OTLP receiver inside
 clrotel. When the command has exited and every process that sent spans
 has gone (or, for one still running, the spans stopped coming; at most
 --wait), clrotel prints them to standard error as trees, one per trace,
-with their attributes, events and errors, then a summary line; --out saves
-them as OTLP/JSON too. With --endpoint the spans go there instead, and
+with their attributes, events and errors, then a summary line and a table
+of the busiest methods (calls, p50, p99, folded or not; folded methods are
+counted by their method metrics); --out saves the spans as OTLP/JSON too. With --endpoint the spans go there instead, and
 nothing is printed.
 
 clrotel forwards SIGINT, SIGTERM and SIGHUP to the command, and exits with
@@ -158,7 +163,7 @@ func runRun(args []string, stdout, stderr io.Writer) (int, error) {
 	}()
 	spans := sink.WaitClientsGone(ctx, quietPeriod)
 	if !f.quiet {
-		if err := report(stderr, spans, f.maxSpans); err != nil {
+		if err := report(stderr, spans, sink.Points(), f.maxSpans); err != nil {
 			return failed(code), err
 		}
 	}
@@ -240,8 +245,13 @@ func exitStatus(ps *os.ProcessState) int {
 	return ps.ExitCode()
 }
 
-// report prints spans as trees, then a summary line.
-func report(w io.Writer, spans []otlpsink.Span, maxSpans int) error {
+// busiestShown is how many methods the exit table lists.
+const busiestShown = 10
+
+// report prints spans as trees, then a summary line, what was folded, and
+// the busiest methods by calls, from the spans and the method metrics
+// (points).
+func report(w io.Writer, spans []otlpsink.Span, points []otlpsink.Point, maxSpans int) error {
 	if len(spans) == 0 {
 		_, err := fmt.Fprintln(w, "clrotel: no spans received")
 		return err
@@ -259,7 +269,13 @@ func report(w io.Writer, spans []otlpsink.Span, maxSpans int) error {
 	if err != nil {
 		return err
 	}
-	return reportFolded(w, spans)
+	if err := reportFolded(w, spans); err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintln(w, "clrotel: the busiest methods (folded: calls folded into other spans, counted by the method metrics; re-JIT: counted until re-JIT-compiled without hooks):"); err != nil {
+		return err
+	}
+	return otlpsink.WriteBusiest(w, otlpsink.Busiest(spans, points, busiestShown))
 }
 
 // reportFolded lists the methods whose calls were folded into the spans

@@ -110,7 +110,18 @@ func TestRunPrintsTraces(t *testing.T) {
 		t.Errorf("stdout %q, want the child's", stdout)
 	}
 
-	got := durations.ReplaceAllString(stderr, "  D")
+	tree, table, found := strings.Cut(stderr, "clrotel: the busiest methods")
+	if !found {
+		t.Fatalf("no table of the busiest methods:\n%s", stderr)
+	}
+	// The table: a header, then each method with its call, by calls and
+	// name, not folded.
+	rows := strings.Split(strings.TrimSpace(table), "\n")
+	if len(rows) != 4 || !regexp.MustCompile(`^ +1 .* no +Child\.Main\(String\[\] args\)$`).MatchString(rows[2]) ||
+		!regexp.MustCompile(`^ +1 .* no +Child\.Work\(\)$`).MatchString(rows[3]) {
+		t.Errorf("busiest methods:\n%s", table)
+	}
+	got := durations.ReplaceAllString(tree, "  D")
 	got = regexp.MustCompile(`trace [0-9a-f]{32}`).ReplaceAllString(got, "trace T")
 	want := `trace T  (2 spans, service shop)
 └─ Child.Main(String[] args)  D
@@ -159,6 +170,7 @@ func TestRunQuietAndMaxSpans(t *testing.T) {
 	}
 
 	code, _, stderr = run("run", "--max-spans", "1", "--lib", lib, "--", testBinary(t))
+	stderr, _, _ = strings.Cut(stderr, "clrotel: the busiest methods") // the trees
 	if code != 0 || !strings.Contains(stderr, "Child.Main") || strings.Contains(stderr, "Child.Work") ||
 		!strings.Contains(stderr, "... 1 more span\nclrotel: 2 spans in 1 trace\n") {
 		t.Errorf("--max-spans 1: exit %d, stderr:\n%s", code, stderr)

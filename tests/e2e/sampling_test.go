@@ -125,7 +125,8 @@ func TestConfigFile(t *testing.T) {
 	if r.ExitCode != 0 || len(byName(r.Spans, "Basic.exe!Program.Main(String[] args)")) != 1 {
 		t.Fatalf("exit %d, %d spans", r.ExitCode, len(r.Spans))
 	}
-	if !strings.Contains(r.Stderr, bad+`:2: sampling.sampler: "sometimes"`) || strings.Count(r.Stderr, "sampling.sampler") != 1 {
+	if !strings.Contains(r.Stderr, bad+`:2: sampling.sampler: want always_on`) || !strings.Contains(r.Stderr, `; found "sometimes"`) ||
+		strings.Count(r.Stderr, "sampling.sampler") != 1 {
 		t.Errorf("stderr:\n%s", r.Stderr)
 	}
 }

@@ -7,6 +7,9 @@ package creader
 #include "profiler.h"
 #include "eltargs.h"
 #include "safecopy.h"
+
+// The copy from an address the test holds as a number.
+static int safe_copy_at(void *dst, uintptr_t src, uintptr_t n) { return clr_safe_copy(dst, (const void *)src, n); }
 */
 import "C"
 
@@ -167,7 +170,7 @@ func ResetThis() { C.clr_elt_this_reset() }
 func SafeCopy(src uint64, n int) ([]byte, bool) {
 	dst := C.calloc(1, C.size_t(n+1))
 	defer C.free(dst)
-	if C.clr_safe_copy(dst, unsafe.Pointer(uintptr(src)), C.uintptr_t(n)) != 0 {
+	if C.safe_copy_at(dst, C.uintptr_t(src), C.uintptr_t(n)) != 0 {
 		return nil, false
 	}
 	return C.GoBytes(dst, C.int(n)), true

@@ -1,0 +1,17 @@
+// Package shaping reads OpenTelemetry .NET's no-code instrumentation
+// configuration (its docs/nocode-instrumentation.md, followed at upstream
+// commit 338fc9e040d40372b843fe8516dd9586b0d5162b of
+// open-telemetry/opentelemetry-dotnet-instrumentation) and decides, per
+// traced method, how its spans are shaped: their name and kind, attributes
+// taken from the values clrotel already captured (arguments, this, the
+// return value) under the names the file gives, with their types, and
+// status rules.
+//
+// It owns the file's format, the subset of its CEL-based expression
+// language clrotel evaluates (paths into captured values, literals,
+// comparisons, !, && and ||), the rejection at load, with line and column,
+// of everything else, target matching (exact names and signatures as
+// upstream, or clrotel's globs), and the evaluation over an Env. Shaping is
+// decided on the exporter's side from captured values: it must not touch
+// the runtime or the hooks.
+package shaping

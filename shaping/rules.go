@@ -1,0 +1,446 @@
+package shaping
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/clrotel/clrotel/naming"
+)
+
+// Kind is a span kind the file may set.
+type Kind int
+
+// The span kinds, as OTLP numbers them.
+const (
+	KindInternal Kind = 1
+	KindServer   Kind = 2
+	KindClient   Kind = 3
+	KindProducer Kind = 4
+	KindConsumer Kind = 5
+)
+
+var kinds = map[string]Kind{"internal": KindInternal, "server": KindServer, "client": KindClient, "producer": KindProducer, "consumer": KindConsumer}
+
+// Status codes of a status rule.
+const (
+	StatusUnset = "unset"
+	StatusOK    = "ok"
+	StatusError = "error"
+)
+
+// Rules are the targets of a no-code file, in order: the first that
+// matches a method shapes its spans.
+type Rules struct {
+	Targets []*Target
+}
+
+// Target selects methods and says how their spans are shaped.
+type Target struct {
+	// Assembly, Type and Method select: exact names as upstream, or
+	// clrotel's globs (* and ?).
+	Assembly, Type, Method string
+	// Signature: checked when HasSignature (upstream requires it).
+	HasSignature bool
+	ReturnType   string
+	ParamTypes   []string
+
+	Name   string // the span's name
+	Kind   Kind
+	Attrs  []Attr
+	Status []StatusRule
+	Line   int // of the target in the file
+}
+
+// Attr is an attribute a shaped span carries: a static value, or an
+// expression over the call's values, converted to Type (string, bool,
+// int, double).
+type Attr struct {
+	Name  string
+	Type  string
+	Value any   // static: string, bool, int64 or float64
+	Expr  *Expr // dynamic
+	// AtReturn: the expression reads the return value, so it is evaluated
+	// when the call returns; else when it begins.
+	AtReturn bool
+}
+
+// StatusRule sets the span's status when its condition holds at return.
+type StatusRule struct {
+	Cond        *Expr
+	Code        string
+	Description string
+}
+
+// Error is one problem of a no-code file.
+type Error struct {
+	Path      string
+	Line, Col int
+	Key       string
+	Msg       string
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("%s:%d:%d: %s: %s", e.Path, e.Line, e.Col, e.Key, e.Msg)
+}
+
+// Errors are every problem found in a file.
+type Errors []*Error
+
+func (es Errors) Error() string {
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = e.Error()
+	}
+	return strings.Join(parts, "\n")
+}
+
+// sectionPath is where upstream's file keeps the targets.
+var sectionPath = []string{"instrumentation/development", "dotnet", "no_code", "targets"}
+
+// Parse reads the no-code targets of an OpenTelemetry configuration file
+// (the rest of the file is not clrotel's). Every problem is reported, with
+// its line and column; a file with any problem yields no rules.
+func Parse(path string, data []byte) (*Rules, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, Errors{{Path: path, Line: 1, Col: 1, Key: "", Msg: err.Error()}}
+	}
+	p := &fileParser{path: path}
+	n := &root
+	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
+		n = n.Content[0]
+	}
+	key := ""
+	for _, k := range sectionPath {
+		if n.Kind != yaml.MappingNode {
+			return &Rules{}, nil
+		}
+		v := lookup(n, k)
+		if v == nil {
+			return &Rules{}, nil
+		}
+		key = strings.TrimPrefix(key+"."+k, ".")
+		n = v
+	}
+	rules := &Rules{}
+	if n.Kind != yaml.SequenceNode {
+		p.bad(n, key, "want a list of targets")
+		return nil, p.errs
+	}
+	for i, t := range n.Content {
+		if tg := p.target(fmt.Sprintf("%s.%d", key, i), t); tg != nil {
+			rules.Targets = append(rules.Targets, tg)
+		}
+	}
+	if len(p.errs) > 0 {
+		sort.SliceStable(p.errs, func(i, j int) bool {
+			a, b := p.errs[i], p.errs[j]
+			return a.Line < b.Line || a.Line == b.Line && a.Col < b.Col
+		})
+		return nil, p.errs
+	}
+	return rules, nil
+}
+
+type fileParser struct {
+	path string
+	errs Errors
+}
+
+func (p *fileParser) bad(n *yaml.Node, key, format string, args ...any) {
+	p.errs = append(p.errs, &Error{Path: p.path, Line: n.Line, Col: n.Column, Key: key, Msg: fmt.Sprintf(format, args...)})
+}
+
+func lookup(m *yaml.Node, key string) *yaml.Node {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// mapping checks that n is a mapping with only the keys allowed, and
+// returns its values by key.
+func (p *fileParser) mapping(n *yaml.Node, key string, allowed ...string) map[string]*yaml.Node {
+	if n.Kind != yaml.MappingNode {
+		p.bad(n, key, "want a mapping with the keys %s", strings.Join(allowed, ", "))
+		return nil
+	}
+	out := map[string]*yaml.Node{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		ok := false
+		for _, a := range allowed {
+			ok = ok || a == k.Value
+		}
+		if !ok {
+			p.bad(k, key+"."+k.Value, "unknown key: %s takes %s", key, strings.Join(allowed, ", "))
+			continue
+		}
+		out[k.Value] = n.Content[i+1]
+	}
+	return out
+}
+
+func (p *fileParser) str(n *yaml.Node, key string) string {
+	if n == nil {
+		return ""
+	}
+	if n.Kind != yaml.ScalarNode {
+		p.bad(n, key, "want a text value")
+		return ""
+	}
+	return n.Value
+}
+
+func (p *fileParser) target(key string, n *yaml.Node) *Target {
+	m := p.mapping(n, key, "target", "span")
+	if m == nil {
+		return nil
+	}
+	t := &Target{Line: n.Line, Kind: KindInternal}
+	if tn := m["target"]; tn == nil {
+		p.bad(n, key, "missing target")
+	} else if tm := p.mapping(tn, key+".target", "assembly", "type", "method", "signature"); tm != nil {
+		if a := tm["assembly"]; a != nil {
+			if am := p.mapping(a, key+".target.assembly", "name"); am != nil {
+				t.Assembly = p.str(am["name"], key+".target.assembly.name")
+			}
+		}
+		t.Type = p.str(tm["type"], key+".target.type")
+		t.Method = p.str(tm["method"], key+".target.method")
+		if t.Type == "" || t.Method == "" {
+			p.bad(tn, key+".target", "want type and method")
+		}
+		if s := tm["signature"]; s != nil {
+			t.HasSignature = true
+			if sm := p.mapping(s, key+".target.signature", "return_type", "parameter_types"); sm != nil {
+				t.ReturnType = p.str(sm["return_type"], key+".target.signature.return_type")
+				if pt := sm["parameter_types"]; pt != nil {
+					if pt.Kind != yaml.SequenceNode {
+						p.bad(pt, key+".target.signature.parameter_types", "want a list of type names")
+					} else {
+						for i, e := range pt.Content {
+							t.ParamTypes = append(t.ParamTypes, p.str(e, fmt.Sprintf("%s.target.signature.parameter_types.%d", key, i)))
+						}
+					}
+				}
+			}
+		}
+	}
+	if sn := m["span"]; sn == nil {
+		p.bad(n, key, "missing span")
+	} else {
+		p.span(key+".span", sn, t)
+	}
+	return t
+}
+
+func (p *fileParser) span(key string, n *yaml.Node, t *Target) {
+	m := p.mapping(n, key, "name", "name_source", "kind", "attributes", "status")
+	if m == nil {
+		return
+	}
+	t.Name = p.str(m["name"], key+".name")
+	if t.Name == "" {
+		p.bad(n, key+".name", "missing: the span's name")
+	}
+	if ns := m["name_source"]; ns != nil {
+		p.bad(ns, key+".name_source", "not supported by clrotel: a span's name is fixed (name)")
+	}
+	if k := m["kind"]; k != nil {
+		if kind, ok := kinds[strings.ToLower(p.str(k, key+".kind"))]; ok {
+			t.Kind = kind
+		} else {
+			p.bad(k, key+".kind", "want internal, server, client, producer or consumer; found %q", k.Value)
+		}
+	}
+	if as := m["attributes"]; as != nil {
+		if as.Kind != yaml.SequenceNode {
+			p.bad(as, key+".attributes", "want a list of attributes")
+		} else {
+			for i, a := range as.Content {
+				if attr, ok := p.attr(fmt.Sprintf("%s.attributes.%d", key, i), a); ok {
+					t.Attrs = append(t.Attrs, attr)
+				}
+			}
+		}
+	}
+	if st := m["status"]; st != nil {
+		sm := p.mapping(st, key+".status", "rules")
+		if rs := sm["rules"]; rs != nil {
+			if rs.Kind != yaml.SequenceNode {
+				p.bad(rs, key+".status.rules", "want a list of rules")
+				return
+			}
+			for i, r := range rs.Content {
+				if rule, ok := p.rule(fmt.Sprintf("%s.status.rules.%d", key, i), r); ok {
+					t.Status = append(t.Status, rule)
+				}
+			}
+		}
+	}
+}
+
+// expr parses the expression of node n, its errors placed in the file.
+func (p *fileParser) expr(n *yaml.Node, key string) *Expr {
+	src := p.str(n, key)
+	e, err := ParseExpr(src)
+	if err != nil {
+		se, _ := err.(*SyntaxError)
+		col := n.Column
+		if se != nil {
+			col += se.Col - 1
+			if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+				col++ // the opening quote
+			}
+			p.errs = append(p.errs, &Error{Path: p.path, Line: n.Line, Col: col, Key: key, Msg: fmt.Sprintf("%s in %q", se.Msg, src)})
+		} else {
+			p.bad(n, key, "%v", err)
+		}
+		return nil
+	}
+	return e
+}
+
+var attrTypes = map[string]bool{"string": true, "bool": true, "int": true, "double": true}
+
+func (p *fileParser) attr(key string, n *yaml.Node) (Attr, bool) {
+	m := p.mapping(n, key, "name", "value", "value_source", "type")
+	if m == nil {
+		return Attr{}, false
+	}
+	a := Attr{Name: p.str(m["name"], key+".name"), Type: "string"}
+	if a.Name == "" {
+		p.bad(n, key+".name", "missing: the attribute's name")
+	}
+	if tn := m["type"]; tn != nil {
+		a.Type = p.str(tn, key+".type")
+		if !attrTypes[a.Type] {
+			p.bad(tn, key+".type", "want string, bool, int or double; found %q (arrays are not supported by clrotel)", a.Type)
+			return Attr{}, false
+		}
+	}
+	v, vs := m["value"], m["value_source"]
+	switch {
+	case v != nil && vs != nil:
+		p.bad(n, key, "want value or value_source, not both")
+	case v != nil:
+		val, ok := Convert(scalar(v), a.Type)
+		if !ok {
+			p.bad(v, key+".value", "want a %s; found %q", a.Type, v.Value)
+			return Attr{}, false
+		}
+		a.Value = val
+	case vs != nil:
+		a.Expr = p.expr(vs, key+".value_source")
+		if a.Expr == nil {
+			return Attr{}, false
+		}
+		a.AtReturn = a.Expr.Uses("return")
+		if a.AtReturn && (a.Expr.Uses("arguments") || a.Expr.Uses("instance")) {
+			p.bad(vs, key+".value_source", "reads the return value and the arguments or instance: clrotel evaluates an attribute when the call begins or when it returns, not both")
+			return Attr{}, false
+		}
+	default:
+		p.bad(n, key, "want value or value_source")
+		return Attr{}, false
+	}
+	return a, a.Name != ""
+}
+
+func (p *fileParser) rule(key string, n *yaml.Node) (StatusRule, bool) {
+	m := p.mapping(n, key, "condition", "code", "description")
+	if m == nil {
+		return StatusRule{}, false
+	}
+	r := StatusRule{Description: p.str(m["description"], key+".description")}
+	c := m["condition"]
+	if c == nil {
+		p.bad(n, key, "missing condition")
+		return r, false
+	}
+	if r.Cond = p.expr(c, key+".condition"); r.Cond == nil {
+		return r, false
+	}
+	if r.Cond.Uses("arguments") || r.Cond.Uses("instance") {
+		p.bad(c, key+".condition", "reads the arguments or instance: clrotel evaluates status rules at return, from the return value, method and type")
+		return r, false
+	}
+	switch code := p.str(m["code"], key+".code"); code {
+	case StatusOK, StatusError, StatusUnset:
+		r.Code = code
+	default:
+		p.bad(n, key+".code", "want ok, error or unset; found %q", code)
+		return r, false
+	}
+	return r, true
+}
+
+// scalar is a YAML scalar's value as the format reads it.
+func scalar(n *yaml.Node) any {
+	var v any
+	if n.Decode(&v) != nil {
+		return n.Value
+	}
+	switch x := v.(type) {
+	case int:
+		return int64(x)
+	}
+	return v
+}
+
+// MethodDesc is what a target is matched against: a traced method's
+// assembly, declaring type and name (Namespace.Type, Method), return type
+// and parameter types as clrotel names them (Int32, String,
+// Acme.Shop.Item).
+type MethodDesc struct {
+	Assembly, Type, Method string
+	ReturnType             string
+	ParamTypes             []string
+}
+
+// Match returns the first target that selects m, or nil.
+func (r *Rules) Match(m MethodDesc) *Target {
+	if r == nil {
+		return nil
+	}
+	for _, t := range r.Targets {
+		if t.matches(m) {
+			return t
+		}
+	}
+	return nil
+}
+
+func (t *Target) matches(m MethodDesc) bool {
+	if t.Assembly != "" && !naming.Match(t.Assembly, m.Assembly) || !naming.Match(t.Type, m.Type) || !naming.Match(t.Method, m.Method) {
+		return false
+	}
+	if !t.HasSignature {
+		return true
+	}
+	if !sameType(t.ReturnType, m.ReturnType) || len(t.ParamTypes) != len(m.ParamTypes) {
+		return false
+	}
+	for i, pt := range t.ParamTypes {
+		if !sameType(pt, m.ParamTypes[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// sameType compares a type as the file writes it (System.String, a glob)
+// with clrotel's name for it (String): the runtime's own types clrotel
+// names without their System namespace.
+func sameType(file, ours string) bool {
+	if file == "" {
+		return ours == "" || ours == "Void"
+	}
+	return naming.Match(file, ours) || !strings.Contains(ours, ".") && naming.Match(file, "System."+ours)
+}

@@ -1,0 +1,191 @@
+package translate
+
+import (
+	"strings"
+
+	"github.com/clrotel/clrotel/otelbridge"
+	"github.com/clrotel/clrotel/shaping"
+	"github.com/clrotel/clrotel/values"
+	"go.opentelemetry.io/otel/attribute"
+)
+
+// shape is how the spans of one method are shaped by a no-code target: the
+// method as its spans are named (the target's name and kind, its static
+// attributes, code.function.name and the rest kept), and what the
+// expressions read.
+type shape struct {
+	target  *shaping.Target
+	method  *otelbridge.Method
+	argKeys []string // the attribute key of each argument, in order
+	typ     string   // the declaring type, for the expressions' `type`
+	name    string   // the method's name, for `method`
+}
+
+// shapeOf returns how m's spans are shaped, or nil, deciding once per
+// method (on the translator's goroutine).
+func (t *Translator) shapeOf(f Function, m *otelbridge.Method) *shape {
+	if t.Shapes == nil || m == nil || m.Function == "" {
+		return nil
+	}
+	if sh, ok := t.shapes[m]; ok {
+		return sh
+	}
+	if t.shapes == nil {
+		t.shapes = map[*otelbridge.Method]*shape{}
+	}
+	typ, name := shaping.SplitFunction(m.Function)
+	desc := shaping.MethodDesc{Type: typ, Method: name, ParamTypes: shaping.ParamTypes(strings.TrimSuffix(strings.TrimPrefix(m.Frame, m.Function+"("), ")"))}
+	for _, kv := range m.Attrs {
+		switch kv.Key {
+		case otelbridge.KeyAssembly:
+			desc.Assembly = kv.Value.AsString()
+		case otelbridge.KeyReturnType:
+			desc.ReturnType = kv.Value.AsString()
+		}
+	}
+	tg := t.Shapes.Match(desc)
+	if tg == nil {
+		t.shapes[m] = nil
+		return nil
+	}
+	if t.matched == nil {
+		t.matched = map[*shaping.Target]bool{}
+	}
+	t.matched[tg] = true
+	attrs := append([]attribute.KeyValue(nil), m.Attrs...)
+	for _, a := range tg.Attrs {
+		if a.Expr == nil {
+			attrs = append(attrs, keyValue(a.Name, a.Value))
+		}
+	}
+	sh := &shape{target: tg, typ: typ, name: name,
+		method: &otelbridge.Method{SpanName: tg.Name, Attrs: attrs, Frame: m.Frame, Function: m.Function, Kind: int(tg.Kind)}}
+	for _, s := range f.Enter {
+		if strings.HasPrefix(s.Key, "dotnet.arg.") {
+			sh.argKeys = append(sh.argKeys, s.Key)
+		}
+	}
+	t.shapes[m] = sh
+	return sh
+}
+
+// attrs appends the target's expression attributes evaluated when the
+// call begins (atReturn false) or returns, over the call's values vals.
+// At return, those reading the return value are left out when it was not
+// captured (known false): absent is not null.
+func (sh *shape) attrs(out []attribute.KeyValue, atReturn, known bool, vals []attribute.KeyValue) []attribute.KeyValue {
+	env := callEnv{sh: sh, vals: vals}
+	for _, a := range sh.target.Attrs {
+		if a.Expr == nil || a.AtReturn != atReturn || atReturn && !known {
+			continue
+		}
+		if v, ok := shaping.Convert(a.Expr.Eval(env), a.Type); ok {
+			out = append(out, keyValue(a.Name, v))
+		}
+	}
+	return out
+}
+
+// status applies the first status rule whose condition holds at return.
+// Rules that read the return value are passed over when it was not
+// captured (known false).
+func (sh *shape) status(b *otelbridge.Bridge, th *otelbridge.Thread, known bool, ret []attribute.KeyValue) {
+	env := callEnv{sh: sh, vals: ret}
+	for _, r := range sh.target.Status {
+		if !known && r.Cond.Uses("return") || !shaping.Truthy(r.Cond.Eval(env)) {
+			continue
+		}
+		switch r.Code {
+		case shaping.StatusOK:
+			b.SetStatus(th, otelbridge.StatusOK, "")
+		case shaping.StatusError:
+			b.SetStatus(th, otelbridge.StatusError, r.Description)
+		}
+		return
+	}
+}
+
+func keyValue(name string, v any) attribute.KeyValue {
+	switch x := v.(type) {
+	case bool:
+		return attribute.Bool(name, x)
+	case int64:
+		return attribute.Int64(name, x)
+	case float64:
+		return attribute.Float64(name, x)
+	case string:
+		return attribute.String(name, x)
+	}
+	return attribute.String(name, "")
+}
+
+// callEnv answers an expression from the attributes the call's values were
+// rendered to: the argument's, this's or the return value's key, then
+// its typed first-level fields (key.Field); a null is its key's ".null".
+type callEnv struct {
+	sh   *shape
+	vals []attribute.KeyValue
+}
+
+func (e callEnv) Value(root string, index int, members []string) (any, bool) {
+	var key string
+	switch root {
+	case "arguments":
+		if index >= len(e.sh.argKeys) {
+			return nil, false
+		}
+		key = e.sh.argKeys[index]
+	case "instance":
+		key = values.ThisKey
+	case "return":
+		key = "dotnet.return"
+	default:
+		return nil, false
+	}
+	if len(members) > 0 {
+		key += "." + strings.Join(members, ".")
+	}
+	var found any
+	ok := false
+	for _, kv := range e.vals {
+		switch string(kv.Key) {
+		case key + ".null":
+			if kv.Value.AsBool() {
+				return nil, true
+			}
+		case key:
+			ok = true
+			switch kv.Value.Type() {
+			case attribute.INT64:
+				found = kv.Value.AsInt64()
+			case attribute.FLOAT64:
+				found = kv.Value.AsFloat64()
+			case attribute.BOOL:
+				found = kv.Value.AsBool()
+			default:
+				found = kv.Value.Emit()
+			}
+		}
+	}
+	return found, ok
+}
+
+func (e callEnv) Method() string { return e.sh.name }
+func (e callEnv) Type() string   { return e.sh.typ }
+
+// UnmatchedTargets returns the no-code targets that have shaped no span so
+// far: their method was never called while traced, or they select none (a
+// misspelt name or signature). Call it from the translator's goroutine, or
+// once it has stopped.
+func (t *Translator) UnmatchedTargets() []*shaping.Target {
+	if t.Shapes == nil {
+		return nil
+	}
+	var out []*shaping.Target
+	for _, tg := range t.Shapes.Targets {
+		if !t.matched[tg] {
+			out = append(out, tg)
+		}
+	}
+	return out
+}
