@@ -54,9 +54,9 @@ type Target struct {
 	// gives null or "".
 	NameSource *Expr
 	Kind       Kind
-	Attrs  []Attr
-	Status []StatusRule
-	Line   int // of the target in the file
+	Attrs      []Attr
+	Status     []StatusRule
+	Line       int // of the target in the file
 }
 
 // Attr is an attribute a shaped span carries: a static value, or an
