@@ -56,7 +56,8 @@ type Target struct {
 	Kind       Kind
 	Attrs      []Attr
 	Status     []StatusRule
-	Line       int // of the target in the file
+	Path       string // the file it is read from
+	Line       int    // of the target in the file
 }
 
 // Attr is an attribute a shaped span carries: a static value, or an
@@ -247,7 +248,7 @@ func (p *fileParser) target(key string, n *yaml.Node) *Target {
 	if m == nil {
 		return nil
 	}
-	t := &Target{Line: n.Line, Kind: KindInternal}
+	t := &Target{Path: p.path, Line: n.Line, Kind: KindInternal}
 	if tn := m["target"]; tn == nil {
 		p.bad(n, key, "missing target")
 	} else if tm := p.mapping(tn, key+".target", "assembly", "type", "method", "signature"); tm != nil {
