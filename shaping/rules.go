@@ -340,10 +340,7 @@ func (p *fileParser) expr(n *yaml.Node, key string) *Expr {
 		se, _ := err.(*SyntaxError)
 		col := n.Column
 		if se != nil {
-			col += se.Col - 1
-			if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
-				col++ // the opening quote
-			}
+			col += sourceCols(src, se.Col-1, n.Style)
 			p.errs = append(p.errs, &Error{Path: p.path, Line: n.Line, Col: col, Key: key, Msg: fmt.Sprintf("%s in %q", se.Msg, src)})
 		} else {
 			p.bad(n, key, "%v", err)
@@ -351,6 +348,43 @@ func (p *fileParser) expr(n *yaml.Node, key string) *Expr {
 		return nil
 	}
 	return e
+}
+
+// sourceCols is how many columns the first runes of a scalar's value take
+// in the file, its opening quote included: in a double-quoted scalar, "
+// and \ and control characters are written escaped (two columns), in a
+// single-quoted one ' is written twice.
+func sourceCols(value string, runes int, style yaml.Style) int {
+	cols := 0
+	switch {
+	case style&yaml.DoubleQuotedStyle != 0:
+		cols = 1
+		for _, r := range value {
+			if runes == 0 {
+				break
+			}
+			runes--
+			cols++
+			if r == '"' || r == '\\' || r < 0x20 {
+				cols++
+			}
+		}
+		return cols + runes
+	case style&yaml.SingleQuotedStyle != 0:
+		cols = 1
+		for _, r := range value {
+			if runes == 0 {
+				break
+			}
+			runes--
+			cols++
+			if r == '\'' {
+				cols++
+			}
+		}
+		return cols + runes
+	}
+	return runes
 }
 
 var attrTypes = map[string]bool{"string": true, "bool": true, "int": true, "double": true,

@@ -1,14 +1,15 @@
 package shaping
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
 )
 
 // upstream is the complete example of upstream's docs/nocode-instrumentation.md,
-// with the expressions clrotel does not evaluate left out, kind server, and
-// the file's other sections around it.
+// with kind server, a static attribute, and the file's other sections
+// around it.
 const upstream = `file_format: "1.0"
 tracer_provider: {}
 instrumentation/development:
@@ -40,6 +41,9 @@ instrumentation/development:
               - name: order.status
                 value_source: return.Status
                 type: string
+              - name: operation.name
+                value_source: "\"ProcessOrder-\" + arguments[0].OrderType"
+                type: string
             status:
               rules:
                 - condition: "return == null"
@@ -67,14 +71,17 @@ func TestParseUpstream(t *testing.T) {
 	}
 	tg := r.Targets[0]
 	if tg.Name != "process-order" || tg.Kind != KindServer || tg.Assembly != "MyApp.Services" || !tg.HasSignature ||
-		!reflect.DeepEqual(tg.ParamTypes, []string{"MyApp.Models.OrderRequest"}) || len(tg.Attrs) != 4 || len(tg.Status) != 3 {
+		!reflect.DeepEqual(tg.ParamTypes, []string{"MyApp.Models.OrderRequest"}) || len(tg.Attrs) != 5 || len(tg.Status) != 3 {
 		t.Fatalf("target %+v", tg)
 	}
 	if a := tg.Attrs[2]; a.Value != "orders" || a.Expr != nil {
 		t.Errorf("static attribute %+v", a)
 	}
-	if a := tg.Attrs[3]; !a.AtReturn || tg.Attrs[0].AtReturn {
-		t.Errorf("evaluated at return: %v, %v", a.AtReturn, tg.Attrs[0].AtReturn)
+	if a := tg.Attrs[3]; !a.AtReturn || tg.Attrs[0].AtReturn || tg.Attrs[4].AtReturn {
+		t.Errorf("evaluated at return: %v, %v, %v", a.AtReturn, tg.Attrs[0].AtReturn, tg.Attrs[4].AtReturn)
+	}
+	if got := tg.Attrs[4].Expr.Eval(env{"arguments[0].OrderType": "Express"}); got != "ProcessOrder-Express" {
+		t.Errorf("operation.name = %#v", got)
 	}
 	desc := MethodDesc{Assembly: "MyApp.Services", Type: "MyApp.Services.OrderService", Method: "ProcessOrder",
 		ReturnType: "MyApp.Models.OrderResult", ParamTypes: []string{"MyApp.Models.OrderRequest"}}
@@ -442,6 +449,28 @@ func TestConvertAndSplit(t *testing.T) {
 	} {
 		if typ, m := SplitFunction(f); typ != want[0] || m != want[1] {
 			t.Errorf("SplitFunction(%q) = %q, %q", f, typ, m)
+		}
+	}
+}
+
+// An expression's error points into the file where the expression is
+// written, escapes and quotes counted: at the first occurrence of at in the
+// line (past the key).
+func TestExprErrorColumns(t *testing.T) {
+	for _, c := range []struct{ value, at string }{
+		{`"\"Order-\" + arguments[0] +"`, `"` + "\n"}, // the end: the closing quote
+		{`'"it''s" + nope'`, "nope"},
+		{`arguments[0] ++ 1`, "+ 1"},
+		{`"\"a\\b\" == return"`, `\\b`},
+		{`"\"\t\" == nope"`, "nope"},
+	} {
+		const key = "            name_source: "
+		line := key + c.value
+		file := "instrumentation/development:\n  dotnet:\n    no_code:\n      targets:\n        - target: {type: A, method: B}\n          span:\n            name: x\n" + line + "\n"
+		want := fmt.Sprintf("f.yaml:8:%d:", strings.Index(c.value+"\n", c.at)+len(key)+1)
+		_, err := Parse("f.yaml", []byte(file))
+		if err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: %v, want %s", c.value, err, want)
 		}
 	}
 }
