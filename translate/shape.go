@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/clrotel/clrotel/otelbridge"
@@ -19,7 +20,19 @@ type shape struct {
 	argKeys []string // the attribute key of each argument, in order
 	typ     string   // the declaring type, for the expressions' `type`
 	name    string   // the method's name, for `method`
+	// named are the methods of the span names name_source gave so far
+	// (at most maxSourcedNames; later names fall back to the target's).
+	named map[string]*otelbridge.Method
+	// keep: what is evaluated at return reads the arguments or instance,
+	// so the call's values are kept from its beginning.
+	keep bool
 }
+
+// maxSourcedNames bounds the span names one target's name_source may
+// make: each is a method of its own (and a metric series). Span names
+// should have a low cardinality; past the bound, spans take the target's
+// name.
+const maxSourcedNames = 1000
 
 // shapeOf returns how m's spans are shaped, or nil, deciding once per
 // method (on the translator's goroutine).
@@ -58,7 +71,7 @@ func (t *Translator) shapeOf(f Function, m *otelbridge.Method) *shape {
 			attrs = append(attrs, keyValue(a.Name, a.Value))
 		}
 	}
-	sh := &shape{target: tg, typ: typ, name: name,
+	sh := &shape{target: tg, typ: typ, name: name, keep: tg.ReadsCallAtReturn(),
 		method: &otelbridge.Method{SpanName: tg.Name, Attrs: attrs, Frame: m.Frame, Function: m.Function, Kind: int(tg.Kind)}}
 	for _, s := range f.Enter {
 		if strings.HasPrefix(s.Key, "dotnet.arg.") {
@@ -67,6 +80,32 @@ func (t *Translator) shapeOf(f Function, m *otelbridge.Method) *shape {
 	}
 	t.shapes[m] = sh
 	return sh
+}
+
+// spanMethod returns the method a call's span is named after: the
+// target's name, or what its name_source gives over the call's values
+// vals (as upstream: when null or "", the name).
+func (sh *shape) spanMethod(vals []attribute.KeyValue) *otelbridge.Method {
+	ns := sh.target.NameSource
+	if ns == nil {
+		return sh.method
+	}
+	name := shaping.Text(ns.Eval(callEnv{sh: sh, vals: vals}))
+	if name == "" || name == sh.method.SpanName {
+		return sh.method
+	}
+	if m, ok := sh.named[name]; ok {
+		return m
+	}
+	if len(sh.named) >= maxSourcedNames {
+		return sh.method
+	}
+	if sh.named == nil {
+		sh.named = map[string]*otelbridge.Method{}
+	}
+	m := &otelbridge.Method{SpanName: name, Attrs: sh.method.Attrs, Frame: sh.method.Frame, Function: sh.method.Function, Kind: sh.method.Kind}
+	sh.named[name] = m
+	return m
 }
 
 // attrs appends the target's expression attributes evaluated when the
@@ -107,6 +146,14 @@ func (sh *shape) status(b *otelbridge.Bridge, th *otelbridge.Thread, known bool,
 
 func keyValue(name string, v any) attribute.KeyValue {
 	switch x := v.(type) {
+	case []string:
+		return attribute.StringSlice(name, x)
+	case []bool:
+		return attribute.BoolSlice(name, x)
+	case []int64:
+		return attribute.Int64Slice(name, x)
+	case []float64:
+		return attribute.Float64Slice(name, x)
 	case bool:
 		return attribute.Bool(name, x)
 	case int64:
@@ -121,11 +168,19 @@ func keyValue(name string, v any) attribute.KeyValue {
 
 // callEnv answers an expression from the attributes the call's values were
 // rendered to: the argument's, this's or the return value's key, then
-// its typed first-level fields (key.Field); a null is its key's ".null".
+// its typed first-level fields (key.Field, the member's name matched
+// without regard to case, as upstream's reflection); a null is its key's
+// ".null"; an array or a collection is a shaping.Collection of its text and
+// its ".length" or ".count". Deeper members are not captured: absent.
 type callEnv struct {
 	sh   *shape
 	vals []attribute.KeyValue
 }
+
+// arrayText is how values renders an array: Type[dims]{elements}.
+var arrayText = regexp.MustCompile(`^\S+?\[[0-9,]+\]\{`)
+
+func (e callEnv) Args() int { return len(e.sh.argKeys) }
 
 func (e callEnv) Value(root string, index int, members []string) (any, bool) {
 	var key string
@@ -147,13 +202,20 @@ func (e callEnv) Value(root string, index int, members []string) (any, bool) {
 	}
 	var found any
 	ok := false
+	size, sized := int64(0), false
 	for _, kv := range e.vals {
-		switch string(kv.Key) {
-		case key + ".null":
+		k := string(kv.Key)
+		if len(k) < len(key) || !strings.EqualFold(k[:len(key)], key) {
+			continue
+		}
+		switch rest := k[len(key):]; {
+		case rest == ".null":
 			if kv.Value.AsBool() {
 				return nil, true
 			}
-		case key:
+		case rest == ".count" || rest == ".length" && len(members) == 0:
+			size, sized = kv.Value.AsInt64(), true
+		case rest == "":
 			ok = true
 			switch kv.Value.Type() {
 			case attribute.INT64:
@@ -167,7 +229,21 @@ func (e callEnv) Value(root string, index int, members []string) (any, bool) {
 			}
 		}
 	}
+	if text, isText := found.(string); ok && sized && isText && (arrayText.MatchString(text) || e.counted(key)) {
+		return shaping.Collection{Text: text, Size: size}, true
+	}
 	return found, ok
+}
+
+// counted reports whether the value at key is a collection (values gives
+// it a ".count").
+func (e callEnv) counted(key string) bool {
+	for _, kv := range e.vals {
+		if k := string(kv.Key); len(k) == len(key)+6 && strings.EqualFold(k[:len(key)], key) && k[len(key):] == ".count" {
+			return true
+		}
+	}
+	return false
 }
 
 func (e callEnv) Method() string { return e.sh.name }

@@ -101,3 +101,70 @@ func TestUnmatchedTargets(t *testing.T) {
 		t.Errorf("unmatched %+v", u)
 	}
 }
+
+// TestShapingFromTheCall: name_source names each span from its call's
+// arguments (the target's name when it gives null), status rules and
+// attributes evaluated at return read the arguments the call began with,
+// and static array attributes are exported as arrays.
+func TestShapingFromTheCall(t *testing.T) {
+	rules, err := shaping.Parse("otel.yaml", []byte(`instrumentation/development:
+  dotnet:
+    no_code:
+      targets:
+        - target: {type: App.Shop, method: Order}
+          span:
+            name: order
+            name_source: "\"Order-\" + arguments[1]"
+            kind: server
+            attributes:
+              - {name: order.key, value_source: "string(arguments[0]) + \"/\" + string(return)", type: string}
+              - {name: name.length, value_source: "size(arguments[1])", type: int}
+              - {name: tags, value: [a, b], type: string_array}
+            status:
+              rules:
+                - {condition: "arguments[1] == \"bad\" && return > 0", code: error, description: "bad name accepted"}
+                - {condition: "startsWith(arguments[1], \"p\")", code: ok}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		arg        []byte
+		ret        int32
+		wantName   string
+		wantStatus string
+		wantKey    string
+	}{
+		{str("pen"), 9, "Order-pen", "ok", "170/9"},
+		{str("bad"), 1, "Order-bad", "error", "170/1"},
+		{append([]byte{}, 0), 0, "order", "unset", "170/0"}, // a null name: the target's
+	} {
+		t.Run(tt.wantName, func(t *testing.T) {
+			f := newFixture(t)
+			f.tr.Shapes = rules
+			f.feed(rec{kind: capture.KindEnter, flags: capture.FlagRoot | capture.FlagValues, fn: 1, trace: traceA, vals: append(i4(170), tt.arg...), time: 100},
+				rec{kind: capture.KindEnter, flags: capture.FlagValues, fn: 1, vals: append(i4(1), str("inner")...), time: 110, pos: 64},
+				rec{kind: capture.KindLeave, flags: capture.FlagValues, fn: 1, vals: i4(-5), time: 120},
+				rec{kind: capture.KindLeave, flags: capture.FlagValues, fn: 1, vals: i4(tt.ret), time: 200})
+			spans := f.spans(t)
+			s, ok := spans[tt.wantName]
+			if !ok {
+				t.Fatalf("no span %s in %v", tt.wantName, spans)
+			}
+			a := s.Attrs
+			if s.Kind != "server" || a["order.key"] != tt.wantKey || a["code.function.name"] != "App.Shop.Order" {
+				t.Errorf("span %s %v", s.Kind, a)
+			}
+			if tags, ok := a["tags"].([]any); !ok || len(tags) != 2 || tags[0] != "a" {
+				t.Errorf("tags = %#v", a["tags"])
+			}
+			if s.StatusCode != tt.wantStatus {
+				t.Errorf("status %s %q, want %s", s.StatusCode, s.StatusMsg, tt.wantStatus)
+			}
+			inner, ok := spans["Order-inner"]
+			if !ok || inner.Attrs["order.key"] != "1/-5" || inner.Attrs["name.length"] != int64(5) || inner.StatusCode != "unset" {
+				t.Errorf("the inner call, with its own arguments: %+v", inner)
+			}
+		})
+	}
+}

@@ -56,6 +56,11 @@ type Thread struct {
 	// argBytes[i] is what the arguments of the open span at depth i+1 took
 	// of the span's attribute byte limit; its return value gets the rest.
 	argBytes []int32
+	// entered[i], for a shaped span at depth i+1 whose target reads the
+	// arguments or instance at return, is the value attributes it began
+	// with (buffers reused by depth).
+	entered [][]attribute.KeyValue
+	scratch []attribute.KeyValue // a frame's entered values and its return's
 }
 
 // NewThread returns the state of the thread with OS id tid.
@@ -97,8 +102,13 @@ func (t *Translator) Record(th *Thread, r capture.Record) {
 					// The return value is known when captured, or when
 					// there is none (void: null).
 					known := len(f.Return) == 0 && f.Planned || r.Flags&capture.FlagValues != 0 && f.Planned
-					sh.status(b, th.Spans, known, attrs)
-					attrs = sh.attrs(attrs, true, known, attrs)
+					vals := attrs
+					if depth := th.Spans.Depth(); sh.keep && depth > 0 && depth <= len(th.entered) {
+						th.scratch = append(append(th.scratch[:0], th.entered[depth-1]...), attrs...)
+						vals = th.scratch
+					}
+					sh.status(b, th.Spans, known, vals)
+					attrs = sh.attrs(attrs, true, known, vals)
 				}
 			}
 		}
@@ -171,8 +181,12 @@ func (t *Translator) enter(th *Thread, r capture.Record) {
 	if e.Values != nil && f.Planned {
 		attrs, used = t.values(f.Enter, e.Values, t.Render.Limits.MaxAttrBytes)
 	}
+	var keep []attribute.KeyValue
 	if sh := t.shapeOf(f, m); sh != nil {
-		m = sh.method
+		m = sh.spanMethod(attrs)
+		if sh.keep {
+			keep = attrs
+		}
 		attrs = sh.attrs(attrs, false, false, attrs)
 	}
 	attrs = t.markDropped(r, attrs)
@@ -191,6 +205,7 @@ func (t *Translator) enter(th *Thread, r capture.Record) {
 		b.LinkRoot(th.Spans, trace.TraceID(e.LinkTrace), trace.SpanID(e.LinkSpan))
 	}
 	th.pushArgBytes(used)
+	th.keepEntered(keep)
 }
 
 // pushArgBytes records the value bytes of the frame the bridge just
@@ -202,6 +217,20 @@ func (th *Thread) pushArgBytes(used int) {
 		outer = append(outer, 0)
 	}
 	th.argBytes = append(outer, int32(used))
+}
+
+// keepEntered keeps the value attributes of the frame the bridge just
+// opened (none: nothing to keep), for what its target evaluates at
+// return.
+func (th *Thread) keepEntered(vals []attribute.KeyValue) {
+	depth := th.Spans.Depth()
+	if depth == 0 || vals == nil && depth > len(th.entered) {
+		return
+	}
+	for len(th.entered) < depth {
+		th.entered = append(th.entered, nil)
+	}
+	th.entered[depth-1] = append(th.entered[depth-1][:0], vals...)
 }
 
 // resume handles a continuation of an async span: a MoveNext after an
@@ -221,6 +250,7 @@ func (t *Translator) resume(th *Thread, r capture.Record, e capture.Enter, f Fun
 	}
 	b.Resume(th.Spans, r.Time, f.Method, trace.TraceID(e.TraceID), sid)
 	th.pushArgBytes(0)
+	th.keepEntered(nil)
 }
 
 // activity exports a stopped Activity of the app's as a span, when the

@@ -11,6 +11,7 @@ namespace MyApp.Models
         public string OrderId { get; set; }
         public string CustomerId { get; set; }
         public double TotalAmount { get; set; }
+        public string OrderType { get; set; }
     }
 
     public class OrderResult
@@ -38,8 +39,8 @@ namespace MyApp.Services
         public static int Main(string[] args)
         {
             var service = new OrderService();
-            var small = service.ProcessOrder(new OrderRequest { OrderId = "A-1", CustomerId = "c7", TotalAmount = 25.5 });
-            var large = service.ProcessOrder(new OrderRequest { OrderId = "B-2", CustomerId = "c8", TotalAmount = 5000 });
+            var small = service.ProcessOrder(new OrderRequest { OrderId = "A-1", CustomerId = "c7", TotalAmount = 25.5, OrderType = "Express" });
+            var large = service.ProcessOrder(new OrderRequest { OrderId = "B-2", CustomerId = "c8", TotalAmount = 5000, OrderType = "Bulk" });
             Console.WriteLine(small.Status + " " + large.Status);
             return 0;
         }
