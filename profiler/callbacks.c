@@ -21,6 +21,7 @@
 #include "rejit.h"
 #include "golazy.h"
 #include "park.h"
+#include "disarm.h"
 #include "callbacks.h"
 #include "hooks.h"
 #include "slots.h"
@@ -446,6 +447,12 @@ static HRESULT cb_shutdown(void *self) {
     // ICorProfilerInfo12, whose hooks fault after the teardown (park.h).
     clr_park_begin();
     int64_t after = g_rt.version < 12 ? PARK_AFTER_NS : 0;
+    // And the runtime's own helpers return before they reach the hooks
+    // from now on (disarm.h): a thread whose first hooked call comes after
+    // the teardown meets no deleted interface. Any function of the
+    // runtime's interface table tells where libcoreclr.so is loaded.
+    if (g_rt.version < 12)
+        clr_disarm((const void *)g_rt.vtbl->GetFunctionInfo, clr_disarm_names, CLR_DISARM_NAMES);
     clr_rejit_shutdown();
     if (atomic_load(&g_go_state) != GO_READY) {
         clr_park_end(after);

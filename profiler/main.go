@@ -10,6 +10,7 @@ package main
 #include "async.h"
 #include "startup.h"
 #include "eltargs.h"
+#include "disarm.h"
 */
 import "C"
 
@@ -467,6 +468,9 @@ func (p *profiler) shutdown() {
 		p.openFolded = uint64(C.clr_open_folded_calls(C.clr_slots(), C.clr_slot_count(), C.clr_stack_cap()))
 		p.drain.abandonAll()
 		p.log.Infof("%v", p.drain.stats())
+	}
+	if n := int(C.clr_disarm_last()); n != -2 {
+		p.log.Infof("teardown: %d of the runtime's %d ELT helpers return at once from now on (-1: libcoreclr.so's symbols unreadable)", n, int(C.CLR_DISARM_NAMES))
 	}
 	p.drain.reportDrops(true)
 	if done {
