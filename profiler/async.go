@@ -19,12 +19,13 @@ import (
 
 	"github.com/clrotel/clrotel/flows"
 	"github.com/clrotel/clrotel/naming"
+	"github.com/clrotel/clrotel/selection"
 )
 
 // asyncRole is a method's part in async spans (async.c), as the hooks read
 // it: flags, the owner TypeDef, and the added fields' offsets from `this`.
 type asyncRole struct {
-	flags uint32
+	flags selection.Flags
 	owner uint32
 	off   [flows.MaxFlowFields]uint16
 	// layout: shared generic code's step, whose fields the hooks find in
@@ -82,15 +83,6 @@ func asyncSpecialMethod(fid uint64) int {
 	return int(C.clr_async_special_method(d.module_id, C.uint32_t(d.token)))
 }
 
-// roleFlags are the hooks' flags for the roles flows.Gather finds.
-var roleFlags = []struct {
-	role flows.Role
-	flag uint32
-}{
-	{flows.Kickoff, C.FN_ASYNC_KICKOFF}, {flows.MoveNext, C.FN_ASYNC_MOVENEXT}, {flows.Complete, C.FN_ASYNC_COMPLETE},
-	{flows.ClosureCtor, C.FN_CLOSURE_CTOR}, {flows.ClosureBody, C.FN_CLOSURE_BODY}, {flows.IterEnd, C.FN_ITER_END},
-}
-
 // asyncRoleOf decides a method's part in async spans and queued work
 // (flows.Gather) and tells the C tables what they need of it.
 func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) {
@@ -124,14 +116,7 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 			p.log.Debugf("async: closure class table full: %s not marked when queued with the flow suppressed", m.SelectName)
 		}
 	}
-	for _, x := range roleFlags {
-		if roles.Role&x.role != 0 {
-			r.flags |= x.flag
-		}
-	}
-	if roles.Loop {
-		r.flags |= C.FN_ASYNC_LOOP
-	}
+	r.flags = selection.RoleFlags(roles.Role, roles.Loop)
 	r.off, r.owner = roles.Offsets, roles.Owner
 	if roles.Shared {
 		if r.layout = newFlowLayout(roles.Fields); r.layout == nil {
