@@ -24,11 +24,7 @@ func (d *drainer) stats() summary.Tables {
 			s.SlotsLive++
 		}
 	}
-	for _, ts := range d.threads {
-		if ts != nil {
-			s.Threads++
-		}
-	}
+	s.Threads = d.slots.Len()
 	s.Functions = d.p.funcs.Len()
 	s.Classes = d.p.planner.Len()
 	s.VerdictsUncached = uint64(C.clr_verdicts_uncached())
