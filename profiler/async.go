@@ -194,32 +194,21 @@ func (f flowModule) IteratorTracked(td uint32) bool {
 	return f.p.iterators.has(iteratorKey{f.module, td})
 }
 
-func (f flowModule) FieldOffsets(cid uint64, owner uint32, toks []uint32) ([flows.MaxFlowFields]uint16, uint64, error) {
-	var off [flows.MaxFlowFields]uint16
-	if cid == 0 {
-		var c C.uintptr_t
-		if hr := C.clr_class_from_token(C.uintptr_t(f.module), C.uint32_t(owner), &c); hr != 0 || c == 0 {
-			return off, 0, fmt.Errorf("no class for type %#x: HRESULT %#x", owner, uint32(hr))
-		}
-		cid = uint64(c)
+func (f flowModule) ClassOf(td uint32) (uint64, error) {
+	var c C.uintptr_t
+	if hr := C.clr_class_from_token(C.uintptr_t(f.module), C.uint32_t(td), &c); hr != 0 || c == 0 {
+		return 0, fmt.Errorf("no class for type %#x: HRESULT %#x", td, uint32(hr))
 	}
+	return uint64(c), nil
+}
+
+func (f flowModule) Layout(cid uint64) ([]flows.FieldAt, error) {
 	layout, _, err := classLayout(cid)
-	if err != nil {
-		return off, 0, err
+	out := make([]flows.FieldAt, len(layout))
+	for i, fl := range layout {
+		out[i] = flows.FieldAt{Token: uint32(fl.token), Offset: uint32(fl.offset)}
 	}
-	found := 0
-	for _, fl := range layout {
-		for i, t := range toks {
-			if uint32(fl.token) == t && fl.offset < 1<<16 {
-				off[i] = uint16(fl.offset)
-				found++
-			}
-		}
-	}
-	if found != len(toks) {
-		return off, 0, fmt.Errorf("%d of the type's %d added fields in its layout", found, len(toks))
-	}
-	return off, cid, nil
+	return out, err
 }
 
 // The kinds of types async.c gives fields (async.h ASYNC_KIND_*).
