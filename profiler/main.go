@@ -29,6 +29,7 @@ import (
 	"github.com/clrotel/clrotel/config"
 	"github.com/clrotel/clrotel/folding"
 	"github.com/clrotel/clrotel/internal/logging"
+	"github.com/clrotel/clrotel/methodmetrics"
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/sampling"
@@ -57,8 +58,8 @@ type profiler struct {
 	pipe       *otelbridge.Pipeline
 	bridge     *otelbridge.Bridge
 	drain      *drainer
-	metrics    *methodMetrics // nil: off
-	shapes     *shaping.Rules // no-code targets; nil: none
+	metrics    *methodmetrics.Export // nil: off
+	shapes     *shaping.Rules        // no-code targets; nil: none
 
 	planner      *planner
 	render       *values.Renderer
