@@ -218,43 +218,30 @@ const (
 	kindIterator     = int(C.ASYNC_KIND_ITERATOR)
 )
 
-// scanAdded returns, for each kind of type (async.h ASYNC_KIND_*), the
-// tokens of the fields async.c gave td as a type of that kind, in order,
-// or nil: one enumeration of td's fields answers every kind.
+// scanAdded returns the fields async.c gave td, for each kind of type
+// (flows.FindAdded).
 func (m metadata) scanAdded(td uint32) (addedByKind, error) {
-	var added addedByKind
-	all, err := enumAll("EnumFields", 64, func(toks *C.uint32_t, capacity C.uint32_t, count, total *C.uint32_t) C.int {
-		return C.md_enum_fields(m.imp, C.uint32_t(td), toks, capacity, count, total)
-	})
+	all, err := m.Fields(td)
 	if err != nil {
-		return added, err
+		return addedByKind{}, err
 	}
-	var found [len(added)]int
-	for kind := range added {
-		added[kind] = make([]uint32, int(C.clr_async_field_count(C.int(kind))))
+	return flows.FindAdded(all, func(fd uint32) (string, error) {
+		name, _, _, err := m.fieldProps(fd)
+		return name, err
+	}, addedNames{}), nil
+}
+
+// addedNames are async.c's names of the fields it adds.
+type addedNames struct{}
+
+func (addedNames) Count(kind flows.TypeKind) int { return int(C.clr_async_field_count(C.int(kind))) }
+
+func (addedNames) Index(name string, kind flows.TypeKind) int {
+	w := utf16.Encode([]rune(name))
+	if len(w) == 0 {
+		return -1
 	}
-	for _, fd := range all {
-		name, _, _, err := m.fieldProps(uint32(fd))
-		if err != nil || !strings.HasPrefix(name, "<clrotel>") {
-			continue
-		}
-		w := utf16.Encode([]rune(name))
-		if len(w) == 0 {
-			continue
-		}
-		for kind := range added {
-			if i := C.clr_async_field_index((*C.uint16_t)(&w[0]), C.uint32_t(len(w)), C.int(kind)); i >= 0 {
-				added[kind][i] = uint32(fd)
-				found[kind]++
-			}
-		}
-	}
-	for kind := range added {
-		if found[kind] != len(added[kind]) {
-			added[kind] = nil
-		}
-	}
-	return added, nil
+	return int(C.clr_async_field_index((*C.uint16_t)(&w[0]), C.uint32_t(len(w)), C.int(kind)))
 }
 
 // findNested finds a TypeDef by its reflection name, nested types joined
