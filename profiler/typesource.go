@@ -114,7 +114,7 @@ func (m metadata) Fields(td uint32) ([]uint32, error) {
 	if err != nil {
 		return nil, err
 	}
-	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(toks))), len(toks)), nil
+	return goTokens(toks), nil
 }
 
 func (m metadata) Field(fd uint32) (planning.FieldProps, error) {
