@@ -30,6 +30,7 @@ import (
 	"github.com/clrotel/clrotel/config"
 	"github.com/clrotel/clrotel/folding"
 	"github.com/clrotel/clrotel/internal/logging"
+	"github.com/clrotel/clrotel/methodmetrics"
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/sampling"
@@ -58,8 +59,8 @@ type profiler struct {
 	pipe       *otelbridge.Pipeline
 	bridge     *otelbridge.Bridge
 	drain      *drainer
-	metrics    *methodMetrics // nil: off
-	shapes     *shaping.Rules // no-code targets; nil: none
+	metrics    *methodmetrics.Export // nil: off
+	shapes     *shaping.Rules        // no-code targets; nil: none
 
 	planner      *planner
 	render       *values.Renderer
@@ -344,32 +345,22 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	case C.ASYNC_SPECIAL_WORK_MAKE, C.ASYNC_SPECIAL_WORK_MAKE_REPEAT, C.ASYNC_SPECIAL_WORK_RUN, C.ASYNC_SPECIAL_WORK_REPEAT:
 		return p.workFunction(f, fid, index, m, special)
 	}
-	var flags uint32 = C.FN_SELECTED
-	if m.Shared {
-		flags |= C.FN_SHARED_GENERIC
-	}
 	var role asyncRole
 	if p.cfg.Async {
 		if role, err = p.asyncRoleOf(fid, m); err != nil {
 			p.log.Debugf("async: %v", err)
 		}
-		flags |= role.flags
 	}
 	f.method = bridgeMethod(m)
 	// A trace rooted here is sampled by the first matching rule, else by
 	// the sampler (a remote strategy's entry for it): decided in the hook
 	// from this setting until the next strategy block covers the function.
-	traits := p.sel.Traits(m.SelectName, role.flags&C.FN_ASYNC_MOVENEXT != 0)
-	if traits.FoldExempt {
-		flags |= C.FN_FOLD_EXEMPT
-	}
-	if traits.Entry {
-		flags |= C.FN_ENTRY
-	}
+	traits := p.sel.Traits(m.SelectName, role.flags&selection.FnAsyncMoveNext != 0)
+	flags := uint32(selection.Hooked{Shared: m.Shared, Role: role.flags, ActivityStop: stop, Traits: traits}.Flags())
 	f.names = sampling.MethodNames{Select: m.SelectName, Span: f.method.SpanName, Function: m.FunctionName}
 	if stop {
 		// No span: its enter records the Activity for a span of its own.
-		f.c = newCFn(fid, index, C.FN_SELECTED|C.FN_ACTIVITY_STOP, sampling.MethodSetting{})
+		f.c = newCFn(fid, index, flags, sampling.MethodSetting{})
 		return f
 	}
 	f.c = newCFn(fid, index, flags, p.samp.setting(f.names))
@@ -378,7 +369,7 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	p.planner.Prepare()
 	p.ambient.refresh(false)
 	if traits.Capture {
-		if role.flags&C.FN_ASYNC_COMPLETE != 0 {
+		if role.flags&selection.FnAsyncComplete != 0 {
 			f.plan = p.planner.completionPlan(m)
 		} else {
 			f.plan = p.planner.functionPlan(m)
