@@ -75,12 +75,12 @@ func (it *iterators) has(k iteratorKey) bool {
 // (ASYNC_SPECIAL_BUILDER) or a CoreLib method that queues work
 // (ASYNC_SPECIAL_QUEUE) by FunctionID (the module-load scan found them),
 // before the method is named; 0 for any other.
-func asyncSpecialMethod(fid uint64) int {
+func asyncSpecialMethod(fid uint64) selection.Special {
 	var d C.clr_function_desc
 	if C.clr_function_info(C.uintptr_t(fid), &d) != 0 {
-		return 0
+		return selection.SpecialNone
 	}
-	return int(C.clr_async_special_method(d.module_id, C.uint32_t(d.token)))
+	return selection.Special(C.clr_async_special_method(d.module_id, C.uint32_t(d.token)))
 }
 
 // asyncRoleOf decides a method's part in async spans and queued work
@@ -93,7 +93,7 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 	}
 	fm := flows.Method{Name: m.Name, Display: m.SelectName, Token: uint32(d.token), Owner: m.OwnerToken,
 		ClassID: m.ClassID, HasThis: m.Sig.HasThis,
-		Builder: C.clr_async_special_method(d.module_id, C.uint32_t(d.token)) == C.ASYNC_SPECIAL_BUILDER}
+		Builder: selection.Special(C.clr_async_special_method(d.module_id, C.uint32_t(d.token))) == selection.SpecialBuilder}
 	var mod flowModule
 	if !fm.Builder {
 		info, err := p.resolver.ModuleInfo(m.ModuleID)

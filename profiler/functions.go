@@ -8,6 +8,7 @@ import "C"
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/sampling"
+	"github.com/clrotel/clrotel/selection"
 	"github.com/clrotel/clrotel/translate"
 )
 
@@ -29,6 +31,15 @@ type function struct {
 
 	mu    sync.Mutex
 	insts map[string]*otelbridge.Method // exact instantiations of shared code
+}
+
+// flags are the hooks' flags of f (0 when not selected); the hooks set
+// some of them (FnFolded, FnUnhooked) as they run.
+func (f *function) flags() selection.Flags {
+	if f == nil || f.c == nil {
+		return 0
+	}
+	return selection.Flags(atomic.LoadUint32((*uint32)(unsafe.Pointer(&f.c.flags))))
 }
 
 // functionTable maps FunctionIDs to decisions, and the index the hooks

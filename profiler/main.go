@@ -324,11 +324,11 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	// A task builder's SetResult/SetException ends async spans: traced
 	// wherever it is (it makes no span of its own).
 	// So is a CoreLib method that queues work (queue.c).
-	special := 0
+	special := selection.SpecialNone
 	if p.cfg.Async {
 		special = asyncSpecialMethod(fid)
 	}
-	if !stop && special == 0 && !p.sel.Selected(asm, name) {
+	if !stop && special == selection.SpecialNone && !p.sel.Selected(asm, name) {
 		return f
 	}
 	m, err := p.resolver.MethodOf(sel)
@@ -336,13 +336,13 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		p.log.Debugf("%v", err)
 		return f
 	}
-	switch special {
-	case C.ASYNC_SPECIAL_COMPILE:
-		f.c = newCFn(fid, index, C.FN_COMPILE, sampling.MethodSetting{})
+	switch {
+	case special == selection.SpecialCompile:
+		f.c = newCFn(fid, index, uint32(selection.FnCompile), sampling.MethodSetting{})
 		return f
-	case C.ASYNC_SPECIAL_QUEUE:
+	case special == selection.SpecialQueue:
 		return p.queueFunction(f, fid, index, m)
-	case C.ASYNC_SPECIAL_WORK_MAKE, C.ASYNC_SPECIAL_WORK_MAKE_REPEAT, C.ASYNC_SPECIAL_WORK_RUN, C.ASYNC_SPECIAL_WORK_REPEAT:
+	case special.Work():
 		return p.workFunction(f, fid, index, m, special)
 	}
 	var role asyncRole

@@ -1,8 +1,6 @@
 package main
 
 /*
-#include "async.h"
-#include "capture.h"
 #include "workitems.h"
 #include "gcevents.h"
 */
@@ -14,15 +12,16 @@ import (
 	"github.com/clrotel/clrotel/flows"
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/sampling"
+	"github.com/clrotel/clrotel/selection"
 )
 
 // workFunction makes f the maker or the run of one of CoreLib's work items
 // (workitems.c): no span; the item carries its maker's span to its run.
-func (p *profiler) workFunction(f *function, fid uint64, index uint32, m *naming.Method, kind int) *function {
+func (p *profiler) workFunction(f *function, fid uint64, index uint32, m *naming.Method, kind selection.Special) *function {
 	if !m.Sig.HasThis {
 		return f
 	}
-	if kind == C.ASYNC_SPECIAL_WORK_MAKE || kind == C.ASYNC_SPECIAL_WORK_MAKE_REPEAT {
+	if kind.Maker() {
 		mod, err := p.resolver.ModuleInfo(m.ModuleID)
 		if err != nil {
 			p.log.Debugf("work items: %s: %v", m.SelectName, err)
@@ -32,22 +31,8 @@ func (p *profiler) workFunction(f *function, fid uint64, index uint32, m *naming
 			return f
 		}
 	}
-	var flags uint32 = C.FN_SELECTED
-	switch kind {
-	case C.ASYNC_SPECIAL_WORK_MAKE:
-		flags |= C.FN_WORK_MAKE
-	case C.ASYNC_SPECIAL_WORK_MAKE_REPEAT:
-		flags |= C.FN_WORK_MAKE | C.FN_WORK_REPEAT
-	case C.ASYNC_SPECIAL_WORK_RUN:
-		flags |= C.FN_WORK_RUN
-		if flows.WorkThread(m.TypeName) {
-			flags |= C.FN_WORK_THREAD
-		}
-	case C.ASYNC_SPECIAL_WORK_REPEAT:
-		flags |= C.FN_WORK_RUN | C.FN_WORK_REPEAT
-	}
 	f.method = bridgeMethod(m)
-	f.c = newCFn(fid, index, flags, sampling.MethodSetting{})
+	f.c = newCFn(fid, index, uint32(selection.WorkFlags(kind, flows.WorkThread(m.TypeName))), sampling.MethodSetting{})
 	// Whether the maker's flow is suppressed is read through the thread's
 	// ExecutionContext.
 	p.ambient.refresh(false)
