@@ -185,7 +185,7 @@ func (f flowModule) AttributeBlob(token uint32, attr string) ([]byte, bool) {
 }
 
 func (f flowModule) FindNested(name string) (uint32, bool) { return findNested(f.md.imp, name) }
-func (f flowModule) Added(td uint32) (flows.Added, error)  { return f.md.addedAll(td) }
+func (f flowModule) Added(td uint32) (flows.Added, error)  { return f.md.fields.Added(td) }
 func (f flowModule) EnclosingClass(td uint32) uint32       { return f.md.EnclosingClass(td) }
 func (f flowModule) GenericParams(owner uint32) ([]string, error) {
 	return f.md.GenericParams(owner)
@@ -209,26 +209,6 @@ func (f flowModule) Layout(cid uint64) ([]flows.FieldAt, error) {
 		out[i] = flows.FieldAt{Token: uint32(fl.token), Offset: uint32(fl.offset)}
 	}
 	return out, err
-}
-
-// The kinds of types async.c gives fields (async.h ASYNC_KIND_*).
-const (
-	kindStateMachine = int(C.ASYNC_KIND_STATE_MACHINE)
-	kindClosure      = int(C.ASYNC_KIND_CLOSURE)
-	kindIterator     = int(C.ASYNC_KIND_ITERATOR)
-)
-
-// scanAdded returns the fields async.c gave td, for each kind of type
-// (flows.FindAdded).
-func (m metadata) scanAdded(td uint32) (addedByKind, error) {
-	all, err := m.Fields(td)
-	if err != nil {
-		return addedByKind{}, err
-	}
-	return flows.FindAdded(all, func(fd uint32) (string, error) {
-		name, _, _, err := m.fieldProps(fd)
-		return name, err
-	}, addedNames{}), nil
 }
 
 // addedNames are async.c's names of the fields it adds.

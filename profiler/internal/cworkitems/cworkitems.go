@@ -57,6 +57,10 @@ var Specials = map[string]int{
 	"ASYNC_SPECIAL_WORK_MAKE_REPEAT": C.ASYNC_SPECIAL_WORK_MAKE_REPEAT,
 }
 
+// Kinds are async.h's kinds of types given fields (ASYNC_KIND_*), in
+// flows.TypeKind's order.
+var Kinds = []int{C.ASYNC_KIND_STATE_MACHINE, C.ASYNC_KIND_CLOSURE, C.ASYNC_KIND_ITERATOR}
+
 // NewHeap allocates words of fake heap (package fakeheap).
 func NewHeap(words int) *fakeheap.Heap { return fakeheap.New(words) }
 

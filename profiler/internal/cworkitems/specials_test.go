@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/clrotel/clrotel/flows"
 	"github.com/clrotel/clrotel/selection"
 )
 
@@ -32,5 +33,18 @@ func TestSpecials(t *testing.T) {
 		if g, ok := goSpecials[name]; !ok || int(g) != v {
 			t.Errorf("%s = %d in async.h, %d (listed: %v) in package selection", name, v, g, ok)
 		}
+	}
+}
+
+// TestTypeKinds: flows numbers the kinds of types given fields as async.h
+// does (the profiler indexes flows.Added by async.h's numbers).
+func TestTypeKinds(t *testing.T) {
+	for i, k := range []flows.TypeKind{flows.StateMachineType, flows.ClosureType, flows.IteratorType} {
+		if int(k) != Kinds[i] {
+			t.Errorf("flows kind %d is async.h's %d", k, Kinds[i])
+		}
+	}
+	if len(flows.Added{}) != len(Kinds) {
+		t.Errorf("flows.Added has %d kinds, async.h %d", len(flows.Added{}), len(Kinds))
 	}
 }
