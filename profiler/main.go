@@ -153,38 +153,32 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		async = 1
 	}
 	out.event_mask_high = C.clr_startup_base_mask_high(C.int(async))
-	out.capture.max_threads = C.uint32_t(cfg.MaxThreads)
-	out.capture.ring_size = C.uint32_t(cfg.RingCapacity())
-	out.capture.ring_soft = C.uint32_t(cfg.RingBytes)
-	out.capture.stack_cap = C.uint32_t(cfg.MaxDepth)
-	out.capture.max_trace_spans = C.uint32_t(cfg.MaxSpansPerTrace)
-	out.capture.max_value_spans = C.uint32_t(cfg.MaxValueSpansPerTrace)
-	out.capture.serving_after_ns = C.uint64_t(cfg.Serving.After)
-	out.capture.serving_children = C.uint32_t(cfg.Serving.Children)
-	fold := cfg.Fold.Hook()
-	out.capture.fold_min_calls = C.uint32_t(fold.MinCalls)
-	out.capture.fold_max_ns = C.uint64_t(fold.MaxNs)
+	var lenOff, bufOff C.uint32_t
+	layout := C.clr_string_layout(&lenOff, &bufOff) == 0
+	if !layout {
+		log.Warnf("GetStringLayout2 failed: string values are not read")
+	}
+	h := cfg.Hooks(layout)
+	out.capture = C.clr_capture_config{
+		max_threads: C.uint32_t(h.MaxThreads), ring_size: C.uint32_t(h.RingSize), ring_soft: C.uint32_t(h.RingSoft),
+		stack_cap: C.uint32_t(h.StackCap), value_bytes: C.uint32_t(h.ValueBytes),
+		max_trace_spans: C.uint32_t(h.MaxTraceSpans), max_value_spans: C.uint32_t(h.MaxValueSpans),
+		fold_min_calls: C.uint32_t(h.FoldMinCalls), fold_max_ns: C.uint64_t(h.FoldMaxNs),
+		serving_after_ns: C.uint64_t(h.ServingAfterNs), serving_children: C.uint32_t(h.ServingChildren),
+	}
 	// Re-JIT of folded methods without hooks (rejit.c) needs ReJIT, which
 	// can only be asked for here.
-	if fold.ReJIT {
+	if h.ReJIT {
 		out.event_mask |= C.COR_PRF_ENABLE_REJIT
 		out.capture.fold_judge_folded = 1
 		go p.reJITLoop(p.stop)
 	}
-	if cfg.Capture {
-		out.capture.value_bytes = C.uint32_t(cfg.ValueBytes)
-	}
-	var lenOff, bufOff C.uint32_t
-	if C.clr_string_layout(&lenOff, &bufOff) != 0 {
-		log.Warnf("GetStringLayout2 failed: string values are not read")
-		out.capture.value_bytes = 0
-	}
+	v := h.Values
 	out.values = C.clr_value_limits{
-		max_bytes: C.uint32_t(cfg.ValueBytes), max_chars: C.uint32_t(cfg.MaxString),
-		max_elems: C.uint32_t(cfg.MaxElements), max_depth: C.uint32_t(cfg.ValueDepth),
-		max_fields: C.uint32_t(cfg.MaxFields), string_len_offset: lenOff, string_buf_offset: bufOff,
+		max_bytes: C.uint32_t(v.MaxBytes), max_chars: C.uint32_t(v.MaxChars), max_elems: C.uint32_t(v.MaxElems),
+		max_depth: C.uint32_t(v.MaxDepth), max_fields: C.uint32_t(v.MaxFields), string_len_offset: lenOff, string_buf_offset: bufOff,
 	}
-	out.plan_table_size = 1 << 16
+	out.plan_table_size = C.uint32_t(h.PlanTableSize)
 	// The first sampling block, before any hook runs; then the remote
 	// strategy and the configuration file's changes as they come.
 	if C.clr_strategy_init() == 0 {
