@@ -469,7 +469,7 @@ func (p *profiler) shutdown() {
 		e.Async, e.AsyncTypes, e.AsyncSkippedModules, e.QueueSuppressed = true, uint64(C.clr_async_types()), uint64(C.clr_async_skipped_modules()), queueSuppressed()
 		e.WorkMade, e.WorkJoined, e.WorkFull, e.WorkLost = workCounts()
 		e.GCs, e.GCRanges = workGCCounts()
-		e.GCEvents, e.GCEventsFailed = gcEventsNote()
+		e.GCEvents = gcSession()
 		p.logSharedLayouts()
 		if d := C.clr_elt_this_direct(); d < 0 {
 			p.log.Infof("the runtime's saved registers disagreed with its GetFunctionEnter3Info about `this`: it is asked each time")

@@ -7,12 +7,11 @@ package main
 import "C"
 
 import (
-	"fmt"
-
 	"github.com/clrotel/clrotel/flows"
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/sampling"
 	"github.com/clrotel/clrotel/selection"
+	"github.com/clrotel/clrotel/summary"
 )
 
 // workFunction makes f the maker or the run of one of CoreLib's work items
@@ -57,20 +56,10 @@ func workGCCounts() (gcs, ranges uint64) {
 	return uint64(a), uint64(b)
 }
 
-// gcEventsNote says how collections reported moved objects to workitems.c
-// beyond the profiling callbacks (gcevents.c's EventPipe session), or "" when
-// no session was started.
-func gcEventsNote() (note string, failed bool) {
+// gcSession is what gcevents.c's EventPipe session reported.
+func gcSession() summary.GCSession {
 	var state C.int
 	var events, malformed C.uint64_t
 	C.clr_gcevents_counts(&state, &events, &malformed)
-	switch {
-	case state == 0:
-		return "", false // no collection forgot an item (or .NET Core 3.1, or work items off)
-	case state < 0:
-		return "queued work: the EventPipe session for the runtime's GC events did not start: objects collections move are not reported, and work items moved are forgotten at the next collection", true
-	case malformed > 0:
-		return fmt.Sprintf("queued work: %d GC range events read from the EventPipe session, %d ignored (a payload layout not known): their collections forgot the items they moved", uint64(events), uint64(malformed)), true
-	}
-	return fmt.Sprintf("queued work: %d GC range events read from the EventPipe session", uint64(events)), false
+	return summary.GCSession{State: int(state), Events: uint64(events), Malformed: uint64(malformed)}
 }
