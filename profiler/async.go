@@ -13,7 +13,6 @@ import "C"
 import (
 	"fmt"
 	"strings"
-	"sync"
 	"unicode/utf16"
 	"unsafe"
 
@@ -40,35 +39,6 @@ func (r asyncRole) apply(c *C.clr_fn) {
 	}
 	c.async_owner = C.uint32_t(r.owner)
 	c.flow_layout = r.layout
-}
-
-// iteratorKey names an iterator's state machine type.
-type iteratorKey struct {
-	module uint64
-	td     uint32
-}
-
-// iterators are the iterators' state machines whose iterator method is
-// traced as one span per enumeration (its kickoff compiled first: it
-// makes the object).
-type iterators struct {
-	mu  sync.Mutex
-	set map[iteratorKey]bool
-}
-
-func (it *iterators) add(k iteratorKey) {
-	it.mu.Lock()
-	defer it.mu.Unlock()
-	if it.set == nil {
-		it.set = map[iteratorKey]bool{}
-	}
-	it.set[k] = true
-}
-
-func (it *iterators) has(k iteratorKey) bool {
-	it.mu.Lock()
-	defer it.mu.Unlock()
-	return it.set[k]
 }
 
 // asyncSpecialMethod tells a builder's SetResult/SetException
@@ -104,7 +74,7 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 	}
 	roles, err := flows.Gather(fm, mod)
 	if roles.Iterator != 0 {
-		p.iterators.add(iteratorKey{m.ModuleID, roles.Iterator})
+		p.iterators.Add(m.ModuleID, roles.Iterator)
 	}
 	if roles.Role&(flows.ClosureCtor|flows.ClosureBody) != 0 {
 		// queue.c tells a closure by its class.
@@ -191,7 +161,7 @@ func (f flowModule) GenericParams(owner uint32) ([]string, error) {
 	return f.md.GenericParams(owner)
 }
 func (f flowModule) IteratorTracked(td uint32) bool {
-	return f.p.iterators.has(iteratorKey{f.module, td})
+	return f.p.iterators.Has(f.module, td)
 }
 
 func (f flowModule) ClassOf(td uint32) (uint64, error) {

@@ -28,6 +28,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/clrotel/clrotel/config"
+	"github.com/clrotel/clrotel/flows"
 	"github.com/clrotel/clrotel/folding"
 	"github.com/clrotel/clrotel/internal/logging"
 	"github.com/clrotel/clrotel/methodmetrics"
@@ -70,10 +71,9 @@ type profiler struct {
 	samp    *samplingState
 	cfgPath string // CLROTEL_CONFIG, watched for changes
 
-	ambient *ambientState // joining the caller's trace (Activity.Current)
-	queue   queueState    // work queued with the flow suppressed (queue.c)
-	// iterators traced as one span per enumeration (async.go)
-	iterators iterators
+	ambient   *ambientState   // joining the caller's trace (Activity.Current)
+	queue     queueState      // work queued with the flow suppressed (queue.c)
+	iterators flows.Iterators // iterators traced as one span per enumeration
 }
 
 var prof *profiler
