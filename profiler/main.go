@@ -137,7 +137,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	p.bridge.SetMinDuration(cfg.Sampling.MinDurationNs)
 	p.bridge.SetAsyncLimit(int(cfg.AsyncMaxPending))
 	p.startMetrics()
-	p.shapes = p.loadShapes()
+	p.shapes = shaping.Load(cfg.NoCode, cfg.NoCodeFile, os.ReadFile, log)
 	p.drain = newDrainer(p)
 	go p.drain.run()
 	go p.planner.run(p.stop)
