@@ -185,7 +185,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		log.Infof("membarrier(2) unavailable: root decisions fence for strategy updates")
 	}
 	p.samp = newSamplingState(log, p.funcs, p.pipe.ServiceName())
-	p.samp.publish(func() bool { p.samp.cfg = cfg.Sampling; return true })
+	p.samp.publish(func() bool { p.samp.live.Reload(cfg.Sampling); return true })
 	p.samp.remote.Apply(cfg.Sampling)
 	if path, ok := os.LookupEnv("CLROTEL_CONFIG"); ok && strings.TrimSpace(path) != "" {
 		p.cfgPath = path
