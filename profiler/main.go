@@ -116,9 +116,6 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	p.render = &values.Renderer{Classes: p.planner, Limits: values.Limits{MaxAttrBytes: cfg.MaxAttrBytes, MaxSubAttrs: 16}, Redact: p.planner.redact,
 		Types: typerender.New(), RedactPAN: cfg.RedactPAN, Memo: values.NewMemo()}
 	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) { log.Warnf("export: %v", err) }))
-	if v := os.Getenv("OTEL_SEMCONV_EXCEPTION_SIGNAL_OPT_IN"); v != "" && !strings.HasPrefix(v, "span") {
-		log.Warnf("OTEL_SEMCONV_EXCEPTION_SIGNAL_OPT_IN=%s: clrotel exports no logs; exceptions stay span events", v)
-	}
 	pipe, err := otelbridge.NewPipeline(context.Background(), otelbridge.ExportOptions{
 		ServiceName:   defaultServiceName(),
 		Version:       version,
