@@ -7,13 +7,13 @@ package main
 import "C"
 
 import (
-	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
 
 	"github.com/clrotel/clrotel/folding"
 	"github.com/clrotel/clrotel/internal/indexed"
+	"github.com/clrotel/clrotel/internal/memo"
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/sampling"
@@ -29,8 +29,7 @@ type function struct {
 	plan   *fnPlan // values to read; nil when capture is off for it
 	names  sampling.MethodNames
 
-	mu    sync.Mutex
-	insts map[string]*otelbridge.Method // exact instantiations of shared code
+	insts memo.Map[string, *otelbridge.Method] // exact instantiations of shared code
 }
 
 // flags are the hooks' flags of f (0 when not selected); the hooks set

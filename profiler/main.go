@@ -374,22 +374,14 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 // instantiation names a call of shared generic code by the exact types the
 // hook read from its frame, once per distinct instantiation.
 func (p *profiler) instantiation(f *function, class uint64, typeArgs []uint64) *otelbridge.Method {
-	key := fmt.Sprint(class, typeArgs)
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if m, ok := f.insts[key]; ok {
-		return m
-	}
-	m := f.method
-	if nm, err := p.resolver.Method(f.id, class, typeArgs); err == nil {
-		m = bridgeMethod(nm)
-	} else {
-		p.log.Debugf("%v", err)
-	}
-	if f.insts == nil {
-		f.insts = map[string]*otelbridge.Method{}
-	}
-	f.insts[key] = m
+	m, _ := f.insts.Get(fmt.Sprint(class, typeArgs), func() (*otelbridge.Method, error) {
+		nm, err := p.resolver.Method(f.id, class, typeArgs)
+		if err != nil {
+			p.log.Debugf("%v", err)
+			return f.method, nil // named as the shared code
+		}
+		return bridgeMethod(nm), nil
+	})
 	return m
 }
 
