@@ -92,16 +92,16 @@ func (d *drainer) run() {
 	}
 }
 
-// finish stops the loop after a last pass, waiting at most wait. It
+// Finish stops the loop after a last pass, waiting at most wait. It
 // reports whether the loop ended in time (it may be blocked on a full
 // export queue with the collector gone).
-func (d *drainer) finish(wait time.Duration) bool {
+func (d *drainer) Finish(wait time.Duration) bool {
 	close(d.stop)
-	return d.wait(wait)
+	return d.Wait(wait)
 }
 
-// wait waits at most wait for the loop to end, after finish.
-func (d *drainer) wait(wait time.Duration) bool {
+// Wait waits at most wait for the loop to end, after Finish.
+func (d *drainer) Wait(wait time.Duration) bool {
 	select {
 	case <-d.done:
 		return true

@@ -28,6 +28,7 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/clrotel/clrotel/config"
+	"github.com/clrotel/clrotel/draining"
 	"github.com/clrotel/clrotel/flows"
 	"github.com/clrotel/clrotel/folding"
 	"github.com/clrotel/clrotel/internal/logging"
@@ -423,19 +424,9 @@ func (p *profiler) shutdown() {
 	close(p.stop)
 	p.samp.remote.Stop()
 	deadline := time.Now().Add(p.cfg.ShutdownWait)
-	// Every record still in the rings is drained and ends up exported or
-	// counted. Against a collector that is not answering, the drainer does
-	// not wait for room in the export queue at all; otherwise it waits at
-	// most half the budget.
-	if p.pipe.Stalled() {
-		p.pipe.StopWaiting()
-	}
-	done := p.drain.finish(p.cfg.ShutdownWait / 2)
-	if !done {
+	done := draining.Finish(p.drain, p.pipe, p.cfg.ShutdownWait, func() {
 		p.log.Warnf("shutdown: the collector is not keeping up; spans that do not fit in the export queue are lost")
-		p.pipe.StopWaiting()
-		done = p.drain.wait(time.Second)
-	}
+	})
 	if done {
 		// Folded calls still running count as folded (abandonAll puts
 		// them on the spans they fold into).
