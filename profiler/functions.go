@@ -59,7 +59,7 @@ func (t *functionTable) folded() []folding.Entry {
 		}
 		calls := uint64(C.clr_fn_folded_calls(f.c))
 		if calls > 0 {
-			out = append(out, folding.Entry{Fn: i, Calls: calls, Time: time.Duration(C.clr_fn_folded_ns(f.c))})
+			out = append(out, folding.Entry{Fn: i, Calls: calls, Time: time.Duration(C.clr_fn_folded_ns(f.c)), Unhooked: f.flags()&selection.FnUnhooked != 0})
 		}
 	})
 	return out

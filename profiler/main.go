@@ -441,7 +441,7 @@ func (p *profiler) shutdown() {
 	if done {
 		p.reportUnmatched()
 	}
-	e := summary.Exit{Folding: folding.Summary(p.funcs.folded(), p.summaryName, 20), ReJIT: reJITNote(),
+	e := summary.Exit{Folding: folding.Summary(p.funcs.folded(), p.funcName, 20), ReJIT: reJITNote(),
 		GuardFaults: uint64(C.clr_guard_faults()), AsyncOverflow: p.bridge.AsyncOverflow(), AsyncMaxPending: uint64(p.cfg.AsyncMaxPending),
 		Shedding:      shedding.Note(uint64(C.clr_shed_traces()), uint64(C.clr_shed_calls())),
 		EventsDropped: uint64(C.clr_events_dropped()), FoldedAfterSent: p.bridge.FoldedAfterSent(), NoLeave: uint64(C.clr_no_leave_count())}

@@ -63,13 +63,3 @@ func rejitInstalled() uint64 { return uint64(C.clr_rejit_installed()) }
 func reJITNote() string {
 	return folding.ReJITNote(uint64(C.clr_rejit_requested()), uint64(C.clr_rejit_installed()), uint64(C.clr_rejit_failed()), uint64(C.clr_rejit_waiting()))
 }
-
-// summaryName names a function in the exit summary's folded list, saying
-// when its count stops at its re-JIT without hooks.
-func (p *profiler) summaryName(i uint32) string {
-	name := p.funcName(i)
-	if f := p.funcs.At(i); f != nil && f.c != nil && f.flags()&selection.FnUnhooked != 0 {
-		name += " (counted until re-JIT)"
-	}
-	return name
-}
