@@ -62,15 +62,11 @@ func (d *drainer) run() {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	d.shed.Start(time.Now(), time.Duration(C.clr_thread_cpu_ns()))
-	idle := time.Millisecond
+	var idle draining.Idle
 	for {
 		n := d.pass()
 		d.shedTick()
-		if n > 0 {
-			idle = time.Millisecond
-		} else if idle < 8*time.Millisecond {
-			idle *= 2
-		}
+		sleep := idle.After(n)
 		d.p.bridge.SetDroppedCalls(dropped())
 		d.reportDrops(false)
 		if time.Since(d.lastStats) >= summary.TablesEvery {
@@ -85,7 +81,7 @@ func (d *drainer) run() {
 		case <-d.stop:
 			d.pass()
 			return
-		case <-time.After(idle):
+		case <-time.After(sleep):
 		}
 	}
 }
