@@ -307,20 +307,17 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		return f
 	}
 	asm, name := sel.Assembly, sel.Name
-	stop := selection.ActivityStop(asm, name)
 	if selection.DiagnosticsAssembly(asm) {
 		// Activity's code runs: a moment to find how to read it (an app
 		// may have compiled every traced method before its first Activity).
 		p.ambient.refresh(true)
 	}
-	// A task builder's SetResult/SetException ends async spans: traced
-	// wherever it is (it makes no span of its own).
-	// So is a CoreLib method that queues work (queue.c).
 	special := selection.SpecialNone
 	if p.cfg.Async {
 		special = asyncSpecialMethod(fid)
 	}
-	if !stop && special == selection.SpecialNone && !p.sel.Selected(asm, name) {
+	route := p.sel.Route(asm, name, special)
+	if route == selection.Untraced {
 		return f
 	}
 	m, err := p.resolver.MethodOf(sel)
@@ -328,15 +325,16 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		p.log.Debugf("%v", err)
 		return f
 	}
-	switch {
-	case special == selection.SpecialCompile:
+	switch route {
+	case selection.Compile:
 		f.c = newCFn(fid, index, uint32(selection.FnCompile), sampling.MethodSetting{})
 		return f
-	case special == selection.SpecialQueue:
+	case selection.Queue:
 		return p.queueFunction(f, fid, index, m)
-	case special.Work():
+	case selection.Work:
 		return p.workFunction(f, fid, index, m, special)
 	}
+	stop := route == selection.ActivityStop
 	var role asyncRole
 	if p.cfg.Async {
 		if role, err = p.asyncRoleOf(fid, m); err != nil {
