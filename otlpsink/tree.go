@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // TreeOptions controls [WriteTree].
@@ -40,16 +41,65 @@ type TreeOptions struct {
 // "! name key=value ..." lines ("! exception: Type: message" for
 // exceptions).
 func WriteTree(w io.Writer, spans []Span, opts TreeOptions) error {
-	tw := &treeWriter{w: w, opts: opts, total: len(spans)}
+	p := NewTreePrinter(w, opts)
+	p.Print(spans)
+	return p.Finish()
+}
+
+// TreePrinter prints traces as [WriteTree] does, a batch at a time, for a
+// caller that prints each trace once it is complete: the spans printed
+// count against opts.MaxSpans across the batches, and [TreePrinter.Finish]
+// says how many were left out. It writes to w in large pieces, one
+// trace's lines at least, never part of a line.
+type TreePrinter struct {
+	tw treeWriter
+}
+
+// treeFlushSize is how much output TreePrinter gathers before it writes.
+const treeFlushSize = 64 << 10
+
+// NewTreePrinter returns a printer writing to w.
+func NewTreePrinter(w io.Writer, opts TreeOptions) *TreePrinter {
+	return &TreePrinter{tw: treeWriter{w: w, opts: opts}}
+}
+
+// Print prints the traces of spans, in the order their roots started, and
+// writes them out. Once opts.MaxSpans spans are printed it only counts.
+func (p *TreePrinter) Print(spans []Span) error {
+	tw := &p.tw
+	tw.total += len(spans)
+	if tw.full() {
+		return tw.err
+	}
 	for _, t := range groupTraces(spans) {
 		if tw.full() {
 			break
 		}
 		t.write(tw)
+		if len(tw.buf) >= treeFlushSize {
+			tw.flush()
+		}
 	}
+	tw.flush()
+	return tw.err
+}
+
+// Full says whether the printer prints no more spans (MaxSpans reached,
+// or a write failed): the caller need not keep spans for it, only count
+// them with [TreePrinter.Skip].
+func (p *TreePrinter) Full() bool { return p.tw.full() }
+
+// Skip counts n spans that were not handed to Print, for Finish's count.
+func (p *TreePrinter) Skip(n int) { p.tw.total += n }
+
+// Finish says how many spans were left out, if any, and returns the first
+// write error.
+func (p *TreePrinter) Finish() error {
+	tw := &p.tw
 	if n := tw.total - tw.printed; n > 0 && tw.err == nil {
-		tw.printf("... %d more %s\n", n, plural(n, "span"))
+		tw.buf = fmt.Appendf(tw.buf, "... %d more %s\n", n, plural(n, "span"))
 	}
+	tw.flush()
 	return tw.err
 }
 
@@ -111,7 +161,7 @@ func (t *traceTree) link() {
 }
 
 func (t *traceTree) write(tw *treeWriter) {
-	tw.printf("trace %s  (%d %s%s)\n", t.id, len(t.spans), plural(len(t.spans), "span"), t.services())
+	tw.buf = fmt.Appendf(tw.buf, "trace %s  (%d %s%s)\n", t.id, len(t.spans), plural(len(t.spans), "span"), t.services())
 	done := make([]bool, len(t.spans))
 	tops := slices.Clone(t.roots)
 	// Spans whose parents form a cycle (malformed input) are reachable
@@ -169,16 +219,19 @@ type treeWriter struct {
 	total   int
 	printed int
 	err     error
+	buf     []byte // output not yet written
 }
 
 func (tw *treeWriter) full() bool {
 	return tw.err != nil || (tw.opts.MaxSpans > 0 && tw.printed >= tw.opts.MaxSpans)
 }
 
-func (tw *treeWriter) printf(format string, args ...any) {
-	if tw.err == nil {
-		_, tw.err = fmt.Fprintf(tw.w, format, args...)
+// flush writes the output gathered, unless a write failed before.
+func (tw *treeWriter) flush() {
+	if tw.err == nil && len(tw.buf) > 0 {
+		_, tw.err = tw.w.Write(tw.buf)
 	}
+	tw.buf = tw.buf[:0]
 }
 
 // span prints span i of t and the spans below it. done guards against
@@ -195,24 +248,28 @@ func (tw *treeWriter) span(t *traceTree, i int, prefix string, last, top bool, d
 	if last {
 		branch, cont = "└─ ", "   "
 	}
-	var marks string
+	b := append(tw.buf, prefix...)
+	b = append(b, branch...)
+	if s.Name == "" {
+		b = append(b, "(no name)"...)
+	} else {
+		b = appendOneLine(b, s.Name)
+	}
+	b = append(b, "  "...)
+	b = appendDuration(b, s.Duration())
 	if top {
 		switch {
 		case s.ParentSpanID == "":
 		case s.ParentSpanID == s.SpanID || t.hasSpan(s.ParentSpanID):
-			marks = " (parent cycle)"
+			b = append(b, " (parent cycle)"...)
 		default:
-			marks = " (orphan)"
+			b = append(b, " (orphan)"...)
 		}
 		if tid, ok := s.Attrs["thread.id"]; ok {
-			marks += fmt.Sprintf("  [thread %v]", tid)
+			b = fmt.Appendf(b, "  [thread %v]", tid)
 		}
 	}
-	name := oneLine(s.Name)
-	if name == "" {
-		name = "(no name)"
-	}
-	tw.printf("%s%s%s  %s%s\n", prefix, branch, name, formatDuration(s.Duration()), marks)
+	b = append(b, '\n')
 
 	var kids []int
 	for _, k := range t.children[s.SpanID] {
@@ -226,11 +283,13 @@ func (tw *treeWriter) span(t *traceTree, i int, prefix string, last, top bool, d
 		detail = prefix + cont + "│  "
 	}
 	if s.StatusCode == "error" {
-		if s.StatusMsg == "" {
-			tw.printf("%sERROR\n", detail)
-		} else {
-			tw.printf("%sERROR: %s\n", detail, oneLine(s.StatusMsg))
+		b = append(b, detail...)
+		b = append(b, "ERROR"...)
+		if s.StatusMsg != "" {
+			b = append(b, ": "...)
+			b = appendOneLine(b, s.StatusMsg)
 		}
+		b = append(b, '\n')
 	}
 	if tw.opts.Attrs {
 		keys := make([]string, 0, len(s.Attrs))
@@ -239,93 +298,157 @@ func (tw *treeWriter) span(t *traceTree, i int, prefix string, last, top bool, d
 				keys = append(keys, k)
 			}
 		}
-		sort.Strings(keys)
+		slices.Sort(keys)
 		for _, k := range keys {
-			tw.printf("%s%s=%s\n", detail, oneLine(k), formatValue(s.Attrs[k]))
+			b = append(b, detail...)
+			b = appendOneLine(b, k)
+			b = append(b, '=')
+			b = appendValue(b, s.Attrs[k])
+			b = append(b, '\n')
 		}
 		for _, e := range s.Events {
-			tw.printf("%s! %s%s\n", detail, oneLine(e.Name), eventSummary(e))
+			b = append(b, detail...)
+			b = append(b, "! "...)
+			b = appendOneLine(b, e.Name)
+			b = appendEventSummary(b, e)
+			b = append(b, '\n')
 		}
 	}
+	tw.buf = b
 	for n, k := range kids {
 		tw.span(t, k, prefix+cont, n == len(kids)-1, false, done)
 	}
 }
 
-// eventSummary renders an event's attributes after its name: ": Type:
-// message" for an exception, else " key=value ..." sorted by key.
-func eventSummary(e Event) string {
+// appendEventSummary renders an event's attributes after its name: ":
+// Type: message" for an exception, else " key=value ..." sorted by key.
+func appendEventSummary(b []byte, e Event) []byte {
 	if typ, ok := e.Attrs["exception.type"].(string); ok {
-		out := ": " + oneLine(typ)
+		b = append(b, ": "...)
+		b = appendOneLine(b, typ)
 		if msg, ok := e.Attrs["exception.message"].(string); ok && msg != "" {
-			out += ": " + oneLine(msg)
+			b = append(b, ": "...)
+			b = appendOneLine(b, msg)
 		}
-		return out
+		return b
 	}
 	keys := make([]string, 0, len(e.Attrs))
 	for k := range e.Attrs {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
-	var b strings.Builder
+	slices.Sort(keys)
 	for _, k := range keys {
-		b.WriteString(" " + oneLine(k) + "=" + formatValue(e.Attrs[k]))
+		b = append(b, ' ')
+		b = appendOneLine(b, k)
+		b = append(b, '=')
+		b = appendValue(b, e.Attrs[k])
 	}
-	return b.String()
+	return b
 }
 
-// formatValue renders an attribute value on one line: strings quoted,
+// appendValue renders an attribute value on one line: strings quoted,
 // arrays in brackets, maps as {key=value ...} sorted by key.
-func formatValue(v any) string {
+func appendValue(b []byte, v any) []byte {
 	switch x := v.(type) {
 	case string:
-		return strconv.Quote(x)
+		return appendQuoted(b, x)
+	case int64:
+		return strconv.AppendInt(b, x, 10)
+	case bool:
+		return strconv.AppendBool(b, x)
 	case []any:
-		parts := make([]string, len(x))
+		b = append(b, '[')
 		for i, e := range x {
-			parts[i] = formatValue(e)
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = appendValue(b, e)
 		}
-		return "[" + strings.Join(parts, ", ") + "]"
+		return append(b, ']')
 	case map[string]any:
 		keys := make([]string, 0, len(x))
 		for k := range x {
 			keys = append(keys, k)
 		}
-		sort.Strings(keys)
-		parts := make([]string, len(keys))
+		slices.Sort(keys)
+		b = append(b, '{')
 		for i, k := range keys {
-			parts[i] = oneLine(k) + "=" + formatValue(x[k])
+			if i > 0 {
+				b = append(b, ' ')
+			}
+			b = appendOneLine(b, k)
+			b = append(b, '=')
+			b = appendValue(b, x[k])
 		}
-		return "{" + strings.Join(parts, " ") + "}"
+		return append(b, '}')
 	case []byte:
-		return fmt.Sprintf("0x%x", x)
+		return fmt.Appendf(b, "0x%x", x)
 	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64)
+		return strconv.AppendFloat(b, x, 'g', -1, 64)
 	case nil:
-		return "null"
+		return append(b, "null"...)
 	}
-	return fmt.Sprint(v)
+	return fmt.Append(b, v)
 }
 
-// oneLine escapes control characters, so that a value cannot break the
-// tree's lines.
-func oneLine(s string) string {
-	if !strings.ContainsFunc(s, isControl) {
-		return s
+// appendQuoted appends strconv.Quote(s). Printable ASCII other than the
+// quote and the backslash is copied as it is; only the runs of other
+// bytes go through strconv, which quotes rune by rune (and an invalid
+// byte by itself), so quoting them apart gives the same text.
+func appendQuoted(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && plainASCII(s[j]) {
+			j++
+		}
+		b = append(b, s[i:j]...)
+		if j == len(s) {
+			break
+		}
+		switch s[j] {
+		case '"', '\\':
+			b = append(b, '\\', s[j])
+			i = j + 1
+			continue
+		}
+		k := j + 1
+		for k < len(s) && s[k] >= utf8.RuneSelf {
+			k++
+		}
+		q := strconv.AppendQuote(nil, s[j:k])
+		b = append(b, q[1:len(q)-1]...)
+		i = k
 	}
-	var b strings.Builder
+	return append(b, '"')
+}
+
+// plainASCII is a byte strconv.Quote copies as it is.
+func plainASCII(c byte) bool { return c >= ' ' && c < 0x7f && c != '"' && c != '\\' }
+
+// appendOneLine appends s with its control characters escaped, so that a
+// value cannot break the tree's lines.
+func appendOneLine(b []byte, s string) []byte {
+	if !strings.ContainsFunc(s, isControl) {
+		return append(b, s...)
+	}
 	for _, r := range s {
 		if isControl(r) {
 			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
+			b = append(b, q[1:len(q)-1]...)
 		} else {
-			b.WriteRune(r)
+			b = utf8.AppendRune(b, r)
 		}
 	}
-	return b.String()
+	return b
 }
 
 func isControl(r rune) bool { return r < ' ' || r == 0x7f }
+
+// appendDuration appends formatDuration(d).
+func appendDuration(b []byte, d time.Duration) []byte {
+	return append(b, formatDuration(d)...)
+}
 
 // formatDuration renders d in the unit a person reads at a glance, with
 // at most three decimals and no trailing zeros: 500ns, 15µs, 1.5µs,

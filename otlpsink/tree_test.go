@@ -2,6 +2,7 @@ package otlpsink
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -152,9 +153,114 @@ func (w *failingWriter) Write(p []byte) (int, error) {
 }
 
 func TestWriteTreeWriteError(t *testing.T) {
-	if err := WriteTree(&failingWriter{n: 2}, treeFixture(), TreeOptions{Attrs: true}); err == nil || err.Error() != "disk full" {
+	if err := WriteTree(&failingWriter{n: 0}, treeFixture(), TreeOptions{Attrs: true}); err == nil || err.Error() != "disk full" {
 		t.Fatalf("WriteTree = %v, want the writer's error", err)
 	}
+}
+
+// TestTreePrinterBatches prints the fixture a trace at a time: the same
+// trees as one WriteTree of each batch, the span limit counted across the
+// batches, and the spans skipped counted in the closing line.
+func TestTreePrinterBatches(t *testing.T) {
+	spans := treeFixture()
+	var batches [][]Span
+	for _, id := range []string{"t1", "t0", "t2"} {
+		var b []Span
+		for _, s := range spans {
+			if s.TraceID == id {
+				b = append(b, s)
+			}
+		}
+		batches = append(batches, b)
+	}
+	tests := []struct {
+		name string
+		max  int
+		skip int
+		want string
+	}{
+		{"all", 0, 0, `trace t1  (4 spans, service shop)
+└─ Main  12.5ms  [thread 7]
+   ├─ Orders.Load  1.25ms
+   │  └─ Cache.Get  15µs
+   └─ Orders.Save  3ms
+         ERROR: disk full
+trace t0  (1 span)
+└─ Startup  1.2s
+trace t2  (1 span)
+└─ Worker.Run  500ns (orphan)
+`},
+		{"limit across batches, skipped spans counted", 5, 3, `trace t1  (4 spans, service shop)
+└─ Main  12.5ms  [thread 7]
+   ├─ Orders.Load  1.25ms
+   │  └─ Cache.Get  15µs
+   └─ Orders.Save  3ms
+         ERROR: disk full
+trace t0  (1 span)
+└─ Startup  1.2s
+... 4 more spans
+`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			w := &countingWriter{w: &b}
+			p := NewTreePrinter(w, TreeOptions{MaxSpans: tt.max})
+			for _, batch := range batches {
+				if err := p.Print(batch); err != nil {
+					t.Fatal(err)
+				}
+			}
+			p.Skip(tt.skip)
+			if tt.max > 0 && !p.Full() {
+				t.Error("not Full after the limit")
+			}
+			if err := p.Finish(); err != nil {
+				t.Fatal(err)
+			}
+			if b.String() != tt.want {
+				t.Errorf("got\n%s\nwant\n%s", b.String(), tt.want)
+			}
+			// Small batches are written once each, never a line in pieces.
+			if w.writes > len(batches)+1 {
+				t.Errorf("%d writes for %d batches", w.writes, len(batches))
+			}
+		})
+	}
+}
+
+type countingWriter struct {
+	w      *strings.Builder
+	writes int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	c.writes++
+	if len(p) > 0 && p[len(p)-1] != '\n' {
+		return 0, errors.New("a write ends inside a line")
+	}
+	return c.w.Write(p)
+}
+
+func TestAppendQuoted(t *testing.T) {
+	for _, s := range []string{
+		"", "plain", `a"b\c`, "tab\there", "new\nline\r", "\x00\x1f\x7f", "héllo wörld", "日本語",
+		"emoji 🎉 done", "\xff\xfe invalid", "mixed \xe6\x97 cut rune", "\u00a0nbsp\u200bzero width", "\u2028sep",
+		"end\xc3", "\ufffd", `{"k":"v"}` + "\u00e9\n",
+	} {
+		if got, want := string(appendQuoted(nil, s)), strconv.Quote(s); got != want {
+			t.Errorf("appendQuoted(%q) = %s, want %s", s, got, want)
+		}
+	}
+}
+
+func FuzzAppendQuoted(f *testing.F) {
+	f.Add("a\"b\xff\u00e9\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := string(appendQuoted(nil, s)), strconv.Quote(s); got != want {
+			t.Errorf("appendQuoted(%q) = %s, want %s", s, got, want)
+		}
+	})
 }
 
 func TestFormatDuration(t *testing.T) {
