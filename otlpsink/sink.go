@@ -79,6 +79,7 @@ type config struct {
 	delay     time.Duration
 	countOnly bool
 	spanFunc  func(Span)
+	keepRaw   bool
 }
 
 // WithTLS serves over TLS with c instead of plain text.
@@ -104,6 +105,10 @@ func WithCountOnly() Option { return func(o *config) { o.countOnly = true } }
 // and WaitSpans have nothing to return. f may be called from several
 // goroutines at once.
 func WithSpanFunc(f func(Span)) Option { return func(o *config) { o.spanFunc = f } }
+
+// WithRawKept keeps the requests received for [Sink.ExportJSON] also
+// with [WithSpanFunc].
+func WithRawKept() Option { return func(o *config) { o.keepRaw = true } }
 
 // Sink is a running OTLP/gRPC trace receiver. It is safe for concurrent use.
 type Sink struct {
@@ -241,6 +246,8 @@ func (s *Sink) handle(ctx context.Context, read func() (received, error)) error 
 			s.spans = append(s.spans, got.spans...)
 			s.raw = append(s.raw, got.raw...)
 			s.headers = append(s.headers, md)
+		} else if s.cfg.keepRaw {
+			s.raw = append(s.raw, got.raw...)
 		}
 	}
 	s.touchLocked()
