@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 )
@@ -49,10 +52,11 @@ func WriteTree(w io.Writer, spans []Span, opts TreeOptions) error {
 // TreePrinter prints traces as [WriteTree] does, a batch at a time, for a
 // caller that prints each trace once it is complete: the spans printed
 // count against opts.MaxSpans across the batches, and [TreePrinter.Finish]
-// says how many were left out. It writes to w in large pieces, one
-// trace's lines at least, never part of a line.
+// says how many were left out. It writes to w in pieces of about 64 KiB
+// (a small batch at once), never part of a line.
 type TreePrinter struct {
-	tw treeWriter
+	tw   treeWriter
+	bufs [][]byte // printParallel's buffers, one per trace of a window
 }
 
 // treeFlushSize is how much output TreePrinter gathers before it writes.
@@ -71,7 +75,13 @@ func (p *TreePrinter) Print(spans []Span) error {
 	if tw.full() {
 		return tw.err
 	}
-	for _, t := range groupTraces(spans) {
+	traces := groupTraces(spans)
+	if tw.opts.MaxSpans == 0 {
+		// No limit to count: the traces can be laid out side by side.
+		p.printParallel(traces)
+		return tw.err
+	}
+	for _, t := range traces {
 		if tw.full() {
 			break
 		}
@@ -82,6 +92,62 @@ func (p *TreePrinter) Print(spans []Span) error {
 	}
 	tw.flush()
 	return tw.err
+}
+
+// printWindow is how many traces printParallel lays out before it writes
+// them: it bounds the output held.
+const printWindow = 256
+
+// printParallel prints traces as Print does, laying them out on every
+// processor: at clrotel run's exit, the program gone, the printing is
+// what the user waits for. The output is the same.
+func (p *TreePrinter) printParallel(traces []*traceTree) {
+	tw := &p.tw
+	workers := runtime.GOMAXPROCS(0)
+	if len(p.bufs) < printWindow {
+		p.bufs = make([][]byte, printWindow)
+	}
+	for start := 0; start < len(traces) && tw.err == nil; start += printWindow {
+		window := traces[start:min(start+printWindow, len(traces))]
+		out := make([]treeWriter, len(window))
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range min(workers, len(window)) {
+			wg.Go(func() {
+				for {
+					i := int(next.Add(1) - 1)
+					if i >= len(window) {
+						return
+					}
+					out[i].opts, out[i].buf = tw.opts, p.bufs[i][:0]
+					window[i].write(&out[i])
+				}
+			})
+		}
+		wg.Wait()
+		for i, o := range out {
+			tw.printed += o.printed
+			if len(o.buf) >= treeFlushSize {
+				tw.flush()
+				if tw.err == nil {
+					_, tw.err = tw.w.Write(o.buf)
+				}
+			} else {
+				tw.buf = append(tw.buf, o.buf...)
+				if len(tw.buf) >= treeFlushSize {
+					tw.flush()
+				}
+			}
+			// Keep the buffer for the next window, unless it is one
+			// trace's exceptional size.
+			if cap(o.buf) <= 1<<20 {
+				p.bufs[i] = o.buf
+			} else {
+				p.bufs[i] = nil
+			}
+		}
+	}
+	tw.flush()
 }
 
 // Full says whether the printer prints no more spans (MaxSpans reached,
@@ -106,7 +172,7 @@ func (p *TreePrinter) Finish() error {
 // traceTree is one trace's spans, linked.
 type traceTree struct {
 	id       string
-	spans    []Span           // by start time
+	spans    []*Span          // by start time (into the batch printed)
 	children map[string][]int // span id -> indexes of its children
 	roots    []int            // spans whose parent was not received
 	first    time.Time        // the earliest root start
@@ -117,7 +183,8 @@ type traceTree struct {
 func groupTraces(spans []Span) []*traceTree {
 	byID := map[string]*traceTree{}
 	var traces []*traceTree
-	for _, s := range spans {
+	for i := range spans {
+		s := &spans[i]
 		t := byID[s.TraceID]
 		if t == nil {
 			t = &traceTree{id: s.TraceID}
@@ -140,7 +207,7 @@ func groupTraces(spans []Span) []*traceTree {
 
 func (t *traceTree) link() {
 	// Order by start once; children and roots then come out in that order.
-	sort.SliceStable(t.spans, func(i, j int) bool { return t.spans[i].Start.Before(t.spans[j].Start) })
+	slices.SortStableFunc(t.spans, func(a, b *Span) int { return a.Start.Compare(b.Start) })
 	ids := make(map[string]bool, len(t.spans))
 	for _, s := range t.spans {
 		ids[s.SpanID] = true
@@ -315,6 +382,9 @@ func (tw *treeWriter) span(t *traceTree, i int, prefix string, last, top bool, d
 		}
 	}
 	tw.buf = b
+	if tw.w != nil && len(tw.buf) >= treeFlushSize {
+		tw.flush() // a span's lines are whole
+	}
 	for n, k := range kids {
 		tw.span(t, k, prefix+cont, n == len(kids)-1, false, done)
 	}
