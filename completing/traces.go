@@ -130,7 +130,7 @@ func (t *Traces) shed() []otlpsink.Span {
 // Rest gives out every span still held, and forgets them: the run has
 // ended.
 func (t *Traces) Rest() []otlpsink.Span {
-	var out []otlpsink.Span
+	out := make([]otlpsink.Span, 0, t.held)
 	for id, p := range t.byID {
 		out = append(out, p.spans...)
 		delete(t.byID, id)

@@ -494,7 +494,17 @@ func appendQuoted(b []byte, s string) []byte {
 }
 
 // plainASCII is a byte strconv.Quote copies as it is.
-func plainASCII(c byte) bool { return c >= ' ' && c < 0x7f && c != '"' && c != '\\' }
+func plainASCII(c byte) bool { return plainBytes[c] }
+
+// plainBytes says which bytes strconv.Quote copies as they are: printable
+// ASCII but the quote and the backslash. A table, as it is asked of every
+// byte of every value printed.
+var plainBytes = func() (t [256]bool) {
+	for c := ' '; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // appendOneLine appends s with its control characters escaped, so that a
 // value cannot break the tree's lines.

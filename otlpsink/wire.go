@@ -232,8 +232,12 @@ func decodeSpan(b []byte, sp *Span) error {
 	var start, end uint64
 	var kind tracepb.Span_SpanKind
 	var code tracepb.Status_StatusCode
-	err := fields(b, func(f wireField) error {
-		var err error
+	for len(b) > 0 {
+		f, err := nextField(b)
+		if err != nil {
+			return err
+		}
+		b = f.rest
 		switch {
 		case f.is(wireSpanTraceID, protowire.BytesType):
 			sp.TraceID = hex.EncodeToString(f.b)
@@ -292,35 +296,55 @@ func decodeSpan(b []byte, sp *Span) error {
 				return err
 			})
 		}
-		return err
-	})
+		if err != nil {
+			return err
+		}
+	}
 	sp.Start, sp.End = unixNano(start), unixNano(end)
 	sp.Kind, sp.StatusCode = kindName(kind), statusName(code)
-	return err
+	return nil
 }
 
-// decodeKeyValue adds the encoded KeyValue b to m.
+// decodeKeyValue adds the encoded KeyValue b to m. The loops here and in
+// decodeAnyValue take no closures: they run for every attribute, and a
+// closure's captured variables would each be allocated.
 func decodeKeyValue(b []byte, m map[string]any) error {
 	var key string
-	var value any
-	var hasValue bool
-	var valueBytes [][]byte // a value met twice is merged: decode them together
-	err := fields(b, func(f wireField) error {
-		var err error
+	var first []byte // the value's encoding
+	var more [][]byte
+	hasValue := false
+	for len(b) > 0 {
+		f, err := nextField(b)
+		if err != nil {
+			return err
+		}
 		switch {
 		case f.is(wireKeyValueKey, protowire.BytesType):
-			key, err = wireString(f.b)
+			if key, err = wireString(f.b); err != nil {
+				return err
+			}
 		case f.is(wireKeyValueValue, protowire.BytesType):
-			hasValue = true
-			valueBytes = append(valueBytes, f.b)
+			if !hasValue {
+				first, hasValue = f.b, true
+			} else {
+				// A value met twice is merged: decode the pieces together.
+				if more == nil {
+					more = [][]byte{first}
+				}
+				more = append(more, f.b)
+			}
 		}
-		return err
-	})
-	if err != nil {
-		return err
+		b = f.rest
 	}
+	var value any
 	if hasValue {
-		if value, err = decodeAnyValue(valueBytes); err != nil {
+		var err error
+		if more == nil {
+			value, err = decodeAnyValue(first, nil)
+		} else {
+			value, err = decodeAnyValue(nil, more)
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -328,72 +352,91 @@ func decodeKeyValue(b []byte, m map[string]any) error {
 	return nil
 }
 
-// decodeAnyValue decodes an AnyValue given in one or more encoded pieces
-// (merged in order): the last oneof member set wins, and a message member
-// set more than once is merged.
-func decodeAnyValue(pieces [][]byte) (any, error) {
+// decodeAnyValue decodes an AnyValue given as one encoding (one) or as
+// several pieces merged in order: the last oneof member set wins, and a
+// message member set more than once is merged.
+func decodeAnyValue(one []byte, pieces [][]byte) (any, error) {
 	var value any
 	var lastMsg protowire.Number
 	var msgParts [][]byte
+	var msgOne []byte // the only part, the common case
+	if pieces == nil {
+		pieces = [][]byte{one}[:1:1]
+	}
 	for _, b := range pieces {
-		err := fields(b, func(f wireField) error {
-			var err error
+		for len(b) > 0 {
+			f, err := nextField(b)
+			if err != nil {
+				return nil, err
+			}
+			b = f.rest
 			switch {
 			case f.is(wireAnyString, protowire.BytesType):
-				value, err = wireString(f.b)
-				lastMsg, msgParts = 0, nil
+				if value, err = wireString(f.b); err != nil {
+					return nil, err
+				}
+				lastMsg = 0
 			case f.is(wireAnyBool, protowire.VarintType):
-				value, lastMsg, msgParts = f.v != 0, 0, nil
+				value, lastMsg = f.v != 0, 0
 			case f.is(wireAnyInt, protowire.VarintType):
-				value, lastMsg, msgParts = int64(f.v), 0, nil
+				value, lastMsg = int64(f.v), 0
 			case f.is(wireAnyDouble, protowire.Fixed64Type):
-				value, lastMsg, msgParts = math.Float64frombits(f.v), 0, nil
+				value, lastMsg = math.Float64frombits(f.v), 0
 			case f.is(wireAnyBytes, protowire.BytesType):
-				value, lastMsg, msgParts = append([]byte{}, f.b...), 0, nil
+				value, lastMsg = append([]byte{}, f.b...), 0
 			case f.is(wireAnyArray, protowire.BytesType), f.is(wireAnyKvlist, protowire.BytesType):
 				if lastMsg != f.num {
-					lastMsg, msgParts = f.num, nil
+					lastMsg, msgOne, msgParts = f.num, f.b, nil
+				} else {
+					if msgParts == nil {
+						msgParts = [][]byte{msgOne}
+					}
+					msgParts = append(msgParts, f.b)
 				}
-				msgParts = append(msgParts, f.b)
 				value = nil
 			}
-			return err
-		})
-		if err != nil {
-			return nil, err
 		}
 	}
-	switch lastMsg {
-	case wireAnyArray:
+	if lastMsg == 0 {
+		return value, nil
+	}
+	if msgParts == nil {
+		msgParts = [][]byte{msgOne}
+	}
+	if lastMsg == wireAnyArray {
 		out := []any{}
 		for _, b := range msgParts {
-			err := fields(b, func(f wireField) error {
-				if !f.is(wireListValues, protowire.BytesType) {
-					return nil
+			for len(b) > 0 {
+				f, err := nextField(b)
+				if err != nil {
+					return nil, err
 				}
-				v, err := decodeAnyValue([][]byte{f.b})
-				out = append(out, v)
-				return err
-			})
-			if err != nil {
-				return nil, err
-			}
-		}
-		return out, nil
-	case wireAnyKvlist:
-		out := map[string]any{}
-		for _, b := range msgParts {
-			err := fields(b, func(f wireField) error {
-				if !f.is(wireListValues, protowire.BytesType) {
-					return nil
+				b = f.rest
+				if f.is(wireListValues, protowire.BytesType) {
+					v, err := decodeAnyValue(f.b, nil)
+					if err != nil {
+						return nil, err
+					}
+					out = append(out, v)
 				}
-				return decodeKeyValue(f.b, out)
-			})
-			if err != nil {
-				return nil, err
 			}
 		}
 		return out, nil
 	}
-	return value, nil
+	out := map[string]any{}
+	for _, b := range msgParts {
+		for len(b) > 0 {
+			f, err := nextField(b)
+			if err != nil {
+				return nil, err
+			}
+			b = f.rest
+			if f.is(wireListValues, protowire.BytesType) {
+				if err := decodeKeyValue(f.b, out); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	return out, nil
 }

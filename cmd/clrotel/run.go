@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -60,13 +61,17 @@ Runs command with the clrotel profiler attached: the variables that
 input, output and error are the command's.
 
 Without --endpoint, the command's spans go to an OTLP receiver inside
-clrotel. When the command has exited and every process that sent spans
-has gone (or, for one still running, the spans stopped coming; at most
---wait), clrotel prints them to standard error as trees, one per trace,
-with their attributes, events and errors, then a summary line and a table
-of the busiest methods (calls, p50, p99, folded or not; folded methods are
-counted by their method metrics); --out saves the spans as OTLP/JSON too. With --endpoint the spans go there instead, and
-nothing is printed.
+clrotel, which prints them to standard error as trees, one per trace,
+with their attributes, events and errors. A trace is printed once it is
+complete (its root arrived, then 2 s without a span for it), but nothing
+before the command has run 3 s: a short command's traces are all printed
+at its exit. When the command has exited and every process that sent
+spans has gone (or, for one still running, the spans stopped coming; at
+most --wait), clrotel prints the traces left, then a summary line and a
+table of the busiest methods (calls, p50, p99, folded or not; folded
+methods are counted by their method metrics); --out saves the spans as
+OTLP/JSON too. With --endpoint the spans go there instead, and nothing
+is printed.
 
 clrotel forwards SIGINT, SIGTERM and SIGHUP to the command, and exits with
 its exit status (128+N if signal N ended it). A signal after the command
@@ -139,6 +144,7 @@ func runRun(args []string, stdout, stderr io.Writer) (int, error) {
 			stderr = &lockedWriter{w: stderr}
 		}
 		live = newLiveReport(stderr, f.maxSpans, f.quiet, completing.DefaultRule, time.Now())
+		lessGC()
 		opts := []otlpsink.Option{otlpsink.WithSpanFunc(func(s otlpsink.Span) { live.add(s, time.Now()) })}
 		if f.out != "" {
 			opts = append(opts, otlpsink.WithRawKept())
@@ -189,6 +195,20 @@ func runRun(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	return code, nil
+}
+
+// lessGC has the collector run less often than Go's default: the
+// receiver's heap is spans held until their trace completes, and
+// collecting it at every doubling cost about a fifth of the receiver's
+// time; the memory limit bounds what that may cost in memory. A GOGC or
+// GOMEMLIMIT in the environment wins.
+func lessGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(1 << 30)
+	}
 }
 
 // lockedWriter serializes writes to w.
