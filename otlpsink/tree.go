@@ -242,7 +242,7 @@ func (t *traceTree) write(tw *treeWriter) {
 	}
 	clear(done)
 	for n, i := range tops {
-		tw.span(t, i, "", n == len(tops)-1, true, done)
+		tw.span(t, i, n == len(tops)-1, true, done)
 	}
 }
 
@@ -287,6 +287,11 @@ type treeWriter struct {
 	printed int
 	err     error
 	buf     []byte // output not yet written
+
+	// Scratch space span reuses: the tree lines left of the current
+	// span's children, and the attribute keys.
+	prefix []byte
+	keys   []string
 }
 
 func (tw *treeWriter) full() bool {
@@ -303,7 +308,7 @@ func (tw *treeWriter) flush() {
 
 // span prints span i of t and the spans below it. done guards against
 // printing a span twice when ids repeat.
-func (tw *treeWriter) span(t *traceTree, i int, prefix string, last, top bool, done []bool) {
+func (tw *treeWriter) span(t *traceTree, i int, last, top bool, done []bool) {
 	if done[i] || tw.full() {
 		return
 	}
@@ -315,7 +320,8 @@ func (tw *treeWriter) span(t *traceTree, i int, prefix string, last, top bool, d
 	if last {
 		branch, cont = "└─ ", "   "
 	}
-	b := append(tw.buf, prefix...)
+	// tw.prefix is the lines down to this span's ancestors' siblings.
+	b := append(tw.buf, tw.prefix...)
 	b = append(b, branch...)
 	if s.Name == "" {
 		b = append(b, "(no name)"...)
@@ -345,9 +351,13 @@ func (tw *treeWriter) span(t *traceTree, i int, prefix string, last, top bool, d
 		}
 	}
 	// Details hang below the name, beside the line down to the children.
-	detail := prefix + cont + "   "
+	depth := len(tw.prefix)
+	tw.prefix = append(tw.prefix, cont...)
+	// detail shares prefix's spare room: it is done with before the
+	// children extend prefix.
+	detail := append(tw.prefix, "   "...)
 	if len(kids) > 0 {
-		detail = prefix + cont + "│  "
+		detail = append(tw.prefix, "│  "...)
 	}
 	if s.StatusCode == "error" {
 		b = append(b, detail...)
@@ -359,13 +369,14 @@ func (tw *treeWriter) span(t *traceTree, i int, prefix string, last, top bool, d
 		b = append(b, '\n')
 	}
 	if tw.opts.Attrs {
-		keys := make([]string, 0, len(s.Attrs))
+		keys := tw.keys[:0]
 		for k := range s.Attrs {
 			if !slices.Contains(tw.opts.Hide, k) {
 				keys = append(keys, k)
 			}
 		}
 		slices.Sort(keys)
+		tw.keys = keys
 		for _, k := range keys {
 			b = append(b, detail...)
 			b = appendOneLine(b, k)
@@ -386,8 +397,9 @@ func (tw *treeWriter) span(t *traceTree, i int, prefix string, last, top bool, d
 		tw.flush() // a span's lines are whole
 	}
 	for n, k := range kids {
-		tw.span(t, k, prefix+cont, n == len(kids)-1, false, done)
+		tw.span(t, k, n == len(kids)-1, false, done)
 	}
+	tw.prefix = tw.prefix[:depth]
 }
 
 // appendEventSummary renders an event's attributes after its name: ":
