@@ -42,7 +42,7 @@ type Traces struct {
 // pending is one trace's spans held so far.
 type pending struct {
 	id    string
-	spans []otlpsink.Span
+	spans []*otlpsink.Span
 	root  bool      // its root span has arrived
 	last  time.Time // when its last span arrived
 }
@@ -52,8 +52,9 @@ func New(rule Rule, begin time.Time) *Traces {
 	return &Traces{rule: rule, begin: begin, byID: map[string]*pending{}}
 }
 
-// Add holds s, which arrived at now.
-func (t *Traces) Add(s otlpsink.Span, now time.Time) {
+// Add holds s, which arrived at now. Spans are held by pointer: a trace
+// can gather thousands, and growing a slice of them would copy each again.
+func (t *Traces) Add(s *otlpsink.Span, now time.Time) {
 	p := t.byID[s.TraceID]
 	if p == nil {
 		p = &pending{id: s.TraceID}
@@ -74,8 +75,8 @@ func (t *Traces) Held() int { return t.held }
 // those given out to keep within MaxHeld, and forgets them. A trace's
 // spans come out together, in arrival order; the traces in no particular
 // order (the printer orders them).
-func (t *Traces) Complete(now time.Time) []otlpsink.Span {
-	var out []otlpsink.Span
+func (t *Traces) Complete(now time.Time) []*otlpsink.Span {
+	var out []*otlpsink.Span
 	if now.Sub(t.begin) >= t.rule.Start {
 		for id, p := range t.byID {
 			if t.complete(p, now) {
@@ -101,7 +102,7 @@ func (t *Traces) complete(p *pending, now time.Time) bool {
 
 // shed gives out the traces heard from least recently (ties by id) until
 // at most half of MaxHeld spans are held.
-func (t *Traces) shed() []otlpsink.Span {
+func (t *Traces) shed() []*otlpsink.Span {
 	ps := make([]*pending, 0, len(t.byID))
 	for _, p := range t.byID {
 		ps = append(ps, p)
@@ -115,7 +116,7 @@ func (t *Traces) shed() []otlpsink.Span {
 		}
 		return 1
 	})
-	var out []otlpsink.Span
+	var out []*otlpsink.Span
 	for _, p := range ps {
 		if t.held <= t.rule.MaxHeld/2 {
 			break
@@ -129,8 +130,8 @@ func (t *Traces) shed() []otlpsink.Span {
 
 // Rest gives out every span still held, and forgets them: the run has
 // ended.
-func (t *Traces) Rest() []otlpsink.Span {
-	out := make([]otlpsink.Span, 0, t.held)
+func (t *Traces) Rest() []*otlpsink.Span {
+	out := make([]*otlpsink.Span, 0, t.held)
 	for id, p := range t.byID {
 		out = append(out, p.spans...)
 		delete(t.byID, id)

@@ -29,7 +29,7 @@ func parse(s string) otlpsink.Span {
 	return otlpsink.Span{TraceID: trace, SpanID: id, ParentSpanID: parent}
 }
 
-func names(spans []otlpsink.Span) string {
+func names(spans []*otlpsink.Span) string {
 	if len(spans) == 0 {
 		return "-"
 	}
@@ -127,7 +127,8 @@ func TestComplete(t *testing.T) {
 			tr := New(tt.rule, t0)
 			for i, s := range tt.steps {
 				if s.span != "" {
-					tr.Add(parse(s.span), at(s.at))
+					sp := parse(s.span)
+					tr.Add(&sp, at(s.at))
 					continue
 				}
 				got := names(tr.Complete(at(s.at)))

@@ -44,8 +44,12 @@ type TreeOptions struct {
 // "! name key=value ..." lines ("! exception: Type: message" for
 // exceptions).
 func WriteTree(w io.Writer, spans []Span, opts TreeOptions) error {
+	ptrs := make([]*Span, len(spans))
+	for i := range spans {
+		ptrs[i] = &spans[i]
+	}
 	p := NewTreePrinter(w, opts)
-	p.Print(spans)
+	p.Print(ptrs)
 	return p.Finish()
 }
 
@@ -69,7 +73,7 @@ func NewTreePrinter(w io.Writer, opts TreeOptions) *TreePrinter {
 
 // Print prints the traces of spans, in the order their roots started, and
 // writes them out. Once opts.MaxSpans spans are printed it only counts.
-func (p *TreePrinter) Print(spans []Span) error {
+func (p *TreePrinter) Print(spans []*Span) error {
 	tw := &p.tw
 	tw.total += len(spans)
 	if tw.full() {
@@ -180,11 +184,10 @@ type traceTree struct {
 
 // groupTraces splits spans by trace id and orders the traces by the start
 // of their first root (ties by id, so that the output is deterministic).
-func groupTraces(spans []Span) []*traceTree {
+func groupTraces(spans []*Span) []*traceTree {
 	byID := map[string]*traceTree{}
 	var traces []*traceTree
-	for i := range spans {
-		s := &spans[i]
+	for _, s := range spans {
 		t := byID[s.TraceID]
 		if t == nil {
 			t = &traceTree{id: s.TraceID}

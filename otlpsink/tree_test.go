@@ -163,12 +163,12 @@ func TestWriteTreeWriteError(t *testing.T) {
 // batches, and the spans skipped counted in the closing line.
 func TestTreePrinterBatches(t *testing.T) {
 	spans := treeFixture()
-	var batches [][]Span
+	var batches [][]*Span
 	for _, id := range []string{"t1", "t0", "t2"} {
-		var b []Span
-		for _, s := range spans {
-			if s.TraceID == id {
-				b = append(b, s)
+		var b []*Span
+		for i := range spans {
+			if spans[i].TraceID == id {
+				b = append(b, &spans[i])
 			}
 		}
 		batches = append(batches, b)

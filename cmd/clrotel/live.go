@@ -54,7 +54,7 @@ func (r *liveReport) add(s otlpsink.Span, now time.Time) {
 	}
 	r.sum.add(s)
 	if r.traces != nil {
-		r.traces.Add(s, now)
+		r.traces.Add(&s, now)
 	} else {
 		r.skipped++
 	}
@@ -66,7 +66,7 @@ func (r *liveReport) tick(now time.Time) {
 		return
 	}
 	r.mu.Lock()
-	var spans []otlpsink.Span
+	var spans []*otlpsink.Span
 	if r.traces != nil {
 		spans = r.traces.Complete(now)
 	}
@@ -78,7 +78,7 @@ func (r *liveReport) tick(now time.Time) {
 
 // print prints spans' trees, counting skipped spans not printed; once the
 // printer prints no more, the report stops holding spans.
-func (r *liveReport) print(spans []otlpsink.Span, skipped int) {
+func (r *liveReport) print(spans []*otlpsink.Span, skipped int) {
 	r.printer.Skip(skipped)
 	if err := r.printer.Print(spans); err != nil && r.err == nil {
 		r.err = err
@@ -129,7 +129,7 @@ func (r *liveReport) finish(points []otlpsink.Point) error {
 		r.mu.Unlock()
 		return nil
 	}
-	var rest []otlpsink.Span
+	var rest []*otlpsink.Span
 	if r.traces != nil {
 		rest = r.traces.Rest()
 	}
