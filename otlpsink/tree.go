@@ -98,9 +98,14 @@ func (p *TreePrinter) Print(spans []*Span) error {
 	return tw.err
 }
 
-// printWindow is how many traces printParallel lays out before it writes
-// them: it bounds the output held.
-const printWindow = 256
+// printWindow bounds how many traces, and about how many spans,
+// printParallel lays out before it writes them: the output held. A
+// window of many spans keeps both processors busy when one trace is most
+// of them.
+const (
+	printWindow      = 1024
+	printWindowSpans = 32768
+)
 
 // printParallel prints traces as Print does, laying them out on every
 // processor: at clrotel run's exit, the program gone, the printing is
@@ -111,8 +116,14 @@ func (p *TreePrinter) printParallel(traces []*traceTree) {
 	if len(p.bufs) < printWindow {
 		p.bufs = make([][]byte, printWindow)
 	}
-	for start := 0; start < len(traces) && tw.err == nil; start += printWindow {
-		window := traces[start:min(start+printWindow, len(traces))]
+	for start := 0; start < len(traces) && tw.err == nil; {
+		end, n := start, 0
+		for end < len(traces) && end-start < printWindow && n < printWindowSpans {
+			n += len(traces[end].spans)
+			end++
+		}
+		window := traces[start:end]
+		start = end
 		out := make([]treeWriter, len(window))
 		var next atomic.Int64
 		var wg sync.WaitGroup
