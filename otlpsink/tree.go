@@ -60,7 +60,7 @@ func WriteTree(w io.Writer, spans []Span, opts TreeOptions) error {
 // (a small batch at once), never part of a line.
 type TreePrinter struct {
 	tw   treeWriter
-	bufs [][]byte // printParallel's buffers, one per trace of a window
+	bufs [][]byte // printParallel's buffers, one per processor
 }
 
 // treeFlushSize is how much output TreePrinter gathers before it writes.
@@ -104,18 +104,21 @@ func (p *TreePrinter) Print(spans []*Span) error {
 // of them.
 const (
 	printWindow      = 1024
-	printWindowSpans = 32768
+	printWindowSpans = 16384
 )
 
 // printParallel prints traces as Print does, laying them out on every
 // processor: at clrotel run's exit, the program gone, the printing is
-// what the user waits for. The output is the same.
+// what the user waits for. The output is the same. Each processor lays
+// its traces out one after another in a buffer of its own, kept from
+// window to window, so that the buffers stop growing after the first.
 func (p *TreePrinter) printParallel(traces []*traceTree) {
 	tw := &p.tw
 	workers := runtime.GOMAXPROCS(0)
-	if len(p.bufs) < printWindow {
-		p.bufs = make([][]byte, printWindow)
+	for len(p.bufs) < workers {
+		p.bufs = append(p.bufs, nil)
 	}
+	type laid struct{ worker, from, to int }
 	for start := 0; start < len(traces) && tw.err == nil; {
 		end, n := start, 0
 		for end < len(traces) && end-start < printWindow && n < printWindowSpans {
@@ -124,42 +127,43 @@ func (p *TreePrinter) printParallel(traces []*traceTree) {
 		}
 		window := traces[start:end]
 		start = end
-		out := make([]treeWriter, len(window))
+		at := make([]laid, len(window))
+		ws := make([]treeWriter, min(workers, len(window)))
 		var next atomic.Int64
 		var wg sync.WaitGroup
-		for range min(workers, len(window)) {
+		for w := range ws {
+			ws[w].opts, ws[w].buf = tw.opts, p.bufs[w][:0]
 			wg.Go(func() {
+				o := &ws[w]
 				for {
 					i := int(next.Add(1) - 1)
 					if i >= len(window) {
 						return
 					}
-					out[i].opts, out[i].buf = tw.opts, p.bufs[i][:0]
-					window[i].write(&out[i])
+					from := len(o.buf)
+					window[i].write(o)
+					at[i] = laid{w, from, len(o.buf)}
 				}
 			})
 		}
 		wg.Wait()
-		for i, o := range out {
-			tw.printed += o.printed
-			if len(o.buf) >= treeFlushSize {
+		for _, a := range at {
+			out := ws[a.worker].buf[a.from:a.to]
+			if len(out) >= treeFlushSize {
 				tw.flush()
 				if tw.err == nil {
-					_, tw.err = tw.w.Write(o.buf)
+					_, tw.err = tw.w.Write(out)
 				}
 			} else {
-				tw.buf = append(tw.buf, o.buf...)
+				tw.buf = append(tw.buf, out...)
 				if len(tw.buf) >= treeFlushSize {
 					tw.flush()
 				}
 			}
-			// Keep the buffer for the next window, unless it is one
-			// trace's exceptional size.
-			if cap(o.buf) <= 1<<20 {
-				p.bufs[i] = o.buf
-			} else {
-				p.bufs[i] = nil
-			}
+		}
+		for w := range ws {
+			tw.printed += ws[w].printed
+			p.bufs[w] = ws[w].buf
 		}
 	}
 	tw.flush()
