@@ -286,3 +286,35 @@ func TestFormatDuration(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintParallelSameAsSequential: without a span limit the traces are
+// laid out on every processor, in windows; the output is what the
+// sequential path (a limit above the count) prints.
+func TestPrintParallelSameAsSequential(t *testing.T) {
+	var spans []Span
+	add := func(trace, id, parent string, start time.Duration, attrs map[string]any) {
+		spans = append(spans, Span{TraceID: trace, SpanID: id, ParentSpanID: parent, Name: "M" + id,
+			Start: base.Add(start), End: base.Add(start + time.Microsecond), Attrs: attrs})
+	}
+	for i := range printWindow + 500 { // more traces than a window
+		tr := "t" + strconv.Itoa(i)
+		add(tr, "r", "", time.Duration(i)*time.Millisecond, map[string]any{"i": int64(i), "s": "x\"y"})
+		add(tr, "c", "r", time.Duration(i)*time.Millisecond+1, nil)
+	}
+	for i := range printWindowSpans + 10 { // one trace larger than a window
+		add("big", "s"+strconv.Itoa(i), "s"+strconv.Itoa(i/2), time.Duration(i), map[string]any{"k": "v"})
+	}
+	var par, seq strings.Builder
+	if err := WriteTree(&par, spans, TreeOptions{Attrs: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteTree(&seq, spans, TreeOptions{Attrs: true, MaxSpans: len(spans) + 1}); err != nil {
+		t.Fatal(err)
+	}
+	if par.String() != seq.String() {
+		t.Errorf("parallel output (%d bytes) differs from sequential (%d bytes)", par.Len(), seq.Len())
+	}
+	if !strings.Contains(par.String(), "trace big  ("+strconv.Itoa(printWindowSpans+10)+" spans)") {
+		t.Error("the large trace is missing")
+	}
+}
