@@ -217,7 +217,7 @@ func decodeScopeSpans(b []byte, res map[string]any, out []Span) ([]Span, error) 
 		if !f.is(wireScopeSpansSpans, protowire.BytesType) {
 			return nil
 		}
-		sp := Span{Attrs: make(map[string]any, count(f.b, wireSpanAttributes)), Resource: res, Scope: scope}
+		sp := Span{Attrs: map[string]any{}, Resource: res, Scope: scope}
 		if err := decodeSpan(f.b, &sp); err != nil {
 			return err
 		}
