@@ -25,6 +25,9 @@ type function struct {
 	c      *C.clr_fn // nil when not selected
 	method *otelbridge.Method
 	plan   *fnPlan // values to read; nil when capture is off for it
+	// meta: the method's metadata form, which no-code targets select by
+	// (only when there are targets).
+	meta *naming.MetaForm
 	names  sampling.MethodNames
 
 	mu    sync.Mutex

@@ -44,11 +44,15 @@ type Env interface {
 	Type() string
 }
 
-// Collection is a captured array or collection: clrotel keeps its
-// rendering and its size, not its elements (indexing one is absent).
+// Collection is a captured array or collection: its rendering and its
+// size, and Elems, the elements of an array of strings, bools, ints or
+// longs, or doubles or floats captured whole ([]string, []bool, []int64,
+// []float64; nil for any other). Indexing reads Elems; an array-typed
+// attribute converts them.
 type Collection struct {
-	Text string
-	Size int64
+	Text  string
+	Size  int64
+	Elems any
 }
 
 // SyntaxError is an expression clrotel does not accept, with the column

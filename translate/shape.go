@@ -47,7 +47,12 @@ func (t *Translator) shapeOf(f Function, m *otelbridge.Method) *shape {
 		t.shapes = map[*otelbridge.Method]*shape{}
 	}
 	typ, name := shaping.SplitFunction(m.Function)
-	desc := shaping.MethodDesc{Type: typ, Method: name, ParamTypes: shaping.ParamTypes(strings.TrimSuffix(strings.TrimPrefix(m.Frame, m.Function+"("), ")"))}
+	desc := shaping.MethodDesc{Type: typ, Method: name, ParamTypes: shaping.ParamTypes(strings.TrimSuffix(strings.TrimPrefix(m.Frame, m.Function+"("), ")")), Meta: f.Meta}
+	if f.Meta != nil {
+		// The expressions' type and method are upstream's: the target's
+		// type and method as its file writes them, the metadata form.
+		typ, name = f.Meta.Type, f.Meta.Method
+	}
 	for _, kv := range m.Attrs {
 		switch kv.Key {
 		case otelbridge.KeyAssembly:
