@@ -27,8 +27,8 @@ type function struct {
 	plan   *fnPlan // values to read; nil when capture is off for it
 	// meta: the method's metadata form, which no-code targets select by
 	// (only when there are targets).
-	meta *naming.MetaForm
-	names  sampling.MethodNames
+	meta  *naming.MetaForm
+	names sampling.MethodNames
 
 	mu    sync.Mutex
 	insts map[string]*otelbridge.Method // exact instantiations of shared code
