@@ -140,6 +140,9 @@ type frame struct {
 	// pseudo: no span, a continuation of the span spanID (async.go).
 	async, pseudo bool
 	end           *asyncEnd // pseudo: the task completed in this step
+	// taskEnd: an async span's shaping, deferred to its task's end
+	// (AtTaskEnd).
+	taskEnd TaskEnd
 	link          *spanLink // a root's link (LinkRoot)
 	// root: it began a trace, under open spans or none. exported: sent
 	// while still open (Serving); its end sends nothing more.

@@ -23,6 +23,13 @@ type Expr struct {
 // return, method or type).
 func (e *Expr) Uses(root string) bool { return e.uses[root] }
 
+// usesElements marks, in Expr.uses, an expression that indexes an array.
+const usesElements = "[]"
+
+// ReadsElements reports whether the expression indexes an array (other
+// than arguments): the call's array elements must then be read.
+func (e *Expr) ReadsElements() bool { return e.uses[usesElements] }
+
 // String returns the expression's source.
 func (e *Expr) String() string { return e.src }
 
@@ -194,6 +201,9 @@ func (p *parser) postfix() (node, error) {
 			}
 			if err = p.expect("]"); err != nil {
 				return nil, err
+			}
+			if r, ok := n.(root); !ok || r.name != "arguments" {
+				p.uses[usesElements] = true
 			}
 			n = index{n, i}
 		default:

@@ -99,6 +99,26 @@ func (t *Target) ReadsCallAtReturn() bool {
 	return false
 }
 
+// ReadsElements reports whether the target reads the elements of arrays:
+// an attribute of an array type from an expression, or an expression that
+// indexes one.
+func (t *Target) ReadsElements() bool {
+	if t.NameSource != nil && t.NameSource.ReadsElements() {
+		return true
+	}
+	for _, a := range t.Attrs {
+		if a.Expr != nil && (strings.HasSuffix(a.Type, "_array") || a.Expr.ReadsElements()) {
+			return true
+		}
+	}
+	for _, r := range t.Status {
+		if r.Cond.ReadsElements() {
+			return true
+		}
+	}
+	return false
+}
+
 // StatusRule sets the span's status when its condition holds at return.
 type StatusRule struct {
 	Cond        *Expr
