@@ -20,7 +20,12 @@ import (
 // OK for the completed order and ERROR with the rule's description for
 // the failed one. With capture off the spans keep their name, kind and
 // static attribute; the attributes and status rules that need values are
-// not applied. A file with an expression upstream's language lacks is
+// not applied. The file's other targets, written as upstream's own test
+// app writes them, shape an async method (its status and return.Status
+// from its task's result, when the task completes), a generic type's
+// generic method (Repository`1, !!0, !0; `type` is upstream's
+// Repository`1) and a nested type's (OrderService+Audit) with array
+// attributes. A file with an expression upstream's language lacks is
 // rejected with its line and column, and the app runs as before,
 // unshaped. Both runtimes.
 func TestNoCodeShaping(t *testing.T) {
@@ -58,6 +63,7 @@ func TestNoCodeShaping(t *testing.T) {
 					id, _ := s.Attrs["order.id"].(string)
 					byOrder[id] = s
 				}
+				checkUpstreamForms(t, r.Spans, capture == "on")
 				if capture == "off" {
 					for _, s := range shaped {
 						if s.Attrs["order.id"] != nil || s.StatusCode != "unset" {
@@ -193,5 +199,60 @@ func TestNoCodeToJaeger(t *testing.T) {
 				t.Errorf("the failed order in Jaeger: %v", large)
 			}
 		})
+	}
+}
+
+// checkUpstreamForms checks the spans of NoCode.cs's async, generic and
+// nested targets (tests/e2e/testdata/nocode.yaml); with capture off only
+// what needs no value.
+func checkUpstreamForms(t *testing.T, spans []otlpsink.Span, captured bool) {
+	t.Helper()
+	async := byName(spans, "process-order-async")
+	if len(async) != 2 {
+		t.Fatalf("%d process-order-async spans; spans: %v", len(async), spanNames(spans))
+	}
+	for _, s := range async {
+		if s.Kind != "consumer" || s.Duration() < 20*time.Millisecond {
+			t.Errorf("process-order-async: kind %s, lasted %v (not until its task completed)", s.Kind, s.Duration())
+		}
+		if !captured {
+			if s.Attrs["order.status"] != nil || s.StatusCode != "unset" {
+				t.Errorf("capture off: %v, status %s", s.Attrs, s.StatusCode)
+			}
+			continue
+		}
+		switch s.Attrs["order.id"] {
+		case "A-1":
+			if s.Attrs["order.status"] != "Completed" || s.StatusCode != "ok" {
+				t.Errorf("the completed async order: %v, status %s", s.Attrs, s.StatusCode)
+			}
+		case "B-2":
+			if s.Attrs["order.status"] != "Failed" || s.StatusCode != "error" || s.StatusMsg != "Order processing failed" {
+				t.Errorf("the failed async order: %v, status %s %q", s.Attrs, s.StatusCode, s.StatusMsg)
+			}
+		default:
+			t.Errorf("process-order-async: %v", s.Attrs)
+		}
+	}
+	save := byName(spans, "repo-save")
+	if len(save) != 1 || save[0].Attrs["repo.operation"] != "MyApp.Services.Repository`1.Save" ||
+		captured != (save[0].Attrs["repo.key"] == "A-1") {
+		t.Errorf("repo-save: %v; spans: %v", save, spanNames(spans))
+	}
+	audit := byName(spans, "audit-record")
+	if len(audit) != 1 {
+		t.Fatalf("%d audit-record spans; spans: %v", len(audit), spanNames(spans))
+	}
+	a := audit[0]
+	if !captured {
+		if a.Attrs["audit.tags"] != nil || a.StatusCode != "unset" {
+			t.Errorf("capture off: audit-record %v, status %s", a.Attrs, a.StatusCode)
+		}
+		return
+	}
+	tags, _ := a.Attrs["audit.tags"].([]any)
+	counts, _ := a.Attrs["audit.counts"].([]any)
+	if fmt.Sprint(tags) != "[express gift]" || fmt.Sprint(counts) != "[1 2]" || a.Attrs["audit.first"] != "express" || a.StatusCode != "ok" {
+		t.Errorf("audit-record: %v, status %s", a.Attrs, a.StatusCode)
 	}
 }
