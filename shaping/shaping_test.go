@@ -547,3 +547,25 @@ func TestMatchMetadataForm(t *testing.T) {
 		}
 	}
 }
+
+// A target reads array elements when an expression indexes an array
+// other than arguments, or an attribute of an array type comes from an
+// expression.
+func TestReadsElements(t *testing.T) {
+	for src, want := range map[string]bool{
+		`{name: a, value_source: "arguments[0]", type: string}`:          false,
+		`{name: a, value_source: "arguments[0]", type: string_array}`:    true,
+		`{name: a, value: [x], type: string_array}`:                      false,
+		`{name: a, value_source: "arguments[0][1]", type: string}`:       true,
+		`{name: a, value_source: "return.Items[0].Name", type: string}`:  true,
+		`{name: a, value_source: "arguments[1 > 0 ? 0 : 1]", type: int}`: false,
+	} {
+		r, err := Parse("f.yaml", []byte("instrumentation/development:\n  dotnet:\n    no_code:\n      targets:\n        - target: {type: A, method: M}\n          span:\n            name: m\n            attributes:\n              - "+src+"\n"))
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if got := r.Targets[0].ReadsElements(); got != want {
+			t.Errorf("%s: ReadsElements = %v", src, got)
+		}
+	}
+}

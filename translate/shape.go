@@ -220,7 +220,10 @@ func keyValue(name string, v any) attribute.KeyValue {
 // its typed first-level fields (key.Field, the member's name matched
 // without regard to case, as upstream's reflection); a null is its key's
 // ".null"; an array or a collection is a shaping.Collection of its text and
-// its ".length" or ".count". Deeper members are not captured: absent.
+// its ".length" or ".count", with, for an array whose elements were read
+// (elems, values.AppendElements, by the same keys), those elements: an
+// argument's, this's, the return value's or one of their first-level
+// fields'. Deeper members are not captured: absent.
 type callEnv struct {
 	sh    *shape
 	vals  []attribute.KeyValue
