@@ -143,7 +143,7 @@ type frame struct {
 	// taskEnd: an async span's shaping, deferred to its task's end
 	// (AtTaskEnd).
 	taskEnd TaskEnd
-	link          *spanLink // a root's link (LinkRoot)
+	link    *spanLink // a root's link (LinkRoot)
 	// root: it began a trace, under open spans or none. exported: sent
 	// while still open (Serving); its end sends nothing more.
 	root, exported bool
