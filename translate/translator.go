@@ -88,34 +88,7 @@ func (t *Translator) Record(th *Thread, r capture.Record) {
 	case capture.KindEnter:
 		t.enter(th, r)
 	case capture.KindLeave:
-		var attrs []attribute.KeyValue
-		x, err := capture.DecodeExit(r)
-		if err != nil {
-			t.Log.Debugf("%v", err)
-		}
-		var sh *shape
-		f, fok := t.Methods.Function(x.Func)
-		if fok && err == nil {
-			sh = t.shapeOf(f, f.Method)
-		}
-		if r.Flags&capture.FlagValues != 0 && err == nil && fok && f.Planned {
-			budget := t.Render.Limits.MaxAttrBytes
-			if depth := th.Spans.Depth(); depth > 0 && depth <= len(th.argBytes) {
-				budget -= int(th.argBytes[depth-1])
-			}
-			attrs, _ = t.values(f.Return, x.Values, budget, sh != nil && sh.elems)
-		} else {
-			t.elems = t.elems[:0]
-		}
-		if r.Flags&capture.FlagSyncEnd != 0 {
-			b.EndsWithCall(th.Spans)
-		}
-		if sh != nil {
-			attrs = t.shapeReturn(th, sh, f, r, attrs)
-		}
-		attrs = t.markDropped(r, attrs)
-		attrs = t.folded(r, x, attrs)
-		b.Exit(th.Spans, r.Time, otelbridge.ExitReturn, attrs...)
+		t.leave(th, r)
 	case capture.KindException:
 		x, err := capture.DecodeExit(r)
 		if err != nil {
@@ -147,6 +120,43 @@ func (t *Translator) Record(th *Thread, r capture.Record) {
 			b.Exit(th.Spans, r.Time, otelbridge.ExitUnwind, attrs...)
 		}
 	}
+}
+
+// leave ends the span of a call that returned, with its return value, and
+// shapes it (shapeReturn).
+func (t *Translator) leave(th *Thread, r capture.Record) {
+	b := t.Bridge
+	var attrs []attribute.KeyValue
+	x, err := capture.DecodeExit(r)
+	if err != nil {
+		t.Log.Debugf("%v", err)
+	}
+	var sh *shape
+	var f Function
+	fok := false
+	if err == nil && (r.Flags&capture.FlagValues != 0 || t.Shapes != nil) {
+		if f, fok = t.Methods.Function(x.Func); fok {
+			sh = t.shapeOf(f, f.Method)
+		}
+	}
+	if r.Flags&capture.FlagValues != 0 && err == nil && fok && f.Planned {
+		budget := t.Render.Limits.MaxAttrBytes
+		if depth := th.Spans.Depth(); depth > 0 && depth <= len(th.argBytes) {
+			budget -= int(th.argBytes[depth-1])
+		}
+		attrs, _ = t.values(f.Return, x.Values, budget, sh != nil && sh.elems)
+	} else {
+		t.elems = t.elems[:0]
+	}
+	if r.Flags&capture.FlagSyncEnd != 0 {
+		b.EndsWithCall(th.Spans)
+	}
+	if sh != nil {
+		attrs = t.shapeReturn(th, sh, f, r, attrs)
+	}
+	attrs = t.markDropped(r, attrs)
+	attrs = t.folded(r, x, attrs)
+	b.Exit(th.Spans, r.Time, otelbridge.ExitReturn, attrs...)
 }
 
 func (t *Translator) enter(th *Thread, r capture.Record) {
