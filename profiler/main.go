@@ -342,6 +342,11 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		}
 	}
 	f.method = bridgeMethod(m)
+	if p.shapes != nil {
+		if mf, err := p.resolver.MetadataForm(m); err == nil {
+			f.meta = &mf
+		}
+	}
 	// A trace rooted here is sampled by the first matching rule, else by
 	// the sampler (a remote strategy's entry for it): decided in the hook
 	// from this setting until the next strategy block covers the function.

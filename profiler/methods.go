@@ -22,7 +22,7 @@ func (m methods) Function(i uint32) (translate.Function, bool) {
 	if f == nil {
 		return translate.Function{}, false
 	}
-	out := translate.Function{Method: f.method, AsyncKickoff: f.flags()&selection.FnAsyncKickoff != 0}
+	out := translate.Function{Method: f.method, AsyncKickoff: f.flags()&selection.FnAsyncKickoff != 0, Meta: f.meta}
 	if f.plan != nil {
 		out.Planned, out.Enter, out.Return = true, f.plan.enter, f.plan.ret
 	}

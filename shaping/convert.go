@@ -5,11 +5,13 @@ import (
 	"strings"
 )
 
-// Convert turns an expression's value into the attribute type typ
-// (string, bool, int, double), as upstream's NoCodeIntegrationHelper does:
-// the value itself when it has the type, else its text (Text) parsed as
-// .NET parses it; false when it cannot (the attribute is then left out).
-// The result is a string, bool, int64 or float64.
+// Convert turns an expression's value into the attribute type typ, as
+// upstream's NoCodeIntegrationHelper does: for string, bool, int and
+// double the value itself when it has the type, else its text (Text)
+// parsed as .NET parses it; for an array type a Collection's Elems of that
+// type; false when it cannot (the attribute is then left out). The result
+// is a string, bool, int64 or float64, or a []string, []bool, []int64 or
+// []float64.
 func Convert(v any, typ string) (any, bool) {
 	if v == nil {
 		return nil, false
@@ -36,6 +38,24 @@ func Convert(v any, typ string) (any, bool) {
 			return float64(x), true
 		}
 		return parseDouble(Text(v))
+	case "string_array", "bool_array", "int_array", "double_array":
+		// As upstream: only an array of the type's own elements (string[];
+		// bool[]; int[] or long[]; double[] or float[]).
+		c, _ := v.(Collection)
+		var elemType string
+		switch c.Elems.(type) {
+		case []string:
+			elemType = "string_array"
+		case []bool:
+			elemType = "bool_array"
+		case []int64:
+			elemType = "int_array"
+		case []float64:
+			elemType = "double_array"
+		}
+		if elemType == typ {
+			return c.Elems, true
+		}
 	}
 	return nil, false
 }

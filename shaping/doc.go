@@ -14,7 +14,10 @@
 // operator, the conditional, indexing and the five functions, with
 // upstream's null semantics), the rejection at load, with line and column,
 // of what upstream's parser rejects or can only evaluate to null, target
-// matching (exact names and signatures as upstream, or clrotel's globs),
-// and the evaluation over an Env. Shaping is decided on the exporter's side
-// from captured values: it must not touch the runtime or the hooks.
+// matching (exact names and signatures in upstream's metadata form, as
+// clrotel names them, or clrotel's globs), and the evaluation over an Env,
+// which gives the captured values, an async method's return being its
+// task's result, and the elements of arrays captured whole. Shaping is
+// decided on the exporter's side from captured values: it must not touch
+// the runtime or the hooks.
 package shaping

@@ -130,7 +130,33 @@ func (x index) eval(env Env) any {
 		}
 		return r.lookup(env)
 	}
-	// An array's or a list's elements are not captured one by one.
+	c, ok := x.target.eval(env).(Collection)
+	if !ok {
+		return nil
+	}
+	// As upstream: an int index (not a double) within the array.
+	i, ok := x.index.eval(env).(int64)
+	if !ok || i < 0 {
+		return nil
+	}
+	switch e := c.Elems.(type) {
+	case []string:
+		if i < int64(len(e)) {
+			return e[i]
+		}
+	case []bool:
+		if i < int64(len(e)) {
+			return e[i]
+		}
+	case []int64:
+		if i < int64(len(e)) {
+			return e[i]
+		}
+	case []float64:
+		if i < int64(len(e)) {
+			return e[i]
+		}
+	}
 	return nil
 }
 

@@ -23,6 +23,13 @@ type Expr struct {
 // return, method or type).
 func (e *Expr) Uses(root string) bool { return e.uses[root] }
 
+// usesElements marks, in Expr.uses, an expression that indexes an array.
+const usesElements = "[]"
+
+// ReadsElements reports whether the expression indexes an array (other
+// than arguments): the call's array elements must then be read.
+func (e *Expr) ReadsElements() bool { return e.uses[usesElements] }
+
 // String returns the expression's source.
 func (e *Expr) String() string { return e.src }
 
@@ -44,11 +51,15 @@ type Env interface {
 	Type() string
 }
 
-// Collection is a captured array or collection: clrotel keeps its
-// rendering and its size, not its elements (indexing one is absent).
+// Collection is a captured array or collection: its rendering and its
+// size, and Elems, the elements of an array of strings, bools, ints or
+// longs, or doubles or floats captured whole ([]string, []bool, []int64,
+// []float64; nil for any other). Indexing reads Elems; an array-typed
+// attribute converts them.
 type Collection struct {
-	Text string
-	Size int64
+	Text  string
+	Size  int64
+	Elems any
 }
 
 // SyntaxError is an expression clrotel does not accept, with the column
@@ -190,6 +201,9 @@ func (p *parser) postfix() (node, error) {
 			}
 			if err = p.expect("]"); err != nil {
 				return nil, err
+			}
+			if r, ok := n.(root); !ok || r.name != "arguments" {
+				p.uses[usesElements] = true
 			}
 			n = index{n, i}
 		default:

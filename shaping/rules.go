@@ -62,8 +62,9 @@ type Target struct {
 
 // Attr is an attribute a shaped span carries: a static value, or an
 // expression over the call's values, converted to Type (string, bool,
-// int, double; a static value also string_array, bool_array, int_array,
-// double_array).
+// int, double, string_array, bool_array, int_array, double_array; an
+// expression gives an array type only from an array captured whole, as
+// Convert says).
 type Attr struct {
 	Name string
 	Type string
@@ -92,6 +93,26 @@ func (t *Target) ReadsCallAtReturn() bool {
 	}
 	for _, a := range t.Attrs {
 		if a.AtReturn && reads(a.Expr) {
+			return true
+		}
+	}
+	return false
+}
+
+// ReadsElements reports whether the target reads the elements of arrays:
+// an attribute of an array type from an expression, or an expression that
+// indexes one.
+func (t *Target) ReadsElements() bool {
+	if t.NameSource != nil && t.NameSource.ReadsElements() {
+		return true
+	}
+	for _, a := range t.Attrs {
+		if a.Expr != nil && (strings.HasSuffix(a.Type, "_array") || a.Expr.ReadsElements()) {
+			return true
+		}
+	}
+	for _, r := range t.Status {
+		if r.Cond.ReadsElements() {
 			return true
 		}
 	}
@@ -422,10 +443,6 @@ func (p *fileParser) attr(key string, n *yaml.Node) (Attr, bool) {
 		if a.Expr == nil {
 			return Attr{}, false
 		}
-		if strings.HasSuffix(a.Type, "_array") {
-			p.bad(m["type"], key+".type", "want string, bool, int or double for a value_source: clrotel captures an array as its text and size, not its elements; found %q", a.Type)
-			return Attr{}, false
-		}
 		a.AtReturn = a.Expr.Uses("return")
 	default:
 		p.bad(n, key, "want value or value_source")
@@ -493,11 +510,14 @@ func found(n *yaml.Node) string {
 // MethodDesc is what a target is matched against: a traced method's
 // assembly, declaring type and name (Namespace.Type, Method), return type
 // and parameter types as clrotel names them (Int32, String,
-// Acme.Shop.Item).
+// Acme.Shop.Item), and as upstream's files write them (Meta: the metadata
+// form, Acme.Repo`1, Acme.Outer+Inner, System.Int32, !0, !!0; nil when not
+// known). A target's names and types may be written either way.
 type MethodDesc struct {
 	Assembly, Type, Method string
 	ReturnType             string
 	ParamTypes             []string
+	Meta                   *naming.MetaForm
 }
 
 // Match returns the first target that selects m, or nil.
@@ -514,17 +534,23 @@ func (r *Rules) Match(m MethodDesc) *Target {
 }
 
 func (t *Target) matches(m MethodDesc) bool {
-	if t.Assembly != "" && !naming.Match(t.Assembly, m.Assembly) || !naming.Match(t.Type, m.Type) || !naming.Match(t.Method, m.Method) {
+	meta := m.Meta
+	if meta == nil {
+		meta = &naming.MetaForm{}
+	}
+	if t.Assembly != "" && !naming.Match(t.Assembly, m.Assembly) ||
+		!naming.Match(t.Type, m.Type) && !naming.Match(t.Type, meta.Type) ||
+		!naming.Match(t.Method, m.Method) && !naming.Match(t.Method, meta.Method) {
 		return false
 	}
 	if !t.HasSignature {
 		return true
 	}
-	if !sameType(t.ReturnType, m.ReturnType) || len(t.ParamTypes) != len(m.ParamTypes) {
+	if !sameType(t.ReturnType, m.ReturnType) && !sameMetaType(t.ReturnType, meta.ReturnType) || len(t.ParamTypes) != len(m.ParamTypes) {
 		return false
 	}
 	for i, pt := range t.ParamTypes {
-		if !sameType(pt, m.ParamTypes[i]) {
+		if !sameType(pt, m.ParamTypes[i]) && (i >= len(meta.ParamTypes) || !sameMetaType(pt, meta.ParamTypes[i])) {
 			return false
 		}
 	}
@@ -539,4 +565,16 @@ func sameType(file, ours string) bool {
 		return ours == "" || ours == "Void"
 	}
 	return naming.Match(file, ours) || !strings.Contains(ours, ".") && naming.Match(file, "System."+ours)
+}
+
+// sameMetaType compares a type as the file writes it with its metadata
+// form ("" when not known).
+func sameMetaType(file, meta string) bool {
+	if meta == "" {
+		return false
+	}
+	if file == "" {
+		return meta == "System.Void"
+	}
+	return naming.Match(file, meta)
 }

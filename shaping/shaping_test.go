@@ -2,6 +2,7 @@ package shaping
 
 import (
 	"fmt"
+	"github.com/clrotel/clrotel/naming"
 	"reflect"
 	"strings"
 	"testing"
@@ -145,7 +146,7 @@ func TestParseErrors(t *testing.T) {
                 type: int_array
               - name: f
                 value_source: arguments[0]
-                type: string_array
+                type: long_array
               - name: g
                 value_source: "self.Name"
               - name: h
@@ -169,7 +170,7 @@ func TestParseErrors(t *testing.T) {
 		`f.yaml:19:46: targets.0.span.attributes.2.value_source: unexpected "+"`,
 		`f.yaml:21:31: targets.0.span.attributes.3.value_source: unknown function lower()`,
 		`f.yaml:23:24: targets.0.span.attributes.4.value: want a int list; found "1"`,
-		`f.yaml:27:23: targets.0.span.attributes.5.type: want string, bool, int or double for a value_source`,
+		`f.yaml:27:23: targets.0.span.attributes.5.type: want string, bool, int, double, string_array, bool_array, int_array or double_array; found "long_array"`,
 		`f.yaml:29:32: targets.0.span.attributes.6.value_source: unknown identifier "self"`,
 		`f.yaml:31:32: targets.0.span.attributes.7.value_source: the number 3000000000 is out of the range of a 32-bit int`,
 		`f.yaml:33:34: targets.0.span.attributes.8.value_source: the escape \q is not one of`,
@@ -281,7 +282,8 @@ func (e env) Type() string   { return "Acme.Orders" }
 // null.
 func TestEval(t *testing.T) {
 	vals := env{"arguments[0]": int64(42), "arguments[1].Name": "ann", "arguments[1].Age": int64(17),
-		"arguments[1].Path": "/api/users", "arguments[2]": Collection{Text: "String[2]{\"a\", \"b\"}", Size: 2},
+		"arguments[1].Path": "/api/users", "arguments[2]": Collection{Text: "String[2]{\"a\", \"b\"}", Size: 2, Elems: []string{"a", "b"}},
+		"return.Ids": Collection{Size: 2, Elems: []int64{7, 9}}, "instance.Items": Collection{Text: "[1, 2, …](40)", Size: 40},
 		"return.Status": "Failed", "return.Total": 12.5, "return.Ok": false, "return.Message": "an error occurred",
 		"instance.ServiceName": "orders", "return": "x"}
 	null := env{"return": nil, "arguments[0]": nil}
@@ -300,7 +302,13 @@ func TestEval(t *testing.T) {
 		{src: "arguments[1].Missing == null", want: true},
 		{src: "arguments[1].Name.Length", want: int64(3)},
 		{src: "arguments[2].Length", want: int64(2)},
-		{src: "arguments[2][0]", want: nil}, // elements are not captured one by one
+		{src: "arguments[2][0]", want: "a"},
+		{src: "arguments[2][1] == \"b\"", want: true},
+		{src: "arguments[2][2]", want: nil},
+		{src: "arguments[2][0 + 0]", want: nil}, // as upstream, a double is not an index
+		{src: "return.Ids[1] > 8", want: true},
+		{src: "instance.Items[0]", want: nil}, // a collection's elements are not kept
+		{src: "instance.Items.Count", want: int64(40)},
 		{src: "arguments[7]", want: nil},
 		{src: "arguments[-1]", want: nil},
 		{src: "arguments[\"0\"]", want: nil},
@@ -438,6 +446,24 @@ func TestConvertAndSplit(t *testing.T) {
 			t.Errorf("Convert(%#v, %s) = %#v, %v", c.v, c.typ, got, ok)
 		}
 	}
+	// Array types: the elements of an array of the type's own, as upstream
+	// (an int[] or long[] for int_array; no list; no text).
+	ints, strs := Collection{Size: 2, Elems: []int64{1, 2}}, Collection{Text: "String[1]{\"a\"}", Size: 1, Elems: []string{"a"}}
+	for _, c := range []struct {
+		v    any
+		typ  string
+		want any
+	}{
+		{strs, "string_array", []string{"a"}}, {ints, "int_array", []int64{1, 2}},
+		{Collection{Elems: []float64{1.5}}, "double_array", []float64{1.5}}, {Collection{Elems: []bool{true}}, "bool_array", []bool{true}},
+		{ints, "double_array", nil}, {strs, "int_array", nil}, {ints, "string_array", nil},
+		{Collection{Text: "[1, 2](2)", Size: 2}, "int_array", nil}, {"a,b", "string_array", nil}, {nil, "bool_array", nil},
+	} {
+		got, ok := Convert(c.v, c.typ)
+		if ok != (c.want != nil) || ok && !reflect.DeepEqual(got, c.want) {
+			t.Errorf("Convert(%#v, %s) = %#v, %v", c.v, c.typ, got, ok)
+		}
+	}
 	if got := ParamTypes("Int32 id, System.Collections.Generic.Dictionary<String, Int32> map, Acme.Item[] items"); !reflect.DeepEqual(got,
 		[]string{"Int32", "System.Collections.Generic.Dictionary<String, Int32>", "Acme.Item[]"}) {
 		t.Errorf("ParamTypes = %q", got)
@@ -471,6 +497,75 @@ func TestExprErrorColumns(t *testing.T) {
 		_, err := Parse("f.yaml", []byte(file))
 		if err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s: %v, want %s", c.value, err, want)
+		}
+	}
+}
+
+// Targets select methods by upstream's metadata form (its test app's
+// config.yaml: GenericNoCodeTestingClass`2, !!0, Task`1[System.Int32]) or
+// by clrotel's names; a generic method's name is its own, without its
+// arguments.
+func TestMatchMetadataForm(t *testing.T) {
+	generic := MethodDesc{Assembly: "TestApplication.NoCode", Type: "TestApplication.NoCode.GenericNoCodeTestingClass<TFooClass, TBarClass>",
+		Method: "GenericTestMethod<TFooMethod, TBarMethod>", ReturnType: "TFooMethod", ParamTypes: []string{"TFooMethod", "TBarMethod", "TFooClass", "TBarClass"},
+		Meta: &naming.MetaForm{Type: "TestApplication.NoCode.GenericNoCodeTestingClass`2", Method: "GenericTestMethod", ReturnType: "!!0", ParamTypes: []string{"!!0", "!!1", "!0", "!1"}}}
+	async := MethodDesc{Type: "TestApplication.NoCode.NoCodeTestingClass", Method: "IntTaskTestMethodAsync", ReturnType: "System.Threading.Tasks.Task<Int32>",
+		Meta: &naming.MetaForm{Type: "TestApplication.NoCode.NoCodeTestingClass", Method: "IntTaskTestMethodAsync", ReturnType: "System.Threading.Tasks.Task`1[System.Int32]"}}
+	nested := MethodDesc{Type: "Acme.Outer.Inner", Method: "Put", ReturnType: "Void", ParamTypes: []string{"System.Collections.Generic.List<String>", "Int32[]"},
+		Meta: &naming.MetaForm{Type: "Acme.Outer+Inner", Method: "Put", ReturnType: "System.Void", ParamTypes: []string{"System.Collections.Generic.List`1[System.String]", "System.Int32[]"}}}
+	for _, c := range []struct {
+		name   string
+		target string // type, method, return type, parameter types: |-separated
+		m      MethodDesc
+		want   bool
+	}{
+		{"upstream's generic target", "TestApplication.NoCode.GenericNoCodeTestingClass`2|GenericTestMethod|!!0|!!0,!!1,!0,!1", generic, true},
+		{"type parameter for method parameter", "TestApplication.NoCode.GenericNoCodeTestingClass`2|GenericTestMethod|!!0|!0,!!1,!0,!1", generic, false},
+		{"arity missing", "TestApplication.NoCode.GenericNoCodeTestingClass|GenericTestMethod|!!0|!!0,!!1,!0,!1", generic, false},
+		{"clrotel's names", "TestApplication.NoCode.GenericNoCodeTestingClass<TFooClass, TBarClass>|GenericTestMethod|TFooMethod|TFooMethod,TBarMethod,TFooClass,TBarClass", generic, true},
+		{"no signature", "TestApplication.NoCode.GenericNoCodeTestingClass`2|GenericTestMethod", generic, true},
+		{"glob", "*.GenericNoCodeTestingClass*|Generic*", generic, true},
+		{"Task`1[System.Int32]", "TestApplication.NoCode.NoCodeTestingClass|IntTaskTestMethodAsync|System.Threading.Tasks.Task`1[System.Int32]|", async, true},
+		{"Task<Int32>", "TestApplication.NoCode.NoCodeTestingClass|IntTaskTestMethodAsync|System.Threading.Tasks.Task<Int32>|", async, true},
+		{"Task`1[System.Int64]", "TestApplication.NoCode.NoCodeTestingClass|IntTaskTestMethodAsync|System.Threading.Tasks.Task`1[System.Int64]|", async, false},
+		{"nested", "Acme.Outer+Inner|Put|System.Void|System.Collections.Generic.List`1[System.String],System.Int32[]", nested, true},
+		{"nested, clrotel's names", "Acme.Outer.Inner|Put||System.Collections.Generic.List<String>,System.Int32[]", nested, true},
+		{"nested, forms mixed per type", "Acme.Outer+Inner|Put|System.Void|System.Collections.Generic.List<String>,System.Int32[]", nested, true},
+		{"nested, wrong element", "Acme.Outer+Inner|Put|System.Void|System.Collections.Generic.List`1[System.Object],System.Int32[]", nested, false},
+		{"no metadata form known", "Acme.Outer+Inner|Put", MethodDesc{Type: "Acme.Outer.Inner", Method: "Put"}, false},
+	} {
+		parts := strings.Split(c.target, "|")
+		tg := &Target{Type: parts[0], Method: parts[1]}
+		if len(parts) > 2 {
+			tg.HasSignature, tg.ReturnType = true, parts[2]
+			if parts[3] != "" {
+				tg.ParamTypes = strings.Split(parts[3], ",")
+			}
+		}
+		if got := (&Rules{Targets: []*Target{tg}}).Match(c.m) != nil; got != c.want {
+			t.Errorf("%s: matched %v", c.name, got)
+		}
+	}
+}
+
+// A target reads array elements when an expression indexes an array
+// other than arguments, or an attribute of an array type comes from an
+// expression.
+func TestReadsElements(t *testing.T) {
+	for src, want := range map[string]bool{
+		`{name: a, value_source: "arguments[0]", type: string}`:          false,
+		`{name: a, value_source: "arguments[0]", type: string_array}`:    true,
+		`{name: a, value: [x], type: string_array}`:                      false,
+		`{name: a, value_source: "arguments[0][1]", type: string}`:       true,
+		`{name: a, value_source: "return.Items[0].Name", type: string}`:  true,
+		`{name: a, value_source: "arguments[1 > 0 ? 0 : 1]", type: int}`: false,
+	} {
+		r, err := Parse("f.yaml", []byte("instrumentation/development:\n  dotnet:\n    no_code:\n      targets:\n        - target: {type: A, method: M}\n          span:\n            name: m\n            attributes:\n              - "+src+"\n"))
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		if got := r.Targets[0].ReadsElements(); got != want {
+			t.Errorf("%s: ReadsElements = %v", src, got)
 		}
 	}
 }

@@ -20,7 +20,12 @@ import (
 // OK for the completed order and ERROR with the rule's description for
 // the failed one. With capture off the spans keep their name, kind and
 // static attribute; the attributes and status rules that need values are
-// not applied. A file with an expression upstream's language lacks is
+// not applied. The file's other targets, written as upstream's own test
+// app writes them, shape an async method (its status and return.Status
+// from its task's result, when the task completes), a generic type's
+// generic method (Repository`1, !!0, !0; `type` is upstream's
+// Repository`1) and a nested type's (OrderService+Audit) with array
+// attributes. A file with an expression upstream's language lacks is
 // rejected with its line and column, and the app runs as before,
 // unshaped. Both runtimes.
 func TestNoCodeShaping(t *testing.T) {
@@ -58,6 +63,7 @@ func TestNoCodeShaping(t *testing.T) {
 					id, _ := s.Attrs["order.id"].(string)
 					byOrder[id] = s
 				}
+				checkUpstreamForms(t, r.Spans, capture == "on")
 				if capture == "off" {
 					for _, s := range shaped {
 						if s.Attrs["order.id"] != nil || s.StatusCode != "unset" {
@@ -100,7 +106,8 @@ func TestNoCodeShaping(t *testing.T) {
 // from OTEL_CONFIG_FILE on the other, through the repository's
 // collector-config.yaml in a real Collector to Jaeger: Jaeger's query API
 // gives the named SERVER spans with the configured attributes and their
-// statuses. Both runtimes.
+// statuses, and the async method's CONSUMER spans with the status and
+// attribute their task's result decided. Both runtimes.
 func TestNoCodeToJaeger(t *testing.T) {
 	backend(t, "jaeger", nil)
 	waitPort(t, "127.0.0.1:16686")
@@ -144,44 +151,16 @@ func TestNoCodeToJaeger(t *testing.T) {
 			if r.ExitCode != 0 {
 				t.Fatalf("exit %d\n%s", r.ExitCode, r.Stderr)
 			}
-			type span struct {
-				tags map[string]any
-			}
-			var shaped []span
-			deadline := time.Now().Add(30 * time.Second)
-			for len(shaped) < 2 && time.Now().Before(deadline) {
-				shaped = nil
-				var got jaegerTraces
-				resp, err := http.Get("http://127.0.0.1:16686/api/traces?service=" + service + "&operation=process-order&limit=20")
-				if err == nil {
-					_ = json.NewDecoder(resp.Body).Decode(&got)
-					resp.Body.Close()
-				}
-				for _, tr := range got.Data {
-					for _, s := range tr.Spans {
-						if s.OperationName != "process-order" {
-							continue
-						}
-						tags := map[string]any{}
-						for _, tag := range s.Tags {
-							tags[tag.Key] = tag.Value
-						}
-						shaped = append(shaped, span{tags})
-					}
-				}
-				if len(shaped) < 2 {
-					time.Sleep(500 * time.Millisecond)
-				}
-			}
+			shaped := jaegerOperation(t, service, "process-order", 2)
 			if len(shaped) != 2 {
 				t.Fatalf("Jaeger has %d process-order spans\n%s", len(shaped), r.Stderr)
 			}
 			byOrder := map[any]map[string]any{}
-			for _, s := range shaped {
-				if s.tags["span.kind"] != "server" || s.tags["code.function.name"] != "MyApp.Services.OrderService.ProcessOrder" || s.tags["order.system"] != "shop" {
-					t.Errorf("span tags %v", s.tags)
+			for _, tags := range shaped {
+				if tags["span.kind"] != "server" || tags["code.function.name"] != "MyApp.Services.OrderService.ProcessOrder" || tags["order.system"] != "shop" {
+					t.Errorf("span tags %v", tags)
 				}
-				byOrder[s.tags["order.id"]] = s.tags
+				byOrder[tags["order.id"]] = tags
 			}
 			small, large := byOrder["A-1"], byOrder["B-2"]
 			if small["customer.id"] != "c7" || small["order.total"] != 25.5 || small["operation.name"] != "ProcessOrder-Express" ||
@@ -192,6 +171,104 @@ func TestNoCodeToJaeger(t *testing.T) {
 				large["order.size"] != "large" || large["otel.status_code"] != "ERROR" || large["otel.status_description"] != "Order processing failed" {
 				t.Errorf("the failed order in Jaeger: %v", large)
 			}
+			async := map[any]map[string]any{}
+			for _, tags := range jaegerOperation(t, service, "process-order-async", 2) {
+				async[tags["order.id"]] = tags
+			}
+			if a := async["A-1"]; a["span.kind"] != "consumer" || a["order.status"] != "Completed" || a["otel.status_code"] != "OK" {
+				t.Errorf("the completed async order in Jaeger: %v", a)
+			}
+			if a := async["B-2"]; a["order.status"] != "Failed" || a["otel.status_code"] != "ERROR" || a["otel.status_description"] != "Order processing failed" {
+				t.Errorf("the failed async order in Jaeger: %v", a)
+			}
 		})
+	}
+}
+
+// jaegerOperation returns the tags of the spans of operation op of
+// service in Jaeger's query API, waiting up to 30 s for n of them.
+func jaegerOperation(t *testing.T, service, op string, n int) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	deadline := time.Now().Add(30 * time.Second)
+	for len(out) < n && time.Now().Before(deadline) {
+		out = nil
+		var got jaegerTraces
+		resp, err := http.Get("http://127.0.0.1:16686/api/traces?service=" + service + "&operation=" + op + "&limit=20")
+		if err == nil {
+			_ = json.NewDecoder(resp.Body).Decode(&got)
+			resp.Body.Close()
+		}
+		for _, tr := range got.Data {
+			for _, s := range tr.Spans {
+				if s.OperationName != op {
+					continue
+				}
+				tags := map[string]any{}
+				for _, tag := range s.Tags {
+					tags[tag.Key] = tag.Value
+				}
+				out = append(out, tags)
+			}
+		}
+		if len(out) < n {
+			time.Sleep(500 * time.Millisecond)
+		}
+	}
+	return out
+}
+
+// checkUpstreamForms checks the spans of NoCode.cs's async, generic and
+// nested targets (tests/e2e/testdata/nocode.yaml); with capture off only
+// what needs no value.
+func checkUpstreamForms(t *testing.T, spans []otlpsink.Span, captured bool) {
+	t.Helper()
+	async := byName(spans, "process-order-async")
+	if len(async) != 2 {
+		t.Fatalf("%d process-order-async spans; spans: %v", len(async), spanNames(spans))
+	}
+	for _, s := range async {
+		if s.Kind != "consumer" || s.Duration() < 20*time.Millisecond {
+			t.Errorf("process-order-async: kind %s, lasted %v (not until its task completed)", s.Kind, s.Duration())
+		}
+		if !captured {
+			if s.Attrs["order.status"] != nil || s.StatusCode != "unset" {
+				t.Errorf("capture off: %v, status %s", s.Attrs, s.StatusCode)
+			}
+			continue
+		}
+		switch s.Attrs["order.id"] {
+		case "A-1":
+			if s.Attrs["order.status"] != "Completed" || s.StatusCode != "ok" {
+				t.Errorf("the completed async order: %v, status %s", s.Attrs, s.StatusCode)
+			}
+		case "B-2":
+			if s.Attrs["order.status"] != "Failed" || s.StatusCode != "error" || s.StatusMsg != "Order processing failed" {
+				t.Errorf("the failed async order: %v, status %s %q", s.Attrs, s.StatusCode, s.StatusMsg)
+			}
+		default:
+			t.Errorf("process-order-async: %v", s.Attrs)
+		}
+	}
+	save := byName(spans, "repo-save")
+	if len(save) != 1 || save[0].Attrs["repo.operation"] != "MyApp.Services.Repository`1.Save" ||
+		captured != (save[0].Attrs["repo.key"] == "A-1") {
+		t.Errorf("repo-save: %v; spans: %v", save, spanNames(spans))
+	}
+	audit := byName(spans, "audit-record")
+	if len(audit) != 1 {
+		t.Fatalf("%d audit-record spans; spans: %v", len(audit), spanNames(spans))
+	}
+	a := audit[0]
+	if !captured {
+		if a.Attrs["audit.tags"] != nil || a.StatusCode != "unset" {
+			t.Errorf("capture off: audit-record %v, status %s", a.Attrs, a.StatusCode)
+		}
+		return
+	}
+	tags, _ := a.Attrs["audit.tags"].([]any)
+	counts, _ := a.Attrs["audit.counts"].([]any)
+	if fmt.Sprint(tags) != "[express gift]" || fmt.Sprint(counts) != "[1 2]" || a.Attrs["audit.first"] != "express" || a.StatusCode != "ok" {
+		t.Errorf("audit-record: %v, status %s", a.Attrs, a.StatusCode)
 	}
 }
