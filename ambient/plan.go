@@ -17,10 +17,13 @@ type Runtime interface {
 	// Static is the address of a static field; an error until the class
 	// is initialised.
 	Static(class uint64, field uint32) (uint64, error)
-	// AsyncLocalInstance is the class of the generic type chain names (a
-	// type of two parameters, or a type nested in one) instantiated over
-	// <IAsyncLocal, object>, as the AsyncLocal maps use it.
-	AsyncLocalInstance(chain []string) (uint64, bool)
+	// Definition finds the generic type chain names (a type, or a type
+	// nested in one, joined by '+' in reflection names) in a loaded
+	// module: its module and TypeDef.
+	Definition(chain []string) (module uint64, typeDef uint32, ok bool)
+	// Instantiate is the class of module's generic TypeDef over the
+	// classes args; an error until it is loaded.
+	Instantiate(module uint64, typeDef uint32, args []uint64) (uint64, error)
 	// StringLayout is where a String keeps its length and its characters.
 	StringLayout() (length, chars uint32, err error)
 }
@@ -176,10 +179,27 @@ func find(rt Runtime, name string) (uint64, []Field, map[string]uint32, error) {
 	return cid, fields, toks, nil
 }
 
+// asyncLocalInstance is the class of the generic type chain names (a
+// type of two parameters, or a type nested in one) instantiated over
+// <IAsyncLocal, object>, as the AsyncLocal maps use it.
+func asyncLocalInstance(rt Runtime, chain []string) (uint64, bool) {
+	m, td, ok := rt.Definition(chain)
+	if !ok {
+		return 0, false
+	}
+	key, err1 := rt.Class("System.Threading.IAsyncLocal")
+	obj, err2 := rt.Class("System.Object")
+	if err1 != nil || err2 != nil {
+		return 0, false
+	}
+	cid, err := rt.Instantiate(m, td, []uint64{key, obj})
+	return cid, err == nil && cid != 0
+}
+
 // pairOf is where the struct chain names, over <IAsyncLocal, object>,
 // keeps its key and value; the zero Pair when it is not loaded.
 func pairOf(rt Runtime, chain []string) Pair {
-	cid, ok := rt.AsyncLocalInstance(chain)
+	cid, ok := asyncLocalInstance(rt, chain)
 	if !ok {
 		return Pair{}
 	}
@@ -200,7 +220,7 @@ func pairOf(rt Runtime, chain []string) Pair {
 // Dictionary<IAsyncLocal, object>: its base class's entries array and the
 // Entry struct's key and value.
 func dictMap(rt Runtime) (Map, bool) {
-	cid, ok := rt.AsyncLocalInstance([]string{dictionary})
+	cid, ok := asyncLocalInstance(rt, []string{dictionary})
 	if !ok {
 		return Map{}, false
 	}

@@ -18,11 +18,14 @@ type fakeClass struct {
 	static uint64 // s_current's address; 0: not initialised
 }
 
-// fakeRuntime is a runtime whose classes are a table; instances over
-// <IAsyncLocal, object> are keyed by their chain joined with '/'.
+// fakeRuntime is a runtime whose classes are a table, and whose one
+// module (1) defines the generic types defs names (by their chain joined
+// with '/'); instances over <IAsyncLocal, object> are loaded for the
+// TypeDefs instances lists.
 type fakeRuntime struct {
 	classes   map[string]fakeClass
-	instances map[string]string // chain -> class name in classes
+	defs      map[string]uint32 // chain -> TypeDef
+	instances map[uint32]string // TypeDef -> class name in classes
 	noStrings bool
 	asked     int // Class questions
 }
@@ -65,12 +68,21 @@ func (r *fakeRuntime) Static(id uint64, field uint32) (uint64, error) {
 	return 0, errors.New("HRESULT 0x80131363")
 }
 
-func (r *fakeRuntime) AsyncLocalInstance(chain []string) (uint64, bool) {
-	name, ok := r.instances[strings.Join(chain, "/")]
-	if !ok {
-		return 0, false
+func (r *fakeRuntime) Definition(chain []string) (uint64, uint32, bool) {
+	td, ok := r.defs[strings.Join(chain, "/")]
+	return 1, td, ok
+}
+
+func (r *fakeRuntime) Instantiate(module uint64, td uint32, args []uint64) (uint64, error) {
+	key, obj := r.classes["System.Threading.IAsyncLocal"], r.classes["System.Object"]
+	if module != 1 || len(args) != 2 || args[0] != key.id || args[1] != obj.id {
+		return 0, fmt.Errorf("no TypeDef %#x in module %d over %v", td, module, args)
 	}
-	return r.classes[name].id, true
+	name, ok := r.instances[td]
+	if !ok {
+		return 0, errors.New("HRESULT 0x80131363")
+	}
+	return r.classes[name].id, nil
 }
 
 func (r *fakeRuntime) StringLayout() (uint32, uint32, error) {
@@ -97,15 +109,18 @@ func net8() *fakeRuntime {
 			mapNest + "OneElementAsyncLocalValueMap":   {id: 11, fields: fields("_item0", 8)},
 			mapNest + "MultiElementAsyncLocalValueMap": {id: 12, fields: fields("_keyValues", 8)},
 			mapNest + "ManyElementAsyncLocalValueMap":  {id: 13},
-			"KeyValuePair": {id: 20, fields: fields("key", 0, "value", 8), size: 16},
-			"Dictionary":   {id: 21, fields: fields("_buckets", 8, "_entries", 16)},
-			"Entry":        {id: 22, fields: fields("value", 0, "key", 8, "hashCode", 16), size: 24},
+			"System.Threading.IAsyncLocal":             {id: 30},
+			"System.Object":                            {id: 31},
+			"KeyValuePair":                             {id: 20, fields: fields("key", 0, "value", 8), size: 16},
+			"Dictionary":                               {id: 21, fields: fields("_buckets", 8, "_entries", 16)},
+			"Entry":                                    {id: 22, fields: fields("value", 0, "key", 8, "hashCode", 16), size: 24},
 		},
-		instances: map[string]string{
-			"System.Collections.Generic.KeyValuePair`2":     "KeyValuePair",
-			"System.Collections.Generic.Dictionary`2":       "Dictionary",
-			"System.Collections.Generic.Dictionary`2/Entry": "Entry",
+		defs: map[string]uint32{
+			"System.Collections.Generic.KeyValuePair`2":     0x02000100,
+			"System.Collections.Generic.Dictionary`2":       0x02000200,
+			"System.Collections.Generic.Dictionary`2/Entry": 0x02000201,
 		},
+		instances: map[uint32]string{0x02000100: "KeyValuePair", 0x02000200: "Dictionary", 0x02000201: "Entry"},
 	}
 }
 
@@ -153,7 +168,17 @@ func TestBuild(t *testing.T) {
 	c.static = 0
 	uninitialised.classes["System.Diagnostics.Activity"] = c
 	noPairRT := net8()
-	delete(noPairRT.instances, "System.Collections.Generic.KeyValuePair`2")
+	delete(noPairRT.instances, 0x02000100) // defined, not instantiated
+	noPairDef := net8()
+	delete(noPairDef.defs, "System.Collections.Generic.KeyValuePair`2")
+	noDict := net8()
+	delete(noDict.instances, 0x02000200)
+	noEntry := net8()
+	delete(noEntry.defs, "System.Collections.Generic.Dictionary`2/Entry")
+	noDictPlan := full
+	noDictPlan.Maps = []MapClass{full.Maps[0], full.Maps[1], full.Maps[2], {Class: 13}}
+	noKeys := noPair
+	noKeys.Maps = []MapClass{full.Maps[0], {Class: 11}, {Class: 12}, {Class: 13}}
 	noStrings := net8()
 	noStrings.noStrings = true
 	for _, tc := range []struct {
@@ -167,6 +192,13 @@ func TestBuild(t *testing.T) {
 		{"no ActivitySource", without(net8(), "System.Diagnostics.ActivitySource"), noSource, ""},
 		// Maps of KeyValuePairs are known and not read without its layout.
 		{"no KeyValuePair", noPairRT, noPair, ""},
+		{"KeyValuePair not defined", noPairDef, noPair, ""},
+		{"no Dictionary", noDict, noDictPlan, ""},
+		{"no Dictionary's Entry", noEntry, noDictPlan, ""},
+		// The maps' instances are over <IAsyncLocal, object>: without
+		// either class, no map with pairs is read.
+		{"no IAsyncLocal", without(net8(), "System.Threading.IAsyncLocal"), noKeys, ""},
+		{"no Object", without(net8(), "System.Object"), noKeys, ""},
 		{"no Activity", without(net8(), "System.Diagnostics.Activity"), Plan{}, "System.Diagnostics.Activity not loaded"},
 		{"Activity not initialised", uninitialised, Plan{}, "Activity.s_current: HRESULT 0x80131363 (class not initialised yet)"},
 		{"no Thread", without(net8(), "System.Threading.Thread"), Plan{}, "System.Threading.Thread not loaded"},

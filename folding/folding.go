@@ -40,6 +40,9 @@ type Entry struct {
 	Fn    uint32
 	Calls uint64
 	Time  time.Duration
+	// Unhooked: in all, the method was re-JIT-compiled without hooks, and
+	// its count stops there.
+	Unhooked bool
 }
 
 // Span is what was folded into one span.
@@ -124,6 +127,9 @@ func Summary(entries []Entry, name func(uint32) string, max int) string {
 			break
 		}
 		fmt.Fprintf(&b, "\n  %10d calls %12v  %s", e.Calls, e.Time, name(e.Fn))
+		if e.Unhooked {
+			b.WriteString(" (counted until re-JIT)")
+		}
 	}
 	return b.String()
 }

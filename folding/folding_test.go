@@ -8,7 +8,7 @@ import (
 
 func TestAttrsHaveFixedKeys(t *testing.T) {
 	names := map[uint32]string{1: "A.Get()", 2: "B.Compare(Int32 x)"}
-	attrs := Attrs(Span{Calls: 5, Time: 3 * time.Microsecond, Top: []Entry{{1, 2, time.Microsecond}, {2, 3, 2 * time.Microsecond}}},
+	attrs := Attrs(Span{Calls: 5, Time: 3 * time.Microsecond, Top: []Entry{{Fn: 1, Calls: 2, Time: time.Microsecond}, {Fn: 2, Calls: 3, Time: 2 * time.Microsecond}}},
 		func(i uint32) string { return names[i] })
 	if len(attrs) != 3 {
 		t.Fatalf("attrs %v", attrs)
@@ -28,7 +28,7 @@ func TestAttrsHaveFixedKeys(t *testing.T) {
 }
 
 func TestParseTopReadsAttrs(t *testing.T) {
-	attrs := Attrs(Span{Calls: 3, Time: time.Millisecond, Top: []Entry{{1, 3, 1500 * time.Microsecond}}},
+	attrs := Attrs(Span{Calls: 3, Time: time.Millisecond, Top: []Entry{{Fn: 1, Calls: 3, Time: 1500 * time.Microsecond}}},
 		func(uint32) string { return "M.Get(Int32 a, String b)" })
 	name, calls, d, ok := ParseTop(attrs[2].Value.AsStringSlice()[0])
 	if !ok || name != "M.Get(Int32 a, String b)" || calls != 3 || d != 1500*time.Microsecond {
@@ -42,11 +42,20 @@ func TestParseTopReadsAttrs(t *testing.T) {
 }
 
 func TestSummary(t *testing.T) {
-	s := Summary([]Entry{{1, 10, time.Millisecond}, {2, 5000, 2 * time.Millisecond}, {3, 0, 0}}, func(i uint32) string {
+	s := Summary([]Entry{{Fn: 1, Calls: 10, Time: time.Millisecond}, {Fn: 2, Calls: 5000, Time: 2 * time.Millisecond}, {Fn: 3}}, func(i uint32) string {
 		return map[uint32]string{1: "A", 2: "B"}[i]
 	}, 1)
 	if !strings.Contains(s, "5010 calls of 2 methods") || !strings.Contains(s, "B") || strings.Contains(s, "  A") || !strings.Contains(s, "1 more") {
 		t.Errorf("summary:\n%s", s)
+	}
+	// A method re-JIT-compiled without hooks says its count stops there.
+	s = Summary([]Entry{{Fn: 1, Calls: 10, Time: time.Millisecond, Unhooked: true}, {Fn: 2, Calls: 3, Time: time.Microsecond}},
+		func(i uint32) string { return map[uint32]string{1: "A", 2: "B"}[i] }, 0)
+	want := "13 calls of 2 methods folded into their callers' spans:\n" +
+		"          10 calls          1ms  A (counted until re-JIT)\n" +
+		"           3 calls          1µs  B"
+	if s != want {
+		t.Errorf("summary:\n%s\nwant\n%s", s, want)
 	}
 	if Summary(nil, nil, 0) != "" {
 		t.Error("empty summary")

@@ -128,23 +128,12 @@ func (a *ambientState) Static(cid uint64, field uint32) (uint64, error) {
 	return uint64(addr), nil
 }
 
-func (a *ambientState) AsyncLocalInstance(chain []string) (uint64, bool) {
-	pl := a.p.planner
-	m, td, ok := pl.FindDef(chain)
-	if !ok {
-		return 0, false
-	}
-	key, err1 := pl.FindType([]string{"System.Threading.IAsyncLocal"})
-	obj, err2 := pl.FindType([]string{"System.Object"})
-	if err1 != nil || err2 != nil {
-		return 0, false
-	}
-	args := []C.uintptr_t{C.uintptr_t(key), C.uintptr_t(obj)}
-	var cid C.uintptr_t
-	if C.clr_class_from_token_args(C.uintptr_t(m), C.uint32_t(td), 2, &args[0], &cid) != 0 || cid == 0 {
-		return 0, false
-	}
-	return uint64(cid), true
+func (a *ambientState) Definition(chain []string) (uint64, uint32, bool) {
+	return a.p.planner.FindDef(chain)
+}
+
+func (a *ambientState) Instantiate(module uint64, td uint32, args []uint64) (uint64, error) {
+	return a.p.planner.src.Instantiate(module, td, args)
 }
 
 func (a *ambientState) StringLayout() (uint32, uint32, error) {

@@ -13,7 +13,6 @@ import "C"
 import (
 	"fmt"
 	"strings"
-	"sync"
 	"unicode/utf16"
 	"unsafe"
 
@@ -42,45 +41,16 @@ func (r asyncRole) apply(c *C.clr_fn) {
 	c.flow_layout = r.layout
 }
 
-// iteratorKey names an iterator's state machine type.
-type iteratorKey struct {
-	module uint64
-	td     uint32
-}
-
-// iterators are the iterators' state machines whose iterator method is
-// traced as one span per enumeration (its kickoff compiled first: it
-// makes the object).
-type iterators struct {
-	mu  sync.Mutex
-	set map[iteratorKey]bool
-}
-
-func (it *iterators) add(k iteratorKey) {
-	it.mu.Lock()
-	defer it.mu.Unlock()
-	if it.set == nil {
-		it.set = map[iteratorKey]bool{}
-	}
-	it.set[k] = true
-}
-
-func (it *iterators) has(k iteratorKey) bool {
-	it.mu.Lock()
-	defer it.mu.Unlock()
-	return it.set[k]
-}
-
 // asyncSpecialMethod tells a builder's SetResult/SetException
 // (ASYNC_SPECIAL_BUILDER) or a CoreLib method that queues work
 // (ASYNC_SPECIAL_QUEUE) by FunctionID (the module-load scan found them),
 // before the method is named; 0 for any other.
-func asyncSpecialMethod(fid uint64) int {
+func asyncSpecialMethod(fid uint64) selection.Special {
 	var d C.clr_function_desc
 	if C.clr_function_info(C.uintptr_t(fid), &d) != 0 {
-		return 0
+		return selection.SpecialNone
 	}
-	return int(C.clr_async_special_method(d.module_id, C.uint32_t(d.token)))
+	return selection.Special(C.clr_async_special_method(d.module_id, C.uint32_t(d.token)))
 }
 
 // asyncRoleOf decides a method's part in async spans and queued work
@@ -93,7 +63,7 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 	}
 	fm := flows.Method{Name: m.Name, Display: m.SelectName, Token: uint32(d.token), Owner: m.OwnerToken,
 		ClassID: m.ClassID, HasThis: m.Sig.HasThis,
-		Builder: C.clr_async_special_method(d.module_id, C.uint32_t(d.token)) == C.ASYNC_SPECIAL_BUILDER}
+		Builder: selection.Special(C.clr_async_special_method(d.module_id, C.uint32_t(d.token))) == selection.SpecialBuilder}
 	var mod flowModule
 	if !fm.Builder {
 		info, err := p.resolver.ModuleInfo(m.ModuleID)
@@ -104,7 +74,7 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 	}
 	roles, err := flows.Gather(fm, mod)
 	if roles.Iterator != 0 {
-		p.iterators.add(iteratorKey{m.ModuleID, roles.Iterator})
+		p.iterators.Add(m.ModuleID, roles.Iterator)
 	}
 	if roles.Role&(flows.ClosureCtor|flows.ClosureBody) != 0 {
 		// queue.c tells a closure by its class.
@@ -185,13 +155,13 @@ func (f flowModule) AttributeBlob(token uint32, attr string) ([]byte, bool) {
 }
 
 func (f flowModule) FindNested(name string) (uint32, bool) { return findNested(f.md.imp, name) }
-func (f flowModule) Added(td uint32) (flows.Added, error)  { return f.md.addedAll(td) }
+func (f flowModule) Added(td uint32) (flows.Added, error)  { return f.md.fields.Added(td) }
 func (f flowModule) EnclosingClass(td uint32) uint32       { return f.md.EnclosingClass(td) }
 func (f flowModule) GenericParams(owner uint32) ([]string, error) {
 	return f.md.GenericParams(owner)
 }
 func (f flowModule) IteratorTracked(td uint32) bool {
-	return f.p.iterators.has(iteratorKey{f.module, td})
+	return f.p.iterators.Has(f.module, td)
 }
 
 func (f flowModule) ClassOf(td uint32) (uint64, error) {
@@ -209,26 +179,6 @@ func (f flowModule) Layout(cid uint64) ([]flows.FieldAt, error) {
 		out[i] = flows.FieldAt{Token: uint32(fl.token), Offset: uint32(fl.offset)}
 	}
 	return out, err
-}
-
-// The kinds of types async.c gives fields (async.h ASYNC_KIND_*).
-const (
-	kindStateMachine = int(C.ASYNC_KIND_STATE_MACHINE)
-	kindClosure      = int(C.ASYNC_KIND_CLOSURE)
-	kindIterator     = int(C.ASYNC_KIND_ITERATOR)
-)
-
-// scanAdded returns the fields async.c gave td, for each kind of type
-// (flows.FindAdded).
-func (m metadata) scanAdded(td uint32) (addedByKind, error) {
-	all, err := m.Fields(td)
-	if err != nil {
-		return addedByKind{}, err
-	}
-	return flows.FindAdded(all, func(fd uint32) (string, error) {
-		name, _, _, err := m.fieldProps(fd)
-		return name, err
-	}, addedNames{}), nil
 }
 
 // addedNames are async.c's names of the fields it adds.

@@ -17,12 +17,10 @@ import (
 
 	"github.com/clrotel/clrotel/capture"
 	"github.com/clrotel/clrotel/draining"
-	"github.com/clrotel/clrotel/folding"
 	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/shedding"
 	"github.com/clrotel/clrotel/summary"
 	"github.com/clrotel/clrotel/translate"
-	"go.opentelemetry.io/otel/attribute"
 )
 
 // drainer moves records from the C rings into the bridge, on its own
@@ -64,15 +62,11 @@ func (d *drainer) run() {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	d.shed.Start(time.Now(), time.Duration(C.clr_thread_cpu_ns()))
-	idle := time.Millisecond
+	var idle draining.Idle
 	for {
 		n := d.pass()
 		d.shedTick()
-		if n > 0 {
-			idle = time.Millisecond
-		} else if idle < 8*time.Millisecond {
-			idle *= 2
-		}
+		sleep := idle.After(n)
 		d.p.bridge.SetDroppedCalls(dropped())
 		d.reportDrops(false)
 		if time.Since(d.lastStats) >= summary.TablesEvery {
@@ -87,21 +81,21 @@ func (d *drainer) run() {
 		case <-d.stop:
 			d.pass()
 			return
-		case <-time.After(idle):
+		case <-time.After(sleep):
 		}
 	}
 }
 
-// finish stops the loop after a last pass, waiting at most wait. It
+// Finish stops the loop after a last pass, waiting at most wait. It
 // reports whether the loop ended in time (it may be blocked on a full
 // export queue with the collector gone).
-func (d *drainer) finish(wait time.Duration) bool {
+func (d *drainer) Finish(wait time.Duration) bool {
 	close(d.stop)
-	return d.wait(wait)
+	return d.Wait(wait)
 }
 
-// wait waits at most wait for the loop to end, after finish.
-func (d *drainer) wait(wait time.Duration) bool {
+// Wait waits at most wait for the loop to end, after Finish.
+func (d *drainer) Wait(wait time.Duration) bool {
 	select {
 	case <-d.done:
 		return true
@@ -236,7 +230,9 @@ func (d *drainer) abandonAll() {
 	n := int(C.clr_slot_count())
 	d.slots.Each(func(i int, t *draining.Thread) {
 		if i < n {
-			d.abandonWithFolds(t, slotAt(i), now)
+			if folds, ok := openFolds(slotAt(i), t.Spans.Depth()); ok {
+				d.tr.AbandonAtExit(t.Spans, now, folds, rejitInstalled() > 0)
+			}
 		}
 		d.p.bridge.Abandon(t.Spans, now)
 	})
@@ -244,28 +240,20 @@ func (d *drainer) abandonAll() {
 	d.p.bridge.AbandonAsync(now)
 }
 
-// abandonWithFolds ends a thread's open spans at exit with what was folded
-// into them so far: no exit record will bring it. The open spans are the
-// slot's recorded frames, in the same order; if the two disagree nothing is
-// added (Abandon then ends them plainly).
-func (d *drainer) abandonWithFolds(ts *draining.Thread, s *C.clr_slot, now int64) {
-	open := ts.Spans.Depth()
+// openFolds reads what the hooks folded so far into a slot's open frames,
+// outermost first; false unless there are exactly open of them.
+func openFolds(s *C.clr_slot, open int) ([]translate.OpenFold, bool) {
 	if open == 0 {
-		return
+		return nil, false
 	}
 	calls := make([]C.uint32_t, open)
 	ns := make([]C.uint64_t, open)
 	if got := int(C.clr_slot_open_folds(s, C.clr_stack_cap(), &calls[0], &ns[0], C.uint32_t(open))); got != open {
-		return
+		return nil, false
 	}
-	for k := open - 1; k >= 0; k-- {
-		var attrs []attribute.KeyValue
-		if calls[k] > 0 {
-			attrs = folding.Attrs(folding.Span{Calls: uint64(calls[k]), Time: time.Duration(ns[k])}, d.tr.FuncName)
-			if rejitInstalled() > 0 {
-				attrs = append(attrs, folding.KeyApproximate.Bool(true))
-			}
-		}
-		d.p.bridge.Exit(ts.Spans, now, otelbridge.ExitAbandon, attrs...)
+	out := make([]translate.OpenFold, open)
+	for k := range out {
+		out[k] = translate.OpenFold{Calls: uint32(calls[k]), Ns: uint64(ns[k])}
 	}
+	return out, true
 }

@@ -7,15 +7,17 @@ package main
 import "C"
 
 import (
-	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
 	"github.com/clrotel/clrotel/folding"
 	"github.com/clrotel/clrotel/internal/indexed"
+	"github.com/clrotel/clrotel/internal/memo"
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/sampling"
+	"github.com/clrotel/clrotel/selection"
 	"github.com/clrotel/clrotel/translate"
 )
 
@@ -30,8 +32,16 @@ type function struct {
 	meta  *naming.MetaForm
 	names sampling.MethodNames
 
-	mu    sync.Mutex
-	insts map[string]*otelbridge.Method // exact instantiations of shared code
+	insts memo.Map[string, *otelbridge.Method] // exact instantiations of shared code
+}
+
+// flags are the hooks' flags of f (0 when not selected); the hooks set
+// some of them (FnFolded, FnUnhooked) as they run.
+func (f *function) flags() selection.Flags {
+	if f == nil || f.c == nil {
+		return 0
+	}
+	return selection.Flags(atomic.LoadUint32((*uint32)(unsafe.Pointer(&f.c.flags))))
 }
 
 // functionTable maps FunctionIDs to decisions, and the index the hooks
@@ -52,7 +62,7 @@ func (t *functionTable) folded() []folding.Entry {
 		}
 		calls := uint64(C.clr_fn_folded_calls(f.c))
 		if calls > 0 {
-			out = append(out, folding.Entry{Fn: i, Calls: calls, Time: time.Duration(C.clr_fn_folded_ns(f.c))})
+			out = append(out, folding.Entry{Fn: i, Calls: calls, Time: time.Duration(C.clr_fn_folded_ns(f.c)), Unhooked: f.flags()&selection.FnUnhooked != 0})
 		}
 	})
 	return out

@@ -28,6 +28,8 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 
 	"github.com/clrotel/clrotel/config"
+	"github.com/clrotel/clrotel/draining"
+	"github.com/clrotel/clrotel/flows"
 	"github.com/clrotel/clrotel/folding"
 	"github.com/clrotel/clrotel/internal/logging"
 	"github.com/clrotel/clrotel/methodmetrics"
@@ -70,10 +72,9 @@ type profiler struct {
 	samp    *samplingState
 	cfgPath string // CLROTEL_CONFIG, watched for changes
 
-	ambient *ambientState // joining the caller's trace (Activity.Current)
-	queue   queueState    // work queued with the flow suppressed (queue.c)
-	// iterators traced as one span per enumeration (async.go)
-	iterators iterators
+	ambient   *ambientState   // joining the caller's trace (Activity.Current)
+	queue     queueState      // work queued with the flow suppressed (queue.c)
+	iterators flows.Iterators // iterators traced as one span per enumeration
 }
 
 var prof *profiler
@@ -116,9 +117,6 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	p.render = &values.Renderer{Classes: p.planner, Limits: values.Limits{MaxAttrBytes: cfg.MaxAttrBytes, MaxSubAttrs: 16}, Redact: p.planner.redact,
 		Types: typerender.New(), RedactPAN: cfg.RedactPAN, Memo: values.NewMemo()}
 	otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) { log.Warnf("export: %v", err) }))
-	if v := os.Getenv("OTEL_SEMCONV_EXCEPTION_SIGNAL_OPT_IN"); v != "" && !strings.HasPrefix(v, "span") {
-		log.Warnf("OTEL_SEMCONV_EXCEPTION_SIGNAL_OPT_IN=%s: clrotel exports no logs; exceptions stay span events", v)
-	}
 	pipe, err := otelbridge.NewPipeline(context.Background(), otelbridge.ExportOptions{
 		ServiceName:   defaultServiceName(),
 		Version:       version,
@@ -137,7 +135,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	p.bridge.SetMinDuration(cfg.Sampling.MinDurationNs)
 	p.bridge.SetAsyncLimit(int(cfg.AsyncMaxPending))
 	p.startMetrics()
-	p.shapes = p.loadShapes()
+	p.shapes = shaping.Load(cfg.NoCode, cfg.NoCodeFile, os.ReadFile, log)
 	p.drain = newDrainer(p)
 	go p.drain.run()
 	go p.planner.run(p.stop)
@@ -153,45 +151,39 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		async = 1
 	}
 	out.event_mask_high = C.clr_startup_base_mask_high(C.int(async))
-	out.capture.max_threads = C.uint32_t(cfg.MaxThreads)
-	out.capture.ring_size = C.uint32_t(cfg.RingCapacity())
-	out.capture.ring_soft = C.uint32_t(cfg.RingBytes)
-	out.capture.stack_cap = C.uint32_t(cfg.MaxDepth)
-	out.capture.max_trace_spans = C.uint32_t(cfg.MaxSpansPerTrace)
-	out.capture.max_value_spans = C.uint32_t(cfg.MaxValueSpansPerTrace)
-	out.capture.serving_after_ns = C.uint64_t(cfg.Serving.After)
-	out.capture.serving_children = C.uint32_t(cfg.Serving.Children)
-	fold := cfg.Fold.Hook()
-	out.capture.fold_min_calls = C.uint32_t(fold.MinCalls)
-	out.capture.fold_max_ns = C.uint64_t(fold.MaxNs)
+	var lenOff, bufOff C.uint32_t
+	layout := C.clr_string_layout(&lenOff, &bufOff) == 0
+	if !layout {
+		log.Warnf("GetStringLayout2 failed: string values are not read")
+	}
+	h := cfg.Hooks(layout)
+	out.capture = C.clr_capture_config{
+		max_threads: C.uint32_t(h.MaxThreads), ring_size: C.uint32_t(h.RingSize), ring_soft: C.uint32_t(h.RingSoft),
+		stack_cap: C.uint32_t(h.StackCap), value_bytes: C.uint32_t(h.ValueBytes),
+		max_trace_spans: C.uint32_t(h.MaxTraceSpans), max_value_spans: C.uint32_t(h.MaxValueSpans),
+		fold_min_calls: C.uint32_t(h.FoldMinCalls), fold_max_ns: C.uint64_t(h.FoldMaxNs),
+		serving_after_ns: C.uint64_t(h.ServingAfterNs), serving_children: C.uint32_t(h.ServingChildren),
+	}
 	// Re-JIT of folded methods without hooks (rejit.c) needs ReJIT, which
 	// can only be asked for here.
-	if fold.ReJIT {
+	if h.ReJIT {
 		out.event_mask |= C.COR_PRF_ENABLE_REJIT
 		out.capture.fold_judge_folded = 1
 		go p.reJITLoop(p.stop)
 	}
-	if cfg.Capture {
-		out.capture.value_bytes = C.uint32_t(cfg.ValueBytes)
-	}
-	var lenOff, bufOff C.uint32_t
-	if C.clr_string_layout(&lenOff, &bufOff) != 0 {
-		log.Warnf("GetStringLayout2 failed: string values are not read")
-		out.capture.value_bytes = 0
-	}
+	v := h.Values
 	out.values = C.clr_value_limits{
-		max_bytes: C.uint32_t(cfg.ValueBytes), max_chars: C.uint32_t(cfg.MaxString),
-		max_elems: C.uint32_t(cfg.MaxElements), max_depth: C.uint32_t(cfg.ValueDepth),
-		max_fields: C.uint32_t(cfg.MaxFields), string_len_offset: lenOff, string_buf_offset: bufOff,
+		max_bytes: C.uint32_t(v.MaxBytes), max_chars: C.uint32_t(v.MaxChars), max_elems: C.uint32_t(v.MaxElems),
+		max_depth: C.uint32_t(v.MaxDepth), max_fields: C.uint32_t(v.MaxFields), string_len_offset: lenOff, string_buf_offset: bufOff,
 	}
-	out.plan_table_size = 1 << 16
+	out.plan_table_size = C.uint32_t(h.PlanTableSize)
 	// The first sampling block, before any hook runs; then the remote
 	// strategy and the configuration file's changes as they come.
 	if C.clr_strategy_init() == 0 {
 		log.Infof("membarrier(2) unavailable: root decisions fence for strategy updates")
 	}
 	p.samp = newSamplingState(log, p.funcs, p.pipe.ServiceName())
-	p.samp.publish(func() bool { p.samp.cfg = cfg.Sampling; return true })
+	p.samp.publish(func() bool { p.samp.live.Reload(cfg.Sampling); return true })
 	p.samp.remote.Apply(cfg.Sampling)
 	if path, ok := os.LookupEnv("CLROTEL_CONFIG"); ok && strings.TrimSpace(path) != "" {
 		p.cfgPath = path
@@ -315,20 +307,17 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		return f
 	}
 	asm, name := sel.Assembly, sel.Name
-	stop := selection.ActivityStop(asm, name)
 	if selection.DiagnosticsAssembly(asm) {
 		// Activity's code runs: a moment to find how to read it (an app
 		// may have compiled every traced method before its first Activity).
 		p.ambient.refresh(true)
 	}
-	// A task builder's SetResult/SetException ends async spans: traced
-	// wherever it is (it makes no span of its own).
-	// So is a CoreLib method that queues work (queue.c).
-	special := 0
+	special := selection.SpecialNone
 	if p.cfg.Async {
 		special = asyncSpecialMethod(fid)
 	}
-	if !stop && special == 0 && !p.sel.Selected(asm, name) {
+	route := p.sel.Route(asm, name, special)
+	if route == selection.Untraced {
 		return f
 	}
 	m, err := p.resolver.MethodOf(sel)
@@ -336,15 +325,16 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		p.log.Debugf("%v", err)
 		return f
 	}
-	switch special {
-	case C.ASYNC_SPECIAL_COMPILE:
-		f.c = newCFn(fid, index, C.FN_COMPILE, sampling.MethodSetting{})
+	switch route {
+	case selection.Compile:
+		f.c = newCFn(fid, index, uint32(selection.FnCompile), sampling.MethodSetting{})
 		return f
-	case C.ASYNC_SPECIAL_QUEUE:
+	case selection.Queue:
 		return p.queueFunction(f, fid, index, m)
-	case C.ASYNC_SPECIAL_WORK_MAKE, C.ASYNC_SPECIAL_WORK_MAKE_REPEAT, C.ASYNC_SPECIAL_WORK_RUN, C.ASYNC_SPECIAL_WORK_REPEAT:
+	case selection.Work:
 		return p.workFunction(f, fid, index, m, special)
 	}
+	stop := route == selection.ActivityStop
 	var role asyncRole
 	if p.cfg.Async {
 		if role, err = p.asyncRoleOf(fid, m); err != nil {
@@ -388,22 +378,14 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 // instantiation names a call of shared generic code by the exact types the
 // hook read from its frame, once per distinct instantiation.
 func (p *profiler) instantiation(f *function, class uint64, typeArgs []uint64) *otelbridge.Method {
-	key := fmt.Sprint(class, typeArgs)
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if m, ok := f.insts[key]; ok {
-		return m
-	}
-	m := f.method
-	if nm, err := p.resolver.Method(f.id, class, typeArgs); err == nil {
-		m = bridgeMethod(nm)
-	} else {
-		p.log.Debugf("%v", err)
-	}
-	if f.insts == nil {
-		f.insts = map[string]*otelbridge.Method{}
-	}
-	f.insts[key] = m
+	m, _ := f.insts.Get(fmt.Sprint(class, typeArgs), func() (*otelbridge.Method, error) {
+		nm, err := p.resolver.Method(f.id, class, typeArgs)
+		if err != nil {
+			p.log.Debugf("%v", err)
+			return f.method, nil // named as the shared code
+		}
+		return bridgeMethod(nm), nil
+	})
 	return m
 }
 
@@ -445,19 +427,9 @@ func (p *profiler) shutdown() {
 	close(p.stop)
 	p.samp.remote.Stop()
 	deadline := time.Now().Add(p.cfg.ShutdownWait)
-	// Every record still in the rings is drained and ends up exported or
-	// counted. Against a collector that is not answering, the drainer does
-	// not wait for room in the export queue at all; otherwise it waits at
-	// most half the budget.
-	if p.pipe.Stalled() {
-		p.pipe.StopWaiting()
-	}
-	done := p.drain.finish(p.cfg.ShutdownWait / 2)
-	if !done {
+	done := draining.Finish(p.drain, p.pipe, p.cfg.ShutdownWait, func() {
 		p.log.Warnf("shutdown: the collector is not keeping up; spans that do not fit in the export queue are lost")
-		p.pipe.StopWaiting()
-		done = p.drain.wait(time.Second)
-	}
+	})
 	if done {
 		// Folded calls still running count as folded (abandonAll puts
 		// them on the spans they fold into).
@@ -472,7 +444,7 @@ func (p *profiler) shutdown() {
 	if done {
 		p.reportUnmatched()
 	}
-	e := summary.Exit{Folding: folding.Summary(p.funcs.folded(), p.summaryName, 20), ReJIT: reJITNote(),
+	e := summary.Exit{Folding: folding.Summary(p.funcs.folded(), p.funcName, 20), ReJIT: reJITNote(),
 		GuardFaults: uint64(C.clr_guard_faults()), AsyncOverflow: p.bridge.AsyncOverflow(), AsyncMaxPending: uint64(p.cfg.AsyncMaxPending),
 		Shedding:      shedding.Note(uint64(C.clr_shed_traces()), uint64(C.clr_shed_calls())),
 		EventsDropped: uint64(C.clr_events_dropped()), FoldedAfterSent: p.bridge.FoldedAfterSent(), NoLeave: uint64(C.clr_no_leave_count())}
@@ -480,7 +452,7 @@ func (p *profiler) shutdown() {
 		e.Async, e.AsyncTypes, e.AsyncSkippedModules, e.QueueSuppressed = true, uint64(C.clr_async_types()), uint64(C.clr_async_skipped_modules()), queueSuppressed()
 		e.WorkMade, e.WorkJoined, e.WorkFull, e.WorkLost = workCounts()
 		e.GCs, e.GCRanges = workGCCounts()
-		e.GCEvents, e.GCEventsFailed = gcEventsNote()
+		e.GCEvents = gcSession()
 		p.logSharedLayouts()
 		if d := C.clr_elt_this_direct(); d < 0 {
 			p.log.Infof("the runtime's saved registers disagreed with its GetFunctionEnter3Info about `this`: it is asked each time")

@@ -7,6 +7,7 @@ import "C"
 
 import (
 	"github.com/clrotel/clrotel/otelbridge"
+	"github.com/clrotel/clrotel/selection"
 	"github.com/clrotel/clrotel/translate"
 )
 
@@ -21,7 +22,7 @@ func (m methods) Function(i uint32) (translate.Function, bool) {
 	if f == nil {
 		return translate.Function{}, false
 	}
-	out := translate.Function{Method: f.method, AsyncKickoff: f.c != nil && f.c.flags&C.FN_ASYNC_KICKOFF != 0, Meta: f.meta}
+	out := translate.Function{Method: f.method, AsyncKickoff: f.flags()&selection.FnAsyncKickoff != 0, Meta: f.meta}
 	if f.plan != nil {
 		out.Planned, out.Enter, out.Return = true, f.plan.enter, f.plan.ret
 	}

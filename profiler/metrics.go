@@ -7,13 +7,12 @@ import "C"
 
 import (
 	"context"
-	"sync/atomic"
-	"unsafe"
 
 	"go.opentelemetry.io/otel/sdk/instrumentation"
 
 	"github.com/clrotel/clrotel/methodmetrics"
 	"github.com/clrotel/clrotel/otelbridge"
+	"github.com/clrotel/clrotel/selection"
 )
 
 // startMetrics sets the method metrics up when they are on: the registry
@@ -48,7 +47,7 @@ func (p *profiler) readFolded(reg *methodmetrics.Registry) {
 		if calls == 0 {
 			return
 		}
-		unhooked := atomic.LoadUint32((*uint32)(unsafe.Pointer(&f.c.flags)))&C.FN_UNHOOKED != 0
+		unhooked := f.flags()&selection.FnUnhooked != 0
 		f.method.MetricSeries(reg).SetFolded(calls, uint64(C.clr_fn_folded_ns(f.c)), unhooked)
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"sync"
 
+	"github.com/clrotel/clrotel/internal/memo"
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/planning"
 	"github.com/clrotel/clrotel/profiler/internal/cplan"
@@ -31,8 +32,9 @@ type planner struct {
 	queued   map[uint64]bool
 	requests chan uint64
 
-	methodsMu sync.Mutex
-	methods   map[uint64]string // code address -> method (MethodAt), "" if none
+	// methods: code address -> method (MethodAt), the delegates' most
+	// recent ones.
+	methods memo.Map[uint64, string]
 
 	// rt guards the runtime calls made from Go's own threads (the
 	// planner's loop, the drainer's MethodAt, the warm-up): once Shutdown
@@ -51,7 +53,7 @@ type fnPlan struct {
 
 func newPlanner(p *profiler, redact *values.Redactor, statics []string, messages bool) *planner {
 	pl := &planner{
-		p: p, redact: redact,
+		p: p, redact: redact, methods: memo.Map[uint64, string]{Limit: 4096, Renew: true},
 		queued:   map[uint64]bool{},
 		requests: make(chan uint64, 1024),
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/clrotel/clrotel/flows"
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/sampling"
+	"github.com/clrotel/clrotel/selection"
 )
 
 // queueState is what queue.c needs from Go once: Delegate._target's
@@ -41,12 +42,8 @@ func (p *profiler) queueFunction(f *function, fid uint64, index uint32, m *namin
 		p.log.Debugf("queued work: %v", err)
 		return f
 	}
-	var flags uint32 = C.FN_SELECTED | C.FN_QUEUE
-	if q.Unsafe {
-		flags |= C.FN_QUEUE_UNSAFE
-	}
 	f.method = bridgeMethod(m)
-	f.c = newCFn(fid, index, flags, sampling.MethodSetting{})
+	f.c = newCFn(fid, index, uint32(selection.QueueFlags(q.Unsafe)), sampling.MethodSetting{})
 	f.c.queue_args = C.uint16_t(q.Callbacks)
 	// The flow's state is read through the thread's ExecutionContext.
 	p.ambient.refresh(false)

@@ -8,11 +8,11 @@ package main
 import "C"
 
 import (
-	"sync/atomic"
 	"time"
 	"unsafe"
 
 	"github.com/clrotel/clrotel/folding"
+	"github.com/clrotel/clrotel/selection"
 )
 
 // reJITLoop finds the functions the hooks folded and hands them, batched
@@ -27,7 +27,7 @@ func (p *profiler) reJITLoop(stop <-chan struct{}) {
 			return
 		case now := <-tick.C:
 			p.funcs.Each(func(i uint32, f *function) {
-				if f != nil && f.c != nil && atomic.LoadUint32((*uint32)(unsafe.Pointer(&f.c.flags)))&C.FN_FOLDED != 0 && !p.keepHooks(f) {
+				if f != nil && f.c != nil && f.flags()&selection.FnFolded != 0 && !p.keepHooks(f) {
 					b.Add(i)
 				}
 			})
@@ -62,14 +62,4 @@ func rejitInstalled() uint64 { return uint64(C.clr_rejit_installed()) }
 // reJITNote is the exit summary's line on re-JIT (empty when off).
 func reJITNote() string {
 	return folding.ReJITNote(uint64(C.clr_rejit_requested()), uint64(C.clr_rejit_installed()), uint64(C.clr_rejit_failed()), uint64(C.clr_rejit_waiting()))
-}
-
-// summaryName names a function in the exit summary's folded list, saying
-// when its count stops at its re-JIT without hooks.
-func (p *profiler) summaryName(i uint32) string {
-	name := p.funcName(i)
-	if f := p.funcs.At(i); f != nil && f.c != nil && atomic.LoadUint32((*uint32)(unsafe.Pointer(&f.c.flags)))&C.FN_UNHOOKED != 0 {
-		name += " (counted until re-JIT)"
-	}
-	return name
 }

@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/clrotel/clrotel/naming"
+	"github.com/clrotel/clrotel/planning"
 )
 
 // clrRuntime answers naming's questions through the C wrappers over
@@ -96,7 +97,8 @@ func (clrRuntime) Module(mid uint64) (*naming.Module, error) {
 	if imp == nil {
 		return nil, fmt.Errorf("GetModuleMetaData(%#x) failed", mid)
 	}
-	return &naming.Module{Path: path, Assembly: asm, Meta: metadata{imp: imp, fields: &fieldCache{}}}, nil
+	md := metadata{imp: imp, fields: planning.NewFieldCache(moduleFields{imp}, addedNames{})}
+	return &naming.Module{Path: path, Assembly: asm, Meta: md}, nil
 }
 
 // moduleAssembly returns the name of the assembly module mid belongs to,
@@ -115,7 +117,7 @@ func moduleAssembly(mid uint64) (string, error) {
 // the module; the profiler keeps its reference.
 type metadata struct {
 	imp    unsafe.Pointer
-	fields *fieldCache // nil: not cached
+	fields *planning.FieldCache
 }
 
 func (m metadata) MethodProps(md uint32) (string, uint32, []byte, error) {

@@ -25,11 +25,7 @@ type samplingState struct {
 	log   *logging.Logger
 	funcs *functionTable
 
-	// Guarded by the function table's lock, so that a function compiled while a block is
-	// built is resolved from the same configuration as the block.
-	cfg      sampling.Config
-	strategy *sampling.Strategy
-	gen      uint64
+	live sampling.Live // guarded by the function table's lock
 
 	pubMu sync.Mutex // one publish (and its reclaim) at a time
 
@@ -44,7 +40,7 @@ func newSamplingState(log *logging.Logger, funcs *functionTable, service string)
 				if !live() {
 					return false // a stopped poller's late answer
 				}
-				s.strategy = &st
+				s.live.Strategy = &st
 				return true
 			})
 		}}
@@ -53,12 +49,12 @@ func newSamplingState(log *logging.Logger, funcs *functionTable, service string)
 
 // setting resolves a new function's sampling; the caller holds the function table's lock.
 func (s *samplingState) setting(names sampling.MethodNames) sampling.MethodSetting {
-	return s.cfg.Setting(names, s.strategy)
+	return s.live.Setting(names)
 }
 
 // config is the sampling configuration in force.
 func (s *samplingState) config() (c sampling.Config) {
-	s.funcs.Locked(func([]*function) { c = s.cfg })
+	s.funcs.Locked(func([]*function) { c = s.live.Config })
 	return c
 }
 
@@ -84,15 +80,18 @@ func (s *samplingState) publish(update func() bool) {
 			C.clr_strategy_free(blk)
 			return
 		}
-		s.gen++
+		names := make([]sampling.MethodNames, len(list))
 		for i, f := range list {
-			m := s.cfg.Setting(f.names, s.strategy)
-			l := m.LowerBoundLimiter()
+			names[i] = f.names
+		}
+		b := s.live.Block(names)
+		for i, m := range b.Methods {
+			l := m.LowerBound
 			C.clr_strategy_set_method(blk, C.uint32_t(i), C.uint64_t(m.Bound), C.int64_t(l.Interval), C.int64_t(l.Tolerance))
 		}
-		sl, rl := s.cfg.HookLimits(s.strategy)
-		C.clr_strategy_set_limits(blk, C.uint64_t(s.gen), C.int64_t(sl.Interval), C.int64_t(sl.Tolerance), C.int64_t(rl.Interval), C.int64_t(rl.Tolerance))
-		if s.cfg.ParentBased() {
+		sl, rl := b.Strategy, b.Rate
+		C.clr_strategy_set_limits(blk, C.uint64_t(b.Gen), C.int64_t(sl.Interval), C.int64_t(sl.Tolerance), C.int64_t(rl.Interval), C.int64_t(rl.Tolerance))
+		if b.ParentBased {
 			C.clr_strategy_set_parent_based(blk, 1)
 		}
 		old = C.clr_strategy_publish(blk)
@@ -122,13 +121,7 @@ func (p *profiler) applyReload(c config.Config, notLive []string) {
 		p.log.Warnf("config file %s: %s changed; it applies at the next start (methods are selected and planned when compiled)", p.cfgPath, what)
 	}
 	p.bridge.SetMinDuration(c.Sampling.MinDurationNs)
-	p.samp.publish(func() bool {
-		if c.Sampling.Remote != p.samp.cfg.Remote {
-			p.samp.strategy = nil // another endpoint: the initial rate until it answers
-		}
-		p.samp.cfg = c.Sampling
-		return true
-	})
+	p.samp.publish(func() bool { p.samp.live.Reload(c.Sampling); return true })
 	p.samp.remote.Apply(c.Sampling)
 	p.log.Infof("config file %s reloaded: sampler %s", p.cfgPath, c.Sampling.Sampler)
 }

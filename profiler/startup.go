@@ -7,7 +7,6 @@ package main
 import "C"
 
 import (
-	"unicode/utf16"
 	"unsafe"
 
 	"github.com/clrotel/clrotel/scope"
@@ -24,22 +23,12 @@ func configureScope(s selection.Policy) {
 		C.clr_startup_scope(1, 0, nil, 0)
 		return
 	}
-	prefixes, everywhere := scope.Prefixes(s.Include())
-	var buf []uint16
-	if everywhere {
-		buf = []uint16{0} // one empty prefix: every module
-	}
-	for _, p := range prefixes {
-		buf = append(append(buf, utf16.Encode([]rune(p))...), 0)
-	}
-	if len(buf) == 0 {
-		buf = []uint16{0}
-	}
+	st := scope.ForStartup(s.Include())
 	reaches := C.int(0)
-	if scope.ReachesFramework(prefixes, everywhere) {
+	if st.ReachesFramework {
 		reaches = 1
 	}
-	C.clr_startup_scope(0, reaches, (*C.uint16_t)(unsafe.Pointer(&buf[0])), C.uint32_t(len(buf)))
+	C.clr_startup_scope(0, reaches, (*C.uint16_t)(unsafe.Pointer(&st.List[0])), C.uint32_t(len(st.List)))
 }
 
 // clrotelLogMask reports event-mask bits Go's configuration asks for that

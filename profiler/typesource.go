@@ -106,8 +106,13 @@ func (m metadata) FindTypeDef(name string, enclosing uint32) (uint32, bool) {
 	return uint32(td), true
 }
 
-// Fields lists a TypeDef's fields, static ones too.
-func (m metadata) Fields(td uint32) ([]uint32, error) {
+func (m metadata) Fields(td uint32) ([]uint32, error)           { return m.fields.Fields(td) }
+func (m metadata) Field(fd uint32) (planning.FieldProps, error) { return m.fields.Field(fd) }
+
+// moduleFields reads a module's fields (planning.FieldCache caches them).
+type moduleFields struct{ imp unsafe.Pointer }
+
+func (m moduleFields) Fields(td uint32) ([]uint32, error) {
 	toks, err := enumAll("EnumFields", 64, func(toks *C.uint32_t, capacity C.uint32_t, count, total *C.uint32_t) C.int {
 		return C.md_enum_fields(m.imp, C.uint32_t(td), toks, capacity, count, total)
 	})
@@ -117,9 +122,16 @@ func (m metadata) Fields(td uint32) ([]uint32, error) {
 	return goTokens(toks), nil
 }
 
-func (m metadata) Field(fd uint32) (planning.FieldProps, error) {
-	name, sig, attrs, err := m.fieldProps(fd)
-	return planning.FieldProps{Name: name, Sig: sig, Attrs: attrs}, err
+func (m moduleFields) Field(fd uint32) (planning.FieldProps, error) {
+	var owner, a, sl C.uint32_t
+	var s *C.uint8_t
+	name, err := askName("GetFieldProps", func(buf *C.uint16_t, capacity C.uint32_t, n *C.uint32_t) C.int {
+		return C.md_field_props(m.imp, C.uint32_t(fd), &owner, buf, capacity, n, &a, &s, &sl)
+	})
+	if err != nil {
+		return planning.FieldProps{}, err
+	}
+	return planning.FieldProps{Name: name, Sig: C.GoBytes(unsafe.Pointer(s), C.int(sl)), Attrs: uint32(a)}, nil
 }
 
 func (m metadata) Constant(fd uint32) (uint64, uint32, bool) {
@@ -159,17 +171,4 @@ func classLayout(cid uint64) ([]C.clr_field_offset, uint32, error) {
 		return nil, 0, fmt.Errorf("GetClassLayout: %d fields, then %d", n, got)
 	}
 	return fields[:got], uint32(sz), nil
-}
-
-// fieldProps reads a FieldDef's name, signature and attributes.
-func fieldProps(imp unsafe.Pointer, fd uint32) (name string, sig []byte, attrs uint32, err error) {
-	var owner, a, sl C.uint32_t
-	var s *C.uint8_t
-	name, err = askName("GetFieldProps", func(buf *C.uint16_t, capacity C.uint32_t, n *C.uint32_t) C.int {
-		return C.md_field_props(imp, C.uint32_t(fd), &owner, buf, capacity, n, &a, &s, &sl)
-	})
-	if err != nil {
-		return "", nil, 0, err
-	}
-	return name, C.GoBytes(unsafe.Pointer(s), C.int(sl)), uint32(a), nil
 }

@@ -1,28 +1,26 @@
 package main
 
 /*
-#include "async.h"
-#include "capture.h"
 #include "workitems.h"
 #include "gcevents.h"
 */
 import "C"
 
 import (
-	"fmt"
-
 	"github.com/clrotel/clrotel/flows"
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/sampling"
+	"github.com/clrotel/clrotel/selection"
+	"github.com/clrotel/clrotel/summary"
 )
 
 // workFunction makes f the maker or the run of one of CoreLib's work items
 // (workitems.c): no span; the item carries its maker's span to its run.
-func (p *profiler) workFunction(f *function, fid uint64, index uint32, m *naming.Method, kind int) *function {
+func (p *profiler) workFunction(f *function, fid uint64, index uint32, m *naming.Method, kind selection.Special) *function {
 	if !m.Sig.HasThis {
 		return f
 	}
-	if kind == C.ASYNC_SPECIAL_WORK_MAKE || kind == C.ASYNC_SPECIAL_WORK_MAKE_REPEAT {
+	if kind.Maker() {
 		mod, err := p.resolver.ModuleInfo(m.ModuleID)
 		if err != nil {
 			p.log.Debugf("work items: %s: %v", m.SelectName, err)
@@ -32,22 +30,8 @@ func (p *profiler) workFunction(f *function, fid uint64, index uint32, m *naming
 			return f
 		}
 	}
-	var flags uint32 = C.FN_SELECTED
-	switch kind {
-	case C.ASYNC_SPECIAL_WORK_MAKE:
-		flags |= C.FN_WORK_MAKE
-	case C.ASYNC_SPECIAL_WORK_MAKE_REPEAT:
-		flags |= C.FN_WORK_MAKE | C.FN_WORK_REPEAT
-	case C.ASYNC_SPECIAL_WORK_RUN:
-		flags |= C.FN_WORK_RUN
-		if flows.WorkThread(m.TypeName) {
-			flags |= C.FN_WORK_THREAD
-		}
-	case C.ASYNC_SPECIAL_WORK_REPEAT:
-		flags |= C.FN_WORK_RUN | C.FN_WORK_REPEAT
-	}
 	f.method = bridgeMethod(m)
-	f.c = newCFn(fid, index, flags, sampling.MethodSetting{})
+	f.c = newCFn(fid, index, uint32(selection.WorkFlags(kind, flows.WorkThread(m.TypeName))), sampling.MethodSetting{})
 	// Whether the maker's flow is suppressed is read through the thread's
 	// ExecutionContext.
 	p.ambient.refresh(false)
@@ -72,20 +56,10 @@ func workGCCounts() (gcs, ranges uint64) {
 	return uint64(a), uint64(b)
 }
 
-// gcEventsNote says how collections reported moved objects to workitems.c
-// beyond the profiling callbacks (gcevents.c's EventPipe session), or "" when
-// no session was started.
-func gcEventsNote() (note string, failed bool) {
+// gcSession is what gcevents.c's EventPipe session reported.
+func gcSession() summary.GCSession {
 	var state C.int
 	var events, malformed C.uint64_t
 	C.clr_gcevents_counts(&state, &events, &malformed)
-	switch {
-	case state == 0:
-		return "", false // no collection forgot an item (or .NET Core 3.1, or work items off)
-	case state < 0:
-		return "queued work: the EventPipe session for the runtime's GC events did not start: objects collections move are not reported, and work items moved are forgotten at the next collection", true
-	case malformed > 0:
-		return fmt.Sprintf("queued work: %d GC range events read from the EventPipe session, %d ignored (a payload layout not known): their collections forgot the items they moved", uint64(events), uint64(malformed)), true
-	}
-	return fmt.Sprintf("queued work: %d GC range events read from the EventPipe session", uint64(events)), false
+	return summary.GCSession{State: int(state), Events: uint64(events), Malformed: uint64(malformed)}
 }

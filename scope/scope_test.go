@@ -48,3 +48,29 @@ func TestReachesFramework(t *testing.T) {
 		}
 	}
 }
+
+func TestForStartup(t *testing.T) {
+	u := func(s string) []uint16 {
+		out := make([]uint16, len(s))
+		for i := range s {
+			out[i] = uint16(s[i])
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		include []string
+		want    Startup
+	}{
+		// No pattern, or one that matches anywhere: one empty prefix, every module.
+		{nil, Startup{List: []uint16{0}}},
+		{[]string{"*.Get*"}, Startup{List: []uint16{0}, ReachesFramework: true}},
+		{[]string{"Acme.Shop.*"}, Startup{List: append(u("Acme.Shop."), 0)}},
+		{[]string{"Acme.*", "Bench.Work.Run", "Acme.Shop.*"}, Startup{List: append(append(u("Acme."), 0), append(u("Bench.Work.Run"), 0)...)}},
+		{[]string{"System.Linq.*"}, Startup{List: append(u("System.Linq."), 0), ReachesFramework: true}},
+		{[]string{"Acme.Café.*"}, Startup{List: []uint16{'A', 'c', 'm', 'e', '.', 'C', 'a', 'f', 0xe9, '.', 0}}},
+	} {
+		if got := ForStartup(tc.include); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("ForStartup(%q) = %v, want %v", tc.include, got, tc.want)
+		}
+	}
+}

@@ -81,8 +81,8 @@ const diagnosticsAssembly = "System.Diagnostics.DiagnosticSource"
 // running is the moment to learn how to read Activity.Current.
 func DiagnosticsAssembly(assembly string) bool { return assembly == diagnosticsAssembly }
 
-// ActivityStop tells System.Diagnostics.Activity.Stop, hooked whatever the
+// IsActivityStop tells System.Diagnostics.Activity.Stop, hooked whatever the
 // selection: its call exports a span for an Activity nothing else exports.
-func ActivityStop(assembly, name string) bool {
+func IsActivityStop(assembly, name string) bool {
 	return assembly == diagnosticsAssembly && name == "System.Diagnostics.Activity.Stop"
 }

@@ -52,10 +52,10 @@ func TestTraits(t *testing.T) {
 	}
 }
 
-func TestActivityStop(t *testing.T) {
-	if !ActivityStop("System.Diagnostics.DiagnosticSource", "System.Diagnostics.Activity.Stop") ||
-		ActivityStop("Shop", "System.Diagnostics.Activity.Stop") ||
-		ActivityStop("System.Diagnostics.DiagnosticSource", "System.Diagnostics.Activity.Start") {
+func TestIsActivityStop(t *testing.T) {
+	if !IsActivityStop("System.Diagnostics.DiagnosticSource", "System.Diagnostics.Activity.Stop") ||
+		IsActivityStop("Shop", "System.Diagnostics.Activity.Stop") ||
+		IsActivityStop("System.Diagnostics.DiagnosticSource", "System.Diagnostics.Activity.Start") {
 		t.Error("ActivityStop told the wrong method")
 	}
 }

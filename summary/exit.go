@@ -3,7 +3,7 @@ package summary
 import "fmt"
 
 // Exit are the counts the exit report is made of. Notes made elsewhere
-// (folding's, re-JIT's, shedding's, the GC events') come as text, empty
+// (folding's, re-JIT's, shedding's) come as text, empty
 // when they have nothing to say.
 type Exit struct {
 	Folding, ReJIT string // folding.Summary, folding.ReJITNote
@@ -21,8 +21,7 @@ type Exit struct {
 	// not recorded (table full), forgotten at a collection; collections
 	// followed and the ranges of live objects they reported.
 	WorkMade, WorkJoined, WorkFull, WorkLost, GCs, GCRanges uint64
-	GCEvents                                                string // gcEventsNote
-	GCEventsFailed                                          bool   // the note is a warning
+	GCEvents                                                GCSession
 
 	Shedding string // shedding.Note
 	// EventsDropped: exception, catch or Activity records not recorded.
@@ -47,10 +46,10 @@ func (e Exit) Lines() []Line {
 	if e.Async {
 		l.add(Info, fmt.Sprintf("async: %d state machines carry their span; %d modules with native code left as they are; %d closures queued with the flow suppressed", e.AsyncTypes, e.AsyncSkippedModules, e.QueueSuppressed))
 		l.add(Info, fmt.Sprintf("queued work: %d work items made under a span, %d runs continued their maker's trace; %d collections followed (%d ranges of live objects reported)", e.WorkMade, e.WorkJoined, e.GCs, e.GCRanges))
-		if e.GCEventsFailed {
-			l.add(Warn, e.GCEvents)
+		if note, warn := e.GCEvents.Note(); warn {
+			l.add(Warn, note)
 		} else {
-			l.add(Info, e.GCEvents)
+			l.add(Info, note)
 		}
 		if e.WorkFull > 0 {
 			l.add(Warn, fmt.Sprintf("queued work: %d work items not recorded, the table was full: their work started traces of its own", e.WorkFull))

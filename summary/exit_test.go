@@ -24,24 +24,24 @@ func TestExitLines(t *testing.T) {
 				{Warn, "5 spans closed without their method's Leave (clrotel.end_reason=no_leave): a frame below them returned first"},
 			}},
 		// Queued work's counts are reported only with async on.
-		{"async off", Exit{WorkFull: 1, WorkLost: 1, GCEvents: "gc", GCEventsFailed: true}, nil},
+		{"async off", Exit{WorkFull: 1, WorkLost: 1, GCEvents: GCSession{State: -1}}, nil},
 		{"async on", Exit{Async: true, AsyncTypes: 1, AsyncSkippedModules: 2, QueueSuppressed: 3, WorkMade: 4, WorkJoined: 5, GCs: 6, GCRanges: 7},
 			[]Line{
 				{Info, "async: 1 state machines carry their span; 2 modules with native code left as they are; 3 closures queued with the flow suppressed"},
 				{Info, "queued work: 4 work items made under a span, 5 runs continued their maker's trace; 6 collections followed (7 ranges of live objects reported)"},
 			}},
-		{"async: GC events and work items lost", Exit{Async: true, GCEvents: "session failed", GCEventsFailed: true, WorkFull: 8, WorkLost: 9},
+		{"async: GC events and work items lost", Exit{Async: true, GCEvents: GCSession{State: -1}, WorkFull: 8, WorkLost: 9},
 			[]Line{
 				{Info, "async: 0 state machines carry their span; 0 modules with native code left as they are; 0 closures queued with the flow suppressed"},
 				{Info, "queued work: 0 work items made under a span, 0 runs continued their maker's trace; 0 collections followed (0 ranges of live objects reported)"},
-				{Warn, "session failed"},
+				{Warn, "queued work: the EventPipe session for the runtime's GC events did not start: objects collections move are not reported, and work items moved are forgotten at the next collection"},
 				{Warn, "queued work: 8 work items not recorded, the table was full: their work started traces of its own"},
 				{Warn, "queued work: 9 work items forgotten at a collection that did not report them alive (never run, or moved where the runtime did not say): those that ran started traces of their own"},
 			}},
-		{"async: GC events read", Exit{Async: true, GCEvents: "events read"}, []Line{
+		{"async: GC events read", Exit{Async: true, GCEvents: GCSession{State: 1, Events: 4}}, []Line{
 			{Info, "async: 0 state machines carry their span; 0 modules with native code left as they are; 0 closures queued with the flow suppressed"},
 			{Info, "queued work: 0 work items made under a span, 0 runs continued their maker's trace; 0 collections followed (0 ranges of live objects reported)"},
-			{Info, "events read"},
+			{Info, "queued work: 4 GC range events read from the EventPipe session"},
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -7,8 +7,11 @@ import "sync"
 // Two goroutines asking for the same missing key at once both ask.
 type Map[K comparable, V any] struct {
 	// Limit, when above 0, is the most answers kept; later ones are
-	// asked for each time.
+	// asked for each time, unless Renew.
 	Limit int
+	// Renew: a full map forgets every answer before it keeps the next one,
+	// for keys whose recent answers matter more than the first ones.
+	Renew bool
 
 	mu sync.Mutex
 	m  map[K]V
@@ -28,6 +31,9 @@ func (c *Map[K, V]) Get(k K, ask func() (V, error)) (V, error) {
 	}
 	c.mu.Lock()
 	if c.m == nil {
+		c.m = map[K]V{}
+	}
+	if c.Renew && c.Limit > 0 && len(c.m) >= c.Limit {
 		c.m = map[K]V{}
 	}
 	if c.Limit <= 0 || len(c.m) < c.Limit {

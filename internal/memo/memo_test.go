@@ -69,3 +69,25 @@ func TestMapConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestMapRenew(t *testing.T) {
+	m := Map[int, int]{Limit: 2, Renew: true}
+	asks := 0
+	get := func(k int) {
+		if v, _ := m.Get(k, func() (int, error) { asks++; return k * 10, nil }); v != k*10 {
+			t.Fatalf("Get(%d) = %d", k, v)
+		}
+	}
+	for _, s := range []struct {
+		key, asks, len int
+	}{
+		{0, 1, 1}, {1, 2, 2}, {0, 2, 2}, // kept
+		{2, 3, 1}, // full: forgets 0 and 1, keeps 2
+		{2, 3, 1}, {1, 4, 2}, {0, 5, 1},
+	} {
+		get(s.key)
+		if asks != s.asks || m.Len() != s.len {
+			t.Errorf("Get(%d): %d asks, Len %d; want %d, %d", s.key, asks, m.Len(), s.asks, s.len)
+		}
+	}
+}

@@ -4,6 +4,7 @@ package cworkitems
 #cgo CFLAGS: -O2 -Wall
 #include <stdlib.h>
 #include "workitems.h"
+#include "async.h"
 
 static void made(uintptr_t item, int how, uint64_t span, uint64_t at) {
 	clr_work_ctx c = {{span, span + 1}, span, at};
@@ -46,6 +47,19 @@ const (
 	Link      = int(C.WORK_LINK)
 	Unsampled = int(C.WORK_UNSAMPLED)
 )
+
+// Specials are async.h's kinds of CoreLib methods (ASYNC_SPECIAL_*), which
+// package selection names.
+var Specials = map[string]int{
+	"ASYNC_SPECIAL_BUILDER": C.ASYNC_SPECIAL_BUILDER, "ASYNC_SPECIAL_QUEUE": C.ASYNC_SPECIAL_QUEUE,
+	"ASYNC_SPECIAL_WORK_MAKE": C.ASYNC_SPECIAL_WORK_MAKE, "ASYNC_SPECIAL_WORK_RUN": C.ASYNC_SPECIAL_WORK_RUN,
+	"ASYNC_SPECIAL_WORK_REPEAT": C.ASYNC_SPECIAL_WORK_REPEAT, "ASYNC_SPECIAL_COMPILE": C.ASYNC_SPECIAL_COMPILE,
+	"ASYNC_SPECIAL_WORK_MAKE_REPEAT": C.ASYNC_SPECIAL_WORK_MAKE_REPEAT,
+}
+
+// Kinds are async.h's kinds of types given fields (ASYNC_KIND_*), in
+// flows.TypeKind's order.
+var Kinds = []int{C.ASYNC_KIND_STATE_MACHINE, C.ASYNC_KIND_CLOSURE, C.ASYNC_KIND_ITERATOR}
 
 // NewHeap allocates words of fake heap (package fakeheap).
 func NewHeap(words int) *fakeheap.Heap { return fakeheap.New(words) }
