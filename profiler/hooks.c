@@ -139,6 +139,23 @@ static void fold_begin(clr_slot *s, clr_frame *f, uint32_t anc, uint64_t start) 
 
 static inline void ring_commit(clr_slot *s, uint32_t size) { clr_ring_commit(s, size); }
 
+// A call in a shed trace records nothing, but 1 in SHED_TIMED of a
+// method's calls there is timed for the fold rule (pop_frame): a hot,
+// short method that under load only shed traces call still folds and
+// loses its hooks, as it would if its calls were recorded. The rest cost
+// a count, no clock read.
+enum { SHED_TIMED = 64 }; // a power of two
+static inline void shed_frame(clr_frame *f, clr_fn *fn) {
+    f->recorded = FRAME_SHED;
+    f->start = 0;
+    if (g_cfg.fold_min_calls == 0 || (fn->flags & (FN_FOLDED | FN_NEVER_FOLDED | FN_ASYNC | FN_CLOSURE_CTOR)))
+        return;
+    uint32_t n = atomic_load_explicit(&fn->shed_seen, memory_order_relaxed) + 1;
+    atomic_store_explicit(&fn->shed_seen, n, memory_order_relaxed);
+    if ((n & (SHED_TIMED - 1)) == 0)
+        f->start = now_ns();
+}
+
 // Reads the exact ClassID and method type arguments of a shared-generic
 // frame. Returns the number of type arguments, or -1.
 // Out of line so the hot-path check sees its profiling-API calls by name.
@@ -734,6 +751,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     f->fn = fn;
     f->recorded = FRAME_SKIPPED;
     f->span = 0;
+    f->start = 0; // a shed frame is timed only when shed_frame says so
     f->flow = WORK_NONE;
     f->tick = 0;
     if (__builtin_expect(fn->flags & FN_ACTIVITY_STOP, 0)) {
@@ -817,7 +835,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
             bump(&s->dropped);
             return;
         case FRAME_SHED:
-            f->recorded = FRAME_SHED;
+            shed_frame(f, fn);
             bump(&s->shed_calls);
             if (fn->flags & FN_CLOSURE_CTOR)
                 closure_unsampled(fn, elt, ASYNC_SHED);
@@ -887,7 +905,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
             return;
         }
         if (how == LINK_SHED) {
-            f->recorded = FRAME_SHED; // work queued by a shed trace
+            shed_frame(f, fn); // work queued by a shed trace
             bump(&s->shed_calls);
             return;
         }
@@ -922,7 +940,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         // A sampled trace may still be shed whole under load (shed.h);
         // work queued by a recorded span belongs to a trace already begun.
         if (how != LINK_JOINED && !clr_shed_admit(clr_ring_used(s), g_cfg.ring_soft, joined && (pflags & AMB_SAMPLED), coarse_clock_ns)) {
-            f->recorded = FRAME_SHED;
+            f->recorded = FRAME_SHED; // a root: never judged (fold_judges)
             bump(&s->shed_traces);
             bump(&s->shed_calls);
             return;
@@ -1063,6 +1081,12 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
         if (ns && kind == REC_LEAVE && g_cfg.fold_judge_folded && !(f->fn->flags & FN_NEVER_FOLDED) && fold_judges(&s->stack[f->anc]))
             clr_fold_judge(&g_cfg, f->fn, ns);
         clr_fold_account(s, &s->stack[f->anc], f->fn, f->fn_index, f->fold_state == FOLD_NESTED ? 0 : ns);
+        return;
+    }
+    if (f->recorded == FRAME_SHED) {
+        // Timed by shed_frame: judged as a recorded call would be.
+        if (f->start != 0 && d > 0 && kind == REC_LEAVE && fold_judges(&s->stack[d - 1]))
+            clr_fold_judge(&g_cfg, f->fn, now_ns() - f->start);
         return;
     }
     if (f->recorded != FRAME_RECORDED)
