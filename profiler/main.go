@@ -354,6 +354,14 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		}
 		flags |= role.flags
 	}
+	if m.Plumbing {
+		// The compiler's plumbing makes no span: hooked only for a part in
+		// a flow (a closure's constructor, an iterator's).
+		if role.flags&(C.FN_CLOSURE_CTOR|C.FN_ASYNC_MOVENEXT) == 0 {
+			return f
+		}
+		flags |= C.FN_PLUMBING
+	}
 	f.method = bridgeMethod(m)
 	// A trace rooted here is sampled by the first matching rule, else by
 	// the sampler (a remote strategy's entry for it): decided in the hook
@@ -376,7 +384,7 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	role.apply(f.c)
 	p.planner.Prepare()
 	p.ambient.refresh(false)
-	if traits.Capture {
+	if traits.Capture && flags&C.FN_PLUMBING == 0 {
 		if role.flags&C.FN_ASYNC_COMPLETE != 0 {
 			f.plan = p.planner.completionPlan(m)
 		} else {
