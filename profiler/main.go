@@ -354,7 +354,7 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		}
 		flags |= role.flags
 	}
-	if m.Plumbing {
+	if m.Plumbing || flags&C.FN_PLUMBING != 0 {
 		// The compiler's plumbing makes no span: hooked only for a part in
 		// a flow (a closure's constructor, an iterator's).
 		if role.flags&(C.FN_CLOSURE_CTOR|C.FN_ASYNC_MOVENEXT) == 0 {
