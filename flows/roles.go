@@ -26,6 +26,9 @@ const (
 	// Plumbing: another method of a traced iterator's enumerator (Current,
 	// GetEnumerator, Reset): the compiler's, no span of its own.
 	Plumbing
+	// IterStep: an iterator's MoveNext (with MoveNext): what it returns
+	// counts the elements yielded and ends the enumeration.
+	IterStep
 )
 
 // Facts are what Decide needs to know of a method, from its metadata.
@@ -85,7 +88,9 @@ func Decide(f Facts) (r Role, offsets bool) {
 		switch {
 		case !laidOut && (dispose || f.Name == ".ctor" || f.Name == "MoveNext"):
 			// Its fields not found: traced as calls.
-		case f.Name == ".ctor" || f.Name == "MoveNext":
+		case f.Name == "MoveNext":
+			return r | MoveNext | IterStep, true
+		case f.Name == ".ctor":
 			return r | MoveNext, true
 		case dispose:
 			return r | MoveNext | IterEnd, true

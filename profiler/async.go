@@ -89,7 +89,7 @@ var roleFlags = []struct {
 }{
 	{flows.Kickoff, C.FN_ASYNC_KICKOFF}, {flows.MoveNext, C.FN_ASYNC_MOVENEXT}, {flows.Complete, C.FN_ASYNC_COMPLETE},
 	{flows.ClosureCtor, C.FN_CLOSURE_CTOR}, {flows.ClosureBody, C.FN_CLOSURE_BODY}, {flows.IterEnd, C.FN_ITER_END},
-	{flows.Plumbing, C.FN_PLUMBING},
+	{flows.Plumbing, C.FN_PLUMBING}, {flows.IterStep, C.FN_ITER_STEP},
 }
 
 // asyncRoleOf decides a method's part in async spans and queued work

@@ -134,7 +134,16 @@ enum {
     // FN_CLOSURE_CTOR it still gives the closure the span it is made
     // under, for its lambdas.
     FN_PLUMBING = 1 << 28,
+    // With FN_ASYNC_MOVENEXT: an iterator's MoveNext, whose exit record
+    // says what it returned (EXIT_ITER_*).
+    FN_ITER_STEP = 1 << 29,
 };
+// The exit record's second word, of an iterator's MoveNext: the top bits
+// say it returned true (an element yielded) or false (the enumeration is
+// over); the rest is RF_FOLDED_COUNT's count.
+#define EXIT_ITER_YIELDED (1u << 31)
+#define EXIT_ITER_DONE (1u << 30)
+#define EXIT_AUX_COUNT (EXIT_ITER_DONE - 1)
 // Folded and asked to be re-JIT-compiled without hooks (rejit.c): its new
 // code's calls reach no hook, so folded counts stop at that point.
 enum { FN_REJIT = 0x1000, FN_UNHOOKED = 0x2000 }; // FN_UNHOOKED: its new code is installed

@@ -1126,9 +1126,14 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
         bump(&s->dropped);
         return;
     }
+    uint32_t aux = (flags & RF_FOLDED_COUNT) ? f->fold_calls : 0;
+    if (__builtin_expect(fn != NULL && (fn->flags & FN_ITER_STEP), 0) && kind == REC_LEAVE) {
+        int r = clr_elt_ret_bool(&g_rt, fn->function_id, elt);
+        aux = (aux < EXIT_AUX_COUNT ? aux : EXIT_AUX_COUNT) | (r > 0 ? EXIT_ITER_YIELDED : r == 0 ? EXIT_ITER_DONE : 0);
+    }
     clr_put_header(p, size, kind, flags, ts);
     *(uint32_t *)(p + REC_HEADER) = f->fn_index;
-    *(uint32_t *)(p + REC_HEADER + 4) = (flags & RF_FOLDED_COUNT) ? f->fold_calls : 0;
+    *(uint32_t *)(p + REC_HEADER + 4) = aux;
     if (flags & RF_FOLDED)
         clr_fold_write(f, p + REC_EXIT_SIZE);
     ring_commit(s, size);

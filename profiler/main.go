@@ -384,7 +384,9 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	role.apply(f.c)
 	p.planner.Prepare()
 	p.ambient.refresh(false)
-	if traits.Capture && flags&C.FN_PLUMBING == 0 {
+	// An iterator's step carries no values: what it returns is read for
+	// the enumeration (FN_ITER_STEP), and is no attribute of its span.
+	if traits.Capture && flags&(C.FN_PLUMBING|C.FN_ITER_STEP) == 0 {
 		if role.flags&C.FN_ASYNC_COMPLETE != 0 {
 			f.plan = p.planner.completionPlan(m)
 		} else {

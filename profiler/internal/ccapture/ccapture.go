@@ -145,6 +145,9 @@ var Sizes = []Constant{
 	{"MAX_TYPE_ARGS", C.MAX_TYPE_ARGS},
 	{"FOLD_TOP", C.FOLD_TOP},
 	{"REC_FOLD_SIZE", C.REC_FOLD_SIZE},
+	{"EXIT_ITER_YIELDED", C.EXIT_ITER_YIELDED},
+	{"EXIT_ITER_DONE", C.EXIT_ITER_DONE},
+	{"EXIT_AUX_COUNT", C.EXIT_AUX_COUNT},
 }
 
 // PutHeader writes a record header at the start of p as the hooks do.

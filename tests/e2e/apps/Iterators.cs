@@ -77,6 +77,11 @@ public static class Program
         foreach (var s in new Acme.Iterators.Bag<string>(new[] { "a", "b" }).Items()) n += s.Length;
         foreach (var i in new Acme.Iterators.Bag<int>(new[] { 1, 2, 3 }).Items()) n += i;
         Console.WriteLine("bags " + n);
+        // Run to its end by hand, never disposed.
+        var e = Acme.Iterators.Seq.Count(7).GetEnumerator();
+        int m = 0;
+        while (e.MoveNext()) m += e.Current;
+        Console.WriteLine("by hand " + m);
         return 0;
     }
 }
