@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"sort"
 	"strings"
 	"testing"
 )
@@ -62,9 +63,24 @@ func TestLambdasNamedAsWritten(t *testing.T) {
 				if fn, _ := s.Attrs["code.function.name"].(string); strings.Contains(fn, "m__") {
 					t.Errorf("capture %v: a span named by its compiled name: %s", capture, s.Name)
 				}
-				if strings.Contains(s.Name, "c__AnonStorey") {
+				if strings.Contains(s.Name, "c__AnonStorey") || strings.Contains(s.Name, "..ctor") || strings.Contains(s.Name, "..cctor") {
 					t.Errorf("capture %v: the compiler's plumbing is a span: %s", capture, s.Name)
 				}
+			}
+			// Roslyn's shapes: the display class's and the lambda cache's
+			// constructors make no span; their methods are calls under
+			// Roslyn(4), as written.
+			roslyn := byName(r.Spans, lambdasNS+"Roslyn(Int32 n)")
+			if len(roslyn) != 1 {
+				t.Fatalf("capture %v: %d Roslyn spans", capture, len(roslyn))
+			}
+			var under []string
+			for _, c := range children(r.Spans, roslyn[0]) {
+				under = append(under, strings.TrimPrefix(c.Name, lambdasNS))
+			}
+			sort.Strings(under)
+			if strings.Join(under, ",") != "Cache.Twice(Int32 x),DisplayClass.Body()" {
+				t.Errorf("capture %v: under Roslyn(4): %v, want DisplayClass.Body(), Cache.Twice(Int32 x)", capture, under)
 			}
 		}
 	})
