@@ -18,6 +18,10 @@
 // with nothing selected and with the defaults. And a real-programs section
 // (realprog.go; -realprog-only runs it alone): CPU-bound third-party
 // programs untraced, under the own-code floor and under clrotel's defaults.
+// And a clrotel run section (runcost.go; -run-only runs it alone): what
+// `clrotel run` adds to hello world (its fixed cost) and to the Cecil
+// reader (its cost per span), printing every span, against the same app
+// attached with `clrotel env`.
 //
 // It also writes the raw numbers to bench/results/. It asserts nothing.
 //

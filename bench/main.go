@@ -39,6 +39,9 @@ var (
 	serviceEnv                    []string // -service-env
 	realprogOnly                  bool     // -realprog-only
 	realprogRounds                int      // -realprog-rounds
+	runcostOnly                   bool     // -run-only
+	runcostRounds                 int      // -run-rounds
+	runcostCLI                    string   // -clrotel
 )
 
 type config struct {
@@ -77,6 +80,9 @@ func main() {
 	startupRounds := flag.Int("startup-rounds", 15, "interleaved rounds of the start-up section")
 	flag.BoolVar(&realprogOnly, "realprog-only", false, "run only the real-programs section")
 	flag.IntVar(&realprogRounds, "realprog-rounds", 5, "interleaved rounds of the real-programs section (0: skip it)")
+	flag.BoolVar(&runcostOnly, "run-only", false, "run only the clrotel run section")
+	flag.IntVar(&runcostRounds, "run-rounds", 5, "interleaved rounds of the clrotel run section (0: skip it)")
+	flag.StringVar(&runcostCLI, "clrotel", "build/clrotel", "the clrotel command the clrotel run section measures")
 	flag.StringVar(&onlyConfigs, "configs", "", "comma-separated config ids to run (1 and 2 always run: the ratios need them); empty: all")
 	flag.Parse()
 	serviceSeconds, servicePairsN, serviceOnly = *service, *servicePairs, *onlyService
@@ -216,6 +222,29 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 		raw.WriteString(table)
 		return nil
 	}
+	// The clrotel run section (runcost.go): its fixed and per-span cost.
+	runcostSection := func(raw *bytes.Buffer) error {
+		if runcostRounds <= 0 {
+			return nil
+		}
+		cli, _ := filepath.Abs(runcostCLI)
+		table, lines, err := runRunCost(host, work, version, rc, cli, lib, runcostRounds, base)
+		if err != nil {
+			return fmt.Errorf("clrotel run: %w", err)
+		}
+		fmt.Print(table)
+		raw.WriteString(lines)
+		raw.WriteString(table)
+		return nil
+	}
+	if runcostOnly {
+		var raw bytes.Buffer
+		fmt.Fprintf(&raw, "clrotel run benchmark %s, .NET %s\n", time.Now().UTC().Format(time.RFC3339), version)
+		if err := runcostSection(&raw); err != nil {
+			return err
+		}
+		return saveRaw(outDir, "-run-net"+version, raw.Bytes())
+	}
 	if realprogOnly {
 		var raw bytes.Buffer
 		fmt.Fprintf(&raw, "clrotel real-programs benchmark %s, .NET %s\n", time.Now().UTC().Format(time.RFC3339), version)
@@ -297,6 +326,9 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 		return err
 	}
 	if err := realprogSection(&raw); err != nil {
+		return err
+	}
+	if err := runcostSection(&raw); err != nil {
 		return err
 	}
 	return saveRaw(outDir, "-net"+version, raw.Bytes())

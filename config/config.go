@@ -10,6 +10,7 @@ import (
 	"github.com/clrotel/clrotel/methodmetrics"
 	"github.com/clrotel/clrotel/sampling"
 	"github.com/clrotel/clrotel/serving"
+	"github.com/clrotel/clrotel/shaping"
 	"github.com/clrotel/clrotel/shedding"
 )
 
@@ -87,6 +88,9 @@ type Config struct {
 	// OTEL_EXPERIMENTAL_FILE_BASED_CONFIGURATION_ENABLED is true; package
 	// shaping reads it).
 	NoCodeFile string
+	// NoCode are the no-code targets of clrotel's own file (its no_code
+	// key, upstream's schema); used with NoCodeFile's, and first.
+	NoCode *shaping.Rules
 
 	// ExportCPU is the share of one core the span work (decoding,
 	// rendering, encoding) may take before new traces are shed whole at

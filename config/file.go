@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/clrotel/clrotel/sampling"
+	"github.com/clrotel/clrotel/shaping"
 )
 
 // File is the YAML configuration file (CLROTEL_CONFIG). Every key is
@@ -29,6 +30,11 @@ type File struct {
 	Async    *bool        `yaml:"async"`
 	Log      fileLog      `yaml:"log"`
 	Metrics  fileMetrics  `yaml:"metrics"`
+	// NoCode is OpenTelemetry .NET's no-code section, as upstream's
+	// instrumentation/development.dotnet.no_code (package shaping reads
+	// it); noCode is what it read.
+	NoCode yaml.Node      `yaml:"no_code"`
+	noCode *shaping.Rules `yaml:"-"`
 }
 
 type fileMetrics struct {
@@ -112,6 +118,7 @@ type fileLog struct {
 type FileError struct {
 	Path  string
 	Line  int
+	Col   int    // 0: the line's
 	Field string // dotted key, e.g. sampling.ratio
 	Msg   string
 }
@@ -121,6 +128,9 @@ func (e *FileError) Error() string {
 	b.WriteString(e.Path)
 	if e.Line > 0 {
 		b.WriteString(":" + strconv.Itoa(e.Line))
+		if e.Col > 0 {
+			b.WriteString(":" + strconv.Itoa(e.Col))
+		}
 	}
 	if e.Field != "" {
 		b.WriteString(": " + e.Field)
@@ -434,6 +444,20 @@ func (f *File) validate(path string, root *yaml.Node) FileErrors {
 	dur("fold.max_duration", f.Fold.MaxDuration)
 	dur("fold.rejit_period", f.Fold.ReJITPeriod)
 	dur("serving.after", f.Serving.After)
+	if f.NoCode.Kind != 0 {
+		rules, err := shaping.ParseSection(path, "no_code", &f.NoCode)
+		var ses shaping.Errors
+		if errors.As(err, &ses) {
+			for _, se := range ses {
+				if len(errs) == maxErrors {
+					more++
+					continue
+				}
+				errs = append(errs, &FileError{Path: path, Line: se.Line, Col: se.Col, Field: se.Key, Msg: se.Msg})
+			}
+		}
+		f.noCode = rules
+	}
 	if l := f.Log.Level; l != nil {
 		if _, ok := map[string]bool{"error": true, "warn": true, "info": true, "debug": true}[*l]; !ok {
 			bad("log.level", "want error, warn, info or debug; found %q", *l)
@@ -567,6 +591,9 @@ func (f *File) apply(c *Config) {
 	}
 	if f.Log.File != nil {
 		c.LogFile = *f.Log.File
+	}
+	if f.noCode != nil {
+		c.NoCode = f.noCode
 	}
 }
 

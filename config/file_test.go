@@ -55,6 +55,17 @@ log:
 metrics:
   enabled: false
   include: ["Acme.Shop.Pricing.*"]
+no_code:
+  targets:
+    - target: {assembly: {name: Acme}, type: Acme.Api.OrdersController, method: Post}
+      span:
+        name: POST /orders
+        kind: server
+        attributes:
+          - {name: order.id, value_source: "arguments[0].Id", type: int}
+        status:
+          rules:
+            - {condition: "return.StatusCode >= 500", code: error}
 `
 
 func files(m map[string]string) func(string) ([]byte, error) {
@@ -85,6 +96,9 @@ func TestLoadFileThenEnv(t *testing.T) {
 	if c.Metrics.Enabled || !reflect.DeepEqual(c.Metrics.Include, []string{"Acme.Shop.Pricing.*"}) {
 		t.Errorf("metrics not applied: %+v", c.Metrics)
 	}
+	if c.NoCode == nil || len(c.NoCode.Targets) != 1 || c.NoCode.Targets[0].Name != "POST /orders" || len(c.NoCode.Targets[0].Status) != 1 {
+		t.Errorf("no_code not applied: %+v", c.NoCode)
+	}
 	if c.MaxValueSpansPerTrace != 20 {
 		t.Errorf("limits.max_value_spans_per_trace not applied: %d", c.MaxValueSpansPerTrace)
 	}
@@ -106,7 +120,7 @@ func TestFileErrors(t *testing.T) {
 	tests := []struct {
 		name, yaml, want string
 	}{
-		{"unknown top key", "inclde: [x]\n", `f.yaml:1: inclde: unknown key (a typo?): the file takes the keys async, capture, exclude, export, fold, include, limits, log, metrics, sampling, serving`},
+		{"unknown top key", "inclde: [x]\n", `f.yaml:1: inclde: unknown key (a typo?): the file takes the keys async, capture, exclude, export, fold, include, limits, log, metrics, no_code, sampling, serving`},
 		{"unknown nested key", "sampling:\n  ratoi: 0.5\n", `f.yaml:2: sampling.ratoi: unknown key (a typo?): sampling takes the keys burst, min_duration, rate_limit, ratio, remote, rules, sampler`},
 		{"wrong type", "capture:\n  max_string: lots\n", `f.yaml:2: capture.max_string: want a whole number from 0 to 1048576; found "lots"`},
 		{"negative", "capture:\n  max_string: -3\n", `f.yaml:2: capture.max_string: want a whole number from 0 to 1048576; found -3`},
@@ -167,6 +181,14 @@ sampling:
     - {match: "", sample: often}
 limits: {ring_kb: 100}
 log: {level: loud}
+no_code:
+  targets:
+    - target: {type: Acme.Shop, method: Order}
+      span:
+        name: order
+        kind: serverr
+        attributes:
+          - {name: order.id, value_source: "arguments[0].Id +"}
 `
 	_, err := ParseFile("f.yaml", []byte(file))
 	want := []string{
@@ -180,6 +202,8 @@ log: {level: loud}
 		`f.yaml:10: sampling.rules.0.sample: want always, never or a ratio from 0 to 1; found "often"`,
 		`f.yaml:11: limits.ring_kb: want a power of two from 4 to 1048576; found 100`,
 		`f.yaml:12: log.level: want error, warn, info or debug; found "loud"`,
+		`f.yaml:18:15: no_code.targets.0.span.kind: want internal, server, client, producer or consumer; found "serverr"`,
+		`f.yaml:20:62: no_code.targets.0.span.attributes.0.value_source: the expression ends too soon in "arguments[0].Id +"`,
 	}
 	if err == nil {
 		t.Fatal("no error")

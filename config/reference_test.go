@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // The configuration reference (docs/configuration.md) is checked against
@@ -117,6 +119,8 @@ func fileKeys(t *testing.T) []string {
 				ft = ft.Elem()
 			}
 			switch {
+			case ft == reflect.TypeOf(yaml.Node{}):
+				out = append(out, key) // a section another package reads (no_code)
 			case ft.Kind() == reflect.Struct:
 				walk(key, ft) // a section: its keys, not itself
 			case ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.Struct:

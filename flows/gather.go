@@ -61,10 +61,11 @@ type Module interface {
 	EnclosingClass(td uint32) uint32
 	// GenericParams returns the generic parameters of the TypeDef owner.
 	GenericParams(owner uint32) ([]string, error)
-	// FieldOffsets returns the offsets from `this` of the fields toks in
-	// the runtime's layout of class cid (0: the class of the TypeDef
-	// owner, loaded), and that class.
-	FieldOffsets(cid uint64, owner uint32, toks []uint32) ([MaxFlowFields]uint16, uint64, error)
+	// ClassOf returns the class of the TypeDef td, loading it.
+	ClassOf(td uint32) (uint64, error)
+	// Layout returns the runtime's layout of class cid: its own instance
+	// fields and their offsets from `this`.
+	Layout(cid uint64) ([]FieldAt, error)
 	// IteratorTracked reports whether an iterator method naming the
 	// enumerator td as its state machine is traced (Roles.Iterator).
 	IteratorTracked(td uint32) bool
@@ -226,7 +227,7 @@ func offsets(m Method, mod Module, toks []uint32) ([MaxFlowFields]uint16, uint64
 	if len(toks) > MaxFlowFields {
 		return [MaxFlowFields]uint16{}, 0, fmt.Errorf("%s: %d added fields, at most %d are read", m.Display, len(toks), MaxFlowFields)
 	}
-	off, cid, err := mod.FieldOffsets(m.ClassID, m.Owner, toks)
+	off, cid, err := fieldOffsets(mod, m.ClassID, m.Owner, toks)
 	if err != nil {
 		return off, 0, fmt.Errorf("%s: %w", m.Display, err)
 	}
@@ -268,4 +269,39 @@ func Enumerates(returnType string) bool {
 	}
 	t = strings.TrimPrefix(strings.TrimPrefix(t, "System.Collections."), "Generic.")
 	return t == "IEnumerable" || t == "IEnumerator"
+}
+
+// FieldAt is one instance field of a class layout.
+type FieldAt struct{ Token, Offset uint32 }
+
+// fieldOffsets returns the offsets from `this` of the fields toks in the
+// runtime's layout of class cid (0: the class of the TypeDef owner,
+// loaded), and that class. The hooks keep offsets in 16 bits: a field
+// further out is not found.
+func fieldOffsets(mod Module, cid uint64, owner uint32, toks []uint32) ([MaxFlowFields]uint16, uint64, error) {
+	var off [MaxFlowFields]uint16
+	if cid == 0 {
+		c, err := mod.ClassOf(owner)
+		if err != nil {
+			return off, 0, err
+		}
+		cid = c
+	}
+	layout, err := mod.Layout(cid)
+	if err != nil {
+		return off, 0, err
+	}
+	found := 0
+	for _, fl := range layout {
+		for i, t := range toks {
+			if fl.Token == t && fl.Offset < 1<<16 {
+				off[i] = uint16(fl.Offset)
+				found++
+			}
+		}
+	}
+	if found != len(toks) {
+		return off, 0, fmt.Errorf("%d of the type's %d added fields in its layout", found, len(toks))
+	}
+	return off, cid, nil
 }

@@ -15,8 +15,10 @@ type fakeModule struct {
 	enclosing  map[uint32]uint32
 	generic    map[uint32][]string
 	genericErr error
-	layout     map[uint32]uint16 // field token → offset
-	class      uint64            // the class FieldOffsets loads for a type
+	layout     map[uint32]uint32 // field token → offset
+	layoutErr  error
+	class      uint64   // the class ClassOf loads for a type
+	loaded     []uint32 // the types ClassOf was asked for
 	tracked    map[uint32]bool
 	bodies     map[uint32][]byte // MethodDef → body
 	ctorOf     map[uint32]uint32 // constructor token → its TypeDef
@@ -46,19 +48,22 @@ func (f *fakeModule) ConstructedType(ctor uint32) (uint32, bool) {
 	td, ok := f.ctorOf[ctor]
 	return td, ok
 }
-func (f *fakeModule) FieldOffsets(cid uint64, owner uint32, toks []uint32) ([MaxFlowFields]uint16, uint64, error) {
-	var off [MaxFlowFields]uint16
-	if cid == 0 {
-		cid = f.class
+func (f *fakeModule) ClassOf(td uint32) (uint64, error) {
+	if f.class == 0 {
+		return 0, errors.New("no class")
 	}
-	for i, t := range toks {
-		o, ok := f.layout[t]
-		if !ok {
-			return off, 0, errors.New("field not in the layout")
-		}
-		off[i] = o
+	f.loaded = append(f.loaded, td)
+	return f.class, nil
+}
+func (f *fakeModule) Layout(cid uint64) ([]FieldAt, error) {
+	if f.layoutErr != nil {
+		return nil, f.layoutErr
 	}
-	return off, cid, nil
+	var out []FieldAt
+	for t, o := range f.layout {
+		out = append(out, FieldAt{t, o})
+	}
+	return out, nil
 }
 
 const (
@@ -113,7 +118,7 @@ func module() *fakeModule {
 		},
 		enclosing: map[uint32]uint32{mcsIterTD: programTD, otherTD: 0x0200000b, smTD: programTD, iterTD: programTD, genericSMTD: programTD, genericIterTD: programTD},
 		generic:   map[uint32][]string{genericSMTD: {"T"}, genericClosureTD: {"T"}, genericIterTD: {"T"}},
-		layout:    map[uint32]uint16{0x04000010: 24, 0x04000011: 32, 0x04000020: 8, 0x04000021: 16, 0x04000030: 40, 0x04000040: 8},
+		layout:    map[uint32]uint32{0x04000010: 24, 0x04000011: 32, 0x04000020: 8, 0x04000021: 16, 0x04000030: 40, 0x04000040: 8},
 		class:     0x7f00,
 		tracked:   map[uint32]bool{iterTD: true, genericIterTD: true},
 		bodies:    map[uint32][]byte{mcsIterTok: mcsIterator(plainCtor, otherCtor)},
@@ -162,7 +167,7 @@ func TestGather(t *testing.T) {
 			Roles{Role: ClosureBody, Offsets: [MaxFlowFields]uint16{8, 16}, Closure: 0x7f00}, ""},
 		{"a closure whose fields are not in the layout",
 			Method{Name: ".ctor", Display: "C..ctor", Owner: closureTD, HasThis: true}, func(f *fakeModule) { delete(f.layout, 0x04000021) },
-			Roles{}, "C..ctor: field not in the layout"},
+			Roles{}, "C..ctor: 1 of the type's 2 added fields in its layout"},
 		{"an iterator method", Method{Name: "Items", Token: kickoffTok + 1, Owner: programTD}, nil,
 			Roles{Role: Kickoff, Owner: programTD, Iterator: iterTD}, ""},
 		{"an iterator method no attribute names, by the enumerator it constructs",
@@ -208,5 +213,45 @@ func TestGather(t *testing.T) {
 				t.Errorf("Gather = %+v, want %+v", got, tc.want)
 			}
 		})
+	}
+}
+
+// The added fields are found in the layout of the method's class, loaded
+// from its TypeDef when the method has none; an offset past 16 bits is
+// not one the hooks can keep.
+func TestFieldOffsets(t *testing.T) {
+	toks := []uint32{0x04000010, 0x04000011}
+	for _, c := range []struct {
+		name    string
+		cid     uint64
+		edit    func(f *fakeModule)
+		off     [MaxFlowFields]uint16
+		class   uint64
+		loaded  int
+		wantErr string
+	}{
+		{"the method's class", 0x9000, nil, [MaxFlowFields]uint16{24, 32}, 0x9000, 0, ""},
+		{"its TypeDef's class, loaded", 0, nil, [MaxFlowFields]uint16{24, 32}, 0x7f00, 1, ""},
+		{"no class", 0, func(f *fakeModule) { f.class = 0 }, [MaxFlowFields]uint16{}, 0, 0, "no class"},
+		{"no layout", 0x9000, func(f *fakeModule) { f.layoutErr = errors.New("GetClassLayout: HRESULT 0x80131365") },
+			[MaxFlowFields]uint16{}, 0, 0, "GetClassLayout: HRESULT 0x80131365"},
+		{"a field past 16 bits", 0x9000, func(f *fakeModule) { f.layout[0x04000011] = 1 << 16 },
+			[MaxFlowFields]uint16{}, 0, 0, "1 of the type's 2 added fields in its layout"},
+	} {
+		f := module()
+		if c.edit != nil {
+			c.edit(f)
+		}
+		off, cid, err := fieldOffsets(f, c.cid, smTD, toks)
+		if (err == nil) != (c.wantErr == "") || (err != nil && err.Error() != c.wantErr) {
+			t.Errorf("%s: error %v, want %q", c.name, err, c.wantErr)
+			continue
+		}
+		if err == nil && (off != c.off || cid != c.class) {
+			t.Errorf("%s: %v in %#x, want %v in %#x", c.name, off, cid, c.off, c.class)
+		}
+		if len(f.loaded) != c.loaded {
+			t.Errorf("%s: %d classes loaded, want %d", c.name, len(f.loaded), c.loaded)
+		}
 	}
 }

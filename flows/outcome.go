@@ -11,7 +11,12 @@ const returnKey = attribute.Key("dotnet.return")
 
 // Outcome is how an async method's task completed.
 type Outcome struct {
-	Attrs    []attribute.KeyValue // the result, as dotnet.return
+	Attrs []attribute.KeyValue // the result, as dotnet.return
+	// Known: the result was captured, or there is none (a Task's); the
+	// caller says. Elements are the typed elements of arrays in it, as
+	// dotnet.return (values.AppendElements), for no-code shaping only.
+	Known    bool
+	Elements []attribute.KeyValue
 	Failed   bool
 	Canceled bool
 	// The exception's type and message (Failed or Canceled), when known.

@@ -15,6 +15,7 @@
 // known to the hooks only as totals, enter the histogram. Spans are
 // observed on the exporter's side (package otelbridge, as each span ends);
 // the hooks' folded totals are read through a Source before each
-// collection. It must not touch the runtime or the C side, and nothing here
+// collection. Export starts the periodic export only once there is
+// something to export, and ends it at exit. It must not touch the runtime or the C side, and nothing here
 // runs on the app's threads.
 package methodmetrics

@@ -2,6 +2,7 @@ package naming
 
 import (
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -107,6 +108,7 @@ func TestResolver(t *testing.T) {
 		},
 	}
 	r := NewResolver(rt)
+	findMeta := MetaForm{"Acme.Shop.Repo`1", "Find", "!0", []string{"!!0"}}
 
 	tests := []struct {
 		name       string
@@ -116,11 +118,12 @@ func TestResolver(t *testing.T) {
 		ret        string
 		shared     bool
 		selectName string
+		meta       MetaForm // the same whatever the instantiation
 	}{
-		{"nested type", 10, 0, nil, "Acme.Shop.Cart.Line.Qty", "Int32 q", "Int32", false, "Acme.Shop.Cart.Line.Qty"},
-		{"shared class, value-type method arg", 11, 0, nil, "Acme.Shop.Repo<T>.Find<Int32>", "Int32 key", "T", true, "Acme.Shop.Repo.Find"},
-		{"exact from frame", 11, clsRepoItem, []uint64{clsInt}, "Acme.Shop.Repo<Acme.Shop.Item>.Find<Int32>", "Int32 key", "Acme.Shop.Item", false, "Acme.Shop.Repo.Find"},
-		{"class unknown without frame", 12, 0, nil, "Acme.Shop.Repo<T>.Find<K>", "K key", "T", true, "Acme.Shop.Repo.Find"},
+		{"nested type", 10, 0, nil, "Acme.Shop.Cart.Line.Qty", "Int32 q", "Int32", false, "Acme.Shop.Cart.Line.Qty", MetaForm{"Acme.Shop.Cart+Line", "Qty", "System.Int32", []string{"System.Int32"}}},
+		{"shared class, value-type method arg", 11, 0, nil, "Acme.Shop.Repo<T>.Find<Int32>", "Int32 key", "T", true, "Acme.Shop.Repo.Find", findMeta},
+		{"exact from frame", 11, clsRepoItem, []uint64{clsInt}, "Acme.Shop.Repo<Acme.Shop.Item>.Find<Int32>", "Int32 key", "Acme.Shop.Item", false, "Acme.Shop.Repo.Find", findMeta},
+		{"class unknown without frame", 12, 0, nil, "Acme.Shop.Repo<T>.Find<K>", "K key", "T", true, "Acme.Shop.Repo.Find", findMeta},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -133,6 +136,9 @@ func TestResolver(t *testing.T) {
 			}
 			if m.Module != "Shop.dll" || m.Assembly != "Shop" {
 				t.Errorf("module %q assembly %q", m.Module, m.Assembly)
+			}
+			if mf, err := r.MetadataForm(m); err != nil || !reflect.DeepEqual(mf, tt.meta) {
+				t.Errorf("metadata form %+v (%v), want %+v", mf, err, tt.meta)
 			}
 		})
 	}

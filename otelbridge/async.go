@@ -70,6 +70,40 @@ type asyncEnd struct {
 	failed bool
 	status string
 	reason string
+	// For a TaskEnd: the result's array elements, and whether the result
+	// is known.
+	elems []attribute.KeyValue
+	known bool
+}
+
+// TaskEnd shapes an async method's span when its task completes (not
+// failed, not canceled): given the task's result (its dotnet.return
+// attributes, the typed elements of the arrays in it, and whether it is
+// known: captured, or none), it returns the attributes to add and the
+// span's status. It may run on any thread's translator.
+type TaskEnd func(result, elems []attribute.KeyValue, known bool) TaskShape
+
+// TaskShape is what a TaskEnd decides.
+type TaskShape struct {
+	Attrs  []attribute.KeyValue
+	Status Status
+	Desc   string // an error's description
+}
+
+// AtTaskEnd defers fn to the end of the task of t's innermost span, when
+// that is an async method's span that goes on past its call, and reports
+// whether it did (if not, the span ends with its call).
+func (b *Bridge) AtTaskEnd(t *Thread, fn TaskEnd) bool {
+	n := len(t.stack)
+	if n == 0 {
+		return false
+	}
+	f := &t.stack[n-1]
+	if !f.async || f.pseudo || f.exported {
+		return false
+	}
+	f.taskEnd = fn
+	return true
 }
 
 func (b *Bridge) asyncState(id trace.SpanID, create bool) *asyncState {
@@ -169,11 +203,12 @@ func (b *Bridge) AsyncEnd(t *Thread, ts int64, spanID trace.SpanID, o flows.Outc
 	if o.Canceled {
 		reason = "canceled"
 	}
-	b.asyncEnd(t, ts, spanID, o.Failed, status, reason, o.Attrs...)
+	end := &asyncEnd{ts: ts, attrs: append([]attribute.KeyValue(nil), o.Attrs...), failed: o.Failed, status: status, reason: reason,
+		elems: append([]attribute.KeyValue(nil), o.Elements...), known: o.Known}
+	b.asyncEnd(t, spanID, end)
 }
 
-func (b *Bridge) asyncEnd(t *Thread, ts int64, spanID trace.SpanID, failed bool, status, reason string, attrs ...attribute.KeyValue) {
-	end := &asyncEnd{ts: ts, attrs: append([]attribute.KeyValue(nil), attrs...), failed: failed, status: status, reason: reason}
+func (b *Bridge) asyncEnd(t *Thread, spanID trace.SpanID, end *asyncEnd) {
 	// The end takes effect when the continuation that completed the task
 	// returns: what was folded into it is known only then.
 	if n := len(t.stack); n > 0 && t.stack[n-1].pseudo && t.stack[n-1].spanID == spanID {
@@ -241,6 +276,16 @@ func (b *Bridge) finishAsync(id trace.SpanID, st *asyncState, end *asyncEnd) {
 		e.attrs = withoutReturn(e.attrs)
 	}
 	e.attrs = append(e.attrs, end.attrs...)
+	if ps.f.taskEnd != nil && !end.failed && end.reason == "" {
+		sh := ps.f.taskEnd(end.attrs, end.elems, end.known)
+		e.attrs = append(e.attrs, sh.Attrs...)
+		switch sh.Status {
+		case StatusOK:
+			e.ok = true
+		case StatusError:
+			e.failed, e.status = true, sh.Desc
+		}
+	}
 	e.attrs = mergeAttrs(e.attrs, st.folded...)
 	if st.resumes > 0 {
 		e.attrs = append(e.attrs, KeyAsyncResumes.Int64(st.resumes))

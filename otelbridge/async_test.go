@@ -2,6 +2,7 @@ package otelbridge
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/clrotel/clrotel/flows"
@@ -140,5 +141,71 @@ func TestIteratorEnumerations(t *testing.T) {
 		if w := want[s.SpanId[0]]; got != w {
 			t.Errorf("enumeration %d: %+v, want %+v", s.SpanId[0], got, w)
 		}
+	}
+}
+
+// AtTaskEnd defers an async span's shaping to its task's end, whichever
+// comes first of the call's return and the task's end: it gets the
+// result, its elements and whether it is known, and its attributes and
+// status are the span's. A failed, canceled or abandoned task's span is
+// not shaped; a span that is not an async one's is not deferred.
+func TestAtTaskEnd(t *testing.T) {
+	shape := func(result, elems []attribute.KeyValue, known bool) TaskShape {
+		st := StatusOK
+		if len(result) == 0 || result[0].Value.AsString() != "done" || len(elems) != 1 || !known {
+			st = StatusError
+		}
+		return TaskShape{Attrs: []attribute.KeyValue{attribute.Int("shaped", len(result))}, Status: st, Desc: "not done"}
+	}
+	ok := flows.Outcome{Attrs: []attribute.KeyValue{KeyReturn.String("done")}, Known: true,
+		Elements: []attribute.KeyValue{KeyReturn.StringSlice([]string{"d"})}}
+	for _, tc := range []struct {
+		name       string
+		o          flows.Outcome
+		endFirst   bool
+		wantStatus string
+		wantShaped bool
+	}{
+		{"completed after the call", ok, false, "Ok", true},
+		{"completed first", ok, true, "Ok", true},
+		{"result unknown", flows.Outcome{}, false, "Error", true},
+		{"failed", flows.Outcome{Failed: true, ExcType: "System.Exception"}, false, "Error", false},
+		{"canceled", flows.Outcome{Canceled: true}, false, "Unset", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b, pipe, c := newTestBridge(t, ExportOptions{})
+			th := NewThread(1)
+			sid := trace.SpanID{9}
+			b.EnterAsync(th, 100, NewMethod(MethodInfo{FunctionName: "Acme.Handle"}), trace.TraceID{1}, sid)
+			if tc.endFirst {
+				b.AsyncEnd(th, 150, sid, tc.o)
+			}
+			if !b.AtTaskEnd(th, shape) {
+				t.Fatal("not deferred")
+			}
+			b.Exit(th, 200, ExitReturn)
+			if !tc.endFirst {
+				b.AsyncEnd(th, 300, sid, tc.o)
+			}
+			spans := flushed(t, pipe, c)
+			if len(spans) != 1 {
+				t.Fatalf("%d spans", len(spans))
+			}
+			s := spans[0]
+			if _, shaped := attrs(s.Attributes)["shaped"]; shaped != tc.wantShaped || s.Status.GetCode().String() != "STATUS_CODE_"+strings.ToUpper(tc.wantStatus) {
+				t.Errorf("shaped %v, status %v", attrs(s.Attributes), s.Status)
+			}
+		})
+	}
+	b, _, _ := newTestBridge(t, ExportOptions{})
+	th := NewThread(1)
+	b.Enter(th, 100, NewMethod(MethodInfo{FunctionName: "Acme.Plain"}), trace.TraceID{1})
+	if b.AtTaskEnd(th, shape) {
+		t.Error("a plain span's shaping deferred")
+	}
+	b.EnterAsync(th, 110, NewMethod(MethodInfo{FunctionName: "Acme.Handle"}), trace.TraceID{}, trace.SpanID{3})
+	b.EndsWithCall(th)
+	if b.AtTaskEnd(th, shape) {
+		t.Error("the shaping of an async span that ends with its call deferred")
 	}
 }

@@ -140,7 +140,10 @@ type frame struct {
 	// pseudo: no span, a continuation of the span spanID (async.go).
 	async, pseudo bool
 	end           *asyncEnd // pseudo: the task completed in this step
-	link          *spanLink // a root's link (LinkRoot)
+	// taskEnd: an async span's shaping, deferred to its task's end
+	// (AtTaskEnd).
+	taskEnd TaskEnd
+	link    *spanLink // a root's link (LinkRoot)
 	// root: it began a trace, under open spans or none. exported: sent
 	// while still open (Serving); its end sends nothing more.
 	root, exported bool

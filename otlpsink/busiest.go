@@ -27,6 +27,41 @@ type MethodStat struct {
 // metrics (one that folded, or was named for them) is counted and timed
 // by them, folded calls included; any other by its spans.
 func Busiest(spans []Span, points []Point, n int) []MethodStat {
+	var t MethodTally
+	for _, s := range spans {
+		t.Add(s)
+	}
+	return t.Busiest(points, n)
+}
+
+// MethodTally gathers what Busiest needs of the spans, a span at a time,
+// so that a caller need not keep the spans: each one's name and duration.
+// The zero value is ready to use; it is not safe for concurrent use.
+type MethodTally struct {
+	by map[string]*methodSpans
+}
+
+type methodSpans struct {
+	n    int
+	durs []time.Duration
+}
+
+// Add counts s.
+func (t *MethodTally) Add(s Span) {
+	if t.by == nil {
+		t.by = map[string]*methodSpans{}
+	}
+	m := t.by[s.Name]
+	if m == nil {
+		m = &methodSpans{}
+		t.by[s.Name] = m
+	}
+	m.n++
+	m.durs = append(m.durs, s.Duration())
+}
+
+// Busiest is [Busiest] of the spans added.
+func (t *MethodTally) Busiest(points []Point, n int) []MethodStat {
 	type agg struct {
 		stat  MethodStat
 		durs  []time.Duration
@@ -42,10 +77,10 @@ func Busiest(spans []Span, points []Point, n int) []MethodStat {
 		}
 		return a
 	}
-	for _, s := range spans {
-		a := get(s.Name)
-		a.stat.Spans++
-		a.durs = append(a.durs, s.Duration())
+	for name, m := range t.by {
+		a := get(name)
+		a.stat.Spans = m.n
+		a.durs = m.durs
 	}
 	for _, p := range points {
 		name, _ := p.Attrs[string(methodmetrics.KeySpanName)].(string)

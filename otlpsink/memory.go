@@ -30,14 +30,12 @@ func (c *MemoryClient) UploadTraces(_ context.Context, rs []*tracepb.ResourceSpa
 	if err != nil {
 		return err
 	}
-	var req collectortrace.ExportTraceServiceRequest
-	if err := proto.Unmarshal(wire, &req); err != nil {
+	spans, err := decodeTraces(wire)
+	if err != nil {
 		return err
 	}
-	var s Sink
-	got := s.accept(&req)
 	c.mu.Lock()
-	c.spans = append(c.spans, got.spans...)
+	c.spans = append(c.spans, spans...)
 	c.mu.Unlock()
 	return nil
 }

@@ -4,6 +4,10 @@ import (
 	"context"
 	"time"
 
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
+
 	collectormetrics "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
 	metricspb "go.opentelemetry.io/proto/otlp/metrics/v1"
 	"google.golang.org/grpc"
@@ -45,12 +49,29 @@ func (s *Sink) MetricRequests() int {
 }
 
 // metricsService is the MetricsService of a Sink: it keeps the data points.
-type metricsService struct {
-	collectormetrics.UnimplementedMetricsServiceServer
-	sink *Sink
+var metricsService = grpc.ServiceDesc{
+	ServiceName: "opentelemetry.proto.collector.metrics.v1.MetricsService",
+	HandlerType: (*any)(nil),
+	Methods: []grpc.MethodDesc{{
+		MethodName: "Export",
+		Handler: func(srv any, _ context.Context, dec func(any) error, _ grpc.UnaryServerInterceptor) (any, error) {
+			var raw rawMessage
+			if err := dec(&raw); err != nil {
+				return nil, err
+			}
+			var req collectormetrics.ExportMetricsServiceRequest
+			if err := proto.Unmarshal(raw.b, &req); err != nil {
+				return nil, status.Error(codes.InvalidArgument, err.Error())
+			}
+			srv.(*Sink).exportMetrics(&req)
+			return &rawMessage{}, nil // an empty ExportMetricsServiceResponse
+		},
+	}},
+	Metadata: "opentelemetry/proto/collector/metrics/v1/metrics_service.proto",
 }
 
-func (m *metricsService) Export(_ context.Context, req *collectormetrics.ExportMetricsServiceRequest) (*collectormetrics.ExportMetricsServiceResponse, error) {
+// exportMetrics keeps the data points of req.
+func (s *Sink) exportMetrics(req *collectormetrics.ExportMetricsServiceRequest) {
 	var pts []Point
 	for _, rm := range req.ResourceMetrics {
 		res := attrMap(rm.GetResource().GetAttributes())
@@ -60,12 +81,10 @@ func (m *metricsService) Export(_ context.Context, req *collectormetrics.ExportM
 			}
 		}
 	}
-	s := m.sink
 	s.mu.Lock()
 	s.points = append(s.points, pts...)
 	s.metricRequests++
 	s.mu.Unlock()
-	return &collectormetrics.ExportMetricsServiceResponse{}, nil
 }
 
 func flattenMetric(mt *metricspb.Metric, res map[string]any) []Point {

@@ -14,14 +14,15 @@ import (
 	"sync"
 	"time"
 
-	collectormetrics "go.opentelemetry.io/proto/otlp/collector/metrics/v1"
 	collectortrace "go.opentelemetry.io/proto/otlp/collector/trace/v1"
 	commonpb "go.opentelemetry.io/proto/otlp/common/v1"
 	tracepb "go.opentelemetry.io/proto/otlp/trace/v1"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
 	_ "google.golang.org/grpc/encoding/gzip" // accept gzip-compressed exports
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/proto"
 )
@@ -79,6 +80,7 @@ type config struct {
 	delay     time.Duration
 	countOnly bool
 	spanFunc  func(Span)
+	keepRaw   bool
 }
 
 // WithTLS serves over TLS with c instead of plain text.
@@ -105,6 +107,10 @@ func WithCountOnly() Option { return func(o *config) { o.countOnly = true } }
 // goroutines at once.
 func WithSpanFunc(f func(Span)) Option { return func(o *config) { o.spanFunc = f } }
 
+// WithRawKept keeps the requests received for [Sink.ExportJSON] also
+// with [WithSpanFunc].
+func WithRawKept() Option { return func(o *config) { o.keepRaw = true } }
+
 // Sink is a running OTLP/gRPC trace receiver. It is safe for concurrent use.
 type Sink struct {
 	cfg    config
@@ -118,7 +124,7 @@ type Sink struct {
 	mu       sync.Mutex
 	changed  chan struct{} // closed and replaced when an export starts or ends
 	spans    []Span
-	raw      []*tracepb.ResourceSpans
+	raw      [][]byte // the requests received, encoded, for ExportJSON
 	count    int
 	requests int
 	inFlight int
@@ -144,12 +150,11 @@ func Listen(addr string, opts ...Option) (*Sink, error) {
 	if err != nil {
 		return nil, fmt.Errorf("otlpsink: %w", err)
 	}
-	sopts := []grpc.ServerOption{grpc.MaxRecvMsgSize(maxRecvMsgSize)}
+	// Requests reach the services encoded: the spans are flattened
+	// straight from the wire (wire.go), or only counted (count.go).
+	sopts := []grpc.ServerOption{grpc.MaxRecvMsgSize(maxRecvMsgSize), grpc.ForceServerCodec(rawCodec{})}
 	if s.cfg.tls != nil {
 		sopts = append(sopts, grpc.Creds(credentials.NewTLS(s.cfg.tls)))
-	}
-	if s.cfg.countOnly {
-		sopts = append(sopts, grpc.ForceServerCodec(rawCodec{}))
 	}
 	lis = countingListener{Listener: lis, sink: s}
 	s.lis = lis
@@ -158,8 +163,8 @@ func Listen(addr string, opts ...Option) (*Sink, error) {
 		s.srv.RegisterService(&countService, s)
 		s.srv.RegisterService(&countMetricsService, s)
 	} else {
-		collectortrace.RegisterTraceServiceServer(s.srv, &traceService{sink: s})
-		collectormetrics.RegisterMetricsServiceServer(s.srv, &metricsService{sink: s})
+		s.srv.RegisterService(&traceService, s)
+		s.srv.RegisterService(&metricsService, s)
 	}
 	go func() { s.served <- s.srv.Serve(lis) }()
 	return s, nil
@@ -177,22 +182,45 @@ func (s *Sink) Endpoint() string {
 	return "http://" + s.Addr()
 }
 
-// traceService is the gRPC face of a Sink; it keeps Export and the
-// generated server's embedding out of Sink's own methods.
-type traceService struct {
-	collectortrace.UnimplementedTraceServiceServer
-	sink *Sink
+// traceService is the TraceService of a Sink that keeps what it gets.
+var traceService = grpc.ServiceDesc{
+	ServiceName: "opentelemetry.proto.collector.trace.v1.TraceService",
+	HandlerType: (*any)(nil),
+	Methods: []grpc.MethodDesc{{
+		MethodName: "Export",
+		Handler: func(srv any, ctx context.Context, dec func(any) error, _ grpc.UnaryServerInterceptor) (any, error) {
+			var req rawMessage
+			if err := dec(&req); err != nil {
+				return nil, err
+			}
+			if err := srv.(*Sink).export(ctx, req.b); err != nil {
+				return nil, err
+			}
+			return &rawMessage{}, nil // an empty ExportTraceServiceResponse
+		},
+	}},
+	Metadata: "opentelemetry/proto/collector/trace/v1/trace_service.proto",
 }
 
-func (t *traceService) Export(ctx context.Context, req *collectortrace.ExportTraceServiceRequest) (*collectortrace.ExportTraceServiceResponse, error) {
-	return t.sink.export(ctx, req)
-}
-
-func (s *Sink) export(ctx context.Context, req *collectortrace.ExportTraceServiceRequest) (*collectortrace.ExportTraceServiceResponse, error) {
-	if err := s.handle(ctx, func() (received, error) { return s.accept(req), nil }); err != nil {
-		return nil, err
+// export takes one encoded ExportTraceServiceRequest. A malformed one is
+// refused before it is counted, as a decoding server refuses it.
+func (s *Sink) export(ctx context.Context, req []byte) error {
+	spans, err := decodeTraces(req)
+	if err != nil {
+		return status.Error(codes.InvalidArgument, err.Error())
 	}
-	return &collectortrace.ExportTraceServiceResponse{}, nil
+	return s.handle(ctx, func() (received, error) {
+		got := received{n: len(spans), spans: spans}
+		if s.keepsRaw() {
+			got.raw = bytes.Clone(req) // the server reuses its buffer
+		}
+		return got, nil
+	})
+}
+
+// keepsRaw says whether the requests are kept for ExportJSON.
+func (s *Sink) keepsRaw() bool {
+	return !s.cfg.countOnly && (s.cfg.spanFunc == nil || s.cfg.keepRaw)
 }
 
 // received is what one Export call brought.
@@ -200,7 +228,7 @@ type received struct {
 	n      int            // spans
 	traces map[string]int // count-only: spans per trace ID
 	spans  []Span
-	raw    []*tracepb.ResourceSpans
+	raw    []byte // the encoded request, when kept
 }
 
 // handle runs one Export call: the configured delay and fault, then read,
@@ -239,8 +267,10 @@ func (s *Sink) handle(ctx context.Context, read func() (received, error)) error 
 		if !s.cfg.countOnly && s.cfg.spanFunc == nil {
 			md, _ := metadata.FromIncomingContext(ctx)
 			s.spans = append(s.spans, got.spans...)
-			s.raw = append(s.raw, got.raw...)
 			s.headers = append(s.headers, md)
+		}
+		if got.raw != nil {
+			s.raw = append(s.raw, got.raw)
 		}
 	}
 	s.touchLocked()
@@ -265,61 +295,11 @@ func (s *Sink) fault(ctx context.Context) error {
 	return nil
 }
 
-// accept counts and flattens the spans of req.
-func (s *Sink) accept(req *collectortrace.ExportTraceServiceRequest) received {
-	got := received{raw: req.GetResourceSpans()}
-	for _, rs := range req.GetResourceSpans() {
-		res := attrMap(rs.GetResource().GetAttributes())
-		for _, ss := range rs.GetScopeSpans() {
-			got.n += len(ss.GetSpans())
-			scope := ss.GetScope().GetName()
-			for _, sp := range ss.GetSpans() {
-				got.spans = append(got.spans, flatten(sp, res, scope))
-			}
-		}
-	}
-	return got
-}
-
 // touchLocked records activity and wakes the waiters. s.mu must be held.
 func (s *Sink) touchLocked() {
 	s.last = time.Now()
 	close(s.changed)
 	s.changed = make(chan struct{})
-}
-
-func flatten(sp *tracepb.Span, res map[string]any, scope string) Span {
-	out := Span{
-		TraceID:    hex.EncodeToString(sp.GetTraceId()),
-		SpanID:     hex.EncodeToString(sp.GetSpanId()),
-		Name:       sp.GetName(),
-		Kind:       kindName(sp.GetKind()),
-		Start:      unixNano(sp.GetStartTimeUnixNano()),
-		End:        unixNano(sp.GetEndTimeUnixNano()),
-		Attrs:      attrMap(sp.GetAttributes()),
-		StatusCode: statusName(sp.GetStatus().GetCode()),
-		StatusMsg:  sp.GetStatus().GetMessage(),
-		Resource:   res,
-		Scope:      scope,
-	}
-	if len(sp.GetParentSpanId()) > 0 {
-		out.ParentSpanID = hex.EncodeToString(sp.GetParentSpanId())
-	}
-	for _, e := range sp.GetEvents() {
-		out.Events = append(out.Events, Event{
-			Name:  e.GetName(),
-			Time:  unixNano(e.GetTimeUnixNano()),
-			Attrs: attrMap(e.GetAttributes()),
-		})
-	}
-	for _, l := range sp.GetLinks() {
-		out.Links = append(out.Links, Link{
-			TraceID: hex.EncodeToString(l.GetTraceId()),
-			SpanID:  hex.EncodeToString(l.GetSpanId()),
-			Attrs:   attrMap(l.GetAttributes()),
-		})
-	}
-	return out
 }
 
 func unixNano(ns uint64) time.Time { return time.Unix(0, int64(ns)) }
@@ -516,9 +496,17 @@ func (s *Sink) wait(ctx context.Context, quiet time.Duration, gone bool) []Span 
 // span ids as hex strings rather than base64.
 func (s *Sink) ExportJSON(w io.Writer) error {
 	s.mu.Lock()
-	raw := append([]*tracepb.ResourceSpans(nil), s.raw...)
+	reqs := append([][]byte(nil), s.raw...)
 	s.mu.Unlock()
 
+	var raw []*tracepb.ResourceSpans
+	for _, b := range reqs {
+		var req collectortrace.ExportTraceServiceRequest
+		if err := proto.Unmarshal(b, &req); err != nil {
+			return fmt.Errorf("otlpsink: decoding a request received: %w", err)
+		}
+		raw = append(raw, req.GetResourceSpans()...)
+	}
 	b, err := marshalOTLPJSON(&collectortrace.ExportTraceServiceRequest{ResourceSpans: mergeResourceSpans(raw)})
 	if err != nil {
 		return fmt.Errorf("otlpsink: encoding OTLP/JSON: %w", err)

@@ -355,6 +355,28 @@ func TestSinkSpanFunc(t *testing.T) {
 	}
 }
 
+// With a span func the requests are kept for ExportJSON only when asked.
+func TestSinkSpanFuncRawKept(t *testing.T) {
+	for _, keep := range []bool{false, true} {
+		opts := []Option{WithSpanFunc(func(Span) {})}
+		if keep {
+			opts = append(opts, WithRawKept())
+		}
+		s := listen(t, opts...)
+		if err := exportFixture(s.Addr(), otlptracegrpc.WithInsecure()); err != nil {
+			t.Fatal(err)
+		}
+		s.WaitIdle(context.Background(), 50*time.Millisecond)
+		var b bytes.Buffer
+		if err := s.ExportJSON(&b); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Count(b.String(), `"spanId"`); (got == 3) != keep || (got == 0) == keep {
+			t.Errorf("kept %v: ExportJSON holds %d spans\n%s", keep, got, b.String())
+		}
+	}
+}
+
 func TestWaitSpansTimeout(t *testing.T) {
 	s := listen(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)

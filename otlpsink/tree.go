@@ -4,11 +4,15 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
+	"unicode/utf8"
 )
 
 // TreeOptions controls [WriteTree].
@@ -40,23 +44,154 @@ type TreeOptions struct {
 // "! name key=value ..." lines ("! exception: Type: message" for
 // exceptions).
 func WriteTree(w io.Writer, spans []Span, opts TreeOptions) error {
-	tw := &treeWriter{w: w, opts: opts, total: len(spans)}
-	for _, t := range groupTraces(spans) {
+	ptrs := make([]*Span, len(spans))
+	for i := range spans {
+		ptrs[i] = &spans[i]
+	}
+	p := NewTreePrinter(w, opts)
+	p.Print(ptrs)
+	return p.Finish()
+}
+
+// TreePrinter prints traces as [WriteTree] does, a batch at a time, for a
+// caller that prints each trace once it is complete: the spans printed
+// count against opts.MaxSpans across the batches, and [TreePrinter.Finish]
+// says how many were left out. It writes to w in pieces of about 64 KiB
+// (a small batch at once), never part of a line.
+type TreePrinter struct {
+	tw   treeWriter
+	bufs [][]byte // printParallel's buffers, one per processor
+}
+
+// treeFlushSize is how much output TreePrinter gathers before it writes.
+const treeFlushSize = 64 << 10
+
+// NewTreePrinter returns a printer writing to w.
+func NewTreePrinter(w io.Writer, opts TreeOptions) *TreePrinter {
+	return &TreePrinter{tw: treeWriter{w: w, opts: opts}}
+}
+
+// Print prints the traces of spans, in the order their roots started, and
+// writes them out. Once opts.MaxSpans spans are printed it only counts.
+func (p *TreePrinter) Print(spans []*Span) error {
+	tw := &p.tw
+	tw.total += len(spans)
+	if tw.full() {
+		return tw.err
+	}
+	traces := groupTraces(spans)
+	if tw.opts.MaxSpans == 0 {
+		// No limit to count: the traces can be laid out side by side.
+		p.printParallel(traces)
+		return tw.err
+	}
+	for _, t := range traces {
 		if tw.full() {
 			break
 		}
 		t.write(tw)
+		if len(tw.buf) >= treeFlushSize {
+			tw.flush()
+		}
 	}
+	tw.flush()
+	return tw.err
+}
+
+// printWindow bounds how many traces, and about how many spans,
+// printParallel lays out before it writes them: the output held. A
+// window of many spans keeps both processors busy when one trace is most
+// of them.
+const (
+	printWindow      = 1024
+	printWindowSpans = 16384
+)
+
+// printParallel prints traces as Print does, laying them out on every
+// processor: at clrotel run's exit, the program gone, the printing is
+// what the user waits for. The output is the same. Each processor lays
+// its traces out one after another in a buffer of its own, kept from
+// window to window, so that the buffers stop growing after the first.
+func (p *TreePrinter) printParallel(traces []*traceTree) {
+	tw := &p.tw
+	workers := runtime.GOMAXPROCS(0)
+	for len(p.bufs) < workers {
+		p.bufs = append(p.bufs, nil)
+	}
+	type laid struct{ worker, from, to int }
+	for start := 0; start < len(traces) && tw.err == nil; {
+		end, n := start, 0
+		for end < len(traces) && end-start < printWindow && n < printWindowSpans {
+			n += len(traces[end].spans)
+			end++
+		}
+		window := traces[start:end]
+		start = end
+		at := make([]laid, len(window))
+		ws := make([]treeWriter, min(workers, len(window)))
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for w := range ws {
+			ws[w].opts, ws[w].buf = tw.opts, p.bufs[w][:0]
+			wg.Go(func() {
+				o := &ws[w]
+				for {
+					i := int(next.Add(1) - 1)
+					if i >= len(window) {
+						return
+					}
+					from := len(o.buf)
+					window[i].write(o)
+					at[i] = laid{w, from, len(o.buf)}
+				}
+			})
+		}
+		wg.Wait()
+		for _, a := range at {
+			out := ws[a.worker].buf[a.from:a.to]
+			if len(out) >= treeFlushSize {
+				tw.flush()
+				if tw.err == nil {
+					_, tw.err = tw.w.Write(out)
+				}
+			} else {
+				tw.buf = append(tw.buf, out...)
+				if len(tw.buf) >= treeFlushSize {
+					tw.flush()
+				}
+			}
+		}
+		for w := range ws {
+			tw.printed += ws[w].printed
+			p.bufs[w] = ws[w].buf
+		}
+	}
+	tw.flush()
+}
+
+// Full says whether the printer prints no more spans (MaxSpans reached,
+// or a write failed): the caller need not keep spans for it, only count
+// them with [TreePrinter.Skip].
+func (p *TreePrinter) Full() bool { return p.tw.full() }
+
+// Skip counts n spans that were not handed to Print, for Finish's count.
+func (p *TreePrinter) Skip(n int) { p.tw.total += n }
+
+// Finish says how many spans were left out, if any, and returns the first
+// write error.
+func (p *TreePrinter) Finish() error {
+	tw := &p.tw
 	if n := tw.total - tw.printed; n > 0 && tw.err == nil {
-		tw.printf("... %d more %s\n", n, plural(n, "span"))
+		tw.buf = fmt.Appendf(tw.buf, "... %d more %s\n", n, plural(n, "span"))
 	}
+	tw.flush()
 	return tw.err
 }
 
 // traceTree is one trace's spans, linked.
 type traceTree struct {
 	id       string
-	spans    []Span           // by start time
+	spans    []*Span          // by start time (into the batch printed)
 	children map[string][]int // span id -> indexes of its children
 	roots    []int            // spans whose parent was not received
 	first    time.Time        // the earliest root start
@@ -64,7 +199,7 @@ type traceTree struct {
 
 // groupTraces splits spans by trace id and orders the traces by the start
 // of their first root (ties by id, so that the output is deterministic).
-func groupTraces(spans []Span) []*traceTree {
+func groupTraces(spans []*Span) []*traceTree {
 	byID := map[string]*traceTree{}
 	var traces []*traceTree
 	for _, s := range spans {
@@ -90,7 +225,7 @@ func groupTraces(spans []Span) []*traceTree {
 
 func (t *traceTree) link() {
 	// Order by start once; children and roots then come out in that order.
-	sort.SliceStable(t.spans, func(i, j int) bool { return t.spans[i].Start.Before(t.spans[j].Start) })
+	slices.SortStableFunc(t.spans, func(a, b *Span) int { return a.Start.Compare(b.Start) })
 	ids := make(map[string]bool, len(t.spans))
 	for _, s := range t.spans {
 		ids[s.SpanID] = true
@@ -111,7 +246,7 @@ func (t *traceTree) link() {
 }
 
 func (t *traceTree) write(tw *treeWriter) {
-	tw.printf("trace %s  (%d %s%s)\n", t.id, len(t.spans), plural(len(t.spans), "span"), t.services())
+	tw.buf = fmt.Appendf(tw.buf, "trace %s  (%d %s%s)\n", t.id, len(t.spans), plural(len(t.spans), "span"), t.services())
 	done := make([]bool, len(t.spans))
 	tops := slices.Clone(t.roots)
 	// Spans whose parents form a cycle (malformed input) are reachable
@@ -125,7 +260,7 @@ func (t *traceTree) write(tw *treeWriter) {
 	}
 	clear(done)
 	for n, i := range tops {
-		tw.span(t, i, "", n == len(tops)-1, true, done)
+		tw.span(t, i, n == len(tops)-1, true, done)
 	}
 }
 
@@ -169,21 +304,29 @@ type treeWriter struct {
 	total   int
 	printed int
 	err     error
+	buf     []byte // output not yet written
+
+	// Scratch space span reuses: the tree lines left of the current
+	// span's children, and the attribute keys.
+	prefix []byte
+	keys   []string
 }
 
 func (tw *treeWriter) full() bool {
 	return tw.err != nil || (tw.opts.MaxSpans > 0 && tw.printed >= tw.opts.MaxSpans)
 }
 
-func (tw *treeWriter) printf(format string, args ...any) {
-	if tw.err == nil {
-		_, tw.err = fmt.Fprintf(tw.w, format, args...)
+// flush writes the output gathered, unless a write failed before.
+func (tw *treeWriter) flush() {
+	if tw.err == nil && len(tw.buf) > 0 {
+		_, tw.err = tw.w.Write(tw.buf)
 	}
+	tw.buf = tw.buf[:0]
 }
 
 // span prints span i of t and the spans below it. done guards against
 // printing a span twice when ids repeat.
-func (tw *treeWriter) span(t *traceTree, i int, prefix string, last, top bool, done []bool) {
+func (tw *treeWriter) span(t *traceTree, i int, last, top bool, done []bool) {
 	if done[i] || tw.full() {
 		return
 	}
@@ -195,24 +338,29 @@ func (tw *treeWriter) span(t *traceTree, i int, prefix string, last, top bool, d
 	if last {
 		branch, cont = "└─ ", "   "
 	}
-	var marks string
+	// tw.prefix is the lines down to this span's ancestors' siblings.
+	b := append(tw.buf, tw.prefix...)
+	b = append(b, branch...)
+	if s.Name == "" {
+		b = append(b, "(no name)"...)
+	} else {
+		b = appendOneLine(b, s.Name)
+	}
+	b = append(b, "  "...)
+	b = appendDuration(b, s.Duration())
 	if top {
 		switch {
 		case s.ParentSpanID == "":
 		case s.ParentSpanID == s.SpanID || t.hasSpan(s.ParentSpanID):
-			marks = " (parent cycle)"
+			b = append(b, " (parent cycle)"...)
 		default:
-			marks = " (orphan)"
+			b = append(b, " (orphan)"...)
 		}
 		if tid, ok := s.Attrs["thread.id"]; ok {
-			marks += fmt.Sprintf("  [thread %v]", tid)
+			b = fmt.Appendf(b, "  [thread %v]", tid)
 		}
 	}
-	name := oneLine(s.Name)
-	if name == "" {
-		name = "(no name)"
-	}
-	tw.printf("%s%s%s  %s%s\n", prefix, branch, name, formatDuration(s.Duration()), marks)
+	b = append(b, '\n')
 
 	var kids []int
 	for _, k := range t.children[s.SpanID] {
@@ -221,111 +369,196 @@ func (tw *treeWriter) span(t *traceTree, i int, prefix string, last, top bool, d
 		}
 	}
 	// Details hang below the name, beside the line down to the children.
-	detail := prefix + cont + "   "
+	depth := len(tw.prefix)
+	tw.prefix = append(tw.prefix, cont...)
+	// detail shares prefix's spare room: it is done with before the
+	// children extend prefix.
+	detail := append(tw.prefix, "   "...)
 	if len(kids) > 0 {
-		detail = prefix + cont + "│  "
+		detail = append(tw.prefix, "│  "...)
 	}
 	if s.StatusCode == "error" {
-		if s.StatusMsg == "" {
-			tw.printf("%sERROR\n", detail)
-		} else {
-			tw.printf("%sERROR: %s\n", detail, oneLine(s.StatusMsg))
+		b = append(b, detail...)
+		b = append(b, "ERROR"...)
+		if s.StatusMsg != "" {
+			b = append(b, ": "...)
+			b = appendOneLine(b, s.StatusMsg)
 		}
+		b = append(b, '\n')
 	}
 	if tw.opts.Attrs {
-		keys := make([]string, 0, len(s.Attrs))
+		keys := tw.keys[:0]
 		for k := range s.Attrs {
 			if !slices.Contains(tw.opts.Hide, k) {
 				keys = append(keys, k)
 			}
 		}
-		sort.Strings(keys)
+		slices.Sort(keys)
+		tw.keys = keys
 		for _, k := range keys {
-			tw.printf("%s%s=%s\n", detail, oneLine(k), formatValue(s.Attrs[k]))
+			b = append(b, detail...)
+			b = appendOneLine(b, k)
+			b = append(b, '=')
+			b = appendValue(b, s.Attrs[k])
+			b = append(b, '\n')
 		}
 		for _, e := range s.Events {
-			tw.printf("%s! %s%s\n", detail, oneLine(e.Name), eventSummary(e))
+			b = append(b, detail...)
+			b = append(b, "! "...)
+			b = appendOneLine(b, e.Name)
+			b = appendEventSummary(b, e)
+			b = append(b, '\n')
 		}
+	}
+	tw.buf = b
+	if tw.w != nil && len(tw.buf) >= treeFlushSize {
+		tw.flush() // a span's lines are whole
 	}
 	for n, k := range kids {
-		tw.span(t, k, prefix+cont, n == len(kids)-1, false, done)
+		tw.span(t, k, n == len(kids)-1, false, done)
 	}
+	tw.prefix = tw.prefix[:depth]
 }
 
-// eventSummary renders an event's attributes after its name: ": Type:
-// message" for an exception, else " key=value ..." sorted by key.
-func eventSummary(e Event) string {
+// appendEventSummary renders an event's attributes after its name: ":
+// Type: message" for an exception, else " key=value ..." sorted by key.
+func appendEventSummary(b []byte, e Event) []byte {
 	if typ, ok := e.Attrs["exception.type"].(string); ok {
-		out := ": " + oneLine(typ)
+		b = append(b, ": "...)
+		b = appendOneLine(b, typ)
 		if msg, ok := e.Attrs["exception.message"].(string); ok && msg != "" {
-			out += ": " + oneLine(msg)
+			b = append(b, ": "...)
+			b = appendOneLine(b, msg)
 		}
-		return out
+		return b
 	}
 	keys := make([]string, 0, len(e.Attrs))
 	for k := range e.Attrs {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
-	var b strings.Builder
+	slices.Sort(keys)
 	for _, k := range keys {
-		b.WriteString(" " + oneLine(k) + "=" + formatValue(e.Attrs[k]))
+		b = append(b, ' ')
+		b = appendOneLine(b, k)
+		b = append(b, '=')
+		b = appendValue(b, e.Attrs[k])
 	}
-	return b.String()
+	return b
 }
 
-// formatValue renders an attribute value on one line: strings quoted,
+// appendValue renders an attribute value on one line: strings quoted,
 // arrays in brackets, maps as {key=value ...} sorted by key.
-func formatValue(v any) string {
+func appendValue(b []byte, v any) []byte {
 	switch x := v.(type) {
 	case string:
-		return strconv.Quote(x)
+		return appendQuoted(b, x)
+	case int64:
+		return strconv.AppendInt(b, x, 10)
+	case bool:
+		return strconv.AppendBool(b, x)
 	case []any:
-		parts := make([]string, len(x))
+		b = append(b, '[')
 		for i, e := range x {
-			parts[i] = formatValue(e)
+			if i > 0 {
+				b = append(b, ", "...)
+			}
+			b = appendValue(b, e)
 		}
-		return "[" + strings.Join(parts, ", ") + "]"
+		return append(b, ']')
 	case map[string]any:
 		keys := make([]string, 0, len(x))
 		for k := range x {
 			keys = append(keys, k)
 		}
-		sort.Strings(keys)
-		parts := make([]string, len(keys))
+		slices.Sort(keys)
+		b = append(b, '{')
 		for i, k := range keys {
-			parts[i] = oneLine(k) + "=" + formatValue(x[k])
+			if i > 0 {
+				b = append(b, ' ')
+			}
+			b = appendOneLine(b, k)
+			b = append(b, '=')
+			b = appendValue(b, x[k])
 		}
-		return "{" + strings.Join(parts, " ") + "}"
+		return append(b, '}')
 	case []byte:
-		return fmt.Sprintf("0x%x", x)
+		return fmt.Appendf(b, "0x%x", x)
 	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64)
+		return strconv.AppendFloat(b, x, 'g', -1, 64)
 	case nil:
-		return "null"
+		return append(b, "null"...)
 	}
-	return fmt.Sprint(v)
+	return fmt.Append(b, v)
 }
 
-// oneLine escapes control characters, so that a value cannot break the
-// tree's lines.
-func oneLine(s string) string {
-	if !strings.ContainsFunc(s, isControl) {
-		return s
+// appendQuoted appends strconv.Quote(s). Printable ASCII other than the
+// quote and the backslash is copied as it is; only the runs of other
+// bytes go through strconv, which quotes rune by rune (and an invalid
+// byte by itself), so quoting them apart gives the same text.
+func appendQuoted(b []byte, s string) []byte {
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		j := i
+		for j < len(s) && plainASCII(s[j]) {
+			j++
+		}
+		b = append(b, s[i:j]...)
+		if j == len(s) {
+			break
+		}
+		switch s[j] {
+		case '"', '\\':
+			b = append(b, '\\', s[j])
+			i = j + 1
+			continue
+		}
+		k := j + 1
+		for k < len(s) && s[k] >= utf8.RuneSelf {
+			k++
+		}
+		q := strconv.AppendQuote(nil, s[j:k])
+		b = append(b, q[1:len(q)-1]...)
+		i = k
 	}
-	var b strings.Builder
+	return append(b, '"')
+}
+
+// plainASCII is a byte strconv.Quote copies as it is.
+func plainASCII(c byte) bool { return plainBytes[c] }
+
+// plainBytes says which bytes strconv.Quote copies as they are: printable
+// ASCII but the quote and the backslash. A table, as it is asked of every
+// byte of every value printed.
+var plainBytes = func() (t [256]bool) {
+	for c := ' '; c < 0x7f; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
+// appendOneLine appends s with its control characters escaped, so that a
+// value cannot break the tree's lines.
+func appendOneLine(b []byte, s string) []byte {
+	if !strings.ContainsFunc(s, isControl) {
+		return append(b, s...)
+	}
 	for _, r := range s {
 		if isControl(r) {
 			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
+			b = append(b, q[1:len(q)-1]...)
 		} else {
-			b.WriteRune(r)
+			b = utf8.AppendRune(b, r)
 		}
 	}
-	return b.String()
+	return b
 }
 
 func isControl(r rune) bool { return r < ' ' || r == 0x7f }
+
+// appendDuration appends formatDuration(d).
+func appendDuration(b []byte, d time.Duration) []byte {
+	return append(b, formatDuration(d)...)
+}
 
 // formatDuration renders d in the unit a person reads at a glance, with
 // at most three decimals and no trailing zeros: 500ns, 15µs, 1.5µs,

@@ -2,6 +2,7 @@ package otlpsink
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -152,9 +153,114 @@ func (w *failingWriter) Write(p []byte) (int, error) {
 }
 
 func TestWriteTreeWriteError(t *testing.T) {
-	if err := WriteTree(&failingWriter{n: 2}, treeFixture(), TreeOptions{Attrs: true}); err == nil || err.Error() != "disk full" {
+	if err := WriteTree(&failingWriter{n: 0}, treeFixture(), TreeOptions{Attrs: true}); err == nil || err.Error() != "disk full" {
 		t.Fatalf("WriteTree = %v, want the writer's error", err)
 	}
+}
+
+// TestTreePrinterBatches prints the fixture a trace at a time: the same
+// trees as one WriteTree of each batch, the span limit counted across the
+// batches, and the spans skipped counted in the closing line.
+func TestTreePrinterBatches(t *testing.T) {
+	spans := treeFixture()
+	var batches [][]*Span
+	for _, id := range []string{"t1", "t0", "t2"} {
+		var b []*Span
+		for i := range spans {
+			if spans[i].TraceID == id {
+				b = append(b, &spans[i])
+			}
+		}
+		batches = append(batches, b)
+	}
+	tests := []struct {
+		name string
+		max  int
+		skip int
+		want string
+	}{
+		{"all", 0, 0, `trace t1  (4 spans, service shop)
+└─ Main  12.5ms  [thread 7]
+   ├─ Orders.Load  1.25ms
+   │  └─ Cache.Get  15µs
+   └─ Orders.Save  3ms
+         ERROR: disk full
+trace t0  (1 span)
+└─ Startup  1.2s
+trace t2  (1 span)
+└─ Worker.Run  500ns (orphan)
+`},
+		{"limit across batches, skipped spans counted", 5, 3, `trace t1  (4 spans, service shop)
+└─ Main  12.5ms  [thread 7]
+   ├─ Orders.Load  1.25ms
+   │  └─ Cache.Get  15µs
+   └─ Orders.Save  3ms
+         ERROR: disk full
+trace t0  (1 span)
+└─ Startup  1.2s
+... 4 more spans
+`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			w := &countingWriter{w: &b}
+			p := NewTreePrinter(w, TreeOptions{MaxSpans: tt.max})
+			for _, batch := range batches {
+				if err := p.Print(batch); err != nil {
+					t.Fatal(err)
+				}
+			}
+			p.Skip(tt.skip)
+			if tt.max > 0 && !p.Full() {
+				t.Error("not Full after the limit")
+			}
+			if err := p.Finish(); err != nil {
+				t.Fatal(err)
+			}
+			if b.String() != tt.want {
+				t.Errorf("got\n%s\nwant\n%s", b.String(), tt.want)
+			}
+			// Small batches are written once each, never a line in pieces.
+			if w.writes > len(batches)+1 {
+				t.Errorf("%d writes for %d batches", w.writes, len(batches))
+			}
+		})
+	}
+}
+
+type countingWriter struct {
+	w      *strings.Builder
+	writes int
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	c.writes++
+	if len(p) > 0 && p[len(p)-1] != '\n' {
+		return 0, errors.New("a write ends inside a line")
+	}
+	return c.w.Write(p)
+}
+
+func TestAppendQuoted(t *testing.T) {
+	for _, s := range []string{
+		"", "plain", `a"b\c`, "tab\there", "new\nline\r", "\x00\x1f\x7f", "héllo wörld", "日本語",
+		"emoji 🎉 done", "\xff\xfe invalid", "mixed \xe6\x97 cut rune", "\u00a0nbsp\u200bzero width", "\u2028sep",
+		"end\xc3", "\ufffd", `{"k":"v"}` + "\u00e9\n",
+	} {
+		if got, want := string(appendQuoted(nil, s)), strconv.Quote(s); got != want {
+			t.Errorf("appendQuoted(%q) = %s, want %s", s, got, want)
+		}
+	}
+}
+
+func FuzzAppendQuoted(f *testing.F) {
+	f.Add("a\"b\xff\u00e9\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := string(appendQuoted(nil, s)), strconv.Quote(s); got != want {
+			t.Errorf("appendQuoted(%q) = %s, want %s", s, got, want)
+		}
+	})
 }
 
 func TestFormatDuration(t *testing.T) {
@@ -178,5 +284,37 @@ func TestFormatDuration(t *testing.T) {
 		if got := formatDuration(tt.d); got != tt.want {
 			t.Errorf("formatDuration(%d) = %q, want %q", int64(tt.d), got, tt.want)
 		}
+	}
+}
+
+// TestPrintParallelSameAsSequential: without a span limit the traces are
+// laid out on every processor, in windows; the output is what the
+// sequential path (a limit above the count) prints.
+func TestPrintParallelSameAsSequential(t *testing.T) {
+	var spans []Span
+	add := func(trace, id, parent string, start time.Duration, attrs map[string]any) {
+		spans = append(spans, Span{TraceID: trace, SpanID: id, ParentSpanID: parent, Name: "M" + id,
+			Start: base.Add(start), End: base.Add(start + time.Microsecond), Attrs: attrs})
+	}
+	for i := range printWindow + 500 { // more traces than a window
+		tr := "t" + strconv.Itoa(i)
+		add(tr, "r", "", time.Duration(i)*time.Millisecond, map[string]any{"i": int64(i), "s": "x\"y"})
+		add(tr, "c", "r", time.Duration(i)*time.Millisecond+1, nil)
+	}
+	for i := range printWindowSpans + 10 { // one trace larger than a window
+		add("big", "s"+strconv.Itoa(i), "s"+strconv.Itoa(i/2), time.Duration(i), map[string]any{"k": "v"})
+	}
+	var par, seq strings.Builder
+	if err := WriteTree(&par, spans, TreeOptions{Attrs: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteTree(&seq, spans, TreeOptions{Attrs: true, MaxSpans: len(spans) + 1}); err != nil {
+		t.Fatal(err)
+	}
+	if par.String() != seq.String() {
+		t.Errorf("parallel output (%d bytes) differs from sequential (%d bytes)", par.Len(), seq.Len())
+	}
+	if !strings.Contains(par.String(), "trace big  ("+strconv.Itoa(printWindowSpans+10)+" spans)") {
+		t.Error("the large trace is missing")
 	}
 }

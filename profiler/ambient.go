@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/clrotel/clrotel/ambient"
+	"github.com/clrotel/clrotel/planning"
 	"github.com/clrotel/clrotel/sampling"
 )
 
@@ -103,37 +104,13 @@ func (a *ambientState) Class(name string) (uint64, error) {
 }
 
 func (a *ambientState) Fields(cid uint64) ([]ambient.Field, map[string]uint32, error) {
-	return a.classFields(cid)
-}
-
-// classFields returns the instance fields of class cid (its own, not its
-// parents') and, by name, the tokens of all its fields (statics included).
-func (a *ambientState) classFields(cid uint64) ([]ambient.Field, map[string]uint32, error) {
-	c, err := clrRuntime{}.Class(cid)
-	if err != nil {
-		return nil, nil, err
-	}
-	md, toks, err := a.p.planner.typeFields(c.Module, c.Token)
-	if err != nil {
-		return nil, nil, err
-	}
-	byName := map[string]uint32{}
-	names := map[uint32]string{}
-	for _, t := range toks {
-		if name, _, _, err := md.fieldProps(uint32(t)); err == nil {
-			byName[name] = uint32(t)
-			names[uint32(t)] = name
-		}
-	}
-	layout, _, err := classLayout(cid)
+	own, byName, err := planning.ClassFields(a.p.planner.src, cid)
 	if err != nil {
 		return nil, nil, err
 	}
 	var out []ambient.Field
-	for _, f := range layout {
-		if name, ok := names[uint32(f.token)]; ok {
-			out = append(out, ambient.Field{Name: name, Offset: uint32(f.offset)})
-		}
+	for _, f := range own {
+		out = append(out, ambient.Field{Name: f.Name, Offset: f.Offset})
 	}
 	return out, byName, nil
 }

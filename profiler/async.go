@@ -19,12 +19,13 @@ import (
 
 	"github.com/clrotel/clrotel/flows"
 	"github.com/clrotel/clrotel/naming"
+	"github.com/clrotel/clrotel/selection"
 )
 
 // asyncRole is a method's part in async spans (async.c), as the hooks read
 // it: flags, the owner TypeDef, and the added fields' offsets from `this`.
 type asyncRole struct {
-	flags uint32
+	flags selection.Flags
 	owner uint32
 	off   [flows.MaxFlowFields]uint16
 	// layout: shared generic code's step, whose fields the hooks find in
@@ -82,16 +83,6 @@ func asyncSpecialMethod(fid uint64) int {
 	return int(C.clr_async_special_method(d.module_id, C.uint32_t(d.token)))
 }
 
-// roleFlags are the hooks' flags for the roles flows.Gather finds.
-var roleFlags = []struct {
-	role flows.Role
-	flag uint32
-}{
-	{flows.Kickoff, C.FN_ASYNC_KICKOFF}, {flows.MoveNext, C.FN_ASYNC_MOVENEXT}, {flows.Complete, C.FN_ASYNC_COMPLETE},
-	{flows.ClosureCtor, C.FN_CLOSURE_CTOR}, {flows.ClosureBody, C.FN_CLOSURE_BODY}, {flows.IterEnd, C.FN_ITER_END},
-	{flows.Plumbing, C.FN_PLUMBING}, {flows.IterStep, C.FN_ITER_STEP},
-}
-
 // asyncRoleOf decides a method's part in async spans and queued work
 // (flows.Gather) and tells the C tables what they need of it.
 func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) {
@@ -125,14 +116,7 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 			p.log.Debugf("async: closure class table full: %s not marked when queued with the flow suppressed", m.SelectName)
 		}
 	}
-	for _, x := range roleFlags {
-		if roles.Role&x.role != 0 {
-			r.flags |= x.flag
-		}
-	}
-	if roles.Loop {
-		r.flags |= C.FN_ASYNC_LOOP
-	}
+	r.flags = selection.RoleFlags(roles.Role, roles.Loop)
 	r.off, r.owner = roles.Offsets, roles.Owner
 	if roles.Shared {
 		if r.layout = newFlowLayout(roles.Fields); r.layout == nil {
@@ -243,32 +227,21 @@ func (f flowModule) ConstructedType(ctor uint32) (uint32, bool) {
 	return 0, false
 }
 
-func (f flowModule) FieldOffsets(cid uint64, owner uint32, toks []uint32) ([flows.MaxFlowFields]uint16, uint64, error) {
-	var off [flows.MaxFlowFields]uint16
-	if cid == 0 {
-		var c C.uintptr_t
-		if hr := C.clr_class_from_token(C.uintptr_t(f.module), C.uint32_t(owner), &c); hr != 0 || c == 0 {
-			return off, 0, fmt.Errorf("no class for type %#x: HRESULT %#x", owner, uint32(hr))
-		}
-		cid = uint64(c)
+func (f flowModule) ClassOf(td uint32) (uint64, error) {
+	var c C.uintptr_t
+	if hr := C.clr_class_from_token(C.uintptr_t(f.module), C.uint32_t(td), &c); hr != 0 || c == 0 {
+		return 0, fmt.Errorf("no class for type %#x: HRESULT %#x", td, uint32(hr))
 	}
+	return uint64(c), nil
+}
+
+func (f flowModule) Layout(cid uint64) ([]flows.FieldAt, error) {
 	layout, _, err := classLayout(cid)
-	if err != nil {
-		return off, 0, err
+	out := make([]flows.FieldAt, len(layout))
+	for i, fl := range layout {
+		out[i] = flows.FieldAt{Token: uint32(fl.token), Offset: uint32(fl.offset)}
 	}
-	found := 0
-	for _, fl := range layout {
-		for i, t := range toks {
-			if uint32(fl.token) == t && fl.offset < 1<<16 {
-				off[i] = uint16(fl.offset)
-				found++
-			}
-		}
-	}
-	if found != len(toks) {
-		return off, 0, fmt.Errorf("%d of the type's %d added fields in its layout", found, len(toks))
-	}
-	return off, cid, nil
+	return out, err
 }
 
 // The kinds of types async.c gives fields (async.h ASYNC_KIND_*).
@@ -278,43 +251,30 @@ const (
 	kindIterator     = int(C.ASYNC_KIND_ITERATOR)
 )
 
-// scanAdded returns, for each kind of type (async.h ASYNC_KIND_*), the
-// tokens of the fields async.c gave td as a type of that kind, in order,
-// or nil: one enumeration of td's fields answers every kind.
+// scanAdded returns the fields async.c gave td, for each kind of type
+// (flows.FindAdded).
 func (m metadata) scanAdded(td uint32) (addedByKind, error) {
-	var added addedByKind
-	all, err := enumAll("EnumFields", 64, func(toks *C.uint32_t, capacity C.uint32_t, count, total *C.uint32_t) C.int {
-		return C.md_enum_fields(m.imp, C.uint32_t(td), toks, capacity, count, total)
-	})
+	all, err := m.Fields(td)
 	if err != nil {
-		return added, err
+		return addedByKind{}, err
 	}
-	var found [len(added)]int
-	for kind := range added {
-		added[kind] = make([]uint32, int(C.clr_async_field_count(C.int(kind))))
+	return flows.FindAdded(all, func(fd uint32) (string, error) {
+		name, _, _, err := m.fieldProps(fd)
+		return name, err
+	}, addedNames{}), nil
+}
+
+// addedNames are async.c's names of the fields it adds.
+type addedNames struct{}
+
+func (addedNames) Count(kind flows.TypeKind) int { return int(C.clr_async_field_count(C.int(kind))) }
+
+func (addedNames) Index(name string, kind flows.TypeKind) int {
+	w := utf16.Encode([]rune(name))
+	if len(w) == 0 {
+		return -1
 	}
-	for _, fd := range all {
-		name, _, _, err := m.fieldProps(uint32(fd))
-		if err != nil || !strings.HasPrefix(name, "<clrotel>") {
-			continue
-		}
-		w := utf16.Encode([]rune(name))
-		if len(w) == 0 {
-			continue
-		}
-		for kind := range added {
-			if i := C.clr_async_field_index((*C.uint16_t)(&w[0]), C.uint32_t(len(w)), C.int(kind)); i >= 0 {
-				added[kind][i] = uint32(fd)
-				found[kind]++
-			}
-		}
-	}
-	for kind := range added {
-		if found[kind] != len(added[kind]) {
-			added[kind] = nil
-		}
-	}
-	return added, nil
+	return int(C.clr_async_field_index((*C.uint16_t)(&w[0]), C.uint32_t(len(w)), C.int(kind)))
 }
 
 // findNested finds a TypeDef by its reflection name, nested types joined

@@ -16,7 +16,7 @@ import (
 var attributeNames sync.Map // string -> []uint16
 
 // HasAttribute reports whether the token carries the custom attribute
-// named attr (naming.AttributeReader).
+// named attr (naming.AttributeReader, planning.Metadata).
 func (m metadata) HasAttribute(token uint32, attr string) bool {
 	w, ok := attributeNames.Load(attr)
 	if !ok {

@@ -21,11 +21,13 @@
 #include "rejit.h"
 #include "golazy.h"
 #include "park.h"
+#include "disarm.h"
 #include "callbacks.h"
 #include "hooks.h"
 #include "slots.h"
 #include "queue.h"
 #include "clrrt.h"
+#include "lftable.h"
 #include "_cgo_export.h"
 
 // The runtime, as Initialize opened it (clrrt.h); every component gets it
@@ -33,44 +35,28 @@
 static clr_runtime g_rt;
 
 // Verdicts already given, by FunctionID, so that the JIT's many inlining
-// questions about functions already decided do not each cross into Go: a
-// lock-free open-addressing table, written once per function (CAS on the
-// key), never erased. A full table only means more calls into Go.
+// questions about functions already decided do not each cross into Go:
+// written once per function, never erased. A full table only means more
+// calls into Go (counted).
 #define VERDICTS 16384 // power of two
-static struct {
-    _Atomic uintptr_t fid;
-    _Atomic uintptr_t fn; // the clr_fn, or 1 for "nothing to do with it"
-} g_verdicts[VERDICTS];
+static lft_slot g_verdict_slots[VERDICTS];
+static _Atomic uint64_t g_verdicts_full;
+static lftable g_verdicts = {g_verdict_slots, VERDICTS - 1, 64, &g_verdicts_full};
+
+uint64_t clr_verdicts_uncached(void) {
+    return atomic_load_explicit(&g_verdicts_full, memory_order_relaxed) + clr_module_verdicts_uncached();
+}
 
 // A function the callbacks act on: hooked, or compiled (FN_COMPILE). The
 // cache must answer for it as Go did the first time, whichever callback
 // asked first (JITInlining for a callee, then its own ReadyToRun lookup).
 static int verdict_kept(const clr_fn *fn) { return fn != NULL && (fn->flags & (FN_SELECTED | FN_COMPILE)); }
 
-static void verdict_put(FunctionID fid, clr_fn *fn) {
-    uintptr_t v = verdict_kept(fn) ? (uintptr_t)fn : 1;
-    for (uintptr_t i = 0, h = (fid >> 4) * 0x9E3779B97F4A7C15ull; i < 64; i++) {
-        size_t k = (size_t)(h + i) & (VERDICTS - 1);
-        uintptr_t seen = 0;
-        if (atomic_compare_exchange_strong(&g_verdicts[k].fid, &seen, fid) || seen == fid) {
-            atomic_store_explicit(&g_verdicts[k].fn, v, memory_order_release);
-            return;
-        }
-    }
-}
+// The verdict: the clr_fn, or 1 for "nothing to do with it".
+static void verdict_put(FunctionID fid, clr_fn *fn) { lft_put(&g_verdicts, fid, verdict_kept(fn) ? (uintptr_t)fn : 1); }
 
 // Returns the verdict on fid, or 0 when none is known yet.
-static uintptr_t verdict_get(FunctionID fid) {
-    for (uintptr_t i = 0, h = (fid >> 4) * 0x9E3779B97F4A7C15ull; i < 64; i++) {
-        size_t k = (size_t)(h + i) & (VERDICTS - 1);
-        uintptr_t seen = atomic_load_explicit(&g_verdicts[k].fid, memory_order_acquire);
-        if (seen == fid)
-            return atomic_load_explicit(&g_verdicts[k].fn, memory_order_acquire);
-        if (seen == 0)
-            return 0;
-    }
-    return 0;
-}
+static uintptr_t verdict_get(FunctionID fid) { return lft_get(&g_verdicts, fid); }
 
 // Set while this thread is in Go deciding on a function. Building a traced
 // method's value plan may load a type, and a type load can run managed code
@@ -446,6 +432,12 @@ static HRESULT cb_shutdown(void *self) {
     // ICorProfilerInfo12, whose hooks fault after the teardown (park.h).
     clr_park_begin();
     int64_t after = g_rt.version < 12 ? PARK_AFTER_NS : 0;
+    // And the runtime's own helpers return before they reach the hooks
+    // from now on (disarm.h): a thread whose first hooked call comes after
+    // the teardown meets no deleted interface. Any function of the
+    // runtime's interface table tells where libcoreclr.so is loaded.
+    if (g_rt.version < 12)
+        clr_disarm((const void *)g_rt.vtbl->GetFunctionInfo, clr_disarm_names, CLR_DISARM_NAMES);
     clr_rejit_shutdown();
     if (atomic_load(&g_go_state) != GO_READY) {
         clr_park_end(after);

@@ -412,12 +412,6 @@ int clr_class_from_token_args(uintptr_t mid, uint32_t td, uint32_t n, uintptr_t 
     return hr < 0 ? hr : 0;
 }
 
-int md_has_attribute(void *imp, uint32_t tok, const uint16_t *name) {
-    const void *data = NULL;
-    ULONG n = 0;
-    return MD(imp)->GetCustomAttributeByName(imp, tok, (const WCHAR *)name, &data, &n) == S_OK;
-}
-
 // clr_code_function finds the method whose code a delegate's method pointer
 // leads to. That pointer is usually not the code itself but a precode, a
 // stub that jumps to the code once it is compiled: on .NET Core 3.1 a

@@ -78,8 +78,6 @@ int clr_runtime_version(uint16_t *major, uint16_t *minor);
 
 int clr_class_from_token_args(uintptr_t mid, uint32_t td, uint32_t n, uintptr_t *args, uintptr_t *cid);
 
-int md_has_attribute(void *imp, uint32_t tok, const uint16_t *name);
-
 // The method whose code a delegate's method pointer leads to, following
 // the runtime's precode stubs (clrinfo.c); 0, or -1 when none is known.
 int clr_code_function(uintptr_t ip, uintptr_t *fid);

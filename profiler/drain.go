@@ -16,6 +16,7 @@ import (
 	"unsafe"
 
 	"github.com/clrotel/clrotel/capture"
+	"github.com/clrotel/clrotel/draining"
 	"github.com/clrotel/clrotel/folding"
 	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/shedding"
@@ -29,9 +30,9 @@ import (
 type drainer struct {
 	p *profiler
 
-	threads []*threadState // by slot index
-	stop    chan struct{}
-	done    chan struct{}
+	slots draining.Walker
+	stop  chan struct{}
+	done  chan struct{}
 
 	records   atomic.Uint64
 	drops     summary.Drops
@@ -43,14 +44,7 @@ type drainer struct {
 	// Load shedding: the drainer's own CPU and the traces it began, per
 	// window, decide how many new traces per second the hooks may start
 	// (shed.h).
-	shed    shedding.Meter
-	backlog shedding.Backlog
-	behind  bool
-}
-
-type threadState struct {
-	ring *capture.Ring
-	*translate.Thread
+	shed shedding.Meter
 }
 
 func newDrainer(p *profiler) *drainer {
@@ -59,6 +53,8 @@ func newDrainer(p *profiler) *drainer {
 	d.drops.Start(time.Now())
 	d.tr = translate.Translator{Bridge: p.bridge, Methods: methods{p}, Render: p.render, Log: p.log,
 		KeepActivity: p.keepActivity, Threads: d.bridgeThreads, Shapes: p.shapes}
+	d.slots = draining.Walker{Slots: cSlots{}, Sink: (*drainSink)(d),
+		Behind: setBehind, Errorf: p.log.Errorf}
 	return d
 }
 
@@ -121,52 +117,19 @@ func slotAt(i int) *C.clr_slot {
 
 // pass drains every slot once and returns how many records it handled.
 func (d *drainer) pass() int {
-	n := int(C.clr_slot_count())
-	total := 0
-	// The fullest ring decides whether new traces are shed for backlog: as
-	// soon as one is found too full, and at the end of the pass.
-	var fullest uint64
-	size := float64(C.clr_ring_soft())
-	defer func() { d.setBehind(d.backlog.Observe(float64(fullest) / size)) }()
-	for i := 0; i < n; i++ {
-		s := slotAt(i)
-		state := atomic.LoadUint32((*uint32)(unsafe.Pointer(&s.state)))
-		if state == C.SLOT_FREE {
-			continue
-		}
-		ts := d.thread(i, s)
-		if ts == nil {
-			continue
-		}
-		got, err := ts.ring.Drain(func(r capture.Record) { d.tr.Record(ts.Thread, r) })
-		if p := ts.ring.LastRead(); p > fullest {
-			fullest = p
-			if !d.behind {
-				d.setBehind(d.backlog.Observe(float64(p) / size))
-			}
-		}
-		total += got
-		if err != nil {
-			d.p.log.Errorf("thread %d: %v; its open spans are closed", s.os_tid, err)
-			d.p.bridge.Abandon(ts.Spans, time.Now().UnixNano())
-		}
-		if state == C.SLOT_DEAD && ts.ring.Pending() == 0 {
-			// The thread ended: close what it left open and free the slot.
-			d.p.bridge.Abandon(ts.Spans, time.Now().UnixNano())
-			d.threads[i] = nil
-			C.clr_slot_release(s)
-		}
-	}
+	total := d.slots.Pass()
 	d.records.Add(uint64(total))
 	return total
 }
 
+// drainSink hands the slots' records to the translator.
+type drainSink drainer
+
+func (k *drainSink) Record(t *draining.Thread, r capture.Record) { k.tr.Record(t.Thread, r) }
+func (k *drainSink) End(t *draining.Thread)                      { k.p.bridge.Abandon(t.Spans, time.Now().UnixNano()) }
+
 // setBehind tells the hooks whether the drainer is behind.
-func (d *drainer) setBehind(behind bool) {
-	if behind == d.behind {
-		return
-	}
-	d.behind = behind
+func setBehind(behind bool) {
 	on := C.int(0)
 	if behind {
 		on = 1
@@ -191,29 +154,39 @@ func (d *drainer) shedTick() {
 	}
 }
 
-func (d *drainer) thread(i int, s *C.clr_slot) *threadState {
-	for len(d.threads) <= i {
-		d.threads = append(d.threads, nil)
+// cSlots are the hooks' slot table (slots.h), as draining reads it.
+type cSlots struct{}
+
+func (cSlots) Count() int    { return int(C.clr_slot_count()) }
+func (cSlots) Soft() uint64  { return uint64(C.clr_ring_soft()) }
+func (cSlots) Release(i int) { C.clr_slot_release(slotAt(i)) }
+
+func (cSlots) State(i int) draining.State {
+	switch atomic.LoadUint32((*uint32)(unsafe.Pointer(&slotAt(i).state))) {
+	case C.SLOT_FREE:
+		return draining.Free
+	case C.SLOT_DEAD:
+		return draining.Dead
 	}
-	if ts := d.threads[i]; ts != nil {
-		return ts
-	}
+	return draining.Live
+}
+
+func (cSlots) Open(i int) (*draining.Thread, error) {
+	s := slotAt(i)
 	if s.data == nil {
-		return nil
+		return nil, nil
 	}
 	size := int(C.clr_ring_size())
 	data := unsafe.Slice((*byte)(unsafe.Pointer(s.data)), size)
 	ring, err := capture.NewRing((*uint64)(unsafe.Pointer(&s.head)), (*uint64)(unsafe.Pointer(&s.tail)), data)
 	if err != nil {
-		d.p.log.Errorf("slot %d: %v", i, err)
-		return nil
+		return nil, err
 	}
 	if soft := uint64(C.clr_ring_soft()); soft < uint64(size) {
 		ring.SpillAfter(soft, os.Getpagesize(), releasePages)
 	}
-	ts := &threadState{ring: ring, Thread: translate.NewThread(int64(s.os_tid), (*uint64)(unsafe.Pointer(&s.span_salt)))}
-	d.threads[i] = ts
-	return ts
+	tid := int64(s.os_tid)
+	return &draining.Thread{Ring: ring, TID: tid, Thread: translate.NewThread(tid, (*uint64)(unsafe.Pointer(&s.span_salt)))}, nil
 }
 
 // releasePages gives burst space the drainer has read back to the kernel
@@ -225,12 +198,8 @@ func releasePages(b []byte) {
 
 // bridgeThreads lists the threads' span stacks, for a walk across them.
 func (d *drainer) bridgeThreads() []*otelbridge.Thread {
-	out := make([]*otelbridge.Thread, 0, len(d.threads))
-	for _, ts := range d.threads {
-		if ts != nil {
-			out = append(out, ts.Spans)
-		}
-	}
+	out := make([]*otelbridge.Thread, 0, d.slots.Len())
+	d.slots.Each(func(_ int, t *draining.Thread) { out = append(out, t.Spans) })
 	return out
 }
 
@@ -257,11 +226,7 @@ func (d *drainer) reportDrops(force bool) {
 // exception in flight: the process is aborting.
 func (d *drainer) abandonUnhandled() {
 	now := time.Now().UnixNano()
-	for _, ts := range d.threads {
-		if ts != nil {
-			d.p.bridge.AbandonUnhandled(ts.Spans, now)
-		}
-	}
+	d.slots.Each(func(_ int, t *draining.Thread) { d.p.bridge.AbandonUnhandled(t.Spans, now) })
 	d.p.bridge.AbandonAsync(now)
 }
 
@@ -269,15 +234,12 @@ func (d *drainer) abandonUnhandled() {
 func (d *drainer) abandonAll() {
 	now := time.Now().UnixNano()
 	n := int(C.clr_slot_count())
-	for i, ts := range d.threads {
-		if ts == nil {
-			continue
-		}
+	d.slots.Each(func(i int, t *draining.Thread) {
 		if i < n {
-			d.abandonWithFolds(ts, slotAt(i), now)
+			d.abandonWithFolds(t, slotAt(i), now)
 		}
-		d.p.bridge.Abandon(ts.Spans, now)
-	}
+		d.p.bridge.Abandon(t.Spans, now)
+	})
 	// Async methods whose task never completed.
 	d.p.bridge.AbandonAsync(now)
 }
@@ -286,7 +248,7 @@ func (d *drainer) abandonAll() {
 // into them so far: no exit record will bring it. The open spans are the
 // slot's recorded frames, in the same order; if the two disagree nothing is
 // added (Abandon then ends them plainly).
-func (d *drainer) abandonWithFolds(ts *threadState, s *C.clr_slot, now int64) {
+func (d *drainer) abandonWithFolds(ts *draining.Thread, s *C.clr_slot, now int64) {
 	open := ts.Spans.Depth()
 	if open == 0 {
 		return

@@ -21,6 +21,10 @@ clr_flow_layout *clr_flow_layout_new(const uint32_t *tok, uint32_t n) {
         return NULL;
     memcpy(l->tok, tok, n * sizeof *tok);
     l->n = n;
+    // Every slot is a probe: a layout remembers its first
+    // FLOW_LAYOUT_CLASSES classes; the calls of any class past them are
+    // counted in g_uncached.
+    l->classes = (lftable){l->slot, FLOW_LAYOUT_CLASSES - 1, FLOW_LAYOUT_CLASSES, &g_uncached};
     return l;
 }
 
@@ -51,35 +55,24 @@ static int runtime_offsets(const clr_runtime *rt, const clr_flow_layout *l, uint
 }
 
 int clr_flow_layout_offsets(const clr_runtime *rt, clr_flow_layout *l, uintptr_t cls, uint16_t off[FLOW_LAYOUT_FIELDS]) {
-    if (cls == 0 || cls == FLOW_CLASS_BUSY)
-        return 0;
-    for (int i = 0; i < FLOW_LAYOUT_CLASSES; i++) {
-        uintptr_t c = atomic_load_explicit(&l->seen[i].cls, memory_order_acquire);
-        if (c == cls) {
-            memcpy(off, l->seen[i].off, sizeof l->seen[i].off);
-            return 1;
-        }
-        if (c == 0)
-            break;
+    int64_t i = lft_find(&l->classes, cls);
+    if (i >= 0 && lft_val(&l->classes, i) != 0) {
+        memcpy(off, l->off[i], sizeof l->off[i]);
+        return 1;
     }
+    if (cls == 0 || cls == LFT_GONE)
+        return 0;
     if (!runtime_offsets(rt, l, cls, off)) {
         atomic_fetch_add_explicit(&g_missing, 1, memory_order_relaxed);
         return 0;
     }
-    // Remembered in the first free slot; a slot, once published, never
-    // changes. Two threads meeting a new class at once may both take one.
-    for (int i = 0; i < FLOW_LAYOUT_CLASSES; i++) {
-        uintptr_t c = 0;
-        if (atomic_compare_exchange_strong_explicit(&l->seen[i].cls, &c, FLOW_CLASS_BUSY, memory_order_acquire,
-                                                    memory_order_relaxed)) {
-            memcpy(l->seen[i].off, off, sizeof l->seen[i].off);
-            atomic_store_explicit(&l->seen[i].cls, cls, memory_order_release);
-            return 1;
-        }
-        if (c == cls)
-            return 1;
+    // Written by the thread that claims the slot alone; another meeting the
+    // class meanwhile uses the offsets it read itself.
+    int mine = 0;
+    if ((i = lft_claim(&l->classes, cls, &mine)) >= 0 && mine) {
+        memcpy(l->off[i], off, sizeof l->off[i]);
+        lft_set(&l->classes, i, 1);
     }
-    atomic_fetch_add_explicit(&g_uncached, 1, memory_order_relaxed);
     return 1;
 }
 

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "clrrt.h"
+#include "lftable.h"
 
 // One compiled MoveNext (or iterator method) serves every reference-type
 // instantiation of a generic state machine, and their layouts differ (a
@@ -16,18 +17,15 @@
 // from the frame's generic context; the classes met are remembered here,
 // so the runtime's layout is asked once per class, not per call.
 enum { FLOW_LAYOUT_FIELDS = 6, FLOW_LAYOUT_CLASSES = 16 };
-// A class slot being written.
-#define FLOW_CLASS_BUSY ((uintptr_t)1)
-
-typedef struct clr_flow_class {
-    _Atomic uintptr_t cls; // 0: free; FLOW_CLASS_BUSY: being written
-    uint16_t off[FLOW_LAYOUT_FIELDS];
-} clr_flow_class;
 
 typedef struct clr_flow_layout {
     uint32_t tok[FLOW_LAYOUT_FIELDS]; // the added fields' FieldDefs, in order
     uint32_t n;
-    clr_flow_class seen[FLOW_LAYOUT_CLASSES];
+    // The classes met, by ClassID; a class's value is 1 once its offsets
+    // are in off[its slot], and a slot's offsets never change after.
+    lftable classes;
+    lft_slot slot[FLOW_LAYOUT_CLASSES];
+    uint16_t off[FLOW_LAYOUT_CLASSES][FLOW_LAYOUT_FIELDS];
 } clr_flow_layout;
 
 // A layout for the fields tok[0..n) (n <= FLOW_LAYOUT_FIELDS), zeroed

@@ -25,7 +25,10 @@ type function struct {
 	c      *C.clr_fn // nil when not selected
 	method *otelbridge.Method
 	plan   *fnPlan // values to read; nil when capture is off for it
-	names  sampling.MethodNames
+	// meta: the method's metadata form, which no-code targets select by
+	// (only when there are targets).
+	meta  *naming.MetaForm
+	names sampling.MethodNames
 
 	mu    sync.Mutex
 	insts map[string]*otelbridge.Method // exact instantiations of shared code

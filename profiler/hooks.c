@@ -91,6 +91,19 @@ static inline uint64_t now_ns(void) {
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+// The clock of decisions that need no span's precision: whether a frame
+// serves (its age), the shedding bucket, when a work item or a shed
+// closure was made. It is the kernel's time at its last tick (a few ms
+// behind, never ahead of now_ns()), read in the vDSO without the TSC: in
+// a VM the precise clock costs several times as much, and a shed trace's
+// root would pay it twice. Times compared with each other come from the
+// same clock, or the coarse one is the earlier (made <= now holds).
+static inline uint64_t coarse_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME_COARSE, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static inline uint64_t rng_next(clr_slot *s) {
     uint64_t a = s->rng[0], b = s->rng[1];
     s->rng[0] = b;
@@ -156,6 +169,7 @@ __attribute__((noinline)) static int exact_generic_types(clr_fn *fn, uintptr_t e
 }
 
 static int64_t clock_ns(void) { return (int64_t)now_ns(); }
+static int64_t coarse_clock_ns(void) { return (int64_t)coarse_ns(); }
 
 // The sampling decision on a new trace rooted at fn, with the strategy
 // block in force (strategy.c explains the decision_seq protocol that lets Go
@@ -259,6 +273,8 @@ static inline clr_serving_rule serving_rule(void) {
 // now, still running (REC_SERVING). Without room for the record they are
 // exported when they end, and the record's loss is counted.
 __attribute__((noinline)) static void begin_serving(clr_slot *s, clr_frame *f, uint64_t now) {
+    if (now == 0)
+        now = now_ns(); // the caller decided on the coarse clock
     uint8_t *p = ring_reserve(s, REC_EXIT_SIZE, s->reserved + 2 * REC_EXIT_SIZE);
     if (p == NULL) {
         atomic_fetch_add_explicit(&g_events_dropped, 1, memory_order_relaxed);
@@ -287,7 +303,7 @@ static inline int serves(clr_slot *s, clr_frame *p, int work, uint64_t now) {
     if (work && !(p->serving & SERVE_WORK) && clr_serving_work_due(serving_rule(), p->born, p->queued, now))
         p->serving |= SERVE_WORK;
     if (p->serving != was && was == 0)
-        begin_serving(s, p, now);
+        begin_serving(s, p, 0);
     return (p->serving & (work ? SERVE_WORK : SERVE_CALLS)) != 0;
 }
 
@@ -506,7 +522,7 @@ static void closure_serving(clr_fn *fn, uintptr_t elt, const clr_frame *p, uint6
 static void closure_unsampled(clr_fn *fn, uintptr_t elt, uint64_t mark) {
     volatile uint64_t *w[CLOSURE_FIELDS];
     if (closure_fields(fn, elt, w) != NULL && (*w[0] | *w[1] | *w[2]) == 0) {
-        *w[4] = now_ns();
+        *w[4] = coarse_ns();
         *w[3] = mark;
     }
 }
@@ -618,7 +634,7 @@ __attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_
         // `this` costs a runtime call: not asked while no item waits.
         if (!clr_work_any() || (self = clr_elt_this(&g_rt, fn->function_id, elt)) == 0)
             return;
-        int how = clr_work_take(self, (fn->flags & FN_WORK_REPEAT) != 0, now_ns(), &ctx);
+        int how = clr_work_take(self, (fn->flags & FN_WORK_REPEAT) != 0, coarse_ns(), &ctx);
         if (how != WORK_NONE) {
             f->tick = ctx.periodic || ctx.runs > 0;
             f->flow = (uint32_t)how;
@@ -635,7 +651,7 @@ __attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_
     d = below_pass(s, d, &flow, &run, &suppressed);
     (void)run;
     int how;
-    uint64_t now = now_ns();
+    uint64_t now = coarse_ns(); // as clr_work_take's
     memset(&ctx, 0, sizeof ctx);
     if (d > 0) {
         clr_frame *p = &s->stack[d - 1];
@@ -697,7 +713,7 @@ __attribute__((noinline)) static void plumbing(clr_slot *s, clr_frame *f, clr_fn
         return;
     if (d == 0) {
         if (flow != NULL && flow->flow == WORK_JOIN)
-            closure_made(fn, elt, flow, now_ns());
+            closure_made(fn, elt, flow, coarse_ns());
         return;
     }
     clr_frame *p = &s->stack[d - 1];
@@ -705,7 +721,9 @@ __attribute__((noinline)) static void plumbing(clr_slot *s, clr_frame *f, clr_fn
         p = &s->stack[p->anc];
     switch (p->recorded) {
     case FRAME_RECORDED: {
-        uint64_t now = now_ns();
+        // Whether p serves, and when the closure was made: the coarse
+        // clock, as for any call.
+        uint64_t now = coarse_ns();
         if (!p->unit && serves(s, p, 1, now))
             closure_serving(fn, elt, p, now);
         else
@@ -800,12 +818,15 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     if (d > 0) {
         clr_frame *parent = &s->stack[d - 1];
         switch (parent->recorded) {
-        case FRAME_RECORDED:
-            ts = now_ns();
-            if (!parent->unit && ((serves(s, parent, 0, ts) && !(fn->flags & FN_FOLDED)) || (fn->flags & FN_ENTRY))) {
+        case FRAME_RECORDED: {
+            // Whether the parent serves is decided on the coarse clock; a
+            // root under it reads the precise one only if it is recorded.
+            uint64_t now = parent->unit ? 0 : coarse_ns();
+            if (!parent->unit && ((serves(s, parent, 0, now) && !(fn->flags & FN_FOLDED)) || (fn->flags & FN_ENTRY))) {
                 under = parent;
                 break;
             }
+            ts = now_ns();
             if (fn->flags & FN_FOLDED) {
                 fold_begin(s, f, d - 1, ts);
                 return;
@@ -819,6 +840,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
                 return;
             }
             break;
+        }
         case FRAME_FOLDED:
             // Timed only when the rule judges folded calls (for re-JIT) and
             // the method is not folded yet; its time is in its parent's.
@@ -934,7 +956,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         }
         // A sampled trace may still be shed whole under load (shed.h);
         // work queued by a recorded span belongs to a trace already begun.
-        if (how != LINK_JOINED && !clr_shed_admit(clr_ring_used(s), g_cfg.ring_soft, joined && (pflags & AMB_SAMPLED), clock_ns)) {
+        if (how != LINK_JOINED && !clr_shed_admit(clr_ring_used(s), g_cfg.ring_soft, joined && (pflags & AMB_SAMPLED), coarse_clock_ns)) {
             f->recorded = FRAME_SHED;
             bump(&s->shed_traces);
             bump(&s->shed_calls);

@@ -10,6 +10,7 @@ package main
 #include "async.h"
 #include "startup.h"
 #include "eltargs.h"
+#include "disarm.h"
 */
 import "C"
 
@@ -29,6 +30,7 @@ import (
 	"github.com/clrotel/clrotel/config"
 	"github.com/clrotel/clrotel/folding"
 	"github.com/clrotel/clrotel/internal/logging"
+	"github.com/clrotel/clrotel/methodmetrics"
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/sampling"
@@ -57,8 +59,8 @@ type profiler struct {
 	pipe       *otelbridge.Pipeline
 	bridge     *otelbridge.Bridge
 	drain      *drainer
-	metrics    *methodMetrics // nil: off
-	shapes     *shaping.Rules // no-code targets; nil: none
+	metrics    *methodmetrics.Export // nil: off
+	shapes     *shaping.Rules        // no-code targets; nil: none
 
 	planner      *planner
 	render       *values.Renderer
@@ -343,40 +345,31 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	case C.ASYNC_SPECIAL_WORK_MAKE, C.ASYNC_SPECIAL_WORK_MAKE_REPEAT, C.ASYNC_SPECIAL_WORK_RUN, C.ASYNC_SPECIAL_WORK_REPEAT:
 		return p.workFunction(f, fid, index, m, special)
 	}
-	var flags uint32 = C.FN_SELECTED
-	if m.Shared {
-		flags |= C.FN_SHARED_GENERIC
-	}
 	var role asyncRole
 	if p.cfg.Async {
 		if role, err = p.asyncRoleOf(fid, m); err != nil {
 			p.log.Debugf("async: %v", err)
 		}
-		flags |= role.flags
 	}
-	if m.Plumbing || flags&C.FN_PLUMBING != 0 {
-		// The compiler's plumbing makes no span: hooked only for a part in
-		// a flow (a closure's constructor, an iterator's).
-		if role.flags&(C.FN_CLOSURE_CTOR|C.FN_ASYNC_MOVENEXT) == 0 {
-			return f
-		}
-		flags |= C.FN_PLUMBING
-	}
-	f.method = bridgeMethod(m)
 	// A trace rooted here is sampled by the first matching rule, else by
 	// the sampler (a remote strategy's entry for it): decided in the hook
 	// from this setting until the next strategy block covers the function.
-	traits := p.sel.Traits(m.SelectName, role.flags&C.FN_ASYNC_MOVENEXT != 0)
-	if traits.FoldExempt {
-		flags |= C.FN_FOLD_EXEMPT
+	traits := p.sel.Traits(m.SelectName, role.flags&selection.FnAsyncMoveNext != 0)
+	hooked := selection.Hooked{Shared: m.Shared, Plumbing: m.Plumbing, Role: role.flags, ActivityStop: stop, Traits: traits}
+	if !hooked.Hooks() {
+		return f
 	}
-	if traits.Entry {
-		flags |= C.FN_ENTRY
+	f.method = bridgeMethod(m)
+	if p.shapes != nil {
+		if mf, err := p.resolver.MetadataForm(m); err == nil {
+			f.meta = &mf
+		}
 	}
+	flags := uint32(hooked.Flags())
 	f.names = sampling.MethodNames{Select: m.SelectName, Span: f.method.SpanName, Function: m.FunctionName}
 	if stop {
 		// No span: its enter records the Activity for a span of its own.
-		f.c = newCFn(fid, index, C.FN_SELECTED|C.FN_ACTIVITY_STOP, sampling.MethodSetting{})
+		f.c = newCFn(fid, index, flags, sampling.MethodSetting{})
 		return f
 	}
 	f.c = newCFn(fid, index, flags, p.samp.setting(f.names))
@@ -384,10 +377,11 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	role.apply(f.c)
 	p.planner.Prepare()
 	p.ambient.refresh(false)
-	// An iterator's step carries no values: what it returns is read for
-	// the enumeration (FN_ITER_STEP), and is no attribute of its span.
-	if traits.Capture && flags&(C.FN_PLUMBING|C.FN_ITER_STEP) == 0 {
-		if role.flags&C.FN_ASYNC_COMPLETE != 0 {
+	// The compiler's plumbing carries no values, nor does an iterator's
+	// step: what it returns is read for the enumeration (FnIterStep), and
+	// is no attribute of its span.
+	if traits.Capture && selection.Flags(flags)&(selection.FnPlumbing|selection.FnIterStep) == 0 {
+		if role.flags&selection.FnAsyncComplete != 0 {
 			f.plan = p.planner.completionPlan(m)
 		} else {
 			f.plan = p.planner.functionPlan(m)
@@ -477,6 +471,9 @@ func (p *profiler) shutdown() {
 		p.openFolded = uint64(C.clr_open_folded_calls(C.clr_slots(), C.clr_slot_count(), C.clr_stack_cap()))
 		p.drain.abandonAll()
 		p.log.Infof("%v", p.drain.stats())
+	}
+	if n := int(C.clr_disarm_last()); n != -2 {
+		p.log.Infof("teardown: %d of the runtime's %d ELT helpers return at once from now on (-1: libcoreclr.so's symbols unreadable)", n, int(C.CLR_DISARM_NAMES))
 	}
 	p.drain.reportDrops(true)
 	if done {

@@ -21,7 +21,7 @@ func (m methods) Function(i uint32) (translate.Function, bool) {
 	if f == nil {
 		return translate.Function{}, false
 	}
-	out := translate.Function{Method: f.method, AsyncKickoff: f.c != nil && f.c.flags&C.FN_ASYNC_KICKOFF != 0}
+	out := translate.Function{Method: f.method, AsyncKickoff: f.c != nil && f.c.flags&C.FN_ASYNC_KICKOFF != 0, Meta: f.meta}
 	if f.plan != nil {
 		out.Planned, out.Enter, out.Return = true, f.plan.enter, f.plan.ret
 	}

@@ -14,8 +14,9 @@
 // So from the start of the Shutdown callback every hook first parks its
 // thread: it sleeps while the callback runs and, on 3.1, after it returns,
 // until the process exits. A thread that makes no hooked call during the
-// whole callback and then makes one after the teardown can still meet the
-// fault. The wait after the callback is bounded (PARK_AFTER_NS): a thread
+// whole callback and then makes one after the teardown would still meet
+// the fault: on 3.1 the runtime's helpers are made to return at once from
+// the start of the callback (disarm.h). The wait after the callback is bounded (PARK_AFTER_NS): a thread
 // parked in cooperative mode holds up a collection the runtime may still
 // start during its shutdown, which would otherwise wait for ever.
 #ifndef CLROTEL_PARK_H

@@ -23,7 +23,7 @@ import (
 type planner struct {
 	*planning.Planner
 	p      *profiler
-	src    typeSource
+	src    planning.TypeSource
 	redact *values.Redactor
 	c      cplan.Plans // the plans' copies in C memory
 
@@ -51,10 +51,12 @@ type fnPlan struct {
 
 func newPlanner(p *profiler, redact *values.Redactor, statics []string, messages bool) *planner {
 	pl := &planner{
-		p: p, src: typeSource{resolver: p.resolver}, redact: redact,
+		p: p, redact: redact,
 		queued:   map[uint64]bool{},
 		requests: make(chan uint64, 1024),
 	}
+	rt := typeSource{resolver: p.resolver}
+	pl.src = planning.PerModule(rt, rt.metadata)
 	pl.Planner = planning.New(pl.src, (*planSink)(pl), planning.Options{
 		Redact: redact, Statics: statics, Messages: messages, Log: p.log,
 	})
@@ -130,9 +132,4 @@ func (pl *planner) request(cid uint64) {
 		pl.queued[cid] = true
 	default:
 	}
-}
-
-// typeFields lists a TypeDef's fields with its module's metadata.
-func (pl *planner) typeFields(mid uint64, td uint32) (metadata, []C.uint32_t, error) {
-	return pl.src.typeFields(mid, td)
 }

@@ -35,6 +35,10 @@ void clr_abort_flushed(void);
 int clr_alt_stack_init(size_t size);
 void clr_thread_alt_stack(void);
 
+// Verdicts on functions and modules the JIT-time caches had no room for
+// (callbacks.c, startup.c): asked again each time.
+uint64_t clr_verdicts_uncached(void);
+
 // Whether the runtime reported loading module mid (clrinfo.c).
 int clr_module_known(uintptr_t mid);
 

@@ -68,7 +68,7 @@ func (s *queueState) delegateTarget(p *profiler) error {
 	if err != nil {
 		return fmt.Errorf("System.Delegate: %w", err)
 	}
-	fields, _, err := p.ambient.classFields(cid)
+	fields, _, err := p.ambient.Fields(cid)
 	if err != nil {
 		return fmt.Errorf("System.Delegate: %w", err)
 	}

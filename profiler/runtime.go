@@ -178,18 +178,13 @@ func (m metadata) Params(md uint32) ([]naming.ParamRow, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows := make([]naming.ParamRow, 0, len(toks))
-	for _, pd := range toks {
+	return naming.ParamRows(goTokens(toks), func(pd uint32) (naming.ParamRow, error) {
 		var seq, attrs C.uint32_t
 		name, err := askName("GetParamProps", func(buf *C.uint16_t, capacity C.uint32_t, n *C.uint32_t) C.int {
-			return C.md_param_props(m.imp, pd, &seq, buf, capacity, n, &attrs)
+			return C.md_param_props(m.imp, C.uint32_t(pd), &seq, buf, capacity, n, &attrs)
 		})
-		if err != nil {
-			continue
-		}
-		rows = append(rows, naming.ParamRow{Seq: uint32(seq), Name: name, Attrs: uint32(attrs)})
-	}
-	return rows, nil
+		return naming.ParamRow{Seq: uint32(seq), Name: name, Attrs: uint32(attrs)}, err
+	}), nil
 }
 
 func (m metadata) GenericParams(owner uint32) ([]string, error) {
@@ -199,16 +194,16 @@ func (m metadata) GenericParams(owner uint32) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, len(toks))
-	for _, gp := range toks {
+	return naming.GenericParamNames(goTokens(toks), func(gp uint32) (uint32, string, error) {
 		var seq C.uint32_t
 		name, err := askName("GetGenericParamProps", func(buf *C.uint16_t, capacity C.uint32_t, n *C.uint32_t) C.int {
-			return C.md_generic_param_props(m.imp, gp, &seq, buf, capacity, n)
+			return C.md_generic_param_props(m.imp, C.uint32_t(gp), &seq, buf, capacity, n)
 		})
-		if err != nil || int(seq) >= len(names) {
-			continue
-		}
-		names[seq] = name
-	}
-	return names, nil
+		return uint32(seq), name, err
+	}), nil
+}
+
+// goTokens is toks as Go's uint32s (the same memory).
+func goTokens(toks []C.uint32_t) []uint32 {
+	return unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(toks))), len(toks))
 }

@@ -34,6 +34,7 @@
 #include "clrapi.h"
 #include "clrinfo.h"
 #include "framework.h"
+#include "lftable.h"
 #include "profiler.h"
 #include "startup.h"
 
@@ -163,11 +164,15 @@ int clr_startup_scope_include(const char *include) {
 // ---- per-module scope ----------------------------------------------------
 
 enum { MOD_UNKNOWN = 0, MOD_OUT = 1, MOD_MAYBE = 2 };
+// Each module's verdict, computed once (a module forgotten at unload is
+// asked again under its ID). A full table only means verdicts computed
+// again (counted).
 #define MODS 2048 // power of two
-static struct {
-    _Atomic uintptr_t mid;
-    _Atomic int verdict;
-} g_mods[MODS];
+static lft_slot g_mod_slots[MODS];
+static _Atomic uint64_t g_mods_full;
+static lftable g_mods = {g_mod_slots, MODS - 1, 64, &g_mods_full};
+
+uint64_t clr_module_verdicts_uncached(void) { return atomic_load_explicit(&g_mods_full, memory_order_relaxed); }
 
 static int ascii_eq(const uint16_t *s, uint32_t n, const char *lit) {
     size_t l = strlen(lit);
@@ -286,38 +291,24 @@ static int module_compute(ModuleID mid) {
 int clr_module_in_scope(ModuleID mid) {
     if (mid == 0)
         return 1;
-    size_t h = (size_t)((mid >> 4) * 0x9E3779B97F4A7C15ull);
-    for (size_t i = 0; i < 64; i++) {
-        size_t k = (h + i) & (MODS - 1);
-        uintptr_t seen = atomic_load_explicit(&g_mods[k].mid, memory_order_acquire);
-        if (seen == mid) {
-            int v = atomic_load_explicit(&g_mods[k].verdict, memory_order_acquire);
-            if (v != MOD_UNKNOWN)
-                return v == MOD_MAYBE;
-            break; // another thread is computing it: compute too
-        }
-        if (seen == 0) {
-            uintptr_t want = 0;
-            if (!atomic_compare_exchange_strong(&g_mods[k].mid, &want, mid) && want != mid)
-                continue;
-            int v = module_compute(mid);
-            atomic_store_explicit(&g_mods[k].verdict, v, memory_order_release);
+    int64_t k = lft_find(&g_mods, mid);
+    if (k >= 0) {
+        uintptr_t v = lft_val(&g_mods, k);
+        if (v != MOD_UNKNOWN)
             return v == MOD_MAYBE;
-        }
+        return module_compute(mid) == MOD_MAYBE; // another thread is computing it: compute too
     }
-    return module_compute(mid) == MOD_MAYBE;
+    // Claimed before it is computed: a removal meanwhile (the module
+    // unloaded) leaves this verdict in a removed slot, not under a reused ID.
+    k = lft_claim(&g_mods, mid, NULL);
+    int v = module_compute(mid);
+    if (k >= 0)
+        lft_set(&g_mods, k, (uintptr_t)v);
+    return v == MOD_MAYBE;
 }
 
-void clr_module_forget(ModuleID mid) {
-    // An unloaded module's ID may be reused for another module.
-    for (size_t k = 0; k < MODS; k++) {
-        uintptr_t want = mid;
-        if (atomic_load_explicit(&g_mods[k].mid, memory_order_relaxed) == mid) {
-            atomic_store(&g_mods[k].verdict, MOD_UNKNOWN);
-            atomic_compare_exchange_strong(&g_mods[k].mid, &want, (uintptr_t)1); // a tombstone: never matches
-        }
-    }
-}
+// An unloaded module's ID may be reused for another module.
+void clr_module_forget(ModuleID mid) { lft_remove(&g_mods, mid); }
 
 // ---- the ENTERLEAVE windows ----------------------------------------------
 

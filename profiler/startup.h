@@ -34,6 +34,8 @@ int clr_startup_scope_include(const char *include);
 // only when it surely does not. Computed once per module.
 int clr_module_in_scope(ModuleID mid);
 void clr_module_forget(ModuleID mid);
+// Module verdicts computed again for want of room in their cache.
+uint64_t clr_module_verdicts_uncached(void);
 
 // A selected method's compile begins / ends on this thread.
 void clr_startup_compile_started(FunctionID fid);

@@ -24,13 +24,10 @@ func (d *drainer) stats() summary.Tables {
 			s.SlotsLive++
 		}
 	}
-	for _, ts := range d.threads {
-		if ts != nil {
-			s.Threads++
-		}
-	}
+	s.Threads = d.slots.Len()
 	s.Functions = d.p.funcs.Len()
 	s.Classes = d.p.planner.Len()
+	s.VerdictsUncached = uint64(C.clr_verdicts_uncached())
 	// The heap objects' bytes (MemStats.HeapAlloc) without ReadMemStats'
 	// stop-the-world, which cost the exit of a short program about 0.5 ms.
 	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}

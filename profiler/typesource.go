@@ -15,13 +15,23 @@ import (
 	"github.com/clrotel/clrotel/planning"
 )
 
-// typeSource answers the value planner's questions (planning.TypeSource)
-// through the profiling API and the modules' metadata importers.
+// typeSource answers the value planner's questions of the runtime
+// (planning.Runtime) through the profiling API; its modules' metadata
+// answer the rest (planning.PerModule).
 type typeSource struct {
 	resolver *naming.Resolver
 }
 
-var _ planning.TypeSource = typeSource{}
+var _ planning.Runtime = typeSource{}
+
+// metadata opens a module's metadata (its importer, and its field cache).
+func (s typeSource) metadata(module uint64) (planning.Metadata, error) {
+	mod, err := s.resolver.ModuleInfo(module)
+	if err != nil {
+		return nil, err
+	}
+	return mod.Meta.(metadata), nil
+}
 
 func (s typeSource) Class(cid uint64) (naming.Class, error) { return clrRuntime{}.Class(cid) }
 
@@ -87,109 +97,38 @@ func (s typeSource) ModuleLoaded(module uint64) bool {
 	return C.clr_module_known(C.uintptr_t(module)) != 0
 }
 
-// meta returns a module's metadata (its importer, and its field cache).
-func (s typeSource) meta(module uint64) (metadata, error) {
-	mod, err := s.resolver.ModuleInfo(module)
-	if err != nil {
-		return metadata{}, err
-	}
-	return mod.Meta.(metadata), nil
-}
-
-func (s typeSource) FindTypeDef(module uint64, name string, enclosing uint32) (uint32, bool) {
-	md, err := s.meta(module)
-	if err != nil {
-		return 0, false
-	}
+func (m metadata) FindTypeDef(name string, enclosing uint32) (uint32, bool) {
 	w := utf16z(name)
 	var td C.uint32_t
-	if C.md_find_typedef(md.imp, &w[0], C.uint32_t(enclosing), &td) != 0 {
+	if C.md_find_typedef(m.imp, &w[0], C.uint32_t(enclosing), &td) != 0 {
 		return 0, false
 	}
 	return uint32(td), true
 }
 
-func (s typeSource) TypeDefName(module uint64, td uint32) (string, error) {
-	md, err := s.meta(module)
-	if err != nil {
-		return "", err
-	}
-	return md.TypeDefName(td)
-}
-
-func (s typeSource) BaseType(module uint64, td uint32) (uint32, error) {
-	md, err := s.meta(module)
-	if err != nil {
-		return 0, err
-	}
-	return md.Extends(td)
-}
-
-func (s typeSource) TypeRefName(module uint64, tr uint32) (string, uint32, error) {
-	md, err := s.meta(module)
-	if err != nil {
-		return "", 0, err
-	}
-	return md.TypeRefName(tr)
-}
-
-func (s typeSource) Fields(module uint64, td uint32) ([]uint32, error) {
-	_, toks, err := s.typeFields(module, td)
+// Fields lists a TypeDef's fields, static ones too.
+func (m metadata) Fields(td uint32) ([]uint32, error) {
+	toks, err := enumAll("EnumFields", 64, func(toks *C.uint32_t, capacity C.uint32_t, count, total *C.uint32_t) C.int {
+		return C.md_enum_fields(m.imp, C.uint32_t(td), toks, capacity, count, total)
+	})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]uint32, len(toks))
-	for i, t := range toks {
-		out[i] = uint32(t)
-	}
-	return out, nil
+	return goTokens(toks), nil
 }
 
-func (s typeSource) Field(module uint64, fd uint32) (planning.FieldProps, error) {
-	md, err := s.meta(module)
-	if err != nil {
-		return planning.FieldProps{}, err
-	}
-	name, sig, attrs, err := md.fieldProps(fd)
+func (m metadata) Field(fd uint32) (planning.FieldProps, error) {
+	name, sig, attrs, err := m.fieldProps(fd)
 	return planning.FieldProps{Name: name, Sig: sig, Attrs: attrs}, err
 }
 
-func (s typeSource) Constant(module uint64, fd uint32) (uint64, uint32, bool) {
-	md, err := s.meta(module)
-	if err != nil {
-		return 0, 0, false
-	}
+func (m metadata) Constant(fd uint32) (uint64, uint32, bool) {
 	var v C.uint64_t
 	var attrs C.uint32_t
-	if C.md_field_constant(md.imp, C.uint32_t(fd), &v, &attrs) != 0 {
+	if C.md_field_constant(m.imp, C.uint32_t(fd), &v, &attrs) != 0 {
 		return 0, 0, false
 	}
 	return uint64(v), uint32(attrs), true
-}
-
-func (s typeSource) HasAttribute(module uint64, token uint32, name string) bool {
-	md, err := s.meta(module)
-	if err != nil {
-		return false
-	}
-	w := utf16z(name)
-	return C.md_has_attribute(md.imp, C.uint32_t(token), &w[0]) != 0
-}
-
-// typeFields lists a TypeDef's fields (static ones too) and returns the
-// module's metadata with them.
-func (s typeSource) typeFields(module uint64, td uint32) (metadata, []C.uint32_t, error) {
-	md, err := s.meta(module)
-	if err != nil {
-		return metadata{}, nil, err
-	}
-	toks, err := enumAll("EnumFields", 64, func(toks *C.uint32_t, capacity C.uint32_t, count, total *C.uint32_t) C.int {
-		return C.md_enum_fields(md.imp, C.uint32_t(td), toks, capacity, count, total)
-	})
-	if err != nil {
-		return metadata{}, nil, err
-	}
-	return md, toks, nil
 }
 
 // utf16z is name as a NUL-terminated UTF-16 string.

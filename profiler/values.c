@@ -15,23 +15,17 @@
 #include "values.h"
 #include "eltargs.h"
 #include "safecopy.h"
+#include "lftable.h"
 
 static clr_value_limits g_lim;
 
 static clr_runtime g_rt;
 
-// ---- the ClassID -> plan table: open addressing, Go writes, C reads ------
+// ---- the ClassID -> plan table: Go writes, C reads ----------------------
 
-typedef struct {
-    _Atomic uintptr_t key;
-    _Atomic(const clr_class_plan *) plan;
-} plan_slot;
-
-static plan_slot *g_table;
-static uint32_t g_table_mask;
+static _Atomic uint64_t g_plans_full;
+static lftable g_table = {NULL, 0, 64, &g_plans_full};
 static _Atomic uint32_t g_plans;
-
-enum { MAX_PROBES = 64 };
 
 void clr_values_init(const clr_runtime *rt, const clr_value_limits *lim, uint32_t table_size) {
     g_rt = *rt;
@@ -39,49 +33,21 @@ void clr_values_init(const clr_runtime *rt, const clr_value_limits *lim, uint32_
     if (g_lim.max_bytes < 64)
         g_lim.max_bytes = 64;
     // table_size is a power of two; allocated once at Initialize.
-    g_table = calloc(table_size, sizeof(plan_slot));
-    g_table_mask = g_table ? table_size - 1 : 0;
-}
-
-static inline uint32_t slot_of(uintptr_t k) {
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    return (uint32_t)k & g_table_mask;
+    g_table.slot = calloc(table_size, sizeof(lft_slot));
+    g_table.mask = g_table.slot ? table_size - 1 : 0;
+    g_table.probes = table_size < 64 ? table_size : 64;
 }
 
 // Called by Go (one writer at a time). Returns 0, or -1 when the table is full.
-// A slot is claimed by compare-and-swap without reading it first: the
-// table's pages are mostly untouched when a class is published, and a read
-// before the write faulted each in twice (the zero page, then a copy of it
-// with every CPU's TLB flushed): 5 ms of mcs.exe's JIT-time work.
 int clr_plan_publish(const clr_class_plan *p) {
-    if (g_table == NULL)
+    if (lft_put(&g_table, p->class_id, (uintptr_t)p) < 0)
         return -1;
-    uint32_t i = slot_of(p->class_id);
-    for (int n = 0; n < MAX_PROBES; n++, i = (i + 1) & g_table_mask) {
-        uintptr_t want = 0;
-        if (atomic_compare_exchange_strong(&g_table[i].key, &want, p->class_id) || want == p->class_id) {
-            atomic_store_explicit(&g_table[i].plan, p, memory_order_release);
-            atomic_fetch_add(&g_plans, 1);
-            return 0;
-        }
-    }
-    return -1;
+    atomic_fetch_add(&g_plans, 1);
+    return 0;
 }
 
 const clr_class_plan *clr_plan_lookup(uintptr_t class_id) {
-    if (g_table == NULL || class_id == 0)
-        return NULL;
-    uint32_t i = slot_of(class_id);
-    for (int n = 0; n < MAX_PROBES; n++, i = (i + 1) & g_table_mask) {
-        uintptr_t k = atomic_load_explicit(&g_table[i].key, memory_order_acquire);
-        if (k == class_id)
-            return atomic_load_explicit(&g_table[i].plan, memory_order_acquire);
-        if (k == 0)
-            return NULL;
-    }
-    return NULL;
+    return (const clr_class_plan *)lft_get(&g_table, class_id);
 }
 
 uint32_t clr_plan_count(void) { return atomic_load(&g_plans); }

@@ -7,11 +7,17 @@
 // return value) under the names the file gives, with their types, and
 // status rules.
 //
-// It owns the file's format, the subset of its CEL-based expression
-// language clrotel evaluates (paths into captured values, literals,
-// comparisons, !, && and ||), the rejection at load, with line and column,
-// of everything else, target matching (exact names and signatures as
-// upstream, or clrotel's globs), and the evaluation over an Env. Shaping is
+// It owns the file's format (upstream's no_code section, in an
+// OpenTelemetry configuration file or under clrotel's own no_code key),
+// upstream's CEL-based expression language as its CelLexer, CelParser and
+// Cel nodes define it (paths into captured values, literals, every
+// operator, the conditional, indexing and the five functions, with
+// upstream's null semantics), the rejection at load, with line and column,
+// of what upstream's parser rejects or can only evaluate to null, target
+// matching (exact names and signatures in upstream's metadata form, as
+// clrotel names them, or clrotel's globs), and the evaluation over an Env,
+// which gives the captured values, an async method's return being its
+// task's result, and the elements of arrays captured whole. Shaping is
 // decided on the exporter's side from captured values: it must not touch
 // the runtime or the hooks.
 package shaping

@@ -6,10 +6,13 @@ import (
 	"strings"
 )
 
-// Expr is a parsed expression of the no-code format's language, in the
-// subset clrotel evaluates: paths (arguments[N], instance, return, method,
-// type, each followed by .Member steps), string, number, bool and null
-// literals, ==, !=, <, <=, >, >=, !, && and || with parentheses.
+// Expr is a parsed expression of the no-code format's language, as
+// upstream's CelLexer and CelParser read it: the roots arguments, instance,
+// return, method and type; member access (.Name) and indexing ([i]);
+// string, number, bool and null literals; the operators ?:, ||, &&, ==,
+// !=, <, <=, >, >=, +, -, *, /, %, ! and unary -, with upstream's
+// precedence; and the functions string, size, startsWith, endsWith and
+// contains.
 type Expr struct {
 	src  string
 	root node
@@ -20,26 +23,47 @@ type Expr struct {
 // return, method or type).
 func (e *Expr) Uses(root string) bool { return e.uses[root] }
 
+// usesElements marks, in Expr.uses, an expression that indexes an array.
+const usesElements = "[]"
+
+// ReadsElements reports whether the expression indexes an array (other
+// than arguments): the call's array elements must then be read.
+func (e *Expr) ReadsElements() bool { return e.uses[usesElements] }
+
 // String returns the expression's source.
 func (e *Expr) String() string { return e.src }
 
 // Eval evaluates the expression in env. Its result is nil (null or
-// absent), a string, an int64, a float64 or a bool.
+// absent), a string, an int64, a float64, a bool or a Collection.
 func (e *Expr) Eval(env Env) any { return e.root.eval(env) }
 
 // Env gives an expression the values of one call.
 type Env interface {
 	// Value returns the value at root (arguments, instance or return),
-	// index (the argument's, for arguments) and members, and false when
-	// it was not captured.
+	// index (the argument's, for arguments) and members (matched without
+	// regard to case, as upstream's reflection does), and false when it
+	// was not captured.
 	Value(root string, index int, members []string) (any, bool)
+	// Args is how many arguments the method takes.
+	Args() int
 	// Method and Type are the method's name and its declaring type's.
 	Method() string
 	Type() string
 }
 
+// Collection is a captured array or collection: its rendering and its
+// size, and Elems, the elements of an array of strings, bools, ints or
+// longs, or doubles or floats captured whole ([]string, []bool, []int64,
+// []float64; nil for any other). Indexing reads Elems; an array-typed
+// attribute converts them.
+type Collection struct {
+	Text  string
+	Size  int64
+	Elems any
+}
+
 // SyntaxError is an expression clrotel does not accept, with the column
-// (1-based, in the expression) where the problem is.
+// (1-based, in runes of the expression) where the problem is.
 type SyntaxError struct {
 	Col int
 	Msg string
@@ -47,14 +71,20 @@ type SyntaxError struct {
 
 func (e *SyntaxError) Error() string { return fmt.Sprintf("column %d: %s", e.Col, e.Msg) }
 
-// ParseExpr parses src, rejecting what clrotel does not evaluate.
+// functions are upstream's, with the number of arguments each takes (it
+// returns a fixed value for any other number: rejected here).
+var functions = map[string]int{"string": 1, "size": 1, "startsWith": 2, "endsWith": 2, "contains": 2}
+
+// ParseExpr parses src, rejecting what upstream's parser rejects and what
+// it accepts but can only evaluate to a constant (an unknown identifier or
+// function, a function given the wrong number of arguments).
 func ParseExpr(src string) (*Expr, error) {
 	toks, err := lex(src)
 	if err != nil {
 		return nil, err
 	}
 	p := &parser{toks: toks, uses: map[string]bool{}}
-	n, err := p.or()
+	n, err := p.ternary()
 	if err != nil {
 		return nil, err
 	}
@@ -62,97 +92,6 @@ func ParseExpr(src string) (*Expr, error) {
 		return nil, &SyntaxError{t.col, fmt.Sprintf("unexpected %q", t.text)}
 	}
 	return &Expr{src: src, root: n, uses: p.uses}, nil
-}
-
-type tokKind int
-
-const (
-	tEOF tokKind = iota
-	tIdent
-	tInt
-	tFloat
-	tString
-	tOp // one of the operators and punctuation clrotel accepts
-)
-
-type token struct {
-	kind tokKind
-	text string // the operator, identifier or literal as written (a string's value, unquoted)
-	col  int
-}
-
-// lex splits src into tokens, rejecting the operators and characters
-// clrotel does not evaluate.
-func lex(src string) ([]token, error) {
-	var out []token
-	for i := 0; i < len(src); {
-		c := src[i]
-		col := i + 1
-		switch {
-		case c == ' ' || c == '\t':
-			i++
-		case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-			j := i
-			for j < len(src) && (src[j] == '_' || src[j] >= 'a' && src[j] <= 'z' || src[j] >= 'A' && src[j] <= 'Z' || src[j] >= '0' && src[j] <= '9') {
-				j++
-			}
-			out = append(out, token{tIdent, src[i:j], col})
-			i = j
-		case c >= '0' && c <= '9':
-			j, kind := i, tInt
-			for j < len(src) && (src[j] >= '0' && src[j] <= '9' || src[j] == '.') {
-				if src[j] == '.' {
-					kind = tFloat
-				}
-				j++
-			}
-			out = append(out, token{kind, src[i:j], col})
-			i = j
-		case c == '"' || c == '\'':
-			var b strings.Builder
-			j := i + 1
-			for ; j < len(src) && src[j] != c; j++ {
-				if src[j] == '\\' && j+1 < len(src) {
-					j++
-					switch src[j] {
-					case 'n':
-						b.WriteByte('\n')
-					case 't':
-						b.WriteByte('\t')
-					default:
-						b.WriteByte(src[j])
-					}
-					continue
-				}
-				b.WriteByte(src[j])
-			}
-			if j >= len(src) {
-				return nil, &SyntaxError{col, "unterminated string"}
-			}
-			out = append(out, token{tString, b.String(), col})
-			i = j + 1
-		default:
-			two := ""
-			if i+1 < len(src) {
-				two = src[i : i+2]
-			}
-			switch {
-			case two == "==" || two == "!=" || two == "<=" || two == ">=" || two == "&&" || two == "||":
-				out = append(out, token{tOp, two, col})
-				i += 2
-			case strings.IndexByte("<>!.[](),", c) >= 0:
-				out = append(out, token{tOp, string(c), col})
-				i++
-			case c == '?' || c == ':':
-				return nil, &SyntaxError{col, "the conditional operator (? :) is not supported by clrotel"}
-			case strings.IndexByte("+-*/%", c) >= 0:
-				return nil, &SyntaxError{col, fmt.Sprintf("the operator %q is not supported by clrotel (it evaluates paths, literals, comparisons, !, && and ||)", string(c))}
-			default:
-				return nil, &SyntaxError{col, fmt.Sprintf("unexpected character %q", string(c))}
-			}
-		}
-	}
-	return append(out, token{tEOF, "", len(src) + 1}), nil
 }
 
 type parser struct {
@@ -163,132 +102,89 @@ type parser struct {
 
 func (p *parser) peek() token { return p.toks[p.pos] }
 func (p *parser) next() token { t := p.toks[p.pos]; p.pos++; return t }
-func (p *parser) isOp(s string) bool {
+func (p *parser) isOp(ops ...string) bool {
 	t := p.peek()
-	return t.kind == tOp && t.text == s
-}
-
-func (p *parser) or() (node, error) {
-	l, err := p.and()
-	for err == nil && p.isOp("||") {
-		p.next()
-		var r node
-		if r, err = p.and(); err == nil {
-			l = logic{or: true, l: l, r: r}
+	if t.kind != tOp {
+		return false
+	}
+	for _, op := range ops {
+		if t.text == op {
+			return true
 		}
 	}
-	return l, err
+	return false
 }
 
-func (p *parser) and() (node, error) {
-	l, err := p.cmp()
-	for err == nil && p.isOp("&&") {
-		p.next()
-		var r node
-		if r, err = p.cmp(); err == nil {
-			l = logic{l: l, r: r}
+func (p *parser) expect(op string) error {
+	if !p.isOp(op) {
+		t := p.peek()
+		if t.kind == tEOF {
+			return &SyntaxError{t.col, fmt.Sprintf("want %s; the expression ends", op)}
 		}
+		return &SyntaxError{t.col, fmt.Sprintf("want %s; found %q", op, t.text)}
 	}
-	return l, err
+	p.next()
+	return nil
 }
 
-func (p *parser) cmp() (node, error) {
-	l, err := p.unary()
+// ternary: or ? or : ternary (upstream reads the true branch as an or:
+// a conditional there needs parentheses).
+func (p *parser) ternary() (node, error) {
+	c, err := p.or()
+	if err != nil || !p.isOp("?") {
+		return c, err
+	}
+	p.next()
+	t, err := p.or()
 	if err != nil {
 		return nil, err
 	}
-	for _, op := range []string{"==", "!=", "<=", ">=", "<", ">"} {
-		if p.isOp(op) {
-			p.next()
-			r, err := p.unary()
-			if err != nil {
-				return nil, err
-			}
-			return compare{op: op, l: l, r: r}, nil
+	if err := p.expect(":"); err != nil {
+		return nil, err
+	}
+	f, err := p.ternary()
+	if err != nil {
+		return nil, err
+	}
+	return cond{c, t, f}, nil
+}
+
+// binary parses a left-associative level of operators ops over sub.
+func (p *parser) binary(sub func() (node, error), ops ...string) (node, error) {
+	l, err := sub()
+	for err == nil && p.isOp(ops...) {
+		op := p.next().text
+		var r node
+		if r, err = sub(); err == nil {
+			l = binop{op, l, r}
 		}
 	}
-	return l, nil
+	return l, err
 }
+
+func (p *parser) or() (node, error)  { return p.binary(p.and, "||") }
+func (p *parser) and() (node, error) { return p.binary(p.relation, "&&") }
+func (p *parser) relation() (node, error) {
+	return p.binary(p.additive, "==", "!=", "<", "<=", ">", ">=")
+}
+func (p *parser) additive() (node, error)       { return p.binary(p.multiplicative, "+", "-") }
+func (p *parser) multiplicative() (node, error) { return p.binary(p.unary, "*", "/", "%") }
 
 func (p *parser) unary() (node, error) {
-	if p.isOp("!") {
-		p.next()
+	if p.isOp("!", "-") {
+		op := p.next().text
 		n, err := p.unary()
-		return not{n}, err
+		if err != nil {
+			return nil, err
+		}
+		return unop{op, n}, nil
 	}
-	return p.primary()
+	return p.postfix()
 }
 
-func (p *parser) primary() (node, error) {
-	t := p.next()
-	switch t.kind {
-	case tString:
-		return literal{t.text}, nil
-	case tInt:
-		v, err := strconv.ParseInt(t.text, 10, 64)
-		if err != nil {
-			return nil, &SyntaxError{t.col, fmt.Sprintf("bad number %q", t.text)}
-		}
-		return literal{v}, nil
-	case tFloat:
-		v, err := strconv.ParseFloat(t.text, 64)
-		if err != nil {
-			return nil, &SyntaxError{t.col, fmt.Sprintf("bad number %q", t.text)}
-		}
-		return literal{v}, nil
-	case tOp:
-		if t.text == "(" {
-			n, err := p.or()
-			if err != nil {
-				return nil, err
-			}
-			if !p.isOp(")") {
-				return nil, &SyntaxError{p.peek().col, "want )"}
-			}
-			p.next()
-			return n, nil
-		}
-	case tIdent:
-		return p.path(t)
-	case tEOF:
-		return nil, &SyntaxError{t.col, "the expression ends too soon"}
-	}
-	return nil, &SyntaxError{t.col, fmt.Sprintf("unexpected %q", t.text)}
-}
-
-// path parses what follows an identifier: a literal word, a root and its
-// member steps, or a function call (not supported).
-func (p *parser) path(t token) (node, error) {
-	if p.isOp("(") {
-		return nil, &SyntaxError{t.col, fmt.Sprintf("the function %s() is not supported by clrotel", t.text)}
-	}
-	switch t.text {
-	case "true", "false":
-		return literal{t.text == "true"}, nil
-	case "null":
-		return literal{nil}, nil
-	case "method", "type":
-		p.uses[t.text] = true
-		return nameOf{t.text}, nil
-	case "arguments", "instance", "return":
-	default:
-		return nil, &SyntaxError{t.col, fmt.Sprintf("unknown identifier %q: want arguments[N], instance, return, method or type", t.text)}
-	}
-	p.uses[t.text] = true
-	pt := path{root: t.text}
-	if t.text == "arguments" {
-		if !p.isOp("[") {
-			return nil, &SyntaxError{p.peek().col, "want arguments[N]"}
-		}
-		p.next()
-		n := p.next()
-		if n.kind != tInt || !p.isOp("]") {
-			return nil, &SyntaxError{n.col, "want an argument's index, arguments[N]"}
-		}
-		p.next()
-		pt.index, _ = strconv.Atoi(n.text)
-	}
-	for {
+func (p *parser) postfix() (node, error) {
+	n, err := p.primary()
+	for err == nil {
 		switch {
 		case p.isOp("."):
 			p.next()
@@ -296,11 +192,97 @@ func (p *parser) path(t token) (node, error) {
 			if m.kind != tIdent {
 				return nil, &SyntaxError{m.col, "want a member's name after ."}
 			}
-			pt.members = append(pt.members, m.text)
+			n = member{n, m.text}
 		case p.isOp("["):
-			return nil, &SyntaxError{p.peek().col, "indexing a value is not supported by clrotel"}
+			p.next()
+			var i node
+			if i, err = p.ternary(); err != nil {
+				return nil, err
+			}
+			if err = p.expect("]"); err != nil {
+				return nil, err
+			}
+			if r, ok := n.(root); !ok || r.name != "arguments" {
+				p.uses[usesElements] = true
+			}
+			n = index{n, i}
 		default:
-			return pt, nil
+			return n, nil
 		}
 	}
+	return nil, err
+}
+
+func (p *parser) primary() (node, error) {
+	t := p.next()
+	switch t.kind {
+	case tString:
+		return literal{t.text}, nil
+	case tNumber:
+		if strings.Contains(t.text, ".") {
+			v, err := strconv.ParseFloat(t.text, 64)
+			if err != nil {
+				return nil, &SyntaxError{t.col, fmt.Sprintf("bad number %q", t.text)}
+			}
+			return literal{v}, nil
+		}
+		// Upstream reads a whole number as a 32-bit int.
+		v, err := strconv.ParseInt(t.text, 10, 32)
+		if err != nil {
+			return nil, &SyntaxError{t.col, fmt.Sprintf("the number %s is out of the range of a 32-bit int", t.text)}
+		}
+		return literal{v}, nil
+	case tOp:
+		if t.text == "(" {
+			n, err := p.ternary()
+			if err != nil {
+				return nil, err
+			}
+			return n, p.expect(")")
+		}
+	case tIdent:
+		return p.ident(t)
+	case tEOF:
+		return nil, &SyntaxError{t.col, "the expression ends too soon"}
+	}
+	return nil, &SyntaxError{t.col, fmt.Sprintf("unexpected %q", t.text)}
+}
+
+// ident parses a literal word, a root, or a function call.
+func (p *parser) ident(t token) (node, error) {
+	if p.isOp("(") {
+		want, ok := functions[t.text]
+		if !ok {
+			return nil, &SyntaxError{t.col, fmt.Sprintf("unknown function %s(): want string, size, startsWith, endsWith or contains", t.text)}
+		}
+		p.next()
+		var args []node
+		for !p.isOp(")") {
+			if len(args) > 0 {
+				if err := p.expect(","); err != nil {
+					return nil, err
+				}
+			}
+			a, err := p.ternary()
+			if err != nil {
+				return nil, err
+			}
+			args = append(args, a)
+		}
+		p.next()
+		if len(args) != want {
+			return nil, &SyntaxError{t.col, fmt.Sprintf("%s() takes %d argument(s); found %d", t.text, want, len(args))}
+		}
+		return call{t.text, args}, nil
+	}
+	switch t.text {
+	case "true", "false":
+		return literal{t.text == "true"}, nil
+	case "null":
+		return literal{nil}, nil
+	case "arguments", "instance", "return", "method", "type":
+		p.uses[t.text] = true
+		return root{t.text}, nil
+	}
+	return nil, &SyntaxError{t.col, fmt.Sprintf("unknown identifier %q: want arguments, instance, return, method or type", t.text)}
 }

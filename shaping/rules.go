@@ -3,6 +3,7 @@ package shaping
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -47,24 +48,75 @@ type Target struct {
 	ReturnType   string
 	ParamTypes   []string
 
-	Name   string // the span's name
-	Kind   Kind
-	Attrs  []Attr
-	Status []StatusRule
-	Line   int // of the target in the file
+	Name string // the span's name
+	// NameSource, when set, names each span from its call's values (at
+	// the call's beginning, as upstream: return is null); Name when it
+	// gives null or "".
+	NameSource *Expr
+	Kind       Kind
+	Attrs      []Attr
+	Status     []StatusRule
+	Path       string // the file it is read from
+	Line       int    // of the target in the file
 }
 
 // Attr is an attribute a shaped span carries: a static value, or an
 // expression over the call's values, converted to Type (string, bool,
-// int, double).
+// int, double, string_array, bool_array, int_array, double_array; an
+// expression gives an array type only from an array captured whole, as
+// Convert says).
 type Attr struct {
-	Name  string
-	Type  string
-	Value any   // static: string, bool, int64 or float64
+	Name string
+	Type string
+	// Value, static: a string, bool, int64, float64, []string, []bool,
+	// []int64 or []float64.
+	Value any
 	Expr  *Expr // dynamic
 	// AtReturn: the expression reads the return value, so it is evaluated
-	// when the call returns; else when it begins.
+	// when the call returns (with the arguments and instance it began
+	// with); else when it begins. Upstream evaluates every attribute when
+	// the call begins, where return is always null: clrotel reads the
+	// value the file means.
 	AtReturn bool
+}
+
+// ReadsCallAtReturn reports whether something evaluated when the call
+// returns (a status rule, an attribute reading the return value) also
+// reads its arguments or instance, which must then be kept from its
+// beginning.
+func (t *Target) ReadsCallAtReturn() bool {
+	reads := func(e *Expr) bool { return e.Uses("arguments") || e.Uses("instance") }
+	for _, r := range t.Status {
+		if reads(r.Cond) {
+			return true
+		}
+	}
+	for _, a := range t.Attrs {
+		if a.AtReturn && reads(a.Expr) {
+			return true
+		}
+	}
+	return false
+}
+
+// ReadsElements reports whether the target reads the elements of arrays:
+// an attribute of an array type from an expression, or an expression that
+// indexes one.
+func (t *Target) ReadsElements() bool {
+	if t.NameSource != nil && t.NameSource.ReadsElements() {
+		return true
+	}
+	for _, a := range t.Attrs {
+		if a.Expr != nil && (strings.HasSuffix(a.Type, "_array") || a.Expr.ReadsElements()) {
+			return true
+		}
+	}
+	for _, r := range t.Status {
+		if r.Cond.ReadsElements() {
+			return true
+		}
+	}
+	return false
 }
 
 // StatusRule sets the span's status when its condition holds at return.
@@ -108,13 +160,12 @@ func Parse(path string, data []byte) (*Rules, error) {
 	if err := yaml.Unmarshal(data, &root); err != nil {
 		return nil, Errors{{Path: path, Line: 1, Col: 1, Key: "", Msg: err.Error()}}
 	}
-	p := &fileParser{path: path}
 	n := &root
 	if n.Kind == yaml.DocumentNode && len(n.Content) > 0 {
 		n = n.Content[0]
 	}
 	key := ""
-	for _, k := range sectionPath {
+	for _, k := range sectionPath[:len(sectionPath)-1] {
 		if n.Kind != yaml.MappingNode {
 			return &Rules{}, nil
 		}
@@ -125,14 +176,30 @@ func Parse(path string, data []byte) (*Rules, error) {
 		key = strings.TrimPrefix(key+"."+k, ".")
 		n = v
 	}
+	return ParseSection(path, key, n)
+}
+
+// ParseSection reads a no_code section (the node n, at the dotted key in
+// the file at path): upstream's instrumentation/development.dotnet.no_code,
+// or the no_code key of clrotel's own configuration file. Every problem
+// is reported (Errors), with its line and column.
+func ParseSection(path, key string, n *yaml.Node) (*Rules, error) {
+	p := &fileParser{path: path}
 	rules := &Rules{}
-	if n.Kind != yaml.SequenceNode {
-		p.bad(n, key, "want a list of targets")
-		return nil, p.errs
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
+		return rules, nil
 	}
-	for i, t := range n.Content {
-		if tg := p.target(fmt.Sprintf("%s.%d", key, i), t); tg != nil {
-			rules.Targets = append(rules.Targets, tg)
+	m := p.mapping(n, key, "targets")
+	key += ".targets"
+	if tn := m["targets"]; tn != nil && !(tn.Kind == yaml.ScalarNode && tn.ShortTag() == "!!null") {
+		if tn.Kind != yaml.SequenceNode {
+			p.bad(tn, key, "want a list of targets")
+		} else {
+			for i, t := range tn.Content {
+				if tg := p.target(fmt.Sprintf("%s.%d", key, i), t); tg != nil {
+					rules.Targets = append(rules.Targets, tg)
+				}
+			}
 		}
 	}
 	if len(p.errs) > 0 {
@@ -202,7 +269,7 @@ func (p *fileParser) target(key string, n *yaml.Node) *Target {
 	if m == nil {
 		return nil
 	}
-	t := &Target{Line: n.Line, Kind: KindInternal}
+	t := &Target{Path: p.path, Line: n.Line, Kind: KindInternal}
 	if tn := m["target"]; tn == nil {
 		p.bad(n, key, "missing target")
 	} else if tm := p.mapping(tn, key+".target", "assembly", "type", "method", "signature"); tm != nil {
@@ -220,7 +287,7 @@ func (p *fileParser) target(key string, n *yaml.Node) *Target {
 			t.HasSignature = true
 			if sm := p.mapping(s, key+".target.signature", "return_type", "parameter_types"); sm != nil {
 				t.ReturnType = p.str(sm["return_type"], key+".target.signature.return_type")
-				if pt := sm["parameter_types"]; pt != nil {
+				if pt := sm["parameter_types"]; pt != nil && !(pt.Kind == yaml.ScalarNode && pt.ShortTag() == "!!null") {
 					if pt.Kind != yaml.SequenceNode {
 						p.bad(pt, key+".target.signature.parameter_types", "want a list of type names")
 					} else {
@@ -250,7 +317,7 @@ func (p *fileParser) span(key string, n *yaml.Node, t *Target) {
 		p.bad(n, key+".name", "missing: the span's name")
 	}
 	if ns := m["name_source"]; ns != nil {
-		p.bad(ns, key+".name_source", "not supported by clrotel: a span's name is fixed (name)")
+		t.NameSource = p.expr(ns, key+".name_source")
 	}
 	if k := m["kind"]; k != nil {
 		if kind, ok := kinds[strings.ToLower(p.str(k, key+".kind"))]; ok {
@@ -294,10 +361,7 @@ func (p *fileParser) expr(n *yaml.Node, key string) *Expr {
 		se, _ := err.(*SyntaxError)
 		col := n.Column
 		if se != nil {
-			col += se.Col - 1
-			if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
-				col++ // the opening quote
-			}
+			col += sourceCols(src, se.Col-1, n.Style)
 			p.errs = append(p.errs, &Error{Path: p.path, Line: n.Line, Col: col, Key: key, Msg: fmt.Sprintf("%s in %q", se.Msg, src)})
 		} else {
 			p.bad(n, key, "%v", err)
@@ -307,7 +371,45 @@ func (p *fileParser) expr(n *yaml.Node, key string) *Expr {
 	return e
 }
 
-var attrTypes = map[string]bool{"string": true, "bool": true, "int": true, "double": true}
+// sourceCols is how many columns the first runes of a scalar's value take
+// in the file, its opening quote included: in a double-quoted scalar, "
+// and \ and control characters are written escaped (two columns), in a
+// single-quoted one ' is written twice.
+func sourceCols(value string, runes int, style yaml.Style) int {
+	cols := 0
+	switch {
+	case style&yaml.DoubleQuotedStyle != 0:
+		cols = 1
+		for _, r := range value {
+			if runes == 0 {
+				break
+			}
+			runes--
+			cols++
+			if r == '"' || r == '\\' || r < 0x20 {
+				cols++
+			}
+		}
+		return cols + runes
+	case style&yaml.SingleQuotedStyle != 0:
+		cols = 1
+		for _, r := range value {
+			if runes == 0 {
+				break
+			}
+			runes--
+			cols++
+			if r == '\'' {
+				cols++
+			}
+		}
+		return cols + runes
+	}
+	return runes
+}
+
+var attrTypes = map[string]bool{"string": true, "bool": true, "int": true, "double": true,
+	"string_array": true, "bool_array": true, "int_array": true, "double_array": true}
 
 func (p *fileParser) attr(key string, n *yaml.Node) (Attr, bool) {
 	m := p.mapping(n, key, "name", "value", "value_source", "type")
@@ -321,7 +423,7 @@ func (p *fileParser) attr(key string, n *yaml.Node) (Attr, bool) {
 	if tn := m["type"]; tn != nil {
 		a.Type = p.str(tn, key+".type")
 		if !attrTypes[a.Type] {
-			p.bad(tn, key+".type", "want string, bool, int or double; found %q (arrays are not supported by clrotel)", a.Type)
+			p.bad(tn, key+".type", "want string, bool, int, double, string_array, bool_array, int_array or double_array; found %q", a.Type)
 			return Attr{}, false
 		}
 	}
@@ -330,9 +432,9 @@ func (p *fileParser) attr(key string, n *yaml.Node) (Attr, bool) {
 	case v != nil && vs != nil:
 		p.bad(n, key, "want value or value_source, not both")
 	case v != nil:
-		val, ok := Convert(scalar(v), a.Type)
+		val, ok := staticValue(scalar(v), a.Type)
 		if !ok {
-			p.bad(v, key+".value", "want a %s; found %q", a.Type, v.Value)
+			p.bad(v, key+".value", "want a %s; found %s", strings.ReplaceAll(a.Type, "_array", " list"), found(v))
 			return Attr{}, false
 		}
 		a.Value = val
@@ -342,10 +444,6 @@ func (p *fileParser) attr(key string, n *yaml.Node) (Attr, bool) {
 			return Attr{}, false
 		}
 		a.AtReturn = a.Expr.Uses("return")
-		if a.AtReturn && (a.Expr.Uses("arguments") || a.Expr.Uses("instance")) {
-			p.bad(vs, key+".value_source", "reads the return value and the arguments or instance: clrotel evaluates an attribute when the call begins or when it returns, not both")
-			return Attr{}, false
-		}
 	default:
 		p.bad(n, key, "want value or value_source")
 		return Attr{}, false
@@ -367,13 +465,9 @@ func (p *fileParser) rule(key string, n *yaml.Node) (StatusRule, bool) {
 	if r.Cond = p.expr(c, key+".condition"); r.Cond == nil {
 		return r, false
 	}
-	if r.Cond.Uses("arguments") || r.Cond.Uses("instance") {
-		p.bad(c, key+".condition", "reads the arguments or instance: clrotel evaluates status rules at return, from the return value, method and type")
-		return r, false
-	}
-	switch code := p.str(m["code"], key+".code"); code {
+	switch code := p.str(m["code"], key+".code"); strings.ToLower(code) {
 	case StatusOK, StatusError, StatusUnset:
-		r.Code = code
+		r.Code = strings.ToLower(code)
 	default:
 		p.bad(n, key+".code", "want ok, error or unset; found %q", code)
 		return r, false
@@ -381,10 +475,18 @@ func (p *fileParser) rule(key string, n *yaml.Node) (StatusRule, bool) {
 	return r, true
 }
 
-// scalar is a YAML scalar's value as the format reads it.
+// scalar is a YAML value as the format reads it: a scalar's, or a list
+// of them.
 func scalar(n *yaml.Node) any {
+	if n.Kind == yaml.SequenceNode {
+		out := make([]any, len(n.Content))
+		for i, e := range n.Content {
+			out[i] = scalar(e)
+		}
+		return out
+	}
 	var v any
-	if n.Decode(&v) != nil {
+	if n.Kind != yaml.ScalarNode || n.Decode(&v) != nil {
 		return n.Value
 	}
 	switch x := v.(type) {
@@ -394,14 +496,28 @@ func scalar(n *yaml.Node) any {
 	return v
 }
 
+// found describes what a node holds, for an error.
+func found(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.MappingNode:
+		return "a mapping"
+	}
+	return strconv.Quote(n.Value)
+}
+
 // MethodDesc is what a target is matched against: a traced method's
 // assembly, declaring type and name (Namespace.Type, Method), return type
 // and parameter types as clrotel names them (Int32, String,
-// Acme.Shop.Item).
+// Acme.Shop.Item), and as upstream's files write them (Meta: the metadata
+// form, Acme.Repo`1, Acme.Outer+Inner, System.Int32, !0, !!0; nil when not
+// known). A target's names and types may be written either way.
 type MethodDesc struct {
 	Assembly, Type, Method string
 	ReturnType             string
 	ParamTypes             []string
+	Meta                   *naming.MetaForm
 }
 
 // Match returns the first target that selects m, or nil.
@@ -418,17 +534,23 @@ func (r *Rules) Match(m MethodDesc) *Target {
 }
 
 func (t *Target) matches(m MethodDesc) bool {
-	if t.Assembly != "" && !naming.Match(t.Assembly, m.Assembly) || !naming.Match(t.Type, m.Type) || !naming.Match(t.Method, m.Method) {
+	meta := m.Meta
+	if meta == nil {
+		meta = &naming.MetaForm{}
+	}
+	if t.Assembly != "" && !naming.Match(t.Assembly, m.Assembly) ||
+		!naming.Match(t.Type, m.Type) && !naming.Match(t.Type, meta.Type) ||
+		!naming.Match(t.Method, m.Method) && !naming.Match(t.Method, meta.Method) {
 		return false
 	}
 	if !t.HasSignature {
 		return true
 	}
-	if !sameType(t.ReturnType, m.ReturnType) || len(t.ParamTypes) != len(m.ParamTypes) {
+	if !sameType(t.ReturnType, m.ReturnType) && !sameMetaType(t.ReturnType, meta.ReturnType) || len(t.ParamTypes) != len(m.ParamTypes) {
 		return false
 	}
 	for i, pt := range t.ParamTypes {
-		if !sameType(pt, m.ParamTypes[i]) {
+		if !sameType(pt, m.ParamTypes[i]) && (i >= len(meta.ParamTypes) || !sameMetaType(pt, meta.ParamTypes[i])) {
 			return false
 		}
 	}
@@ -443,4 +565,16 @@ func sameType(file, ours string) bool {
 		return ours == "" || ours == "Void"
 	}
 	return naming.Match(file, ours) || !strings.Contains(ours, ".") && naming.Match(file, "System."+ours)
+}
+
+// sameMetaType compares a type as the file writes it with its metadata
+// form ("" when not known).
+func sameMetaType(file, meta string) bool {
+	if meta == "" {
+		return false
+	}
+	if file == "" {
+		return meta == "System.Void"
+	}
+	return naming.Match(file, meta)
 }

@@ -66,8 +66,10 @@ type Controller struct {
 // Observe takes a window and returns the limit in force from now on.
 //
 // While the span work over the last second stayed within the budget,
-// nothing is limited. Once it went over, the rate becomes what the budget
-// buys at the measured cost of a trace over that second (its CPU over the
+// nothing is limited; in the first second, until the work has taken what
+// the budget allows for a whole second. Once it went over, the rate
+// becomes what the budget buys at the measured cost of a trace over that
+// second, or the time there is so far (its CPU over the
 // traces begun in it; a second in which no trace began counts as one
 // trace), and never less than MinRate. The rate then follows the cost,
 // up or down, every window: traces that get cheaper are admitted more
@@ -99,8 +101,12 @@ func (c *Controller) Observe(w Window) Limit {
 	used := cpu.Seconds() / el.Seconds()
 	began := float64(traces) / el.Seconds()
 	switch {
-	case c.limit.Rate == 0 && (used <= c.Budget || el < span):
-		return c.limit // within budget, or too little history to judge
+	case c.limit.Rate == 0 && (used <= c.Budget || (el < span && cpu.Seconds() <= c.Budget*span.Seconds())):
+		// Within budget, or too little history to judge: less than a
+		// second, in which the work took no more than the budget of a
+		// whole second (a program that does more in its first moments,
+		// a CPU-bound one, is judged at once).
+		return c.limit
 	case c.limit.Rate > 0 && used < c.Budget/4 && began < c.limit.Rate/2:
 		c.limit = Limit{}
 		return c.limit

@@ -32,7 +32,12 @@ func TestController(t *testing.T) {
 	}{
 		{"off", 0, steps(10, 100*ms, 1000), 0},
 		{"within budget", 0.05, steps(20, 4*ms, 1000), 0},
-		{"over budget for less than a second", 0.05, steps(5, 50*ms, 1000), 0},
+		// Under a second of history, within what the budget allows for a
+		// whole second (50 ms): not judged yet.
+		{"a burst shorter than a second", 0.05, steps(4, 12*ms, 1000), 0},
+		// Half a core for half a second, 250 ms: five seconds' budget
+		// already, judged at once: 50 µs a trace, the budget buys 1,000/s.
+		{"over a second's budget in less than a second", 0.05, steps(5, 50*ms, 1000), 1000},
 		// 20% of a core for 10,000 traces/s: 20 µs a trace, the budget
 		// buys 2,500 traces/s.
 		{"over budget", 0.05, steps(10, 20*ms, 1000), 2500},

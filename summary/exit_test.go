@@ -66,4 +66,11 @@ func TestTables(t *testing.T) {
 	if !strings.HasPrefix(got, "tables: 1 slots in use (high water 2), 3 thread states, 4 functions, 5 classes, Go heap 6 MB") {
 		t.Errorf("Tables = %q", got)
 	}
+	if strings.Contains(got, "full") {
+		t.Errorf("Tables with full caches reported: %q", got)
+	}
+	full := Tables{VerdictsUncached: 7}.String()
+	if !strings.HasSuffix(full, "; 7 verdicts found their cache full") {
+		t.Errorf("Tables = %q", full)
+	}
 }

@@ -17,9 +17,16 @@ type Tables struct {
 	Threads              int // the drainer's per-thread span stacks
 	Functions, Classes   int
 	GoHeapMB             uint64
+	// Verdicts the JIT-time caches of functions and modules had no room
+	// for (profiler/lftable.h): those questions are answered again.
+	VerdictsUncached uint64
 }
 
 func (s Tables) String() string {
-	return fmt.Sprintf("tables: %d slots in use (high water %d), %d thread states, %d functions, %d classes, Go heap %d MB",
+	line := fmt.Sprintf("tables: %d slots in use (high water %d), %d thread states, %d functions, %d classes, Go heap %d MB",
 		s.SlotsLive, s.SlotsHigh, s.Threads, s.Functions, s.Classes, s.GoHeapMB)
+	if s.VerdictsUncached > 0 {
+		line += fmt.Sprintf("; %d verdicts found their cache full", s.VerdictsUncached)
+	}
+	return line
 }

@@ -79,8 +79,10 @@ func (t *Translator) markDropped(r capture.Record, attrs []attribute.KeyValue) [
 
 // values decodes a record's value stream and renders it for slots, within
 // budget bytes of attributes, and reports the bytes used. Classes the hooks
-// met without a plan are asked for.
-func (t *Translator) values(slots []values.Slot, stream []byte, budget int) ([]attribute.KeyValue, int) {
+// met without a plan are asked for. With elems, the typed elements of its
+// arrays (values.AppendElements) are left in t.elems, for no-code shaping;
+// else t.elems is emptied.
+func (t *Translator) values(slots []values.Slot, stream []byte, budget int, elems bool) ([]attribute.KeyValue, int) {
 	dec := &t.dec
 	dec.Reset(stream)
 	vals, raw := t.vals[:0], t.raw[:0]
@@ -104,6 +106,10 @@ func (t *Translator) values(slots []values.Slot, stream []byte, budget int) ([]a
 	streamCut := len(vals) < len(slots) || len(vals) > 0 && vals[len(vals)-1].Shape == values.Truncated
 	for _, cls := range dec.NoPlanClasses() {
 		t.Methods.NeedPlan(cls)
+	}
+	t.elems = t.elems[:0]
+	if elems {
+		t.elems = t.Render.AppendElements(t.elems, slots, vals)
 	}
 	attrs, cut, used := t.Render.AppendAttrsOf(t.attrs[:0], slots, vals, raw, budget)
 	if cut || streamCut {

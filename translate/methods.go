@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/values"
 )
@@ -17,6 +18,9 @@ type Function struct {
 	// AsyncKickoff: the method starts an async state machine; the span
 	// it begins is the async method's, ended when its task completes.
 	AsyncKickoff bool
+	// Meta is the method in the metadata form no-code targets select by
+	// (nil: not known, or no targets).
+	Meta *naming.MetaForm
 }
 
 // Methods answers for the methods and classes records name. Its methods

@@ -31,6 +31,9 @@ type Translator struct {
 	Shapes  *shaping.Rules
 	shapes  map[*otelbridge.Method]*shape
 	matched map[*shaping.Target]bool
+	// elemsAt: whether some target reads array elements, which an async
+	// method's result must then carry (0 not decided, 1 no, 2 yes).
+	elemsAt int8
 
 	// roots counts the traces begun; valuesDropped the calls traced
 	// without their values (the ring had no room for them).
@@ -42,6 +45,7 @@ type Translator struct {
 	raw   [][]byte       // the bytes each of vals was decoded from
 	dec   values.Decoder // its values live until the next record's
 	attrs []attribute.KeyValue
+	elems []attribute.KeyValue // the record's array elements (values)
 }
 
 // Thread is what the translator keeps of one thread: its span stack and
@@ -56,6 +60,13 @@ type Thread struct {
 	// argBytes[i] is what the arguments of the open span at depth i+1 took
 	// of the span's attribute byte limit; its return value gets the rest.
 	argBytes []int32
+	// entered[i], for a shaped span at depth i+1 whose target reads the
+	// arguments or instance at return, is the value attributes it began
+	// with, and enteredElems[i] the elements of its arrays (buffers reused
+	// by depth).
+	entered, enteredElems [][]attribute.KeyValue
+	// A frame's entered values and its return's, and their elements.
+	scratch, scratchElems []attribute.KeyValue
 }
 
 // NewThread returns the state of the thread with OS id tid.
@@ -77,47 +88,7 @@ func (t *Translator) Record(th *Thread, r capture.Record) {
 	case capture.KindEnter:
 		t.enter(th, r)
 	case capture.KindLeave:
-		var attrs []attribute.KeyValue
-		x, err := capture.DecodeExit(r)
-		if err != nil {
-			t.Log.Debugf("%v", err)
-		}
-		if r.Flags&capture.FlagValues != 0 && err == nil {
-			if f, ok := t.Methods.Function(x.Func); ok && f.Planned {
-				budget := t.Render.Limits.MaxAttrBytes
-				if depth := th.Spans.Depth(); depth > 0 && depth <= len(th.argBytes) {
-					budget -= int(th.argBytes[depth-1])
-				}
-				attrs, _ = t.values(f.Return, x.Values, budget)
-			}
-		}
-		if t.Shapes != nil && err == nil {
-			if f, ok := t.Methods.Function(x.Func); ok {
-				if sh := t.shapeOf(f, f.Method); sh != nil {
-					// The return value is known when captured, or when
-					// there is none (void: null).
-					known := len(f.Return) == 0 && f.Planned || r.Flags&capture.FlagValues != 0 && f.Planned
-					sh.status(b, th.Spans, known, attrs)
-					attrs = sh.attrs(attrs, true, known, attrs)
-				}
-			}
-		}
-		attrs = t.markDropped(r, attrs)
-		attrs = t.folded(r, x, attrs)
-		// An iterator's step: an element yielded counts on the
-		// enumeration's span (summed over its steps); the end of the
-		// enumeration is when its span ends, should its enumerator never
-		// be disposed.
-		if r.Kind == capture.KindLeave && x.Aux&capture.ExitIterYielded != 0 {
-			attrs = append(attrs, otelbridge.KeyIteratorYielded.Int64(1))
-		}
-		if r.Kind == capture.KindLeave && x.Aux&capture.ExitIterDone != 0 {
-			b.IterDone(th.Spans, r.Time)
-		}
-		if r.Flags&capture.FlagSyncEnd != 0 {
-			b.EndsWithCall(th.Spans)
-		}
-		b.Exit(th.Spans, r.Time, otelbridge.ExitReturn, attrs...)
+		t.leave(th, r)
 	case capture.KindException:
 		x, err := capture.DecodeExit(r)
 		if err != nil {
@@ -151,6 +122,52 @@ func (t *Translator) Record(th *Thread, r capture.Record) {
 	}
 }
 
+// leave ends the span of a call that returned, with its return value, and
+// shapes it (shapeReturn).
+func (t *Translator) leave(th *Thread, r capture.Record) {
+	b := t.Bridge
+	var attrs []attribute.KeyValue
+	x, err := capture.DecodeExit(r)
+	if err != nil {
+		t.Log.Debugf("%v", err)
+	}
+	var sh *shape
+	var f Function
+	fok := false
+	if err == nil && (r.Flags&capture.FlagValues != 0 || t.Shapes != nil) {
+		if f, fok = t.Methods.Function(x.Func); fok {
+			sh = t.shapeOf(f, f.Method)
+		}
+	}
+	if r.Flags&capture.FlagValues != 0 && err == nil && fok && f.Planned {
+		budget := t.Render.Limits.MaxAttrBytes
+		if depth := th.Spans.Depth(); depth > 0 && depth <= len(th.argBytes) {
+			budget -= int(th.argBytes[depth-1])
+		}
+		attrs, _ = t.values(f.Return, x.Values, budget, sh != nil && sh.elems)
+	} else {
+		t.elems = t.elems[:0]
+	}
+	if r.Flags&capture.FlagSyncEnd != 0 {
+		b.EndsWithCall(th.Spans)
+	}
+	if sh != nil {
+		attrs = t.shapeReturn(th, sh, f, r, attrs)
+	}
+	attrs = t.markDropped(r, attrs)
+	attrs = t.folded(r, x, attrs)
+	// An iterator's step: an element yielded counts on the enumeration's
+	// span (summed over its steps); the end of the enumeration is when its
+	// span ends, should its enumerator never be disposed.
+	if x.Aux&capture.ExitIterYielded != 0 {
+		attrs = append(attrs, otelbridge.KeyIteratorYielded.Int64(1))
+	}
+	if x.Aux&capture.ExitIterDone != 0 {
+		b.IterDone(th.Spans, r.Time)
+	}
+	b.Exit(th.Spans, r.Time, otelbridge.ExitReturn, attrs...)
+}
+
 func (t *Translator) enter(th *Thread, r capture.Record) {
 	b := t.Bridge
 	e, err := capture.DecodeEnter(r)
@@ -176,14 +193,21 @@ func (t *Translator) enter(th *Thread, r capture.Record) {
 		tid = trace.TraceID(e.TraceID)
 		t.roots++
 	}
+	sh := t.shapeOf(f, m)
 	var attrs []attribute.KeyValue
 	used := 0
+	t.elems = t.elems[:0]
 	if e.Values != nil && f.Planned {
-		attrs, used = t.values(f.Enter, e.Values, t.Render.Limits.MaxAttrBytes)
+		attrs, used = t.values(f.Enter, e.Values, t.Render.Limits.MaxAttrBytes, sh != nil && sh.elems)
 	}
-	if sh := t.shapeOf(f, m); sh != nil {
-		m = sh.method
-		attrs = sh.attrs(attrs, false, false, attrs)
+	var keep, keepElems []attribute.KeyValue
+	if sh != nil {
+		env := callEnv{sh: sh, vals: attrs, elems: t.elems}
+		m = sh.spanMethod(env)
+		if sh.keep {
+			keep, keepElems = attrs, t.elems
+		}
+		attrs = sh.attrs(attrs, false, false, env)
 	}
 	attrs = t.markDropped(r, attrs)
 	switch {
@@ -201,6 +225,7 @@ func (t *Translator) enter(th *Thread, r capture.Record) {
 		b.LinkRoot(th.Spans, trace.TraceID(e.LinkTrace), trace.SpanID(e.LinkSpan))
 	}
 	th.pushArgBytes(used)
+	th.keepEntered(keep, keepElems)
 }
 
 // pushArgBytes records the value bytes of the frame the bridge just
@@ -214,6 +239,22 @@ func (th *Thread) pushArgBytes(used int) {
 	th.argBytes = append(outer, int32(used))
 }
 
+// keepEntered keeps the value attributes of the frame the bridge just
+// opened and their array elements (none: nothing to keep), for what its
+// target evaluates at return.
+func (th *Thread) keepEntered(vals, elems []attribute.KeyValue) {
+	depth := th.Spans.Depth()
+	if depth == 0 || vals == nil && elems == nil && depth > len(th.entered) {
+		return
+	}
+	for len(th.entered) < depth {
+		th.entered = append(th.entered, nil)
+		th.enteredElems = append(th.enteredElems, nil)
+	}
+	th.entered[depth-1] = append(th.entered[depth-1][:0], vals...)
+	th.enteredElems[depth-1] = append(th.enteredElems[depth-1][:0], elems...)
+}
+
 // resume handles a continuation of an async span: a MoveNext after an
 // await (or its first step), or the builder call that completes the task,
 // which ends the span with the task's outcome.
@@ -222,15 +263,51 @@ func (t *Translator) resume(th *Thread, r capture.Record, e capture.Enter, f Fun
 	sid := trace.SpanID(e.SpanID)
 	if r.Flags&capture.FlagAsyncEnd != 0 {
 		var args []attribute.KeyValue
+		t.elems = t.elems[:0]
 		if e.Values != nil && f.Planned {
-			args, _ = t.values(f.Enter, e.Values, t.Render.Limits.MaxAttrBytes)
+			args, _ = t.values(f.Enter, e.Values, t.Render.Limits.MaxAttrBytes, t.shapesReadElements())
 		}
 		// The builder's SetException is the call that fails the task.
 		setException := f.Method != nil && strings.Contains(f.Method.SpanName, ".SetException(")
-		b.AsyncEnd(th.Spans, r.Time, sid, flows.AsyncOutcome(setException, args))
+		o := flows.AsyncOutcome(setException, args)
+		// The result is known when captured, or when there is none (a
+		// Task's SetResult takes no argument).
+		o.Known = f.Planned && (e.Values != nil || !takesArguments(f.Enter))
+		if len(t.elems) > 0 {
+			o.Elements = flows.AsyncOutcome(false, t.elems).Attrs
+		}
+		b.AsyncEnd(th.Spans, r.Time, sid, o)
 	}
 	b.Resume(th.Spans, r.Time, f.Method, trace.TraceID(e.TraceID), sid)
 	th.pushArgBytes(0)
+	th.keepEntered(nil, nil)
+}
+
+// takesArguments reports whether slots, a method's entry values, include
+// an argument (not only this).
+func takesArguments(slots []values.Slot) bool {
+	for _, s := range slots {
+		if strings.HasPrefix(s.Key, "dotnet.arg.") {
+			return true
+		}
+	}
+	return false
+}
+
+// shapesReadElements reports whether some no-code target reads array
+// elements (decided once).
+func (t *Translator) shapesReadElements() bool {
+	if t.elemsAt == 0 {
+		t.elemsAt = 1
+		if t.Shapes != nil {
+			for _, tg := range t.Shapes.Targets {
+				if tg.ReadsElements() {
+					t.elemsAt = 2
+				}
+			}
+		}
+	}
+	return t.elemsAt == 2
 }
 
 // activity exports a stopped Activity of the app's as a span, when the

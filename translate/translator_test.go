@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"github.com/clrotel/clrotel/naming"
 	"sort"
 	"strings"
 	"testing"
@@ -146,6 +147,13 @@ func newFixture(t *testing.T) *fixture {
 			3: {Method: method("App.Shop.Tax", "")},
 			4: {Method: method("App.Shop.RunAsync", ""), AsyncKickoff: true},
 			5: {Method: method("System.Runtime.CompilerServices.AsyncTaskMethodBuilder.SetException", "Exception exception")},
+			6: {Method: method("System.Runtime.CompilerServices.AsyncTaskMethodBuilder<Int32>.SetResult", "Int32 result"), Planned: true,
+				Enter: []values.Slot{{Key: values.ThisKey}, {Key: "dotnet.arg.result"}}},
+			7: {Method: method("App.Shop.OrderAsync", "Int32 id"), AsyncKickoff: true, Planned: true,
+				Enter: []values.Slot{{Key: "dotnet.arg.id"}}, Return: []values.Slot{{Key: "dotnet.return"}},
+				Meta: &naming.MetaForm{Type: "App.Shop", Method: "OrderAsync", ReturnType: "System.Threading.Tasks.Task`1[System.Int32]", ParamTypes: []string{"System.Int32"}}},
+			8: {Method: method("App.Shop.Tag", "String[] tags"), Planned: true, Enter: []values.Slot{{Key: "dotnet.arg.tags"}}},
+			9: {Method: method("App.Shop.<OrderAsync>d__1.MoveNext", "")},
 		},
 		classes: map[uint64]string{0x10: "System.InvalidOperationException", 0x11: "System.FormatException", 0x20: "App.Money"},
 	}

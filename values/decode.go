@@ -200,11 +200,18 @@ func (d *Decoder) errorf(format string, args ...any) error {
 	return fmt.Errorf("values: byte %d: "+format, append([]any{d.off}, args...)...)
 }
 
+// need is small enough to be inlined in every read: the error is built
+// out of line.
 func (d *Decoder) need(n int) error {
-	if n < 0 || d.off+n > len(d.b) {
-		return d.errorf("truncated stream (need %d bytes, have %d)", n, len(d.b)-d.off)
+	if n >= 0 && n <= len(d.b)-d.off {
+		return nil
 	}
-	return nil
+	return d.truncated(n)
+}
+
+//go:noinline
+func (d *Decoder) truncated(n int) error {
+	return d.errorf("truncated stream (need %d bytes, have %d)", n, len(d.b)-d.off)
 }
 
 func (d *Decoder) u8() (uint8, error) {

@@ -91,6 +91,9 @@ type Renderer struct {
 	// unsure is set when a class or a method was not known while a value
 	// rendered: it may be known later, so that rendering is not kept.
 	unsure bool
+	// entries: entryFields's answers per class, for Classes generation entryGen.
+	entries  map[uint64][2]int16
+	entryGen uint64
 
 	// scratch is the text buffer reused from one top-level value to the
 	// next: a Renderer renders for one goroutine at a time.
@@ -186,8 +189,47 @@ func (r *Renderer) hiddenEntryValue(ci ClassInfo, v Value) int {
 	if r.Redact == nil || len(v.Fields) < 2 || len(ci.Fields) < len(v.Fields) {
 		return -1
 	}
-	key, val := -1, -1
-	for i := range v.Fields {
+	key, val := r.entryFields(ci, v.Class)
+	if key < 0 || val < 0 || key >= len(v.Fields) || val >= len(v.Fields) ||
+		v.Fields[key].Shape != String || !r.Redact.Sensitive(decodeUTF16(v.Fields[key].Str)) {
+		return -1
+	}
+	return val
+}
+
+// entryFields returns the indexes of a key-value entry's key and value
+// fields in class ci (id), or -1. It is a function of the class's field
+// names, kept per class while the Classes' generation holds: every object
+// rendered asks it, and it folds the case of each field name.
+func (r *Renderer) entryFields(ci ClassInfo, id uint64) (key, val int) {
+	v, ok := r.Classes.(Versioned)
+	if !ok {
+		return entryFieldsOf(ci)
+	}
+	if g := v.Generation(); g != r.entryGen || r.entries == nil {
+		r.entryGen = g
+		r.entries = make(map[uint64][2]int16)
+	}
+	if e, ok := r.entries[id]; ok {
+		return int(e[0]), int(e[1])
+	}
+	key, val = entryFieldsOf(ci)
+	if len(r.entries) < maxEntryClasses {
+		r.entries[id] = [2]int16{int16(key), int16(val)}
+	}
+	return key, val
+}
+
+// maxEntryClasses bounds Renderer.entries (a class past it is worked out
+// at each object).
+const maxEntryClasses = 1 << 14
+
+func entryFieldsOf(ci ClassInfo) (key, val int) {
+	key, val = -1, -1
+	if len(ci.Fields) > 1<<14 {
+		return
+	}
+	for i := range ci.Fields {
 		n := ci.Fields[i].Name
 		if !isASCII(n) {
 			n = strings.ToLower(n) // as a non-ASCII letter may fold to an ASCII one
@@ -201,10 +243,7 @@ func (r *Renderer) hiddenEntryValue(ci ClassInfo, v Value) int {
 			val = i
 		}
 	}
-	if key < 0 || val < 0 || v.Fields[key].Shape != String || !r.Redact.Sensitive(decodeUTF16(v.Fields[key].Str)) {
-		return -1
-	}
-	return val
+	return key, val
 }
 
 // oneOfFold reports whether s equals one of the ASCII names, ignoring

@@ -103,3 +103,38 @@ func TestHiddenEntryValueCase(t *testing.T) {
 		t.Errorf("fields keys/value: hidden %d, want -1", got)
 	}
 }
+
+// TestHiddenEntryValueKeptPerGeneration: with Versioned classes the entry
+// fields are worked out once per class and generation; a class whose
+// fields change with the generation is worked out again.
+func TestHiddenEntryValueKeptPerGeneration(t *testing.T) {
+	entry := ClassInfo{Name: "E", Fields: []Field{{Name: "key"}, {Name: "value"}}}
+	plain := ClassInfo{Name: "E", Fields: []Field{{Name: "name"}, {Name: "text"}}}
+	cls := &versioned{fakeClasses: fakeClasses{15: entry}}
+	r := &Renderer{Classes: cls, Limits: DefaultLimits, Redact: NewRedactor(DefaultSensitive)}
+	var e enc
+	e.obj(15, 2).str("password", 8).str("hunter2", 7)
+	v, err := NewDecoder(e.b).Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		ci   ClassInfo
+		bump bool
+		want int
+	}{
+		{entry, false, 1},
+		{entry, false, 1}, // kept
+		{plain, false, 1}, // same generation: the kept answer, as the Classes promise
+		{plain, true, -1}, // a new generation: worked out again
+		{entry, true, 1},
+	}
+	for i, s := range steps {
+		if s.bump {
+			cls.gen++
+		}
+		if got := r.hiddenEntryValue(s.ci, v); got != s.want {
+			t.Errorf("step %d: hidden %d, want %d", i, got, s.want)
+		}
+	}
+}

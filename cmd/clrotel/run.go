@@ -10,12 +10,14 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
-	"github.com/clrotel/clrotel/folding"
+	"github.com/clrotel/clrotel/completing"
 	"github.com/clrotel/clrotel/otlpsink"
 )
 
@@ -59,13 +61,17 @@ Runs command with the clrotel profiler attached: the variables that
 input, output and error are the command's.
 
 Without --endpoint, the command's spans go to an OTLP receiver inside
-clrotel. When the command has exited and every process that sent spans
-has gone (or, for one still running, the spans stopped coming; at most
---wait), clrotel prints them to standard error as trees, one per trace,
-with their attributes, events and errors, then a summary line and a table
-of the busiest methods (calls, p50, p99, folded or not; folded methods are
-counted by their method metrics); --out saves the spans as OTLP/JSON too. With --endpoint the spans go there instead, and
-nothing is printed.
+clrotel, which prints them to standard error as trees, one per trace,
+with their attributes, events and errors. A trace is printed once it is
+complete (its root arrived, then 2 s without a span for it), but nothing
+before the command has run 3 s: a short command's traces are all printed
+at its exit. When the command has exited and every process that sent
+spans has gone (or, for one still running, the spans stopped coming; at
+most --wait), clrotel prints the traces left, then a summary line and a
+table of the busiest methods (calls, p50, p99, folded or not; folded
+methods are counted by their method metrics); --out saves the spans as
+OTLP/JSON too. With --endpoint the spans go there instead, and nothing
+is printed.
 
 clrotel forwards SIGINT, SIGTERM and SIGHUP to the command, and exits with
 its exit status (128+N if signal N ended it). A signal after the command
@@ -130,9 +136,21 @@ func runRun(args []string, stdout, stderr io.Writer) (int, error) {
 	drop := shadowingNames()
 	var extra []envVar
 	var sink *otlpsink.Sink
+	var live *liveReport
 	if f.endpoint == "" {
+		if _, ok := stderr.(*os.File); !ok {
+			// The command's output and the trees printed while it runs
+			// reach stderr from two goroutines.
+			stderr = &lockedWriter{w: stderr}
+		}
+		live = newLiveReport(stderr, f.maxSpans, f.quiet, completing.DefaultRule, time.Now())
+		lessGC()
+		opts := []otlpsink.Option{otlpsink.WithSpanFunc(func(s otlpsink.Span) { live.add(s, time.Now()) })}
+		if f.out != "" {
+			opts = append(opts, otlpsink.WithRawKept())
+		}
 		var err error
-		if sink, err = otlpsink.Listen("127.0.0.1:0"); err != nil {
+		if sink, err = otlpsink.Listen("127.0.0.1:0", opts...); err != nil {
 			return 1, fmt.Errorf("starting the built-in receiver: %w", err)
 		}
 		defer sink.Close()
@@ -147,8 +165,13 @@ func runRun(args []string, stdout, stderr io.Writer) (int, error) {
 	signal.Notify(sigs, forwardedSignals...)
 	defer signal.Stop(sigs)
 
+	stopTicks := func() {}
+	if live != nil {
+		stopTicks = live.ticking()
+	}
 	code, err := runChild(argv, env, stdout, stderr, sigs)
 	if err != nil || sink == nil {
+		stopTicks()
 		return code, err
 	}
 
@@ -161,11 +184,10 @@ func runRun(args []string, stdout, stderr io.Writer) (int, error) {
 		case <-ctx.Done():
 		}
 	}()
-	spans := sink.WaitClientsGone(ctx, quietPeriod)
-	if !f.quiet {
-		if err := report(stderr, spans, sink.Points(), f.maxSpans); err != nil {
-			return failed(code), err
-		}
+	sink.WaitClientsGone(ctx, quietPeriod)
+	stopTicks()
+	if err := live.finish(sink.Points()); err != nil {
+		return failed(code), err
 	}
 	if f.out != "" {
 		if err := writeJSON(f.out, sink); err != nil {
@@ -173,6 +195,32 @@ func runRun(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	return code, nil
+}
+
+// lessGC has the collector run less often than Go's default: the
+// receiver's heap is spans held until their trace completes, and
+// collecting it at every doubling cost about a fifth of the receiver's
+// time; the memory limit bounds what that may cost in memory. A GOGC or
+// GOMEMLIMIT in the environment wins.
+func lessGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(1 << 30)
+	}
+}
+
+// lockedWriter serializes writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // failed returns the exit status for a run whose command exited with code
@@ -243,92 +291,6 @@ func exitStatus(ps *os.ProcessState) int {
 		return 128 + int(ws.Signal())
 	}
 	return ps.ExitCode()
-}
-
-// busiestShown is how many methods the exit table lists.
-const busiestShown = 10
-
-// report prints spans as trees, then a summary line, what was folded, and
-// the busiest methods by calls, from the spans and the method metrics
-// (points).
-func report(w io.Writer, spans []otlpsink.Span, points []otlpsink.Point, maxSpans int) error {
-	if len(spans) == 0 {
-		_, err := fmt.Fprintln(w, "clrotel: no spans received")
-		return err
-	}
-	opts := otlpsink.TreeOptions{Attrs: true, Hide: methodKeys(), MaxSpans: maxSpans}
-	if err := otlpsink.WriteTree(w, spans, opts); err != nil {
-		return err
-	}
-	traces := map[string]bool{}
-	for _, s := range spans {
-		traces[s.TraceID] = true
-	}
-	_, err := fmt.Fprintf(w, "clrotel: %d %s in %d %s\n",
-		len(spans), plural(len(spans), "span"), len(traces), plural(len(traces), "trace"))
-	if err != nil {
-		return err
-	}
-	if err := reportFolded(w, spans); err != nil {
-		return err
-	}
-	if _, err := fmt.Fprintln(w, "clrotel: the busiest methods (folded: calls folded into other spans, counted by the method metrics; re-JIT: counted until re-JIT-compiled without hooks):"); err != nil {
-		return err
-	}
-	return otlpsink.WriteBusiest(w, otlpsink.Busiest(spans, points, busiestShown))
-}
-
-// reportFolded lists the methods whose calls were folded into the spans
-// received, by the time the spans' top lists give them (each span lists
-// its top few, so the times are lower bounds), after the total.
-func reportFolded(w io.Writer, spans []otlpsink.Span) error {
-	var total int64
-	approx := false
-	byName := map[string]*folding.Entry{}
-	var names []string
-	for _, s := range spans {
-		n, _ := s.Attrs[string(folding.KeyCount)].(int64)
-		total += n
-		if s.Attrs[string(folding.KeyApproximate)] == true {
-			approx = true
-		}
-		top, _ := s.Attrs[string(folding.KeyTop)].([]any)
-		for _, x := range top {
-			str, _ := x.(string)
-			name, calls, d, ok := folding.ParseTop(str)
-			if !ok {
-				continue
-			}
-			e := byName[name]
-			if e == nil {
-				e = &folding.Entry{Fn: uint32(len(names))}
-				byName[name] = e
-				names = append(names, name)
-			}
-			e.Calls += calls
-			e.Time += d
-		}
-	}
-	if total == 0 {
-		return nil
-	}
-	entries := make([]folding.Entry, 0, len(byName))
-	for _, e := range byName {
-		entries = append(entries, *e)
-	}
-	_, err := fmt.Fprintf(w, "clrotel: %d more calls were folded into these spans (clrotel.folded.*); by the spans' top lists:\n%s\n",
-		total, folding.Summary(entries, func(i uint32) string { return names[i] }, 10))
-	if err == nil && approx {
-		_, err = fmt.Fprintln(w, "clrotel: folded methods were re-JIT-compiled without hooks: their calls after that are not in these counts (clrotel.folded.approximate)")
-	}
-	return err
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }
 
 // writeJSON saves what sink received to path as OTLP/JSON.

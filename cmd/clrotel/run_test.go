@@ -290,8 +290,9 @@ func TestChildEnv(t *testing.T) {
 	}
 }
 
-// reportFolded says when the folded counts stop short (re-JIT without hooks).
-func TestReportFoldedApproximate(t *testing.T) {
+// The folded summary says when the folded counts stop short (re-JIT
+// without hooks).
+func TestFoldedApproximate(t *testing.T) {
 	spans := []otlpsink.Span{{Attrs: map[string]any{
 		"clrotel.folded.count": int64(7), "clrotel.folded.top": []any{"A.Get() ×7 1µs"},
 	}}}
@@ -300,7 +301,9 @@ func TestReportFoldedApproximate(t *testing.T) {
 			spans[0].Attrs["clrotel.folded.approximate"] = true
 		}
 		var b bytes.Buffer
-		if err := reportFolded(&b, spans); err != nil {
+		var f foldedTally
+		f.add(spans[0])
+		if err := f.write(&b); err != nil {
 			t.Fatal(err)
 		}
 		if got := strings.Contains(b.String(), "re-JIT-compiled without hooks"); got != approx || !strings.Contains(b.String(), "7 more calls") {

@@ -22,11 +22,15 @@ type Renderer struct {
 	names sync.Map // class name → byName
 }
 
-// byName is what a class's name alone says of its rendering.
+// byName is what a class's name alone says of its rendering, and, once an
+// object of the class was seen, what its name and fields say (the same for
+// every object of one class).
 type byName struct {
 	base    string     // the name without its generic arguments
 	generic bool       // the name has generic arguments
 	fn      renderFunc // the renderer the name selects; nil: none
+	objSeen bool       // obj is decided
+	obj     renderFunc // with fn nil, an object's renderer by its name's shape and fields; nil: none
 }
 
 func (r *Renderer) byName(name string) byName {
@@ -97,20 +101,38 @@ func init() {
 func (r *Renderer) Render(ci values.ClassInfo, v values.Value, c values.Context) (values.Rendering, bool) {
 	f := fields{ci: ci, v: v, loc: r.Location}
 	b := r.byName(ci.Name)
-	base, fn := b.base, b.fn
+	fn := b.fn
 	if fn == nil {
-		switch {
-		case v.Shape == values.Object && strings.HasSuffix(base, "Exception"):
-			fn = renderException
-		case v.Shape == values.Object && strings.HasPrefix(base, "System.Text.") && strings.Contains(base, "Encoding"):
-			fn = renderEncoding
-		case v.Shape == values.Object && f.has("_target") && f.has("_methodPtr") && f.has("_invocationCount"):
-			fn = renderDelegate
-		default:
+		if v.Shape != values.Object {
+			return values.Rendering{}, false
+		}
+		if !b.objSeen {
+			b.obj = objectRenderer(b.base, f)
+			// A class not known yet (no fields) is asked again later.
+			if len(ci.Fields) > 0 {
+				b.objSeen = true
+				r.names.Store(ci.Name, b)
+			}
+		}
+		if fn = b.obj; fn == nil {
 			return values.Rendering{}, false
 		}
 	}
 	return fn(f, c)
+}
+
+// objectRenderer is the renderer an object of a class no name selects
+// gets from its name's shape and its fields, or nil.
+func objectRenderer(base string, f fields) renderFunc {
+	switch {
+	case strings.HasSuffix(base, "Exception"):
+		return renderException
+	case strings.HasPrefix(base, "System.Text.") && strings.Contains(base, "Encoding"):
+		return renderEncoding
+	case f.has("_target") && f.has("_methodPtr") && f.has("_invocationCount"):
+		return renderDelegate
+	}
+	return nil
 }
 
 // fields finds a captured value's fields by name.

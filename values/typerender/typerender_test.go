@@ -378,3 +378,31 @@ func TestCollectionClaim(t *testing.T) {
 		}
 	}
 }
+
+// TestObjectRendererKeptPerClass: one Renderer decides an unnamed class's
+// renderer from its first object with fields, and gives the same answer to
+// every later object; a class first seen without its fields (not known
+// yet) is decided again when they come.
+func TestObjectRendererKeptPerClass(t *testing.T) {
+	ctx := fakeCtx{classes: map[uint64]values.ClassInfo{}, methods: map[uint64]string{}}
+	name := "Acme.Handler"
+	delegate := class(name, "_target", "_methodBase", "_methodPtr", "_methodPtrAux", "_invocationList", "_invocationCount")
+	null := values.Value{Shape: values.Null}
+	v := obj(values.Value{Shape: values.Cycle}, null, prim(values.KindI, 0x5555), prim(values.KindI, 0x6666), null, prim(values.KindI, 0))
+	r := New()
+	steps := []struct {
+		ci   values.ClassInfo
+		want bool
+	}{
+		{values.ClassInfo{Name: name}, false}, // fields not known yet
+		{delegate, true},
+		{delegate, true},
+		{class("Acme.Plain", "a", "b", "c", "d", "e", "f"), false},
+		{class("Acme.Plain", "a", "b", "c", "d", "e", "f"), false},
+	}
+	for i, s := range steps {
+		if _, ok := r.Render(s.ci, v, ctx); ok != s.want {
+			t.Errorf("step %d (%s, %d fields): rendered %v, want %v", i, s.ci.Name, len(s.ci.Fields), ok, s.want)
+		}
+	}
+}

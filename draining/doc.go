@@ -1,0 +1,9 @@
+// Package draining walks the hooks' thread slots for the drainer, the one
+// consumer of every capture ring: each pass reads every live slot's ring
+// in order, hands its records on, frees the slot of a thread that ended
+// once its last record is read, and says from the fullest ring whether the
+// span work is behind (shedding.Backlog).
+//
+// It must not read C memory itself: the slots, their rings and their
+// release are the Slots interface's (profiler/ gives the C slot table).
+package draining
