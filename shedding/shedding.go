@@ -16,11 +16,13 @@ const DefaultBudget = 0.05
 // traces.
 const MinRate = 1.0
 
-// span is how much history a decision looks at, and burstTime how many
-// seconds of the rate may be admitted at once.
+// span is how much history a decision looks at, burstTime how many
+// seconds of the rate may be admitted at once, and floodTraces how many
+// traces a program must begin to be judged in its first second.
 const (
-	span      = time.Second
-	burstTime = 0.1
+	span        = time.Second
+	burstTime   = 0.1
+	floodTraces = 100
 )
 
 // Window is what the span work did over a stretch of time.
@@ -101,11 +103,12 @@ func (c *Controller) Observe(w Window) Limit {
 	used := cpu.Seconds() / el.Seconds()
 	began := float64(traces) / el.Seconds()
 	switch {
-	case c.limit.Rate == 0 && (used <= c.Budget || (el < span && cpu.Seconds() <= c.Budget*span.Seconds())):
+	case c.limit.Rate == 0 && (used <= c.Budget || (el < span && (cpu.Seconds() <= c.Budget*span.Seconds() || traces < floodTraces))):
 		// Within budget, or too little history to judge: less than a
 		// second, in which the work took no more than the budget of a
-		// whole second (a program that does more in its first moments,
-		// a CPU-bound one, is judged at once).
+		// whole second, or began few traces. A flood of traces that
+		// takes more in a program's first moments (a CPU-bound program
+		// whose every unit of work is a trace) is judged at once.
 		return c.limit
 	case c.limit.Rate > 0 && used < c.Budget/4 && began < c.limit.Rate/2:
 		c.limit = Limit{}

@@ -38,6 +38,9 @@ func TestController(t *testing.T) {
 		// Half a core for half a second, 250 ms: five seconds' budget
 		// already, judged at once: 50 µs a trace, the budget buys 1,000/s.
 		{"over a second's budget in less than a second", 0.05, steps(5, 50*ms, 1000), 1000},
+		// The same CPU for a few heavy traces: not a flood, not judged
+		// before a second.
+		{"a few heavy traces in less than a second", 0.05, steps(5, 50*ms, 10), 0},
 		// 20% of a core for 10,000 traces/s: 20 µs a trace, the budget
 		// buys 2,500 traces/s.
 		{"over budget", 0.05, steps(10, 20*ms, 1000), 2500},
