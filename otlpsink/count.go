@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -42,32 +41,16 @@ func (rawCodec) Unmarshal(data []byte, v any) error {
 }
 
 // countService is the TraceService of a count-only sink.
-var countService = grpc.ServiceDesc{
-	ServiceName: "opentelemetry.proto.collector.trace.v1.TraceService",
-	HandlerType: (*any)(nil),
-	Methods: []grpc.MethodDesc{{
-		MethodName: "Export",
-		Handler: func(srv any, ctx context.Context, dec func(any) error, _ grpc.UnaryServerInterceptor) (any, error) {
-			var req rawMessage
-			if err := dec(&req); err != nil {
-				return nil, err
-			}
-			s := srv.(*Sink)
-			if err := s.handle(ctx, func() (received, error) {
-				traces := map[string]int{}
-				n, err := countSpansByTrace(req.b, traces)
-				if err != nil {
-					return received{}, status.Error(codes.InvalidArgument, err.Error())
-				}
-				return received{n: n, traces: traces}, nil
-			}); err != nil {
-				return nil, err
-			}
-			return &rawMessage{}, nil // an empty ExportTraceServiceResponse
-		},
-	}},
-	Metadata: "opentelemetry/proto/collector/trace/v1/trace_service.proto",
-}
+var countService = exportService(func(s *Sink, ctx context.Context, req []byte) error {
+	return s.handle(ctx, func() (received, error) {
+		traces := map[string]int{}
+		n, err := countSpansByTrace(req, traces)
+		if err != nil {
+			return received{}, status.Error(codes.InvalidArgument, err.Error())
+		}
+		return received{n: n, traces: traces}, nil
+	})
+})
 
 // Field numbers on the path ExportTraceServiceRequest.resource_spans ->
 // ResourceSpans.scope_spans -> ScopeSpans.spans.

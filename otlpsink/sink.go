@@ -183,23 +183,29 @@ func (s *Sink) Endpoint() string {
 }
 
 // traceService is the TraceService of a Sink that keeps what it gets.
-var traceService = grpc.ServiceDesc{
-	ServiceName: "opentelemetry.proto.collector.trace.v1.TraceService",
-	HandlerType: (*any)(nil),
-	Methods: []grpc.MethodDesc{{
-		MethodName: "Export",
-		Handler: func(srv any, ctx context.Context, dec func(any) error, _ grpc.UnaryServerInterceptor) (any, error) {
-			var req rawMessage
-			if err := dec(&req); err != nil {
-				return nil, err
-			}
-			if err := srv.(*Sink).export(ctx, req.b); err != nil {
-				return nil, err
-			}
-			return &rawMessage{}, nil // an empty ExportTraceServiceResponse
-		},
-	}},
-	Metadata: "opentelemetry/proto/collector/trace/v1/trace_service.proto",
+var traceService = exportService(func(s *Sink, ctx context.Context, req []byte) error { return s.export(ctx, req) })
+
+// exportService is a TraceService whose Export hands each request's wire
+// bytes to export, and answers an empty ExportTraceServiceResponse.
+func exportService(export func(s *Sink, ctx context.Context, req []byte) error) grpc.ServiceDesc {
+	return grpc.ServiceDesc{
+		ServiceName: "opentelemetry.proto.collector.trace.v1.TraceService",
+		HandlerType: (*any)(nil),
+		Methods: []grpc.MethodDesc{{
+			MethodName: "Export",
+			Handler: func(srv any, ctx context.Context, dec func(any) error, _ grpc.UnaryServerInterceptor) (any, error) {
+				var req rawMessage
+				if err := dec(&req); err != nil {
+					return nil, err
+				}
+				if err := export(srv.(*Sink), ctx, req.b); err != nil {
+					return nil, err
+				}
+				return &rawMessage{}, nil
+			},
+		}},
+		Metadata: "opentelemetry/proto/collector/trace/v1/trace_service.proto",
+	}
 }
 
 // export takes one encoded ExportTraceServiceRequest. A malformed one is
