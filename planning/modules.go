@@ -4,13 +4,26 @@ import "github.com/clrotel/clrotel/naming"
 
 // Runtime is the profiling API's part of a TypeSource.
 type Runtime interface {
+	// Class describes a loaded class (GetClassIDInfo2; arrays too).
 	Class(cid uint64) (naming.Class, error)
+	// ClassName names a class as spans show it ("Acme.Item",
+	// "List<String>", "Int32"), or "?".
 	ClassName(cid uint64) string
+	// Layout returns a class's own instance fields (not its parents') with
+	// their offsets from the object's start, and its size (GetClassLayout).
 	Layout(cid uint64) ([]FieldOffset, uint32, error)
+	// BoxOffset is where a boxed value type's value starts in the object.
 	BoxOffset(cid uint64) (uint32, bool)
+	// ClassOf returns the class of a TypeDef (GetClassFromToken). It may
+	// load the type.
 	ClassOf(module uint64, td uint32) (uint64, error)
+	// Instantiate returns the class of a generic TypeDef over type
+	// arguments (GetClassFromTokenAndTypeArgs), 0 when the runtime gives
+	// none. It may load the type.
 	Instantiate(module uint64, td uint32, args []uint64) (uint64, error)
+	// Modules lists the loaded modules, in load order.
 	Modules() []uint64
+	// ModuleLoaded reports whether a module is still loaded.
 	ModuleLoaded(module uint64) bool
 }
 
