@@ -97,30 +97,41 @@ type jaegerTraces struct {
 	} `json:"data"`
 }
 
+// collector starts a real Collector on the repository's
+// collector-config.yaml, its exporters' endpoints given by env
+// (JAEGER_OTLP_ENDPOINT=..., ...), and returns its OTLP/gRPC address.
+func collector(t *testing.T, env ...string) string {
+	t.Helper()
+	grpcAddr, httpAddr := freePort(t), freePort(t)
+	backend(t, "otelcol", append([]string{"OTELCOL_GRPC_ENDPOINT=" + grpcAddr, "OTELCOL_HTTP_ENDPOINT=" + httpAddr}, env...),
+		"--config", filepath.Join(repoRoot, "collector-config.yaml"))
+	waitPort(t, grpcAddr)
+	return grpcAddr
+}
+
+// jaegerAndTempo starts Jaeger, an OTLP receiver standing in for Tempo and
+// a Collector sending to both, and returns the Collector's OTLP/gRPC
+// address and the Tempo stand-in (closed when the test ends).
+func jaegerAndTempo(t *testing.T) (string, *otlpsink.Sink) {
+	t.Helper()
+	backend(t, "jaeger", nil)
+	waitPort(t, "127.0.0.1:16686")
+	waitPort(t, "127.0.0.1:4317")
+	tempo, err := otlpsink.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tempo.Close() })
+	return collector(t, "JAEGER_OTLP_ENDPOINT=127.0.0.1:4317", "TEMPO_OTLP_ENDPOINT="+tempo.Addr()), tempo
+}
+
 // The whole path: traced app -> the repository's collector-config.yaml in a
 // real OpenTelemetry Collector -> Jaeger v2 (queried over its HTTP API), and
 // the Tempo half of the config -> a second OTLP receiver standing in for
 // Tempo.
 func TestCollectorToJaegerAndTempo(t *testing.T) {
 	rt := runtimes[0]
-	backend(t, "jaeger", nil)
-	waitPort(t, "127.0.0.1:16686")
-	waitPort(t, "127.0.0.1:4317")
-
-	tempo, err := otlpsink.Listen("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tempo.Close()
-
-	grpcAddr, httpAddr := freePort(t), freePort(t)
-	backend(t, "otelcol", []string{
-		"OTELCOL_GRPC_ENDPOINT=" + grpcAddr,
-		"OTELCOL_HTTP_ENDPOINT=" + httpAddr,
-		"JAEGER_OTLP_ENDPOINT=127.0.0.1:4317",
-		"TEMPO_OTLP_ENDPOINT=" + tempo.Addr(),
-	}, "--config", filepath.Join(repoRoot, "collector-config.yaml"))
-	waitPort(t, grpcAddr)
+	grpcAddr, tempo := jaegerAndTempo(t)
 
 	service := fmt.Sprintf("clrotel-e2e-%d", time.Now().UnixNano())
 	r := runApp(t, rt, "Exceptions", nil, runOpts{profilerNoSink: true, env: map[string]string{

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -45,15 +44,7 @@ func TestMethodMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer traces.Close()
-	grpcAddr, httpAddr := freePort(t), freePort(t)
-	backend(t, "otelcol", []string{
-		"OTELCOL_GRPC_ENDPOINT=" + grpcAddr,
-		"OTELCOL_HTTP_ENDPOINT=" + httpAddr,
-		"JAEGER_OTLP_ENDPOINT=" + traces.Addr(),
-		"TEMPO_OTLP_ENDPOINT=" + traces.Addr(),
-		"METRICS_OTLP_ENDPOINT=" + metrics.Addr(),
-	}, "--config", filepath.Join(repoRoot, "collector-config.yaml"))
-	waitPort(t, grpcAddr)
+	grpcAddr := collector(t, "JAEGER_OTLP_ENDPOINT="+traces.Addr(), "TEMPO_OTLP_ENDPOINT="+traces.Addr(), "METRICS_OTLP_ENDPOINT="+metrics.Addr())
 
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
 		want := runApp(t, rt, "Fold", []string{"rejit", fmt.Sprint(n)}, runOpts{})

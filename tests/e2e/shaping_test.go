@@ -109,22 +109,7 @@ func TestNoCodeShaping(t *testing.T) {
 // statuses, and the async method's CONSUMER spans with the status and
 // attribute their task's result decided. Both runtimes.
 func TestNoCodeToJaeger(t *testing.T) {
-	backend(t, "jaeger", nil)
-	waitPort(t, "127.0.0.1:16686")
-	waitPort(t, "127.0.0.1:4317")
-	tempo, err := otlpsink.Listen("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tempo.Close()
-	grpcAddr, httpAddr := freePort(t), freePort(t)
-	backend(t, "otelcol", []string{
-		"OTELCOL_GRPC_ENDPOINT=" + grpcAddr,
-		"OTELCOL_HTTP_ENDPOINT=" + httpAddr,
-		"JAEGER_OTLP_ENDPOINT=127.0.0.1:4317",
-		"TEMPO_OTLP_ENDPOINT=" + tempo.Addr(),
-	}, "--config", filepath.Join(repoRoot, "collector-config.yaml"))
-	waitPort(t, grpcAddr)
+	grpcAddr, _ := jaegerAndTempo(t)
 
 	noCode := filepath.Join(repoRoot, "tests", "e2e", "testdata", "nocode.yaml")
 	data, err := os.ReadFile(noCode)
