@@ -19,7 +19,7 @@ enum { PUSH_RBP = 0x55, RET = 0xC3, MATCH_BYTES = 16 };
 // The file bytes of the loaded vaddr v, or NULL.
 static const uint8_t *file_bytes(const uint8_t *img, size_t size, const Elf64_Ehdr *eh, uint64_t v) {
     for (int i = 0; i < eh->e_phnum; i++) {
-        const Elf64_Phdr *ph = (const Elf64_Phdr *)(img + eh->e_phoff + (size_t)i * eh->e_phentsize);
+        const Elf64_Phdr *ph = (const Elf64_Phdr *)(img + eh->e_phoff + (size_t)i * sizeof(Elf64_Phdr));
         if (ph->p_type == PT_LOAD && v >= ph->p_vaddr && v < ph->p_vaddr + ph->p_filesz) {
             uint64_t off = v - ph->p_vaddr + ph->p_offset;
             return off < size ? img + off : NULL;
@@ -40,12 +40,9 @@ static int patch(uint8_t *at) {
 
 // Patches every name found among the symbols of the mapped image whose
 // load bias is bias.
-static int disarm(const void *anchor, const char *const *names, int n);
-
 static int patch_named(const uint8_t *img, size_t size, uintptr_t bias, const char *const *names, int n) {
     const Elf64_Ehdr *eh = (const Elf64_Ehdr *)img;
-    if (eh->e_shoff == 0 || eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff + (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr) > size ||
-        eh->e_phoff + (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr) > size)
+    if (eh->e_shoff == 0 || eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff + (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr) > size)
         return -1;
     const Elf64_Shdr *sh = (const Elf64_Shdr *)(img + eh->e_shoff);
     int done = 0, found = 0;
@@ -81,16 +78,6 @@ static int patch_named(const uint8_t *img, size_t size, uintptr_t bias, const ch
     return found ? done : -1;
 }
 
-static _Atomic int g_last = -2;
-
-int clr_disarm_last(void) { return atomic_load_explicit(&g_last, memory_order_relaxed); }
-
-int clr_disarm(const void *anchor, const char *const *names, int n) {
-    int rc = disarm(anchor, names, n);
-    atomic_store_explicit(&g_last, rc, memory_order_relaxed);
-    return rc;
-}
-
 static int disarm(const void *anchor, const char *const *names, int n) {
     Dl_info info;
     if (anchor == NULL || dladdr(anchor, &info) == 0 || info.dli_fname == NULL || info.dli_fbase == NULL)
@@ -117,10 +104,12 @@ static int disarm(const void *anchor, const char *const *names, int n) {
         // dladdr's base is where the first loaded segment begins: the load
         // bias is that less the segment's own (page-aligned) address, 0
         // for a shared library's, the address itself for an executable's.
+        // The program headers are read here and by file_bytes: checked
+        // once, in the file.
         uint64_t first = UINT64_MAX;
-        if (eh->e_phoff + (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr) <= (uint64_t)st.st_size)
+        if (eh->e_phentsize == sizeof(Elf64_Phdr) && eh->e_phoff + (uint64_t)eh->e_phnum * sizeof(Elf64_Phdr) <= (uint64_t)st.st_size)
             for (int i = 0; i < eh->e_phnum; i++) {
-                const Elf64_Phdr *ph = (const Elf64_Phdr *)((const uint8_t *)img + eh->e_phoff + (size_t)i * eh->e_phentsize);
+                const Elf64_Phdr *ph = (const Elf64_Phdr *)((const uint8_t *)img + eh->e_phoff + (size_t)i * sizeof(Elf64_Phdr));
                 if (ph->p_type == PT_LOAD && ph->p_vaddr < first)
                     first = ph->p_vaddr & ~(uint64_t)(sysconf(_SC_PAGESIZE) - 1);
             }
@@ -128,5 +117,15 @@ static int disarm(const void *anchor, const char *const *names, int n) {
             rc = patch_named(img, (size_t)st.st_size, (uintptr_t)info.dli_fbase - (uintptr_t)first, names, n);
     }
     munmap(img, (size_t)st.st_size);
+    return rc;
+}
+
+static _Atomic int g_last = -2;
+
+int clr_disarm_last(void) { return atomic_load_explicit(&g_last, memory_order_relaxed); }
+
+int clr_disarm(const void *anchor, const char *const *names, int n) {
+    int rc = disarm(anchor, names, n);
+    atomic_store_explicit(&g_last, rc, memory_order_relaxed);
     return rc;
 }

@@ -85,11 +85,13 @@ static inline clr_slot *slot_get(void) {
     return slot_acquire();
 }
 
-static inline uint64_t now_ns(void) {
+static inline uint64_t clock_of(clockid_t c) {
     struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
+    clock_gettime(c, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
+
+static inline uint64_t now_ns(void) { return clock_of(CLOCK_REALTIME); }
 
 // The clock of decisions that need no span's precision: whether a frame
 // serves (its age), the shedding bucket, when a work item or a shed
@@ -98,11 +100,7 @@ static inline uint64_t now_ns(void) {
 // a VM the precise clock costs several times as much, and a shed trace's
 // root would pay it twice. Times compared with each other come from the
 // same clock, or the coarse one is the earlier (made <= now holds).
-static inline uint64_t coarse_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME_COARSE, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
+static inline uint64_t coarse_ns(void) { return clock_of(CLOCK_REALTIME_COARSE); }
 
 static inline uint64_t rng_next(clr_slot *s) {
     uint64_t a = s->rng[0], b = s->rng[1];
@@ -143,11 +141,10 @@ static inline void ring_commit(clr_slot *s, uint32_t size) { clr_ring_commit(s, 
 // method's calls there is timed for the fold rule (pop_frame): a hot,
 // short method that under load only shed traces call still folds and
 // loses its hooks, as it would if its calls were recorded. The rest cost
-// a count, no clock read.
+// a count, no clock read. f is a frame just pushed (its start is 0).
 enum { SHED_TIMED = 64 }; // a power of two
 static inline void shed_frame(clr_frame *f, clr_fn *fn) {
     f->recorded = FRAME_SHED;
-    f->start = 0;
     if (g_cfg.fold_min_calls == 0 || (fn->flags & (FN_FOLDED | FN_NEVER_FOLDED | FN_ASYNC | FN_CLOSURE_CTOR)))
         return;
     uint32_t n = atomic_load_explicit(&fn->shed_seen, memory_order_relaxed) + 1;
