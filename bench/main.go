@@ -75,6 +75,7 @@ func main() {
 	service := flag.Int("service", 10, "seconds of wrk load per run of the service benchmark (0: skip it)")
 	servicePairs := flag.Int("service-pairs", 3, "interleaved untraced/traced runs of the service benchmark")
 	onlyService := flag.Bool("service-only", false, "run the service benchmark alone")
+	svcShapes := flag.String("service-shapes", strings.Join(serviceShapes, ","), "comma-separated shapes of the service benchmark (threads, pool, async)")
 	svcEnv := flag.String("service-env", "", "comma-separated K=V settings added to the traced service runs (e.g. CLROTEL_EXPORT_CPU_PERCENT=2)")
 	startupOnly := flag.Bool("startup-only", false, "run only the start-up section")
 	startupRounds := flag.Int("startup-rounds", 15, "interleaved rounds of the start-up section")
@@ -86,6 +87,13 @@ func main() {
 	flag.StringVar(&onlyConfigs, "configs", "", "comma-separated config ids to run (1 and 2 always run: the ratios need them); empty: all")
 	flag.Parse()
 	serviceSeconds, servicePairsN, serviceOnly = *service, *servicePairs, *onlyService
+	serviceShapes = strings.Split(*svcShapes, ",")
+	for _, sh := range serviceShapes {
+		if sh != "threads" && sh != "pool" && sh != "async" {
+			fmt.Fprintf(os.Stderr, "bench: -service-shapes: unknown shape %q (threads, pool, async)\n", sh)
+			os.Exit(2)
+		}
+	}
 	if *svcEnv != "" {
 		serviceEnv = strings.Split(*svcEnv, ",")
 	}

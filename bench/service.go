@@ -38,6 +38,9 @@ type serviceResult struct {
 	spans    int
 	// traces received while the load ran, per second (requests traced)
 	tracesPerSec float64
+	// the service process's CPU (user+system) while the load ran, per
+	// request served: steadier than requests/s on a shared machine
+	cpuPerReq time.Duration
 }
 
 // serviceModes are the runs of each round: untraced, then traced with the
@@ -52,7 +55,7 @@ var serviceModes = []struct {
 	{"every request traced", true, []string{"CLROTEL_EXPORT_CPU_PERCENT=0", "OTEL_TRACES_SAMPLER=always_on"}},
 }
 
-var serviceShapes = []string{"threads", "pool", "async"}
+var serviceShapes = []string{"threads", "pool", "async"} // -service-shapes
 
 var (
 	wrkRPS     = regexp.MustCompile(`Requests/sec:\s+([0-9.]+)`)
@@ -92,7 +95,7 @@ func serviceBench(host, work, version, lib string, base []string, seconds, pairs
 	if len(serviceEnv) > 0 {
 		fmt.Fprintf(&b, "  traced runs with %s\n", strings.Join(serviceEnv, " "))
 	}
-	fmt.Fprintf(&b, "  %-8s %-22s %10s %8s %9s %9s %10s %10s %9s %10s %12s\n", "shape", "", "requests/s", "ratio", "p50", "p99", "p99 ratio", "traces/s", "dropped", "folded", "traces shed")
+	fmt.Fprintf(&b, "  %-8s %-22s %10s %8s %9s %9s %10s %9s %9s %10s %9s %10s %12s\n", "shape", "", "requests/s", "ratio", "p50", "p99", "p99 ratio", "CPU/req", "CPU ratio", "traces/s", "dropped", "folded", "traces shed")
 	for _, shape := range serviceShapes {
 		runs := make([][]serviceResult, len(serviceModes))
 		for i := 0; i < pairs; i++ {
@@ -109,15 +112,17 @@ func serviceBench(host, work, version, lib string, base []string, seconds, pairs
 		for m, mode := range serviceModes {
 			r := medianService(runs[m])
 			if !mode.traced {
-				fmt.Fprintf(&b, "  %-8s %-22s %10.0f %8s %9v %9v %10s %10s %9s %10s %12s\n", shape, mode.name, r.rps, "1.00", r.p50.Round(time.Microsecond), r.p99.Round(time.Microsecond), "1.00", "", "", "", "")
+				fmt.Fprintf(&b, "  %-8s %-22s %10.0f %8s %9v %9v %10s %9v %9s %10s %9s %10s %12s\n", shape, mode.name, r.rps, "1.00", r.p50.Round(time.Microsecond), r.p99.Round(time.Microsecond), "1.00", r.cpuPerReq.Round(100*time.Nanosecond), "1.00", "", "", "", "")
 				continue
 			}
-			fmt.Fprintf(&b, "  %-8s %-22s %10.0f %8.2f %9v %9v %10.2f %10.0f %9d %10d %12d\n", shape, mode.name, r.rps, r.rps/u.rps,
-				r.p50.Round(time.Microsecond), r.p99.Round(time.Microsecond), float64(r.p99)/float64(u.p99), r.tracesPerSec, r.dropped, r.folded, r.shed)
+			fmt.Fprintf(&b, "  %-8s %-22s %10.0f %8.2f %9v %9v %10.2f %9v %9.2f %10.0f %9d %10d %12d\n", shape, mode.name, r.rps, r.rps/u.rps,
+				r.p50.Round(time.Microsecond), r.p99.Round(time.Microsecond), float64(r.p99)/float64(u.p99),
+				r.cpuPerReq.Round(100*time.Nanosecond), float64(r.cpuPerReq)/float64(u.cpuPerReq), r.tracesPerSec, r.dropped, r.folded, r.shed)
 		}
 	}
 	b.WriteString("  targets: with the defaults requests/s >= 0.90 of untraced and p99 <= 1.2x; with every request traced requests/s >= 0.70;\n")
-	b.WriteString("  no call dropped (traces shed whole under load are not drops); traces/s: request traces received while wrk ran\n")
+	b.WriteString("  no call dropped (traces shed whole under load are not drops); traces/s: request traces received while wrk ran;\n")
+	b.WriteString("  CPU/req: the service process's user+system CPU while wrk ran, per request served\n")
 	return b.String(), nil
 }
 
@@ -189,9 +194,17 @@ func serviceRun(host, exe, lib string, base []string, shape string, traced bool,
 	}
 	time.Sleep(time.Second)
 	before := tracesNow()
+	cpu0, err := processCPU(cmd.Process.Pid)
+	if err != nil {
+		return res, err
+	}
 	wrk, err := exec.Command("wrk", "-t2", "-c16", fmt.Sprintf("-d%ds", seconds), "--latency", url).CombinedOutput()
 	if err != nil {
 		return res, fmt.Errorf("wrk: %v\n%s", err, wrk)
+	}
+	cpu1, err := processCPU(cmd.Process.Pid)
+	if err != nil {
+		return res, err
 	}
 	time.Sleep(time.Second)
 	res.tracesPerSec = float64(tracesNow()-before) / float64(seconds)
@@ -199,6 +212,9 @@ func serviceRun(host, exe, lib string, base []string, shape string, traced bool,
 		res.rps, _ = strconv.ParseFloat(string(m[1]), 64)
 	}
 	res.p50, res.p99 = wrkLatency(wrkP50, wrk), wrkLatency(wrkP99, wrk)
+	if served := res.rps * float64(seconds); served > 0 {
+		res.cpuPerReq = time.Duration(float64(cpu1-cpu0) / served)
+	}
 	if resp, err := client.Get(fmt.Sprintf("http://127.0.0.1:%d/quit", port)); err == nil {
 		resp.Body.Close()
 	}
@@ -247,16 +263,42 @@ func medianService(rs []serviceResult) serviceResult {
 	out := rs[len(rs)/2]
 	rps := make([]float64, len(rs))
 	tps := make([]float64, len(rs))
+	cpu := make([]time.Duration, len(rs))
 	p50 := make([]time.Duration, len(rs))
 	p99 := make([]time.Duration, len(rs))
 	for i, r := range rs {
-		rps[i], tps[i], p50[i], p99[i] = r.rps, r.tracesPerSec, r.p50, r.p99
+		rps[i], tps[i], p50[i], p99[i], cpu[i] = r.rps, r.tracesPerSec, r.p50, r.p99, r.cpuPerReq
 		out.dropped = max(out.dropped, r.dropped)
 	}
 	sort.Float64s(rps)
 	sort.Float64s(tps)
 	sort.Slice(p50, func(i, j int) bool { return p50[i] < p50[j] })
 	sort.Slice(p99, func(i, j int) bool { return p99[i] < p99[j] })
+	sort.Slice(cpu, func(i, j int) bool { return cpu[i] < cpu[j] })
+	out.cpuPerReq = cpu[len(cpu)/2]
 	out.rps, out.tracesPerSec, out.p50, out.p99 = rps[len(rps)/2], tps[len(tps)/2], p50[len(p50)/2], p99[len(p99)/2]
 	return out
+}
+
+// processCPU is a process's user+system CPU so far, from /proc (all its
+// threads, the profiler's included).
+func processCPU(pid int) (time.Duration, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, fmt.Errorf("service CPU: %w", err)
+	}
+	// The fields after the command name, which may hold spaces, closed by ')'.
+	i := strings.LastIndexByte(string(b), ')')
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0, fmt.Errorf("service CPU: short /proc/%d/stat", pid)
+	}
+	// utime and stime are fields 14 and 15 of stat(5), in clock ticks
+	// (USER_HZ, 100 on Linux).
+	ut, err1 := strconv.ParseInt(f[11], 10, 64)
+	st, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, fmt.Errorf("service CPU: /proc/%d/stat: %q %q", pid, f[11], f[12])
+	}
+	return time.Duration(ut+st) * 10 * time.Millisecond, nil
 }

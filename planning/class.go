@@ -6,6 +6,7 @@ import (
 
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/values"
+	"github.com/clrotel/clrotel/values/typerender"
 )
 
 // maxParents bounds the parent chain walked for a class's fields.
@@ -171,6 +172,7 @@ func (pl *Planner) layoutPlan(e *classEntry, cid uint64, c naming.Class, depth i
 	boundCollections(e.info.Name, rows, plan.Fields)
 	nodeLinks(plan, e.info, rows)
 	if !e.valueType {
+		plan.View = objectView(e.info)
 		e.obj = plan
 		return nil
 	}
@@ -243,4 +245,20 @@ func displayFieldName(n string) string {
 		}
 	}
 	return n
+}
+
+// objectView is how package values shows an object of the class described
+// by ci (its name and fields' names).
+func objectView(ci values.ClassInfo) View {
+	names := make([]string, len(ci.Fields))
+	for i, f := range ci.Fields {
+		names[i] = f.Name
+	}
+	switch {
+	case typerender.HasRendering(ci.Name, names):
+		return ViewRendered
+	case values.FrameworkClass(ci.Name):
+		return ViewTerse
+	}
+	return ViewPlain
 }

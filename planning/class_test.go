@@ -19,13 +19,13 @@ func TestClassPlans(t *testing.T) {
 	}{{
 		name: "class: backing fields by property name, secrets redacted, own and static fields left out",
 		cid:  cidItem,
-		obj: &Class{ID: cidItem, Shape: ShapeObject, Fields: []Value{
+		obj: &Class{ID: cidItem, Shape: ShapeObject, View: ViewPlain, Fields: []Value{
 			{Kind: values.KindRef, Offset: 8}, {Kind: values.KindR8, Offset: 16}, {Kind: values.KindRef, Offset: 24, Redact: true}}},
 		info: values.ClassInfo{Name: "Acme.Item", Fields: []values.Field{{Name: "Name"}, {Name: "Price"}, {Name: "Password"}}},
 	}, {
 		name: "derived class: the parent's fields first",
 		cid:  cidSpecial,
-		obj: &Class{ID: cidSpecial, Shape: ShapeObject, Fields: []Value{
+		obj: &Class{ID: cidSpecial, Shape: ShapeObject, View: ViewPlain, Fields: []Value{
 			{Kind: values.KindRef, Offset: 8}, {Kind: values.KindR8, Offset: 16}, {Kind: values.KindRef, Offset: 24, Redact: true},
 			{Kind: values.KindI4, Offset: 40}}},
 		info: values.ClassInfo{Name: "Acme.Special", Fields: []values.Field{{Name: "Name"}, {Name: "Price"}, {Name: "Password"}, {Name: "Extra"}}},
@@ -50,7 +50,7 @@ func TestClassPlans(t *testing.T) {
 	}, {
 		name: "generic class over __Canon: a reference",
 		cid:  cidHolderCanon,
-		obj:  &Class{ID: cidHolderCanon, Shape: ShapeObject, Fields: []Value{{Kind: values.KindRef, Offset: 8}}},
+		obj:  &Class{ID: cidHolderCanon, Shape: ShapeObject, View: ViewPlain, Fields: []Value{{Kind: values.KindRef, Offset: 8}}},
 		info: values.ClassInfo{Name: "Acme.Holder<System.__Canon>", Fields: []values.Field{{Name: "Value"}}},
 	}, {
 		name: "nullable",
@@ -240,5 +240,31 @@ func TestClassInfoUnplanned(t *testing.T) {
 	pl, _, _ := newTest(f, Options{})
 	if info, ok := pl.Class(500); !ok || info.Name != "Acme.Item[]" || info.Elem != "Acme.Item" {
 		t.Errorf("%+v %v", info, ok)
+	}
+}
+
+func TestObjectView(t *testing.T) {
+	tests := []struct {
+		name   string
+		fields []string
+		want   View
+	}{
+		{"Acme.Shop.Order", []string{"Id", "Lines"}, ViewPlain},
+		{"System.Net.HttpListener", []string{"_state", "_prefixes"}, ViewTerse},
+		{"Object", nil, ViewTerse},
+		{"Microsoft.Win32.SafeHandles.SafeFileHandle", []string{"handle"}, ViewTerse},
+		{"System.Uri", []string{"_string", "_flags"}, ViewRendered},
+		{"System.Collections.Generic.Dictionary<String, Int32>", []string{"_buckets", "_entries", "_count"}, ViewRendered},
+		{"System.IO.FileNotFoundException", []string{"_message"}, ViewRendered},
+		{"Acme.Shop.PaymentDeclinedException", []string{"_message"}, ViewRendered},
+	}
+	for _, tt := range tests {
+		ci := values.ClassInfo{Name: tt.name}
+		for _, f := range tt.fields {
+			ci.Fields = append(ci.Fields, values.Field{Name: f})
+		}
+		if got := objectView(ci); got != tt.want {
+			t.Errorf("objectView(%s) = %d, want %d", tt.name, got, tt.want)
+		}
 	}
 }

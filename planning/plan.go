@@ -31,6 +31,23 @@ const (
 // (values.h BOUND_NO_COUNT).
 const NoCount uint32 = 0xFFFFFFFF
 
+// View is how package values shows an object of a class (values.h
+// VIEW_*), which tells the hooks what of it they need not read.
+type View uint8
+
+// Views.
+const (
+	// ViewRendered: by its meaning (package typerender), which may read
+	// any of its fields, at any depth.
+	ViewRendered View = 0
+	// ViewPlain: field by field (an app's class).
+	ViewPlain View = 1
+	// ViewTerse: field by field, but as its type name alone where values
+	// show compactly (values.FrameworkClass): a framework class with no
+	// rendering of its own.
+	ViewTerse View = 2
+)
+
 // StaticWhere is where the runtime keeps a static field (values.h STATIC_*).
 type StaticWhere uint32
 
@@ -80,7 +97,9 @@ type Class struct {
 	// subtree count.
 	Link      [2]uint8
 	NodeCount uint8
-	Fields    []Value
+	// View is set for objects (ShapeObject).
+	View   View
+	Fields []Value
 }
 
 // Static is a static field recorded at a method's entry (values.h

@@ -62,6 +62,9 @@ typedef struct {
     uint32_t depth;
     int64_t bound; // elements the next array may show (-1: all), set by a bounded field
     int bound_text; // ... and that array holds a text's characters (BOUND_TEXT)
+    // The next object is a plain field of an object shown field by field
+    // (VIEW_PLAIN, VIEW_TERSE): a VIEW_TERSE one may be left unread.
+    int plain_field;
     // From this depth on, collections show only their count (package values
     // renders them as [n]): their elements are not copied. Lower for `this`.
     uint32_t compact_depth;
@@ -150,9 +153,11 @@ static void write_struct(writer *w, const clr_class_plan *p, uintptr_t addr, uin
         if (f->bounded && clr_safe_copy(&count, (void *)(addr + f->bound_offset), 4) == 0)
             w->bound = count < 0 || (f->bounded == BOUND_COLLECTION && w->depth >= w->compact_depth) ? 0 : count;
         w->bound_text = f->bounded == BOUND_TEXT;
+        w->plain_field = t == VT_OBJECT && !f->bounded && p->view != VIEW_RENDERED;
         write_value(w, f, addr + f->offset);
         w->bound = -1;
         w->bound_text = 0;
+        w->plain_field = 0;
     }
     w->depth--;
 }
@@ -325,8 +330,10 @@ static int implicit_array_plan(ClassID cls, clr_class_plan *out) {
 static void write_object(writer *w, uintptr_t obj) {
     int64_t bound = w->bound; // for this object only, not what it holds
     int text = w->bound_text;
+    int plain_field = w->plain_field;
     w->bound = -1;
     w->bound_text = 0;
+    w->plain_field = 0;
     if (obj == 0) {
         tag(w, VT_NULL);
         return;
@@ -389,6 +396,15 @@ static void write_object(writer *w, uintptr_t obj) {
     default:
         if (w->nseen < MAX_SEEN)
             w->seen[w->nseen++] = obj;
+        // Package values would show it as its type name only (a framework
+        // object nested where values show compactly): its fields are not
+        // read. Depth here is the depth values renders it at only for a
+        // plain field of an object shown field by field; a collection's
+        // entries and nodes are a level deeper here than there.
+        if (plain_field && p->view == VIEW_TERSE && w->depth + 1 >= w->compact_depth) {
+            tag_u64(w, VT_DEPTH, p->class_id);
+            return;
+        }
         write_struct(w, p, obj, VT_OBJECT);
     }
 }
@@ -818,6 +834,7 @@ static void writer_init(writer *w, uint8_t *buf, uint32_t len, uintptr_t fid, CO
     w->depth = 0;
     w->bound = -1;
     w->bound_text = 0;
+    w->plain_field = 0;
     w->compact_depth = COMPACT_DEPTH;
     w->nseen = 0;
 }

@@ -67,6 +67,14 @@ enum { BOUND_COLLECTION = 1, BOUND_TEXT = 2, BOUND_TREE = 3, BOUND_CHAINS = 4, B
 #define BOUND_UNKNOWN 0xFFFFFFFFu  // dims[0] of a walk whose count is not known
 enum { COMPACT_DEPTH = 3, COMPACT_DEPTH_THIS = 2 };
 
+// How package values shows an object of a class (clr_class_plan.view).
+// VIEW_TERSE: a framework class with no rendering of its own, which values
+// shows as its type name alone one level above COMPACT_DEPTH (in `this`,
+// COMPACT_DEPTH_THIS) when it is a field of an object shown field by field
+// (VIEW_PLAIN or VIEW_TERSE): the hook then reads none of its fields.
+// VIEW_RENDERED (by meaning) may read any field of what it holds.
+enum { VIEW_RENDERED = 0, VIEW_PLAIN = 1, VIEW_TERSE = 2 };
+
 typedef struct clr_value_plan {
     uint8_t kind;
     uint8_t redact;
@@ -95,6 +103,7 @@ typedef struct clr_class_plan {
     // sentinel, ImmutableList's).
     uint8_t link[2];
     uint8_t node_count;
+    uint8_t view; // objects: VIEW_*
     clr_value_plan fields[];
 } clr_class_plan;
 

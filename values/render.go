@@ -623,7 +623,7 @@ func (r *Renderer) plainText(sb *textBuf, v *Value, enum *Enum, a at) {
 	case Object, Struct:
 		ci, ok := r.info(v.Class)
 		sb.add(className(ci, ok))
-		if v.Shape == Object && a.nested() && ok && frameworkClass(ci.Name) {
+		if v.Shape == Object && a.nested() && ok && FrameworkClass(ci.Name) {
 			sb.add("{" + TextMore + "}")
 			return
 		}
@@ -848,10 +848,12 @@ func writeQuoted(sb *textBuf, s []uint16) {
 	sb.addByte('"')
 }
 
-// frameworkClass reports whether a class belongs to the framework
-// (System.*, Microsoft.*): nested in `this`, such objects show as their
-// type name only.
-func frameworkClass(name string) bool {
+// FrameworkClass reports whether a class belongs to the framework
+// (System.*, Microsoft.*): an object of it with no rendering of its own
+// (TypeRenderer) shows as its type name only where values show compactly
+// (in `this` from its fields on, elsewhere from a field of a field on).
+// The planner relies on it too: the hooks do not read such objects' fields.
+func FrameworkClass(name string) bool {
 	return name == "Object" || strings.HasPrefix(name, "System.") || strings.HasPrefix(name, "Microsoft.")
 }
 

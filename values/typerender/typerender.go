@@ -37,16 +37,21 @@ func (r *Renderer) byName(name string) byName {
 	if b, ok := r.names.Load(name); ok {
 		return b.(byName)
 	}
-	// Generic arguments left out, nested classes kept: List<T>.Enumerator
-	// is not a List<T>.
-	b := byName{base: stripArgs(name), generic: strings.IndexByte(name, '<') >= 0}
-	if b.generic {
-		b.fn = generic[b.base]
-	} else {
-		b.fn = exact[b.base]
-	}
+	var b byName
+	b.base, b.generic, b.fn = nameRenderer(name)
 	r.names.Store(name, b)
 	return b
+}
+
+// nameRenderer returns a class name without its generic arguments (nested
+// classes kept: List<T>.Enumerator is not a List<T>), whether it had any,
+// and the renderer that name selects (nil: none).
+func nameRenderer(name string) (base string, isGeneric bool, fn renderFunc) {
+	base, isGeneric = stripArgs(name), strings.IndexByte(name, '<') >= 0
+	if isGeneric {
+		return base, true, generic[base]
+	}
+	return base, false, exact[base]
 }
 
 // New returns a Renderer.
@@ -119,6 +124,22 @@ func (r *Renderer) Render(ci values.ClassInfo, v values.Value, c values.Context)
 		}
 	}
 	return fn(f, c)
+}
+
+// HasRendering reports whether Render renders an object of the class
+// named name, whose fields have these names, by its meaning rather than
+// field by field: the class's name or shape selects a renderer. The
+// planner asks it of classes before any object of them is captured.
+func HasRendering(name string, fieldNames []string) bool {
+	base, _, fn := nameRenderer(name)
+	if fn != nil {
+		return true
+	}
+	ci := values.ClassInfo{Name: name, Fields: make([]values.Field, len(fieldNames))}
+	for i, n := range fieldNames {
+		ci.Fields[i].Name = n
+	}
+	return objectRenderer(base, fields{ci: ci}) != nil
 }
 
 // objectRenderer is the renderer an object of a class no name selects

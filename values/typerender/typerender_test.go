@@ -406,3 +406,30 @@ func TestObjectRendererKeptPerClass(t *testing.T) {
 		}
 	}
 }
+
+func TestHasRendering(t *testing.T) {
+	tests := []struct {
+		name   string
+		fields []string
+		want   bool
+	}{
+		{"System.Uri", []string{"_string"}, true},
+		{"System.Collections.Generic.List<Acme.Item>", []string{"_items", "_size"}, true},
+		// The name selects List's renderer even where the layout would make
+		// it fall back: the planner then reads every field, as for any
+		// rendered class.
+		{"System.Collections.Generic.List<Int32>", []string{"_storage"}, true},
+		{"System.Collections.Generic.List<Int32>.Enumerator", []string{"_list", "_index"}, false},
+		{"System.Net.HttpListener", []string{"_state", "_prefixes"}, false},
+		{"System.Net.HttpListenerContext", []string{"_listener", "_response"}, false},
+		{"Acme.Shop.PaymentDeclinedException", []string{"_message"}, true},
+		{"System.Text.UTF8Encoding", []string{"_codePage"}, true},
+		{"System.Func<Int32>", []string{"_target", "_methodBase", "_methodPtr", "_methodPtrAux", "_invocationList", "_invocationCount"}, true},
+		{"Acme.Shop.Item", []string{"Id", "Name"}, false},
+	}
+	for _, tt := range tests {
+		if got := HasRendering(tt.name, tt.fields); got != tt.want {
+			t.Errorf("HasRendering(%s) = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

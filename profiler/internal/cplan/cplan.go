@@ -76,6 +76,7 @@ func (c *Plans) class(p *planning.Class) *C.clr_class_plan {
 	cp.elem = c.class(p.Elem)
 	cp.link[0], cp.link[1] = C.uint8_t(p.Link[0]), C.uint8_t(p.Link[1])
 	cp.node_count = C.uint8_t(p.NodeCount)
+	cp.view = C.uint8_t(p.View)
 	fields := unsafe.Slice((*C.clr_value_plan)(unsafe.Add(unsafe.Pointer(cp), unsafe.Sizeof(C.clr_class_plan{}))), len(p.Fields))
 	for i := range p.Fields {
 		c.value(&fields[i], &p.Fields[i])

@@ -43,7 +43,7 @@ func TestFunctionAsCReadsIt(t *testing.T) {
 		want: "nargs=3 has_this=1 capture_ret=1 this_exact=1 nstatics=0 " +
 			"this={kind=23 redact=0 elem_kind=0 method_var=0 offset=0 bounded=0 bound_offset=0} " +
 			"ret={kind=21 redact=0 elem_kind=0 method_var=0 offset=0 bounded=0 bound_offset=0 cls=" +
-			"[class_id=20480 shape=5 elem_kind=0 nfields=2 elem_size=8 box_offset=0 rank=0 link=0,0 node_count=0 " +
+			"[class_id=20480 shape=5 elem_kind=0 nfields=2 elem_size=8 box_offset=0 rank=0 link=0,0 node_count=0 view=0 " +
 			"{kind=7 redact=0 elem_kind=0 method_var=0 offset=0 bounded=0 bound_offset=0} " +
 			"{kind=7 redact=1 elem_kind=0 method_var=0 offset=4 bounded=0 bound_offset=0}]} " +
 			"arg={kind=9 redact=1 elem_kind=0 method_var=0 offset=0 bounded=0 bound_offset=0} " +
@@ -73,7 +73,7 @@ func TestFunctionAsCReadsIt(t *testing.T) {
 }
 
 func TestClassAsCReadsIt(t *testing.T) {
-	node := &planning.Class{ID: 0x7000, Shape: planning.ShapeObject, Link: [2]uint8{1, 2}, NodeCount: 3, Fields: []planning.Value{
+	node := &planning.Class{ID: 0x7000, Shape: planning.ShapeObject, Link: [2]uint8{1, 2}, NodeCount: 3, View: planning.ViewTerse, Fields: []planning.Value{
 		{Kind: values.KindRef, Offset: 8}, {Kind: values.KindRef, Offset: 16}, {Kind: values.KindI4, Offset: 24}}}
 	set := &planning.Class{ID: 0x7100, Shape: planning.ShapeObject, Fields: []planning.Value{
 		{Kind: values.KindRef, Offset: 8, Bounded: planning.BoundTree, BoundOffset: planning.NoCount}}}
@@ -85,30 +85,30 @@ func TestClassAsCReadsIt(t *testing.T) {
 	}{{
 		name: "string",
 		p:    &planning.Class{ID: 1, Shape: planning.ShapeString},
-		want: "[class_id=1 shape=2 elem_kind=0 nfields=0 elem_size=0 box_offset=0 rank=0 link=0,0 node_count=0]",
+		want: "[class_id=1 shape=2 elem_kind=0 nfields=0 elem_size=0 box_offset=0 rank=0 link=0,0 node_count=0 view=0]",
 	}, {
 		name: "node of a walked tree",
 		p:    node,
-		want: "[class_id=28672 shape=1 elem_kind=0 nfields=3 elem_size=0 box_offset=0 rank=0 link=1,2 node_count=3 " +
+		want: "[class_id=28672 shape=1 elem_kind=0 nfields=3 elem_size=0 box_offset=0 rank=0 link=1,2 node_count=3 view=2 " +
 			"{kind=20 redact=0 elem_kind=0 method_var=0 offset=8 bounded=0 bound_offset=0} " +
 			"{kind=20 redact=0 elem_kind=0 method_var=0 offset=16 bounded=0 bound_offset=0} " +
 			"{kind=7 redact=0 elem_kind=0 method_var=0 offset=24 bounded=0 bound_offset=0}]",
 	}, {
 		name: "walked collection without a count",
 		p:    set,
-		want: "[class_id=28928 shape=1 elem_kind=0 nfields=1 elem_size=0 box_offset=0 rank=0 link=0,0 node_count=0 " +
+		want: "[class_id=28928 shape=1 elem_kind=0 nfields=1 elem_size=0 box_offset=0 rank=0 link=0,0 node_count=0 view=0 " +
 			"{kind=20 redact=0 elem_kind=0 method_var=0 offset=8 bounded=3 bound_offset=4294967295}]",
 	}, {
 		name: "box",
 		p:    &planning.Class{ID: 0x7200, Shape: planning.ShapeBoxed, BoxOffset: 8, Elem: pair},
-		want: "[class_id=29184 shape=4 elem_kind=0 nfields=0 elem_size=0 box_offset=8 rank=0 link=0,0 node_count=0 elem=" +
-			"[class_id=29184 shape=5 elem_kind=0 nfields=1 elem_size=12 box_offset=0 rank=0 link=0,0 node_count=0 " +
+		want: "[class_id=29184 shape=4 elem_kind=0 nfields=0 elem_size=0 box_offset=8 rank=0 link=0,0 node_count=0 view=0 elem=" +
+			"[class_id=29184 shape=5 elem_kind=0 nfields=1 elem_size=12 box_offset=0 rank=0 link=0,0 node_count=0 view=0 " +
 			"{kind=12 redact=0 elem_kind=0 method_var=0 offset=0 bounded=0 bound_offset=0}]]",
 	}, {
 		name: "array of structs",
 		p:    &planning.Class{ID: 0x7300, Shape: planning.ShapeArray, ElemKind: values.KindStruct, ElemSize: 12, Rank: 2, Elem: pair},
-		want: "[class_id=29440 shape=3 elem_kind=21 nfields=0 elem_size=12 box_offset=0 rank=2 link=0,0 node_count=0 elem=" +
-			"[class_id=29184 shape=5 elem_kind=0 nfields=1 elem_size=12 box_offset=0 rank=0 link=0,0 node_count=0 " +
+		want: "[class_id=29440 shape=3 elem_kind=21 nfields=0 elem_size=12 box_offset=0 rank=2 link=0,0 node_count=0 view=0 elem=" +
+			"[class_id=29184 shape=5 elem_kind=0 nfields=1 elem_size=12 box_offset=0 rank=0 link=0,0 node_count=0 view=0 " +
 			"{kind=12 redact=0 elem_kind=0 method_var=0 offset=0 bounded=0 bound_offset=0}]]",
 	}}
 	for _, tc := range tests {

@@ -42,9 +42,9 @@ static void class_plan(out *o, const clr_class_plan *p) {
         }
     if (o->nseen < 64)
         o->seen[o->nseen++] = p;
-    snprintf(b, sizeof b, "[class_id=%lu shape=%u elem_kind=%u nfields=%u elem_size=%u box_offset=%u rank=%u link=%u,%u node_count=%u",
+    snprintf(b, sizeof b, "[class_id=%lu shape=%u elem_kind=%u nfields=%u elem_size=%u box_offset=%u rank=%u link=%u,%u node_count=%u view=%u",
              (unsigned long)p->class_id, p->shape, p->elem_kind, p->nfields, p->elem_size, p->box_offset, p->rank, p->link[0],
-             p->link[1], p->node_count);
+             p->link[1], p->node_count, p->view);
     put(o, b);
     if (p->elem) {
         put(o, " elem=");
@@ -133,6 +133,9 @@ func constants() []constant {
 		{"BOUND_CHAINS", uint64(planning.BoundChains), C.BOUND_CHAINS},
 		{"BOUND_INNER", uint64(planning.BoundInner), C.BOUND_INNER},
 		{"BOUND_NO_COUNT", uint64(planning.NoCount), C.BOUND_NO_COUNT},
+		{"VIEW_RENDERED", uint64(planning.ViewRendered), C.VIEW_RENDERED},
+		{"VIEW_PLAIN", uint64(planning.ViewPlain), C.VIEW_PLAIN},
+		{"VIEW_TERSE", uint64(planning.ViewTerse), C.VIEW_TERSE},
 		{"STATIC_APPDOMAIN", uint64(planning.StaticAppDomain), C.STATIC_APPDOMAIN},
 		{"STATIC_THREAD", uint64(planning.StaticThread), C.STATIC_THREAD},
 		{"STATIC_RVA", uint64(planning.StaticRVA), C.STATIC_RVA},

@@ -87,6 +87,22 @@ func Publish(cls uint64, shape int, elemKind uint8, elemSize uint32, fields []Fi
 
 // PublishNode is Publish for a walked collection's node class.
 func PublishNode(cls uint64, shape int, elemKind uint8, elemSize uint32, fields []Field, l Links) {
+	publish(cls, shape, elemKind, elemSize, fields, l, ViewRendered)
+}
+
+// Views (values.h VIEW_*): how package values shows an object.
+const (
+	ViewRendered = C.VIEW_RENDERED
+	ViewPlain    = C.VIEW_PLAIN
+	ViewTerse    = C.VIEW_TERSE
+)
+
+// PublishObject is Publish for an object class shown as view says.
+func PublishObject(cls uint64, view uint8, fields []Field) {
+	publish(cls, ShapeObject, 0, 0, fields, Links{}, view)
+}
+
+func publish(cls uint64, shape int, elemKind uint8, elemSize uint32, fields []Field, l Links, view uint8) {
 	size := unsafe.Sizeof(C.clr_class_plan{}) + uintptr(len(fields))*unsafe.Sizeof(C.clr_value_plan{})
 	p := (*C.clr_class_plan)(C.calloc(1, C.size_t(size)))
 	p.class_id = C.uintptr_t(cls)
@@ -106,6 +122,7 @@ func PublishNode(cls uint64, shape int, elemKind uint8, elemSize uint32, fields 
 		fs[i].bound_offset = C.uint32_t(f.BoundOffset)
 	}
 	p.link[0], p.link[1], p.node_count = C.uint8_t(l.Left), C.uint8_t(l.Right), C.uint8_t(l.Count)
+	p.view = C.uint8_t(view)
 	C.clr_plan_publish(p)
 }
 

@@ -18,13 +18,14 @@ var (
 	clsString, clsNode, clsInts, clsSecret uint64
 	clsTree, clsTNode, clsTable, clsHeads  uint64
 	clsCNode, clsOther, clsWrap            uint64
+	clsFw, clsApp, clsShown                uint64
 )
 
 var limits = Limits{MaxBytes: 4096, MaxChars: 16, MaxElems: 4, MaxDepth: 3, MaxFields: 8}
 
 func TestMain(m *testing.M) {
 	Init(limits)
-	for _, c := range []*uint64{&clsString, &clsNode, &clsInts, &clsSecret, &clsTree, &clsTNode, &clsTable, &clsHeads, &clsCNode, &clsOther, &clsWrap} {
+	for _, c := range []*uint64{&clsString, &clsNode, &clsInts, &clsSecret, &clsTree, &clsTNode, &clsTable, &clsHeads, &clsCNode, &clsOther, &clsWrap, &clsFw, &clsApp, &clsShown} {
 		*c = Addr(classMem.Alloc(64))
 	}
 	Publish(clsString, ShapeString, 0, 0, nil)
@@ -45,6 +46,12 @@ func TestMain(m *testing.M) {
 	PublishNode(clsOther, ShapeObject, 0, 0, []Field{{Kind: i4, Offset: 8}, {Kind: ref, Offset: 16}, {Kind: ref, Offset: 24}}, Links{Left: 2, Right: 3})
 	// Wrap { Node inner @8: the collection's inner part, no level }
 	Publish(clsWrap, ShapeObject, 0, 0, []Field{{Kind: ref, Offset: 8, Walk: BoundInner}})
+	// Fw, App and Shown { object F @8; Int32 V @16 }: a framework class
+	// with no rendering of its own, an app's class, one rendered by meaning.
+	two := []Field{{Kind: ref, Offset: 8}, {Kind: i4, Offset: 16}}
+	PublishObject(clsFw, ViewTerse, two)
+	PublishObject(clsApp, ViewPlain, two)
+	PublishObject(clsShown, ViewRendered, two)
 	m.Run()
 }
 
@@ -398,5 +405,68 @@ func BenchmarkWalks(b *testing.B) {
 				Capture([]uint8{ref}, []uint64{c.obj}, 4096)
 			}
 		})
+	}
+}
+
+// obj2 makes an object of class cls { F = f; V = v }.
+func obj2(m *Mem, cls, f uint64, v int32) uint64 {
+	b := m.Alloc(24)
+	binary.LittleEndian.PutUint64(b, cls)
+	binary.LittleEndian.PutUint64(b[8:], f)
+	binary.LittleEndian.PutUint32(b[16:], uint32(v))
+	return Addr(b)
+}
+
+// TestTerseNotRead: a framework object with no rendering of its own, a
+// field of an object shown field by field, is left unread (a depth marker
+// with its class) from where package values shows it as its type only (a
+// field of a field of an argument); nowhere else.
+func TestTerseNotRead(t *testing.T) {
+	var m Mem
+	defer m.Free()
+	// path follows F from the captured value and returns the shapes met.
+	path := func(v values.Value) []string {
+		var out []string
+		for {
+			out = append(out, map[values.Shape]string{values.Object: "Object", values.Null: "Null", values.DepthLimit: "DepthLimit"}[v.Shape])
+			if v.Shape != values.Object {
+				return out
+			}
+			if v.Fields[1].Int() == 0 {
+				t.Errorf("V not read at %d", len(out))
+			}
+			v = v.Fields[0]
+		}
+	}
+	arr := m.Alloc(16 + 8)
+	binary.LittleEndian.PutUint64(arr, clsHeads)
+	binary.LittleEndian.PutUint32(arr[8:], 1)
+	binary.LittleEndian.PutUint64(arr[16:], obj2(&m, clsFw, obj2(&m, clsFw, 0, 3), 2))
+	tests := []struct {
+		name string
+		arg  uint64
+		want string
+	}{
+		{"framework chain: the third level unread", obj2(&m, clsFw, obj2(&m, clsFw, obj2(&m, clsFw, 0, 3), 2), 1), "Object Object DepthLimit"},
+		{"under an app's object", obj2(&m, clsApp, obj2(&m, clsFw, obj2(&m, clsFw, 0, 3), 2), 1), "Object Object DepthLimit"},
+		{"app's objects are read", obj2(&m, clsApp, obj2(&m, clsApp, obj2(&m, clsApp, 0, 3), 2), 1), "Object Object Object Null"},
+		{"a field of a rendered object is read", obj2(&m, clsApp, obj2(&m, clsShown, obj2(&m, clsFw, 0, 3), 2), 1), "Object Object Object Null"},
+	}
+	for _, tt := range tests {
+		v := decodeAll(t, Capture([]uint8{uint8(values.KindRef)}, []uint64{tt.arg}, 4096))[0]
+		got := strings.Join(path(v), " ")
+		if got != tt.want {
+			t.Errorf("%s: %s, want %s", tt.name, got, tt.want)
+		}
+	}
+	// An array's elements are not fields: read.
+	v := decodeAll(t, Capture([]uint8{uint8(values.KindRef)}, []uint64{obj2(&m, clsApp, Addr(arr), 1)}, 4096))[0]
+	if e := v.Fields[0].Elems; len(e) != 1 || e[0].Shape != values.Object || e[0].Fields[0].Shape != values.DepthLimit {
+		t.Errorf("array element: %+v", v.Fields[0])
+	}
+	// The unread object's class is kept: values shows its name.
+	v = decodeAll(t, Capture([]uint8{uint8(values.KindRef)}, []uint64{obj2(&m, clsFw, obj2(&m, clsFw, obj2(&m, clsFw, 0, 3), 2), 1)}, 4096))[0]
+	if c := v.Fields[0].Fields[0]; c.Class != clsFw {
+		t.Errorf("unread object's class %#x, want %#x", c.Class, clsFw)
 	}
 }
