@@ -1,6 +1,7 @@
 package otlpsink
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -59,8 +60,10 @@ func WriteTree(w io.Writer, spans []Span, opts TreeOptions) error {
 // says how many were left out. It writes to w in pieces of about 64 KiB
 // (a small batch at once), never part of a line.
 type TreePrinter struct {
-	tw    treeWriter
-	spare [][][]byte // printParallel's spare chunks, per processor
+	tw      treeWriter
+	spare   [][][]byte     // printParallel's spare chunks, per processor
+	mu      sync.Mutex     // guards scratch
+	scratch []*prepScratch // Prepare's spare scratch space
 }
 
 // treeFlushSize is how much output TreePrinter gathers before it writes.
@@ -366,6 +369,7 @@ type treeWriter struct {
 	// span's children, and the attributes to print.
 	prefix []byte
 	attrs  []attr
+	text   []byte // a span's own lines, when not prepared
 }
 
 // attr is an attribute to print.
@@ -406,16 +410,18 @@ func (tw *treeWriter) span(t *traceTree, i int, last, top bool, done []bool) {
 	if last {
 		branch, cont = "└─ ", "   "
 	}
+	// The span's own lines, laid out ahead (Prepare) or now; this span
+	// adds the tree's lines left of them.
+	text := s.text
+	if text == nil {
+		tw.text, tw.attrs = appendSpanText(tw.text[:0], s, tw.opts, tw.attrs)
+		text = tw.text
+	}
+	nl := bytes.IndexByte(text, '\n')
 	// tw.prefix is the lines down to this span's ancestors' siblings.
 	b := append(tw.buf, tw.prefix...)
 	b = append(b, branch...)
-	if s.Name == "" {
-		b = append(b, "(no name)"...)
-	} else {
-		b = appendOneLine(b, s.Name)
-	}
-	b = append(b, "  "...)
-	b = appendDuration(b, s.Duration())
+	b = append(b, text[:nl]...)
 	if top {
 		switch {
 		case s.ParentSpanID == "":
@@ -445,38 +451,11 @@ func (tw *treeWriter) span(t *traceTree, i int, last, top bool, done []bool) {
 	if len(kids) > 0 {
 		detail = append(tw.prefix, "│  "...)
 	}
-	if s.StatusCode == "error" {
+	for rest := text[nl+1:]; len(rest) > 0; {
+		nl := bytes.IndexByte(rest, '\n')
 		b = append(b, detail...)
-		b = append(b, "ERROR"...)
-		if s.StatusMsg != "" {
-			b = append(b, ": "...)
-			b = appendOneLine(b, s.StatusMsg)
-		}
-		b = append(b, '\n')
-	}
-	if tw.opts.Attrs {
-		attrs := tw.attrs[:0]
-		for k, v := range s.Attrs {
-			if !slices.Contains(tw.opts.Hide, k) {
-				attrs = append(attrs, attr{k, v})
-			}
-		}
-		slices.SortFunc(attrs, func(a, b attr) int { return strings.Compare(a.key, b.key) })
-		tw.attrs = attrs
-		for _, a := range attrs {
-			b = append(b, detail...)
-			b = appendOneLine(b, a.key)
-			b = append(b, '=')
-			b = appendValue(b, a.value)
-			b = append(b, '\n')
-		}
-		for _, e := range s.Events {
-			b = append(b, detail...)
-			b = append(b, "! "...)
-			b = appendOneLine(b, e.Name)
-			b = appendEventSummary(b, e)
-			b = append(b, '\n')
-		}
+		b = append(b, rest[:nl+1]...)
+		rest = rest[nl+1:]
 	}
 	tw.buf = b
 	if len(tw.buf) >= treeFlushSize {
@@ -486,6 +465,100 @@ func (tw *treeWriter) span(t *traceTree, i int, last, top bool, done []bool) {
 		tw.span(t, k, n == len(kids)-1, false, done)
 	}
 	tw.prefix = tw.prefix[:depth]
+}
+
+// Prepare lays out the lines of spans that do not depend on their place
+// in the tree (name and duration, error, attributes and events) ahead of
+// their printing, which then only adds the tree's lines left of them: a
+// caller that gets spans well before it prints them (clrotel run, while
+// its command runs) takes that work off the printing. Prepare may be
+// called from several goroutines at once, each with spans of its own;
+// the spans must be printed by this printer.
+func (p *TreePrinter) Prepare(spans []Span) {
+	sc := p.takeScratch()
+	// Laid out one after another in the scratch buffer, then copied to
+	// one allocation of the exact size: no buffer grown span by span.
+	sc.text, sc.ends = sc.text[:0], sc.ends[:0]
+	for i := range spans {
+		sc.text, sc.attrs = appendSpanText(sc.text, &spans[i], p.tw.opts, sc.attrs)
+		sc.ends = append(sc.ends, len(sc.text))
+	}
+	all := bytes.Clone(sc.text)
+	from := 0
+	for i, end := range sc.ends {
+		spans[i].text = all[from:end:end]
+		from = end
+	}
+	p.mu.Lock()
+	p.scratch = append(p.scratch, sc)
+	p.mu.Unlock()
+}
+
+// takeScratch returns scratch space for Prepare, a spare one if there
+// is. The spares are kept as long as the printer (a sync.Pool would drop
+// them at each collection, and Prepare's buffer would grow anew).
+func (p *TreePrinter) takeScratch() *prepScratch {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n := len(p.scratch); n > 0 {
+		sc := p.scratch[n-1]
+		p.scratch = p.scratch[:n-1]
+		return sc
+	}
+	return &prepScratch{}
+}
+
+// prepScratch is Prepare's scratch space.
+type prepScratch struct {
+	text  []byte
+	ends  []int
+	attrs []attr
+}
+
+// appendSpanText appends the lines of s that do not depend on its place
+// in the tree, each ending in a newline, none holding another: its name
+// and duration, then the error, attributes and events printed under it.
+// attrs is scratch space, returned for reuse.
+func appendSpanText(b []byte, s *Span, opts TreeOptions, attrs []attr) ([]byte, []attr) {
+	if s.Name == "" {
+		b = append(b, "(no name)"...)
+	} else {
+		b = appendOneLine(b, s.Name)
+	}
+	b = append(b, "  "...)
+	b = appendDuration(b, s.Duration())
+	b = append(b, '\n')
+	if s.StatusCode == "error" {
+		b = append(b, "ERROR"...)
+		if s.StatusMsg != "" {
+			b = append(b, ": "...)
+			b = appendOneLine(b, s.StatusMsg)
+		}
+		b = append(b, '\n')
+	}
+	if !opts.Attrs {
+		return b, attrs
+	}
+	attrs = attrs[:0]
+	for k, v := range s.Attrs {
+		if !slices.Contains(opts.Hide, k) {
+			attrs = append(attrs, attr{k, v})
+		}
+	}
+	slices.SortFunc(attrs, func(a, b attr) int { return strings.Compare(a.key, b.key) })
+	for _, a := range attrs {
+		b = appendOneLine(b, a.key)
+		b = append(b, '=')
+		b = appendValue(b, a.value)
+		b = append(b, '\n')
+	}
+	for _, e := range s.Events {
+		b = append(b, "! "...)
+		b = appendOneLine(b, e.Name)
+		b = appendEventSummary(b, e)
+		b = append(b, '\n')
+	}
+	return b, attrs
 }
 
 // appendEventSummary renders an event's attributes after its name: ":
@@ -556,7 +629,8 @@ func appendValue(b []byte, v any) []byte {
 	case nil:
 		return append(b, "null"...)
 	}
-	return fmt.Append(b, v)
+	// No type the receiver decodes; kept on one line all the same.
+	return appendOneLine(b, fmt.Sprint(v))
 }
 
 // appendQuoted appends strconv.Quote(s). Printable ASCII other than the

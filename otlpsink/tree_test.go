@@ -2,6 +2,7 @@ package otlpsink
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -138,6 +139,24 @@ trace d  (3 spans)
 			}
 			if b.String() != tt.want {
 				t.Errorf("got:\n%s\nwant:\n%s", b.String(), tt.want)
+			}
+			// Laid out ahead (Prepare), the spans print the same.
+			var p strings.Builder
+			printer := NewTreePrinter(&p, tt.opts)
+			spans := slices.Clone(tt.spans)
+			ptrs := make([]*Span, len(spans))
+			printer.Prepare(spans)
+			for i := range spans {
+				ptrs[i] = &spans[i]
+			}
+			if err := printer.Print(ptrs); err != nil {
+				t.Fatal(err)
+			}
+			if err := printer.Finish(); err != nil {
+				t.Fatal(err)
+			}
+			if p.String() != tt.want {
+				t.Errorf("prepared, got:\n%s\nwant:\n%s", p.String(), tt.want)
 			}
 		})
 	}
