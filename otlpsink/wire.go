@@ -160,8 +160,9 @@ func wireString(b []byte) (string, error) {
 // collector's work on them. It bounds what it keeps, so that a request of
 // distinct values costs no more than a map's lookups.
 type wireDecoder struct {
-	strs map[string]string // keys, names, ids
-	vals map[string]any    // string attribute values, boxed
+	strs  map[string]string // keys, names, ids
+	vals  map[string]any    // string attribute values, boxed
+	attrs int               // the last span's attribute count
 }
 
 // Limits on what a wireDecoder keeps: values longer than internMaxLen
@@ -174,11 +175,14 @@ const (
 
 // str returns b as a string, checked as UTF-8.
 func (d *wireDecoder) str(b []byte) (string, error) {
+	if len(b) > internMaxLen {
+		return wireString(b)
+	}
 	if s, ok := d.strs[string(b)]; ok {
 		return s, nil
 	}
 	s, err := wireString(b)
-	if err == nil && len(b) <= internMaxLen && len(d.strs) < internMaxStrings {
+	if err == nil && len(d.strs) < internMaxStrings {
 		if d.strs == nil {
 			d.strs = make(map[string]string, 64)
 		}
@@ -189,6 +193,13 @@ func (d *wireDecoder) str(b []byte) (string, error) {
 
 // value returns b as a string attribute value, checked as UTF-8.
 func (d *wireDecoder) value(b []byte) (any, error) {
+	if len(b) > internMaxLen {
+		s, err := wireString(b)
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
 	if v, ok := d.vals[string(b)]; ok {
 		return v, nil
 	}
@@ -197,7 +208,7 @@ func (d *wireDecoder) value(b []byte) (any, error) {
 		return nil, err
 	}
 	var v any = s
-	if len(b) <= internMaxLen && len(d.vals) < internMaxStrings {
+	if len(d.vals) < internMaxStrings {
 		if d.vals == nil {
 			d.vals = make(map[string]any, 256)
 		}
@@ -311,10 +322,13 @@ func (d *wireDecoder) scopeSpans(b []byte, res map[string]any, out []Span) ([]Sp
 		if !f.is(wireScopeSpansSpans, protowire.BytesType) {
 			return nil
 		}
-		sp := Span{Attrs: make(map[string]any, count(f.b, wireSpanAttributes)), Resource: res, Scope: scope}
+		// Sized as the span before: a method's spans carry the same
+		// attributes, and counting them first costs a pass over the span.
+		sp := Span{Attrs: make(map[string]any, d.attrs), Resource: res, Scope: scope}
 		if err := d.span(f.b, &sp); err != nil {
 			return err
 		}
+		d.attrs = len(sp.Attrs)
 		out = append(out, sp)
 		return nil
 	})
