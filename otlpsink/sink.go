@@ -53,6 +53,8 @@ type Span struct {
 	StatusMsg  string
 	Resource   map[string]any // the resource's attributes, valued as Attrs
 	Scope      string         // the instrumentation scope's name
+
+	text []byte // its lines laid out for a TreePrinter ahead (TreePrinter.Prepare)
 }
 
 // Duration returns End - Start.
@@ -79,7 +81,7 @@ type config struct {
 	exportErr func() error
 	delay     time.Duration
 	countOnly bool
-	spanFunc  func(Span)
+	spanFunc  func([]Span)
 	keepRaw   bool
 }
 
@@ -105,7 +107,18 @@ func WithCountOnly() Option { return func(o *config) { o.countOnly = true } }
 // runs with more spans than memory should hold: [Sink.Count] works, Spans
 // and WaitSpans have nothing to return. f may be called from several
 // goroutines at once.
-func WithSpanFunc(f func(Span)) Option { return func(o *config) { o.spanFunc = f } }
+func WithSpanFunc(f func(Span)) Option {
+	return WithSpansFunc(func(spans []Span) {
+		for i := range spans {
+			f(spans[i])
+		}
+	})
+}
+
+// WithSpansFunc is [WithSpanFunc] a request at a time: f gets the spans
+// of each request received, a slice of its own that f may keep (and
+// point into), and can take them all under one lock.
+func WithSpansFunc(f func([]Span)) Option { return func(o *config) { o.spanFunc = f } }
 
 // WithRawKept keeps the requests received for [Sink.ExportJSON] also
 // with [WithSpanFunc].
@@ -251,10 +264,8 @@ func (s *Sink) handle(ctx context.Context, read func() (received, error)) error 
 	if err == nil {
 		got, err = read()
 	}
-	if err == nil && s.cfg.spanFunc != nil {
-		for _, sp := range got.spans {
-			s.cfg.spanFunc(sp)
-		}
+	if err == nil && s.cfg.spanFunc != nil && len(got.spans) > 0 {
+		s.cfg.spanFunc(got.spans)
 	}
 
 	s.mu.Lock()
@@ -267,8 +278,8 @@ func (s *Sink) handle(ctx context.Context, read func() (received, error)) error 
 		for id, n := range got.traces {
 			s.perTrace[id] += n
 		}
-		for _, sp := range got.spans {
-			s.perTrace[sp.TraceID]++
+		for i := range got.spans {
+			s.perTrace[got.spans[i].TraceID]++
 		}
 		if !s.cfg.countOnly && s.cfg.spanFunc == nil {
 			md, _ := metadata.FromIncomingContext(ctx)

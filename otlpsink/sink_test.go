@@ -15,6 +15,7 @@ import (
 	"net"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -352,6 +353,38 @@ func TestSinkSpanFunc(t *testing.T) {
 	defer mu.Unlock()
 	if s.Count() != 3 || len(names) != 3 || len(spans) != 0 {
 		t.Errorf("count %d, %d spans handed over (%v), %d stored; want 3, 3, none", s.Count(), len(names), names, len(spans))
+	}
+}
+
+// WithSpansFunc hands over each request's spans at once, in a slice the
+// func may keep.
+func TestSinkSpansFunc(t *testing.T) {
+	var mu sync.Mutex
+	var batches [][]Span
+	s := listen(t, WithSpansFunc(func(spans []Span) {
+		mu.Lock()
+		defer mu.Unlock()
+		batches = append(batches, spans)
+	}))
+	if err := exportFixture(s.Addr(), otlptracegrpc.WithInsecure()); err != nil {
+		t.Fatal(err)
+	}
+	s.WaitIdle(context.Background(), 50*time.Millisecond)
+	mu.Lock()
+	defer mu.Unlock()
+	var names []string
+	for _, b := range batches {
+		if len(b) == 0 {
+			t.Error("an empty batch handed over")
+		}
+		for _, sp := range b {
+			names = append(names, sp.Name)
+		}
+	}
+	slices.Sort(names)
+	if s.Count() != 3 || len(names) != 3 || len(batches) > s.Requests() {
+		t.Errorf("count %d, spans handed over %v in %d batches for %d requests; want 3 spans, a batch at most per request",
+			s.Count(), names, len(batches), s.Requests())
 	}
 }
 

@@ -1,6 +1,7 @@
 package otlpsink
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -59,8 +60,10 @@ func WriteTree(w io.Writer, spans []Span, opts TreeOptions) error {
 // says how many were left out. It writes to w in pieces of about 64 KiB
 // (a small batch at once), never part of a line.
 type TreePrinter struct {
-	tw   treeWriter
-	bufs [][]byte // printParallel's buffers, one per processor
+	tw      treeWriter
+	spare   [][][]byte     // printParallel's spare chunks, per processor
+	mu      sync.Mutex     // guards scratch
+	scratch []*prepScratch // Prepare's spare scratch space
 }
 
 // treeFlushSize is how much output TreePrinter gathers before it writes.
@@ -104,21 +107,26 @@ func (p *TreePrinter) Print(spans []*Span) error {
 // of them.
 const (
 	printWindow      = 1024
-	printWindowSpans = 16384
+	printWindowSpans = 4096
 )
 
 // printParallel prints traces as Print does, laying them out on every
 // processor: at clrotel run's exit, the program gone, the printing is
 // what the user waits for. The output is the same. Each processor lays
-// its traces out one after another in a buffer of its own, kept from
-// window to window, so that the buffers stop growing after the first.
+// its traces out one after another in pieces of about treeFlushSize
+// (chunks), which are written out in the traces' order and then reused:
+// the output is never copied to grow a buffer, and the memory it takes
+// is touched once, not anew for each window.
 func (p *TreePrinter) printParallel(traces []*traceTree) {
 	tw := &p.tw
 	workers := runtime.GOMAXPROCS(0)
-	for len(p.bufs) < workers {
-		p.bufs = append(p.bufs, nil)
+	for len(p.spare) < workers {
+		p.spare = append(p.spare, nil)
 	}
-	type laid struct{ worker, from, to int }
+	type laid struct {
+		worker   int
+		from, to chunkPos
+	}
 	for start := 0; start < len(traces) && tw.err == nil; {
 		end, n := start, 0
 		for end < len(traces) && end-start < printWindow && n < printWindowSpans {
@@ -132,7 +140,8 @@ func (p *TreePrinter) printParallel(traces []*traceTree) {
 		var next atomic.Int64
 		var wg sync.WaitGroup
 		for w := range ws {
-			ws[w].opts, ws[w].buf = tw.opts, p.bufs[w][:0]
+			ws[w].opts, ws[w].spare = tw.opts, p.spare[w]
+			ws[w].buf = ws[w].takeChunk()
 			wg.Go(func() {
 				o := &ws[w]
 				for {
@@ -140,33 +149,78 @@ func (p *TreePrinter) printParallel(traces []*traceTree) {
 					if i >= len(window) {
 						return
 					}
-					from := len(o.buf)
+					from := o.pos()
 					window[i].write(o)
-					at[i] = laid{w, from, len(o.buf)}
+					at[i] = laid{w, from, o.pos()}
 				}
 			})
 		}
 		wg.Wait()
 		for _, a := range at {
-			out := ws[a.worker].buf[a.from:a.to]
-			if len(out) >= treeFlushSize {
-				tw.flush()
-				if tw.err == nil {
-					_, tw.err = tw.w.Write(out)
+			o := &ws[a.worker]
+			for c := a.from.chunk; c <= a.to.chunk; c++ {
+				out := o.chunkAt(c)
+				if c == a.to.chunk {
+					out = out[:a.to.off]
 				}
-			} else {
-				tw.buf = append(tw.buf, out...)
-				if len(tw.buf) >= treeFlushSize {
-					tw.flush()
+				if c == a.from.chunk {
+					out = out[a.from.off:]
 				}
+				tw.emit(out)
 			}
 		}
 		for w := range ws {
-			tw.printed += ws[w].printed
-			p.bufs[w] = ws[w].buf
+			o := &ws[w]
+			tw.printed += o.printed
+			o.spare = append(o.spare, o.buf[:0])
+			for _, c := range o.chunks {
+				o.spare = append(o.spare, c[:0])
+			}
+			p.spare[w] = o.spare
 		}
 	}
 	tw.flush()
+}
+
+// chunkPos is a place in a worker's output: a chunk, and an offset in it.
+type chunkPos struct{ chunk, off int }
+
+// pos is where tw's output stands.
+func (tw *treeWriter) pos() chunkPos { return chunkPos{len(tw.chunks), len(tw.buf)} }
+
+// chunkAt returns tw's chunk c, the one being filled after the full ones.
+func (tw *treeWriter) chunkAt(c int) []byte {
+	if c == len(tw.chunks) {
+		return tw.buf
+	}
+	return tw.chunks[c]
+}
+
+// takeChunk returns an empty chunk, a spare one if there is.
+func (tw *treeWriter) takeChunk() []byte {
+	if n := len(tw.spare); n > 0 {
+		c := tw.spare[n-1]
+		tw.spare = tw.spare[:n-1]
+		return c
+	}
+	// Room for a span's lines past the size at which the chunk is full.
+	return make([]byte, 0, treeFlushSize+treeFlushSize/2)
+}
+
+// emit writes out, a run of whole lines, in order with the output
+// gathered: a large one at once, a small one with what follows.
+func (tw *treeWriter) emit(out []byte) {
+	if len(out) >= treeFlushSize {
+		tw.flush()
+		if tw.err == nil {
+			_, tw.err = tw.w.Write(out)
+		}
+		return
+	}
+	tw.buf = append(tw.buf, out...)
+	if len(tw.buf) >= treeFlushSize {
+		tw.flush()
+	}
 }
 
 // Full says whether the printer prints no more spans (MaxSpans reached,
@@ -306,18 +360,36 @@ type treeWriter struct {
 	err     error
 	buf     []byte // output not yet written
 
+	// A writer without w (one of printParallel's) keeps its output in
+	// chunks: the full ones, then buf; spare holds empty ones to reuse.
+	chunks [][]byte
+	spare  [][]byte
+
 	// Scratch space span reuses: the tree lines left of the current
-	// span's children, and the attribute keys.
+	// span's children, and the attributes to print.
 	prefix []byte
-	keys   []string
+	attrs  []attr
+	text   []byte // a span's own lines, when not prepared
+}
+
+// attr is an attribute to print.
+type attr struct {
+	key   string
+	value any
 }
 
 func (tw *treeWriter) full() bool {
 	return tw.err != nil || (tw.opts.MaxSpans > 0 && tw.printed >= tw.opts.MaxSpans)
 }
 
-// flush writes the output gathered, unless a write failed before.
+// flush writes the output gathered, unless a write failed before; a
+// writer without w starts a new chunk instead.
 func (tw *treeWriter) flush() {
+	if tw.w == nil {
+		tw.chunks = append(tw.chunks, tw.buf)
+		tw.buf = tw.takeChunk()
+		return
+	}
 	if tw.err == nil && len(tw.buf) > 0 {
 		_, tw.err = tw.w.Write(tw.buf)
 	}
@@ -338,16 +410,18 @@ func (tw *treeWriter) span(t *traceTree, i int, last, top bool, done []bool) {
 	if last {
 		branch, cont = "└─ ", "   "
 	}
+	// The span's own lines, laid out ahead (Prepare) or now; this span
+	// adds the tree's lines left of them.
+	text := s.text
+	if text == nil {
+		tw.text, tw.attrs = appendSpanText(tw.text[:0], s, tw.opts, tw.attrs)
+		text = tw.text
+	}
+	nl := bytes.IndexByte(text, '\n')
 	// tw.prefix is the lines down to this span's ancestors' siblings.
 	b := append(tw.buf, tw.prefix...)
 	b = append(b, branch...)
-	if s.Name == "" {
-		b = append(b, "(no name)"...)
-	} else {
-		b = appendOneLine(b, s.Name)
-	}
-	b = append(b, "  "...)
-	b = appendDuration(b, s.Duration())
+	b = append(b, text[:nl]...)
 	if top {
 		switch {
 		case s.ParentSpanID == "":
@@ -377,8 +451,84 @@ func (tw *treeWriter) span(t *traceTree, i int, last, top bool, done []bool) {
 	if len(kids) > 0 {
 		detail = append(tw.prefix, "│  "...)
 	}
-	if s.StatusCode == "error" {
+	for rest := text[nl+1:]; len(rest) > 0; {
+		nl := bytes.IndexByte(rest, '\n')
 		b = append(b, detail...)
+		b = append(b, rest[:nl+1]...)
+		rest = rest[nl+1:]
+	}
+	tw.buf = b
+	if len(tw.buf) >= treeFlushSize {
+		tw.flush() // a span's lines are whole
+	}
+	for n, k := range kids {
+		tw.span(t, k, n == len(kids)-1, false, done)
+	}
+	tw.prefix = tw.prefix[:depth]
+}
+
+// Prepare lays out the lines of spans that do not depend on their place
+// in the tree (name and duration, error, attributes and events) ahead of
+// their printing, which then only adds the tree's lines left of them: a
+// caller that gets spans well before it prints them (clrotel run, while
+// its command runs) takes that work off the printing. Prepare may be
+// called from several goroutines at once, each with spans of its own;
+// the spans must be printed by this printer.
+func (p *TreePrinter) Prepare(spans []Span) {
+	sc := p.takeScratch()
+	// Laid out one after another in the scratch buffer, then copied to
+	// one allocation of the exact size: no buffer grown span by span.
+	sc.text, sc.ends = sc.text[:0], sc.ends[:0]
+	for i := range spans {
+		sc.text, sc.attrs = appendSpanText(sc.text, &spans[i], p.tw.opts, sc.attrs)
+		sc.ends = append(sc.ends, len(sc.text))
+	}
+	all := bytes.Clone(sc.text)
+	from := 0
+	for i, end := range sc.ends {
+		spans[i].text = all[from:end:end]
+		from = end
+	}
+	p.mu.Lock()
+	p.scratch = append(p.scratch, sc)
+	p.mu.Unlock()
+}
+
+// takeScratch returns scratch space for Prepare, a spare one if there
+// is. The spares are kept as long as the printer (a sync.Pool would drop
+// them at each collection, and Prepare's buffer would grow anew).
+func (p *TreePrinter) takeScratch() *prepScratch {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n := len(p.scratch); n > 0 {
+		sc := p.scratch[n-1]
+		p.scratch = p.scratch[:n-1]
+		return sc
+	}
+	return &prepScratch{}
+}
+
+// prepScratch is Prepare's scratch space.
+type prepScratch struct {
+	text  []byte
+	ends  []int
+	attrs []attr
+}
+
+// appendSpanText appends the lines of s that do not depend on its place
+// in the tree, each ending in a newline, none holding another: its name
+// and duration, then the error, attributes and events printed under it.
+// attrs is scratch space, returned for reuse.
+func appendSpanText(b []byte, s *Span, opts TreeOptions, attrs []attr) ([]byte, []attr) {
+	if s.Name == "" {
+		b = append(b, "(no name)"...)
+	} else {
+		b = appendOneLine(b, s.Name)
+	}
+	b = append(b, "  "...)
+	b = appendDuration(b, s.Duration())
+	b = append(b, '\n')
+	if s.StatusCode == "error" {
 		b = append(b, "ERROR"...)
 		if s.StatusMsg != "" {
 			b = append(b, ": "...)
@@ -386,38 +536,29 @@ func (tw *treeWriter) span(t *traceTree, i int, last, top bool, done []bool) {
 		}
 		b = append(b, '\n')
 	}
-	if tw.opts.Attrs {
-		keys := tw.keys[:0]
-		for k := range s.Attrs {
-			if !slices.Contains(tw.opts.Hide, k) {
-				keys = append(keys, k)
-			}
-		}
-		slices.Sort(keys)
-		tw.keys = keys
-		for _, k := range keys {
-			b = append(b, detail...)
-			b = appendOneLine(b, k)
-			b = append(b, '=')
-			b = appendValue(b, s.Attrs[k])
-			b = append(b, '\n')
-		}
-		for _, e := range s.Events {
-			b = append(b, detail...)
-			b = append(b, "! "...)
-			b = appendOneLine(b, e.Name)
-			b = appendEventSummary(b, e)
-			b = append(b, '\n')
+	if !opts.Attrs {
+		return b, attrs
+	}
+	attrs = attrs[:0]
+	for k, v := range s.Attrs {
+		if !slices.Contains(opts.Hide, k) {
+			attrs = append(attrs, attr{k, v})
 		}
 	}
-	tw.buf = b
-	if tw.w != nil && len(tw.buf) >= treeFlushSize {
-		tw.flush() // a span's lines are whole
+	slices.SortFunc(attrs, func(a, b attr) int { return strings.Compare(a.key, b.key) })
+	for _, a := range attrs {
+		b = appendOneLine(b, a.key)
+		b = append(b, '=')
+		b = appendValue(b, a.value)
+		b = append(b, '\n')
 	}
-	for n, k := range kids {
-		tw.span(t, k, n == len(kids)-1, false, done)
+	for _, e := range s.Events {
+		b = append(b, "! "...)
+		b = appendOneLine(b, e.Name)
+		b = appendEventSummary(b, e)
+		b = append(b, '\n')
 	}
-	tw.prefix = tw.prefix[:depth]
+	return b, attrs
 }
 
 // appendEventSummary renders an event's attributes after its name: ":
@@ -488,7 +629,8 @@ func appendValue(b []byte, v any) []byte {
 	case nil:
 		return append(b, "null"...)
 	}
-	return fmt.Append(b, v)
+	// No type the receiver decodes; kept on one line all the same.
+	return appendOneLine(b, fmt.Sprint(v))
 }
 
 // appendQuoted appends strconv.Quote(s). Printable ASCII other than the
@@ -499,6 +641,9 @@ func appendQuoted(b []byte, s string) []byte {
 	b = append(b, '"')
 	for i := 0; i < len(s); {
 		j := i
+		for j+8 <= len(s) && plainWord(s[j:j+8]) {
+			j += 8
+		}
 		for j < len(s) && plainASCII(s[j]) {
 			j++
 		}
@@ -516,11 +661,24 @@ func appendQuoted(b []byte, s string) []byte {
 		for k < len(s) && s[k] >= utf8.RuneSelf {
 			k++
 		}
-		q := strconv.AppendQuote(nil, s[j:k])
-		b = append(b, q[1:len(q)-1]...)
+		// Quote in place, then drop the quotes strconv adds.
+		at := len(b)
+		b = strconv.AppendQuote(b, s[j:k])
+		b = append(b[:at], b[at+1:len(b)-1]...)
 		i = k
 	}
 	return append(b, '"')
+}
+
+// plainWord says whether the 8 bytes of w are all plainASCII, testing
+// them together: none below ' ', none at or above 0x7f, no '"' nor '\\'.
+func plainWord(w string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+	zero := func(v uint64) uint64 { return (v - ones) & ^v & highs } // a zero byte
+	below := (x - ones*' ') & ^x & highs                             // a byte below ' '
+	return x&highs == 0 && below|zero(x^(ones*'"'))|zero(x^(ones*'\\'))|zero(x^(ones*0x7f)) == 0
 }
 
 // plainASCII is a byte strconv.Quote copies as it is.
@@ -539,7 +697,16 @@ var plainBytes = func() (t [256]bool) {
 // appendOneLine appends s with its control characters escaped, so that a
 // value cannot break the tree's lines.
 func appendOneLine(b []byte, s string) []byte {
-	if !strings.ContainsFunc(s, isControl) {
+	// The control characters are ASCII, and no byte of a UTF-8 sequence
+	// is: a byte scan finds them.
+	clean := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < ' ' || c == 0x7f {
+			clean = false
+			break
+		}
+	}
+	if clean {
 		return append(b, s...)
 	}
 	for _, r := range s {

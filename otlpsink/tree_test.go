@@ -2,6 +2,7 @@ package otlpsink
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -139,6 +140,24 @@ trace d  (3 spans)
 			if b.String() != tt.want {
 				t.Errorf("got:\n%s\nwant:\n%s", b.String(), tt.want)
 			}
+			// Laid out ahead (Prepare), the spans print the same.
+			var p strings.Builder
+			printer := NewTreePrinter(&p, tt.opts)
+			spans := slices.Clone(tt.spans)
+			ptrs := make([]*Span, len(spans))
+			printer.Prepare(spans)
+			for i := range spans {
+				ptrs[i] = &spans[i]
+			}
+			if err := printer.Print(ptrs); err != nil {
+				t.Fatal(err)
+			}
+			if err := printer.Finish(); err != nil {
+				t.Fatal(err)
+			}
+			if p.String() != tt.want {
+				t.Errorf("prepared, got:\n%s\nwant:\n%s", p.String(), tt.want)
+			}
 		})
 	}
 }
@@ -250,6 +269,43 @@ func TestAppendQuoted(t *testing.T) {
 	} {
 		if got, want := string(appendQuoted(nil, s)), strconv.Quote(s); got != want {
 			t.Errorf("appendQuoted(%q) = %s, want %s", s, got, want)
+		}
+	}
+}
+
+// TestPlainWord: each byte value, at each place among plain bytes, makes
+// the word plain exactly when the byte is; long runs of plain text with
+// one special byte in them quote as strconv does.
+func TestPlainWord(t *testing.T) {
+	for c := 0; c < 256; c++ {
+		for at := range 8 {
+			w := []byte("abcdefgh")
+			w[at] = byte(c)
+			if got, want := plainWord(string(w)), plainASCII(byte(c)); got != want {
+				t.Errorf("plainWord(%q) = %v, want %v", w, got, want)
+			}
+		}
+		s := strings.Repeat("x", 13) + string(rune(c)) + strings.Repeat("y", 17) + string([]byte{byte(c)}) + "z"
+		if got, want := string(appendQuoted(nil, s)), strconv.Quote(s); got != want {
+			t.Errorf("appendQuoted(%q) = %s, want %s", s, got, want)
+		}
+	}
+}
+
+// TestAppendOneLine: control characters are escaped, everything else
+// (other runes, invalid bytes) kept.
+func TestAppendOneLine(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"", ""},
+		{"plain text", "plain text"},
+		{"héllo 日本 \xff", "héllo 日本 \xff"},
+		{"a\nb", `a\nb`},
+		{"line\nbreak\ttab\r", `line\nbreak\ttab\r`},
+		{"del\x7f", `del\x7f`},
+		{"nul\x00é", `nul\x00é`},
+	} {
+		if got := string(appendOneLine([]byte("> "), tt.in)); got != "> "+tt.want {
+			t.Errorf("appendOneLine(%q) = %q, want %q", tt.in, got, "> "+tt.want)
 		}
 	}
 }

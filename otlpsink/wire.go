@@ -79,6 +79,24 @@ type wireField struct {
 
 // nextField reads the first field of b.
 func nextField(b []byte) (wireField, error) {
+	// Most fields of a span are a one-byte tag and, if length-delimited,
+	// a one-byte length: read those without the general decoding.
+	if len(b) >= 2 && b[0] < 0x80 && b[0] >= 8 {
+		num, typ := protowire.Number(b[0]>>3), protowire.Type(b[0]&7)
+		switch {
+		case typ == protowire.BytesType && b[1] < 0x80:
+			if end := 2 + int(b[1]); end <= len(b) {
+				return wireField{num: num, typ: typ, b: b[2:end], rest: b[end:]}, nil
+			}
+		case typ == protowire.VarintType && b[1] < 0x80:
+			return wireField{num: num, typ: typ, v: uint64(b[1]), rest: b[2:]}, nil
+		}
+	}
+	return nextFieldSlow(b)
+}
+
+// nextFieldSlow is nextField for any field.
+func nextFieldSlow(b []byte) (wireField, error) {
 	num, typ, n := protowire.ConsumeTag(b)
 	if n < 0 {
 		return wireField{}, errMalformed
@@ -134,6 +152,92 @@ func wireString(b []byte) (string, error) {
 	return string(b), nil
 }
 
+// A request's spans repeat most of their strings: every span carries the
+// same attribute keys, a method's spans the same names, module and types,
+// a trace's spans its id. A wireDecoder, one per request, makes each such
+// string once and hands it out again (with its boxing as an attribute
+// value), which spares most of the decoding's allocations and the
+// collector's work on them. It bounds what it keeps, so that a request of
+// distinct values costs no more than a map's lookups.
+type wireDecoder struct {
+	strs  map[string]string // keys, names, ids
+	vals  map[string]any    // string attribute values, boxed
+	attrs int               // the last span's attribute count
+}
+
+// Limits on what a wireDecoder keeps: values longer than internMaxLen
+// rarely repeat (rendered objects), and a request with more distinct
+// strings than internMaxStrings gains nothing from the rest.
+const (
+	internMaxLen     = 256
+	internMaxStrings = 8192
+)
+
+// str returns b as a string, checked as UTF-8.
+func (d *wireDecoder) str(b []byte) (string, error) {
+	if len(b) > internMaxLen {
+		return wireString(b)
+	}
+	if s, ok := d.strs[string(b)]; ok {
+		return s, nil
+	}
+	s, err := wireString(b)
+	if err == nil && len(d.strs) < internMaxStrings {
+		if d.strs == nil {
+			d.strs = make(map[string]string, 64)
+		}
+		d.strs[s] = s
+	}
+	return s, err
+}
+
+// value returns b as a string attribute value, checked as UTF-8.
+func (d *wireDecoder) value(b []byte) (any, error) {
+	if len(b) > internMaxLen {
+		s, err := wireString(b)
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
+	if v, ok := d.vals[string(b)]; ok {
+		return v, nil
+	}
+	s, err := wireString(b)
+	if err != nil {
+		return nil, err
+	}
+	var v any = s
+	if len(d.vals) < internMaxStrings {
+		if d.vals == nil {
+			d.vals = make(map[string]any, 256)
+		}
+		d.vals[s] = v
+	}
+	return v, nil
+}
+
+// id returns the id b in lowercase hex; ids that repeat (trace and
+// parent ids) are made once.
+func (d *wireDecoder) id(b []byte) string {
+	var buf [32]byte
+	if len(b) > len(buf)/2 {
+		return hex.EncodeToString(b)
+	}
+	h := buf[:hex.Encode(buf[:], b)]
+	if s, ok := d.strs[string(h)]; ok {
+		return s
+	}
+	s := string(h)
+	if len(d.strs) < internMaxStrings {
+		if d.strs == nil {
+			d.strs = make(map[string]string, 64)
+		}
+		d.strs[s] = s
+	}
+	return s
+}
+
 // count returns how many length-delimited fields num the message b has
 // (0 if it is malformed: the decoding then says so).
 func count(b []byte, num protowire.Number) int {
@@ -155,18 +259,19 @@ func count(b []byte, num protowire.Number) int {
 // ExportTraceServiceRequest, in order.
 func decodeTraces(req []byte) ([]Span, error) {
 	var out []Span
+	var d wireDecoder
 	err := fields(req, func(f wireField) error {
 		if !f.is(fieldResourceSpans, protowire.BytesType) {
 			return nil
 		}
 		var err error
-		out, err = decodeResourceSpans(f.b, out)
+		out, err = d.resourceSpans(f.b, out)
 		return err
 	})
 	return out, err
 }
 
-func decodeResourceSpans(b []byte, out []Span) ([]Span, error) {
+func (d *wireDecoder) resourceSpans(b []byte, out []Span) ([]Span, error) {
 	// The resource may follow the scope spans on the wire: read it first.
 	res := map[string]any{}
 	err := fields(b, func(f wireField) error {
@@ -175,7 +280,7 @@ func decodeResourceSpans(b []byte, out []Span) ([]Span, error) {
 		}
 		return fields(f.b, func(g wireField) error {
 			if g.is(wireResourceAttributes, protowire.BytesType) {
-				return decodeKeyValue(g.b, res)
+				return d.keyValue(g.b, res)
 			}
 			return nil
 		})
@@ -188,13 +293,13 @@ func decodeResourceSpans(b []byte, out []Span) ([]Span, error) {
 			return nil
 		}
 		var err error
-		out, err = decodeScopeSpans(f.b, res, out)
+		out, err = d.scopeSpans(f.b, res, out)
 		return err
 	})
 	return out, err
 }
 
-func decodeScopeSpans(b []byte, res map[string]any, out []Span) ([]Span, error) {
+func (d *wireDecoder) scopeSpans(b []byte, res map[string]any, out []Span) ([]Span, error) {
 	scope := ""
 	err := fields(b, func(f wireField) error {
 		if !f.is(wireScopeSpansScope, protowire.BytesType) {
@@ -202,7 +307,7 @@ func decodeScopeSpans(b []byte, res map[string]any, out []Span) ([]Span, error) 
 		}
 		return fields(f.b, func(g wireField) error {
 			if g.is(wireScopeName, protowire.BytesType) {
-				s, err := wireString(g.b)
+				s, err := d.str(g.b)
 				scope = s
 				return err
 			}
@@ -217,18 +322,21 @@ func decodeScopeSpans(b []byte, res map[string]any, out []Span) ([]Span, error) 
 		if !f.is(wireScopeSpansSpans, protowire.BytesType) {
 			return nil
 		}
-		sp := Span{Attrs: map[string]any{}, Resource: res, Scope: scope}
-		if err := decodeSpan(f.b, &sp); err != nil {
+		// Sized as the span before: a method's spans carry the same
+		// attributes, and counting them first costs a pass over the span.
+		sp := Span{Attrs: make(map[string]any, d.attrs), Resource: res, Scope: scope}
+		if err := d.span(f.b, &sp); err != nil {
 			return err
 		}
+		d.attrs = len(sp.Attrs)
 		out = append(out, sp)
 		return nil
 	})
 	return out, err
 }
 
-// decodeSpan fills sp from the encoded Span b.
-func decodeSpan(b []byte, sp *Span) error {
+// span fills sp from the encoded Span b.
+func (d *wireDecoder) span(b []byte, sp *Span) error {
 	var start, end uint64
 	var kind tracepb.Span_SpanKind
 	var code tracepb.Status_StatusCode
@@ -240,13 +348,13 @@ func decodeSpan(b []byte, sp *Span) error {
 		b = f.rest
 		switch {
 		case f.is(wireSpanTraceID, protowire.BytesType):
-			sp.TraceID = hex.EncodeToString(f.b)
+			sp.TraceID = d.id(f.b)
 		case f.is(wireSpanSpanID, protowire.BytesType):
-			sp.SpanID = hex.EncodeToString(f.b)
+			sp.SpanID = hex.EncodeToString(f.b) // each span's own
 		case f.is(wireSpanParentSpanID, protowire.BytesType):
-			sp.ParentSpanID = hex.EncodeToString(f.b)
+			sp.ParentSpanID = d.id(f.b)
 		case f.is(wireSpanName, protowire.BytesType):
-			sp.Name, err = wireString(f.b)
+			sp.Name, err = d.str(f.b)
 		case f.is(wireSpanKind, protowire.VarintType):
 			kind = tracepb.Span_SpanKind(int32(f.v))
 		case f.is(wireSpanStart, protowire.Fixed64Type):
@@ -254,7 +362,7 @@ func decodeSpan(b []byte, sp *Span) error {
 		case f.is(wireSpanEnd, protowire.Fixed64Type):
 			end = f.v
 		case f.is(wireSpanAttributes, protowire.BytesType):
-			err = decodeKeyValue(f.b, sp.Attrs)
+			err = d.keyValue(f.b, sp.Attrs)
 		case f.is(wireSpanEvents, protowire.BytesType):
 			e := Event{Time: unixNano(0), Attrs: map[string]any{}}
 			err = fields(f.b, func(g wireField) error {
@@ -263,9 +371,9 @@ func decodeSpan(b []byte, sp *Span) error {
 				case g.is(wireEventTime, protowire.Fixed64Type):
 					e.Time = unixNano(g.v)
 				case g.is(wireEventName, protowire.BytesType):
-					e.Name, err = wireString(g.b)
+					e.Name, err = d.str(g.b)
 				case g.is(wireEventAttributes, protowire.BytesType):
-					err = decodeKeyValue(g.b, e.Attrs)
+					err = d.keyValue(g.b, e.Attrs)
 				}
 				return err
 			})
@@ -275,11 +383,11 @@ func decodeSpan(b []byte, sp *Span) error {
 			err = fields(f.b, func(g wireField) error {
 				switch {
 				case g.is(wireLinkTraceID, protowire.BytesType):
-					l.TraceID = hex.EncodeToString(g.b)
+					l.TraceID = d.id(g.b)
 				case g.is(wireLinkSpanID, protowire.BytesType):
-					l.SpanID = hex.EncodeToString(g.b)
+					l.SpanID = d.id(g.b)
 				case g.is(wireLinkAttributes, protowire.BytesType):
-					return decodeKeyValue(g.b, l.Attrs)
+					return d.keyValue(g.b, l.Attrs)
 				}
 				return nil
 			})
@@ -289,7 +397,7 @@ func decodeSpan(b []byte, sp *Span) error {
 				var err error
 				switch {
 				case g.is(wireStatusMessage, protowire.BytesType):
-					sp.StatusMsg, err = wireString(g.b)
+					sp.StatusMsg, err = d.str(g.b)
 				case g.is(wireStatusCode, protowire.VarintType):
 					code = tracepb.Status_StatusCode(int32(g.v))
 				}
@@ -305,10 +413,10 @@ func decodeSpan(b []byte, sp *Span) error {
 	return nil
 }
 
-// decodeKeyValue adds the encoded KeyValue b to m. The loops here and in
-// decodeAnyValue take no closures: they run for every attribute, and a
+// keyValue adds the encoded KeyValue b to m. The loops here and in
+// anyValue take no closures: they run for every attribute, and a
 // closure's captured variables would each be allocated.
-func decodeKeyValue(b []byte, m map[string]any) error {
+func (d *wireDecoder) keyValue(b []byte, m map[string]any) error {
 	var key string
 	var first []byte // the value's encoding
 	var more [][]byte
@@ -320,7 +428,7 @@ func decodeKeyValue(b []byte, m map[string]any) error {
 		}
 		switch {
 		case f.is(wireKeyValueKey, protowire.BytesType):
-			if key, err = wireString(f.b); err != nil {
+			if key, err = d.str(f.b); err != nil {
 				return err
 			}
 		case f.is(wireKeyValueValue, protowire.BytesType):
@@ -340,9 +448,9 @@ func decodeKeyValue(b []byte, m map[string]any) error {
 	if hasValue {
 		var err error
 		if more == nil {
-			value, err = decodeAnyValue(first, nil)
+			value, err = d.anyValue(first, nil)
 		} else {
-			value, err = decodeAnyValue(nil, more)
+			value, err = d.anyValue(nil, more)
 		}
 		if err != nil {
 			return err
@@ -352,10 +460,10 @@ func decodeKeyValue(b []byte, m map[string]any) error {
 	return nil
 }
 
-// decodeAnyValue decodes an AnyValue given as one encoding (one) or as
+// anyValue decodes an AnyValue given as one encoding (one) or as
 // several pieces merged in order: the last oneof member set wins, and a
 // message member set more than once is merged.
-func decodeAnyValue(one []byte, pieces [][]byte) (any, error) {
+func (d *wireDecoder) anyValue(one []byte, pieces [][]byte) (any, error) {
 	var value any
 	var lastMsg protowire.Number
 	var msgParts [][]byte
@@ -372,7 +480,7 @@ func decodeAnyValue(one []byte, pieces [][]byte) (any, error) {
 			b = f.rest
 			switch {
 			case f.is(wireAnyString, protowire.BytesType):
-				if value, err = wireString(f.b); err != nil {
+				if value, err = d.value(f.b); err != nil {
 					return nil, err
 				}
 				lastMsg = 0
@@ -413,7 +521,7 @@ func decodeAnyValue(one []byte, pieces [][]byte) (any, error) {
 				}
 				b = f.rest
 				if f.is(wireListValues, protowire.BytesType) {
-					v, err := decodeAnyValue(f.b, nil)
+					v, err := d.anyValue(f.b, nil)
 					if err != nil {
 						return nil, err
 					}
@@ -432,7 +540,7 @@ func decodeAnyValue(one []byte, pieces [][]byte) (any, error) {
 			}
 			b = f.rest
 			if f.is(wireListValues, protowire.BytesType) {
-				if err := decodeKeyValue(f.b, out); err != nil {
+				if err := d.keyValue(f.b, out); err != nil {
 					return nil, err
 				}
 			}

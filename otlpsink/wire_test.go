@@ -2,6 +2,7 @@ package otlpsink
 
 import (
 	"encoding/hex"
+	"errors"
 	"reflect"
 	"testing"
 
@@ -170,12 +171,41 @@ func TestDecodeTraces(t *testing.T) {
 }
 
 func TestDecodeTracesRefuses(t *testing.T) {
-	for name, w := range map[string][]byte{
-		"truncated":    {0x0a, 0x05, 0x12},
-		"invalid utf8": mustMarshal(t, &collectortrace.ExportTraceServiceRequest{ResourceSpans: []*tracepb.ResourceSpans{{ScopeSpans: []*tracepb.ScopeSpans{{Spans: []*tracepb.Span{{Name: "ok"}}}}}}}, "ok", "\xff\xfe"),
+	// A request whose second span has the attribute key=value, the
+	// first one like it with valid strings the decoder keeps.
+	withAttr := func(key, value string) *collectortrace.ExportTraceServiceRequest {
+		return &collectortrace.ExportTraceServiceRequest{ResourceSpans: []*tracepb.ResourceSpans{{ScopeSpans: []*tracepb.ScopeSpans{{Spans: []*tracepb.Span{
+			{Name: "a", Attributes: []*commonpb.KeyValue{kv("k\u00e9", str("v\u00e9"))}},
+			{Name: "b", Attributes: []*commonpb.KeyValue{kv(key, str(value))}},
+		}}}}}}
+	}
+	span := func(b []byte) []byte { // b as the only span of a request
+		ss := protowire.AppendBytes(protowire.AppendTag(nil, wireScopeSpansSpans, protowire.BytesType), b)
+		rs := protowire.AppendBytes(protowire.AppendTag(nil, wireResourceSpansScopeSpans, protowire.BytesType), ss)
+		return protowire.AppendBytes(protowire.AppendTag(nil, fieldResourceSpans, protowire.BytesType), rs)
+	}
+	for _, tt := range []struct {
+		name string
+		wire []byte
+		want error
+	}{
+		{"truncated", []byte{0x0a, 0x05, 0x12}, errMalformed},
+		{"length past the end, one-byte length", []byte{0x0a, 0x7f, 0x12}, errMalformed},
+		{"length past the end, longer length", []byte{0x0a, 0x80, 0x01, 0x12}, errMalformed},
+		{"field number 0", []byte{0x02, 0x00}, errMalformed},
+		{"tag alone", []byte{0x08}, errMalformed},
+		{"varint cut", []byte{0x08, 0x80}, errMalformed},
+		{"span field truncated", span([]byte{0x2a, 0x03, 'a'}), errMalformed},
+		{"span kind cut", span([]byte{0x30}), errMalformed},
+		{"end group alone", []byte{0x0c}, errMalformed},
+		{"invalid utf8 name", mustMarshal(t, &collectortrace.ExportTraceServiceRequest{ResourceSpans: []*tracepb.ResourceSpans{{ScopeSpans: []*tracepb.ScopeSpans{{Spans: []*tracepb.Span{{Name: "ok"}}}}}}}, "ok", "\xff\xfe"), errInvalidUTF8},
+		// The same bytes but for one, after the valid string was kept.
+		{"invalid utf8 key", mustMarshal(t, withAttr("kQQ", "v"), "kQQ", "k\xc3\x28"), errInvalidUTF8},
+		{"invalid utf8 value", mustMarshal(t, withAttr("k", "vQQ"), "vQQ", "v\xc3\x28"), errInvalidUTF8},
 	} {
-		if _, err := decodeTraces(w); err == nil {
-			t.Errorf("%s: decodeTraces accepted it", name)
+		spans, err := decodeTraces(tt.wire)
+		if !errors.Is(err, tt.want) {
+			t.Errorf("%s: decodeTraces = %d spans, %v; want %v", tt.name, len(spans), err, tt.want)
 		}
 	}
 }

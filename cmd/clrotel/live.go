@@ -21,11 +21,12 @@ const tickEvery = 250 * time.Millisecond
 // it holds no span; once --max-spans are printed it holds no more, only
 // counts them.
 type liveReport struct {
-	mu      sync.Mutex
-	sum     runSummary
-	traces  *completing.Traces // nil: no span is held
-	skipped int                // spans received but not held, for the printer's count
-	closed  bool               // finish has begun: a span that arrives now is ignored
+	mu       sync.Mutex
+	sum      runSummary
+	traces   *completing.Traces // nil: no span is held
+	skipped  int                // spans received but not held, for the printer's count
+	closed   bool               // finish has begun: a span that arrives now is ignored
+	maxSpans int                // --max-spans: spans received past it are not laid out ahead
 
 	// Only the goroutine that calls tick, then finish, touches these.
 	w       io.Writer
@@ -36,7 +37,7 @@ type liveReport struct {
 // newLiveReport returns a report printing to w (nothing if quiet), at most
 // maxSpans spans (0: all), under rule, for a run that began at begin.
 func newLiveReport(w io.Writer, maxSpans int, quiet bool, rule completing.Rule, begin time.Time) *liveReport {
-	r := &liveReport{w: w}
+	r := &liveReport{w: w, maxSpans: maxSpans}
 	if !quiet {
 		r.traces = completing.New(rule, begin)
 		r.printer = otlpsink.NewTreePrinter(w, otlpsink.TreeOptions{Attrs: true, Hide: methodKeys(), MaxSpans: maxSpans})
@@ -44,19 +45,31 @@ func newLiveReport(w io.Writer, maxSpans int, quiet bool, rule completing.Rule, 
 	return r
 }
 
-// add takes a span the receiver got at now; the receiver calls it from
-// several goroutines.
-func (r *liveReport) add(s otlpsink.Span, now time.Time) {
+// add takes spans the receiver got at now, holding them where they are;
+// the receiver calls it from several goroutines, once per request. It
+// lays out their lines for the printer first, unless they are past what
+// will be printed: the printing at the command's exit, which the user
+// waits for, is then little more than copying.
+func (r *liveReport) add(now time.Time, spans ...otlpsink.Span) {
+	r.mu.Lock()
+	prepare := r.traces != nil && !r.closed && (r.maxSpans == 0 || r.sum.spans < r.maxSpans)
+	r.mu.Unlock()
+	if prepare {
+		r.printer.Prepare(spans)
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.closed {
 		return
 	}
-	r.sum.add(s)
-	if r.traces != nil {
-		r.traces.Add(&s, now)
-	} else {
-		r.skipped++
+	for i := range spans {
+		s := &spans[i]
+		r.sum.add(s)
+		if r.traces != nil {
+			r.traces.Add(s, now)
+		} else {
+			r.skipped++
+		}
 	}
 }
 

@@ -24,18 +24,18 @@ func TestLiveReport(t *testing.T) {
 	var out strings.Builder
 	r := newLiveReport(&out, 0, false, rule, begin)
 
-	r.add(liveSpan("a1", "2", "1", "A.Child"), at(1))
-	r.add(liveSpan("a1", "1", "", "A.Root"), at(1.5))
+	r.add(at(1), liveSpan("a1", "2", "1", "A.Child"))
+	r.add(at(1.5), liveSpan("a1", "1", "", "A.Root"))
 	r.tick(at(2.9))
 	if out.Len() != 0 {
 		t.Fatalf("printed before Start:\n%s", out.String())
 	}
-	r.add(liveSpan("b2", "1", "", "B.Root"), at(3.2))
+	r.add(at(3.2), liveSpan("b2", "1", "", "B.Root"))
 	r.tick(at(3.5))
 	if got, want := out.String(), "trace a1  (2 spans)\n└─ A.Root  0ns\n   └─ A.Child  0ns\n"; got != want {
 		t.Fatalf("at 3.5 s printed\n%s\nwant\n%s", got, want)
 	}
-	r.add(liveSpan("c3", "2", "1", "C.Orphan"), at(4))
+	r.add(at(4), liveSpan("c3", "2", "1", "C.Orphan"))
 	if err := r.finish(nil); err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestLiveReport(t *testing.T) {
 		t.Errorf("the summary comes before the traces left:\n%s", rest)
 	}
 	// A span after finish began is not counted.
-	r.add(liveSpan("d4", "1", "", "D.Late"), at(9))
+	r.add(at(9), liveSpan("d4", "1", "", "D.Late"))
 	if r.sum.spans != 4 {
 		t.Errorf("%d spans counted after a late one, want 4", r.sum.spans)
 	}
@@ -62,10 +62,10 @@ func TestLiveReportStopsHolding(t *testing.T) {
 	begin := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
 	var out strings.Builder
 	r := newLiveReport(&out, 1, false, rule, begin)
-	r.add(liveSpan("a1", "1", "", "A.Root"), begin)
+	r.add(begin, liveSpan("a1", "1", "", "A.Root"))
 	r.tick(begin.Add(2 * time.Second))
-	r.add(liveSpan("b2", "1", "", "B.Root"), begin.Add(3*time.Second))
-	r.add(liveSpan("b2", "2", "1", "B.Child"), begin.Add(3*time.Second))
+	r.add(begin.Add(3*time.Second), liveSpan("b2", "1", "", "B.Root"))
+	r.add(begin.Add(3*time.Second), liveSpan("b2", "2", "1", "B.Child"))
 	if r.traces != nil {
 		t.Errorf("still holding spans (%d) after the limit", r.traces.Held())
 	}
@@ -83,7 +83,7 @@ func TestLiveReportStopsHolding(t *testing.T) {
 func TestLiveReportQuiet(t *testing.T) {
 	var out strings.Builder
 	r := newLiveReport(&out, 0, true, completing.DefaultRule, time.Now())
-	r.add(liveSpan("a1", "1", "", "A.Root"), time.Now())
+	r.add(time.Now(), liveSpan("a1", "1", "", "A.Root"))
 	r.tick(time.Now().Add(time.Hour))
 	if err := r.finish(nil); err != nil || out.Len() != 0 || r.traces != nil {
 		t.Errorf("quiet: err %v, printed %q, holding %v", err, out.String(), r.traces != nil)

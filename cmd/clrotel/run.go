@@ -145,7 +145,7 @@ func runRun(args []string, stdout, stderr io.Writer) (int, error) {
 		}
 		live = newLiveReport(stderr, f.maxSpans, f.quiet, completing.DefaultRule, time.Now())
 		lessGC()
-		opts := []otlpsink.Option{otlpsink.WithSpanFunc(func(s otlpsink.Span) { live.add(s, time.Now()) })}
+		opts := []otlpsink.Option{otlpsink.WithSpansFunc(func(s []otlpsink.Span) { live.add(time.Now(), s...) })}
 		if f.out != "" {
 			opts = append(opts, otlpsink.WithRawKept())
 		}

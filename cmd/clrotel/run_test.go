@@ -302,7 +302,7 @@ func TestFoldedApproximate(t *testing.T) {
 		}
 		var b bytes.Buffer
 		var f foldedTally
-		f.add(spans[0])
+		f.add(&spans[0])
 		if err := f.write(&b); err != nil {
 			t.Fatal(err)
 		}

@@ -22,14 +22,14 @@ type runSummary struct {
 	methods otlpsink.MethodTally
 }
 
-func (s *runSummary) add(sp otlpsink.Span) {
+func (s *runSummary) add(sp *otlpsink.Span) {
 	if s.traces == nil {
 		s.traces = map[string]struct{}{}
 	}
 	s.spans++
 	s.traces[sp.TraceID] = struct{}{}
 	s.folded.add(sp)
-	s.methods.Add(sp)
+	s.methods.Add(*sp)
 }
 
 // write prints the summary line, what was folded, and the busiest methods
@@ -59,7 +59,7 @@ type foldedTally struct {
 	names  []string // by Entry.Fn
 }
 
-func (f *foldedTally) add(s otlpsink.Span) {
+func (f *foldedTally) add(s *otlpsink.Span) {
 	n, _ := s.Attrs[string(folding.KeyCount)].(int64)
 	f.total += n
 	if s.Attrs[string(folding.KeyApproximate)] == true {
