@@ -17,7 +17,8 @@
 // own fields by token); the struct grows by 48 bytes. ReadyToRun code bakes
 // type layouts in, so modules with native code (COR_PRF_MODULE_NGEN: every
 // framework module, and apps published ReadyToRun) are left alone: their
-// async methods are traced as before, each MoveNext a span of its own. A
+// async methods are traced as plain methods, each MoveNext a span of its
+// own. A
 // type with explicit layout is left alone too (a new field there would need
 // an offset).
 //

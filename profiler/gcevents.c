@@ -39,7 +39,7 @@
 // its own, nobody waiting for it: the managed code the enabling runs must
 // not run in a GC callback, a JIT callback or on one of Go's threads (it
 // would make it a managed thread). Items a collection moves before it is
-// up (some 20 ms) are forgotten, counted, as before.
+// up (some 20 ms) are forgotten, and counted.
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>

@@ -9,7 +9,8 @@
 // entry out of .init_array into .clrotel_goinit, where the dynamic loader
 // still relocates it but does not call it; clr_go_start calls it, with the
 // process's arguments saved at load, the first time Go is needed. A build
-// without the script (go build alone) starts Go at load, as before, and
+// without the script (go build alone) starts Go at load, as any c-shared
+// library does, and
 // clr_go_start does nothing.
 //
 // The entry itself runs runtime·libpreinit on the calling thread (Go's

@@ -17,7 +17,7 @@ void clr_go_start(void);
 // way package config reads it: whether the start of Go can wait for the
 // first function that may be selected. It cannot when a configuration file
 // is given (CLROTEL_CONFIG), or when CLROTEL_INCLUDE holds anything but
-// ASCII: Go then starts in Initialize, as before.
+// ASCII: Go then starts in Initialize.
 typedef struct {
     int rejit;          // COR_PRF_ENABLE_REJIT: folding and its re-JIT not switched off
     int async;          // async methods as one span (clr_async_enable)

@@ -13,7 +13,7 @@
 //    SetEventMask may add and remove it after Initialize.
 //  - The slow-path flags (arguments, return value, frame info) are
 //    immutable after Initialize, and SetEnterLeaveFunctionHooks3WithInfo
-//    needs only them, so the hooks are registered in Initialize as before.
+//    needs only them, so the hooks are registered in Initialize.
 //
 // So the bit is set only while a selected method is being JIT-compiled,
 // from its JITCompilationStarted to its JITCompilationFinished (the compile
