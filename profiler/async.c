@@ -18,9 +18,8 @@
 // type layouts in, so modules with native code (COR_PRF_MODULE_NGEN: every
 // framework module, and apps published ReadyToRun) are left alone: their
 // async methods are traced as plain methods, each MoveNext a span of its
-// own. A
-// type with explicit layout is left alone too (a new field there would need
-// an offset).
+// own. A type with explicit layout is left alone too (a new field there
+// would need an offset).
 //
 // The hooks (hooks.c) read and write the fields on CLR threads with the
 // rules of the hot path; this file's module-load part runs once per module
