@@ -147,6 +147,6 @@ func (a *ambientState) StringLayout() (uint32, uint32, error) {
 // keepActivity decides whether a stopped Activity of the app's is exported,
 // as the sampler would decide for a root of its trace.
 func (p *profiler) keepActivity(s ambient.Span) bool {
-	cfg := p.samp.config()
+	cfg := p.samp.Config()
 	return ambient.Export(s, cfg.ParentBased(), func(id [16]byte) bool { return sampling.Sampled(id, cfg.DefaultBound()) })
 }

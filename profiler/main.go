@@ -183,7 +183,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		log.Infof("membarrier(2) unavailable: root decisions fence for strategy updates")
 	}
 	p.samp = newSamplingState(log, p.funcs, p.pipe.ServiceName())
-	p.samp.publish(func() bool { p.samp.live.Reload(cfg.Sampling); return true })
+	p.samp.Reload(cfg.Sampling)
 	p.samp.remote.Apply(cfg.Sampling)
 	if path, ok := os.LookupEnv("CLROTEL_CONFIG"); ok && strings.TrimSpace(path) != "" {
 		p.cfgPath = path
@@ -358,7 +358,7 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		f.c = newCFn(fid, index, flags, sampling.MethodSetting{})
 		return f
 	}
-	f.c = newCFn(fid, index, flags, p.samp.setting(f.names))
+	f.c = newCFn(fid, index, flags, p.samp.Setting(f.names))
 	p.pipe.Warm() // its spans will be exported: connect now, not at exit
 	role.apply(f.c)
 	p.planner.Prepare()
