@@ -138,7 +138,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	p.shapes = shaping.Load(cfg.NoCode, cfg.NoCodeFile, os.ReadFile, log)
 	p.drain = newDrainer(p)
 	go p.drain.run()
-	go p.planner.run(p.stop)
+	go p.planner.requests.Run(p.stop)
 	prof = p
 	configureScope(p.sel)
 	if cfg.Async {
@@ -221,12 +221,7 @@ func clrotelWarm() {
 	}()
 	// Off the runtime's threads: as the planner's own goroutine, never
 	// after Shutdown closed the runtime to Go.
-	pl := p.planner
-	pl.rt.RLock()
-	defer pl.rt.RUnlock()
-	if !pl.rtClosed {
-		pl.Prepare()
-	}
+	p.planner.gate.Do(p.planner.Prepare)
 }
 
 // defaultServiceName names the service after the app when OTEL_SERVICE_NAME
@@ -423,7 +418,7 @@ func (p *profiler) shutdown() {
 		}
 	}()
 	// Go's own threads ask the runtime nothing once this returns.
-	defer p.planner.closeRuntime()
+	defer p.planner.gate.Close()
 	close(p.stop)
 	p.samp.remote.Stop()
 	deadline := time.Now().Add(p.cfg.ShutdownWait)
