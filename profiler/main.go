@@ -40,6 +40,7 @@ import (
 	"github.com/clrotel/clrotel/shaping"
 	"github.com/clrotel/clrotel/shedding"
 	"github.com/clrotel/clrotel/summary"
+	"github.com/clrotel/clrotel/translate"
 	"github.com/clrotel/clrotel/values"
 	"github.com/clrotel/clrotel/values/typerender"
 )
@@ -60,7 +61,8 @@ type profiler struct {
 	funcs      *functionTable
 	pipe       *otelbridge.Pipeline
 	bridge     *otelbridge.Bridge
-	drain      *drainer
+	drain      *draining.Drainer
+	tr         *translate.Translator // the drainer's
 	metrics    *methodmetrics.Export // nil: off
 	shapes     *shaping.Rules        // no-code targets; nil: none
 
@@ -137,7 +139,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	p.startMetrics()
 	p.shapes = shaping.Load(cfg.NoCode, cfg.NoCodeFile, os.ReadFile, log)
 	p.drain = newDrainer(p)
-	go p.drain.run()
+	go p.drain.Run()
 	go p.planner.requests.Run(p.stop)
 	prof = p
 	configureScope(p.sel)
@@ -390,14 +392,14 @@ func (p *profiler) instantiation(f *function, class uint64, typeArgs []uint64) *
 // SIGABRT handler waits for clr_abort_flushed (at most 3 s).
 func (p *profiler) flushBeforeAbort() {
 	defer C.clr_abort_flushed()
-	p.drain.pass()
-	p.drain.abandonUnhandled()
+	p.drain.Pass()
+	p.drain.AbandonUnhandled()
 	ctx, cancel := context.WithTimeout(context.Background(), 2500*time.Millisecond)
 	defer cancel()
 	if err := p.pipe.ForceFlush(ctx); err != nil {
 		p.log.Warnf("abort: flushing spans: %v", err)
 	}
-	p.log.Infof("process aborting: %d records drained and flushed", p.drain.records.Load())
+	p.log.Infof("process aborting: %d records drained and flushed", p.drain.Records.Load())
 }
 
 //export clrotelShutdown
@@ -429,13 +431,13 @@ func (p *profiler) shutdown() {
 		// Folded calls still running count as folded (abandonAll puts
 		// them on the spans they fold into).
 		p.openFolded = uint64(C.clr_open_folded_calls(C.clr_slots(), C.clr_slot_count(), C.clr_stack_cap()))
-		p.drain.abandonAll()
-		p.log.Infof("%v", p.drain.stats())
+		p.drain.AbandonAll()
+		p.log.Infof("%v", p.tables())
 	}
 	if n := int(C.clr_disarm_last()); n != -2 {
 		p.log.Infof("teardown: %d of the runtime's %d ELT helpers return at once from now on (-1: libcoreclr.so's symbols unreadable)", n, int(C.CLR_DISARM_NAMES))
 	}
-	p.drain.reportDrops(true)
+	p.drain.ReportDrops(true)
 	if done {
 		p.reportUnmatched()
 	}
@@ -464,7 +466,7 @@ func (p *profiler) shutdown() {
 	}
 	<-metricsDone
 	st := p.pipe.Stats()
-	p.log.Infof("%v", summary.Totals{Records: p.drain.records.Load(), Exported: st.Exported, Failed: st.Failed, Lost: st.Lost, Dropped: dropped(),
+	p.log.Infof("%v", summary.Totals{Records: p.drain.Records.Load(), Exported: st.Exported, Failed: st.Failed, Lost: st.Lost, Dropped: dropped(),
 		Folded: uint64(C.clr_folded_calls()) + p.openFolded, ShedCalls: uint64(C.clr_shed_calls()), ShedTraces: uint64(C.clr_shed_traces()),
 		Unsampled: uint64(C.clr_unsampled_roots()), RateLimited: uint64(C.clr_rate_limited_roots())})
 }
