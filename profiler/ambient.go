@@ -89,11 +89,7 @@ func (a *ambientState) Modules() []uint64 {
 	if a.mods == nil {
 		a.mods = make([]C.uintptr_t, maxModules)
 	}
-	n := C.clr_modules(&a.mods[0], C.uint32_t(len(a.mods)))
-	a.ids = a.ids[:0]
-	for _, m := range a.mods[:n] {
-		a.ids = append(a.ids, uint64(m))
-	}
+	a.ids = loadedModules(a.mods, a.ids[:0])
 	return a.ids
 }
 
