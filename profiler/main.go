@@ -58,6 +58,7 @@ type profiler struct {
 	log        *logging.Logger
 	resolver   *naming.Resolver
 	sel        selection.Policy
+	decider    selection.Decider
 	funcs      *functionTable
 	pipe       *otelbridge.Pipeline
 	bridge     *otelbridge.Bridge
@@ -115,6 +116,12 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		stop:  make(chan struct{}),
 	}
 	p.ambient = newAmbientState(p)
+	p.decider = selection.Decider{Policy: p.sel, Names: p.resolver, Debugf: log.Debugf,
+		ActivityCode: func() { p.ambient.refresh(true) },
+		QueueReady:   func() error { return p.queue.delegateTarget(p) }}
+	if cfg.Async {
+		p.decider.Special = asyncSpecialMethod
+	}
 	p.planner = newPlanner(p, values.NewRedactor(append(append([]string{}, values.DefaultSensitive...), cfg.Redact...)), cfg.Statics, cfg.Capture)
 	p.render = &values.Renderer{Classes: p.planner, Limits: values.Limits{MaxAttrBytes: cfg.MaxAttrBytes, MaxSubAttrs: 16}, Redact: p.planner.redact,
 		Types: typerender.New(), RedactPAN: cfg.RedactPAN, Memo: values.NewMemo()}
@@ -297,42 +304,26 @@ func clrotelAdopt(fns **C.clr_fn, n C.uint32_t) {
 
 func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	f := &function{id: fid}
-	// Decide first from what is cheap to read; name fully only what is traced.
-	sel, err := p.resolver.Select(fid)
-	if err != nil {
-		p.log.Debugf("%v", err)
+	d := p.decider.Decide(fid)
+	m := d.Method
+	switch d.Route {
+	case selection.Untraced:
 		return f
-	}
-	asm, name := sel.Assembly, sel.Name
-	if selection.DiagnosticsAssembly(asm) {
-		// Activity's code runs: a moment to find how to read it (an app
-		// may have compiled every traced method before its first Activity).
-		p.ambient.refresh(true)
-	}
-	special := selection.SpecialNone
-	if p.cfg.Async {
-		special = asyncSpecialMethod(fid)
-	}
-	route := p.sel.Route(asm, name, special)
-	if route == selection.Untraced {
-		return f
-	}
-	m, err := p.resolver.MethodOf(sel)
-	if err != nil {
-		p.log.Debugf("%v", err)
-		return f
-	}
-	switch route {
 	case selection.Compile:
-		f.c = newCFn(fid, index, uint32(selection.FnCompile), sampling.MethodSetting{})
+		f.c = newCFn(fid, index, uint32(d.Flags), sampling.MethodSetting{})
 		return f
-	case selection.Queue:
-		return p.queueFunction(f, fid, index, m)
-	case selection.Work:
-		return p.workFunction(f, fid, index, m, special)
+	case selection.Queue, selection.Work:
+		f.method = bridgeMethod(m)
+		f.c = newCFn(fid, index, uint32(d.Flags), sampling.MethodSetting{})
+		f.c.queue_args = C.uint16_t(d.QueueArgs)
+		// Whether the flow is suppressed is read through the thread's
+		// ExecutionContext.
+		p.ambient.refresh(false)
+		return f
 	}
-	stop := route == selection.ActivityStop
+	stop := d.Route == selection.ActivityStop
 	var role asyncRole
+	var err error
 	if p.cfg.Async {
 		if role, err = p.asyncRoleOf(fid, m); err != nil {
 			p.log.Debugf("async: %v", err)
