@@ -451,7 +451,7 @@ func (p *profiler) shutdown() {
 	p.logLines(e.Lines())
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
-	metricsDone := p.shutdownMetrics(ctx)
+	metricsDone := p.metrics.Shutdown(ctx)
 	if err := p.pipe.Shutdown(ctx); err != nil {
 		p.log.Warnf("exit: spans still queued were not exported: %v", err)
 	}
