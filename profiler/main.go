@@ -244,17 +244,11 @@ func defaultServiceName() string {
 }
 
 //export clrotelMapFunction
-func clrotelMapFunction(fid C.uintptr_t) (fn *C.clr_fn) {
+func clrotelMapFunction(fid C.uintptr_t) *C.clr_fn {
 	p := prof
 	if p == nil {
 		return nil
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			p.log.Errorf("naming function %#x: %v", uintptr(fid), r)
-			fn = nil
-		}
-	}()
 	if C.clr_unhandled_suspected() != 0 {
 		// This thread's exception found no catcher in any frame the
 		// profiler traces, and the runtime compiles code on it: it is
@@ -263,10 +257,10 @@ func clrotelMapFunction(fid C.uintptr_t) (fn *C.clr_fn) {
 		// and export the spans now, waiting at most 3 s.
 		C.clr_abort_wait()
 	}
-	f := p.funcs.lookupOrAdd(uint64(fid), func(index uint32) *function {
-		return p.newFunction(uint64(fid), index)
-	})
-	return f.c
+	if f := p.function(uint64(fid), nil); f != nil {
+		return f.c
+	}
+	return nil
 }
 
 // clrotelAdopt decides the CoreLib specials hooked before Go started
@@ -280,26 +274,31 @@ func clrotelAdopt(fns **C.clr_fn, n C.uint32_t) {
 		return
 	}
 	for _, ph := range unsafe.Slice(fns, int(n)) {
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					p.log.Errorf("naming function %#x: %v", uintptr(ph.function_id), r)
-				}
-			}()
-			fid := uint64(ph.function_id)
-			f := p.funcs.lookupOrAdd(fid, func(index uint32) *function {
-				f := p.newFunction(fid, index)
-				if f.c != nil {
-					C.clr_fn_adopt(ph, f.c) // f.c was never seen by a hook: dropped
-					f.c = ph
-				}
-				return f
-			})
-			if f.c != ph {
-				C.clr_fn_adopt(ph, nil) // no role: its hooks stay idle
-			}
-		}()
+		if f := p.function(uint64(ph.function_id), ph); f != nil && f.c != ph {
+			C.clr_fn_adopt(ph, nil) // no role: its hooks stay idle
+		}
 	}
+}
+
+// function returns fid's function, decided the first time it is asked
+// for; a placeholder the hooks already call with takes its role (the
+// decided block, never seen by a hook, is dropped). nil when deciding
+// failed.
+func (p *profiler) function(fid uint64, placeholder *C.clr_fn) (f *function) {
+	defer func() {
+		if r := recover(); r != nil {
+			p.log.Errorf("naming function %#x: %v", fid, r)
+			f = nil
+		}
+	}()
+	return p.funcs.lookupOrAdd(fid, func(index uint32) *function {
+		f := p.newFunction(fid, index)
+		if placeholder != nil && f.c != nil {
+			C.clr_fn_adopt(placeholder, f.c)
+			f.c = placeholder
+		}
+		return f
+	})
 }
 
 func (p *profiler) newFunction(fid uint64, index uint32) *function {
