@@ -110,19 +110,6 @@ func newFlowLayout(toks [flows.MaxFlowFields]uint32) *C.clr_flow_layout {
 	return C.clr_flow_layout_new(&c[0], C.uint32_t(n))
 }
 
-// logSharedLayouts says, at exit, what the steps of shared generic code
-// could not follow (flowlayout.h): classes whose layout lacked the added
-// fields (those calls were traced as plain calls), and calls of classes
-// past those a step remembers (right, but asked of the runtime each time).
-func (p *profiler) logSharedLayouts() {
-	if n := uint64(C.clr_flow_layout_missing()); n > 0 {
-		p.log.Warnf("async: %d steps of shared generic code found no added fields in their class's layout: traced as plain calls", n)
-	}
-	if n := uint64(C.clr_flow_layout_uncached()); n > 0 {
-		p.log.Infof("async: %d steps of shared generic code met a class past the %d each remembers: its layout was asked at the call", n, int(C.FLOW_LAYOUT_CLASSES))
-	}
-}
-
 // flowModule answers flows.Gather from a module's metadata and the
 // runtime's class layouts.
 type flowModule struct {

@@ -424,9 +424,7 @@ func (p *profiler) shutdown() {
 		p.drain.AbandonAll()
 		p.log.Infof("%v", p.tables())
 	}
-	if n := int(C.clr_disarm_last()); n != -2 {
-		p.log.Infof("teardown: %d of the runtime's %d ELT helpers return at once from now on (-1: libcoreclr.so's symbols unreadable)", n, int(C.CLR_DISARM_NAMES))
-	}
+	p.logLines(summary.Disarm(int(C.clr_disarm_last()), int(C.CLR_DISARM_NAMES)))
 	p.drain.ReportDrops(true)
 	if done {
 		p.reportUnmatched()
@@ -440,12 +438,7 @@ func (p *profiler) shutdown() {
 		e.WorkMade, e.WorkJoined, e.WorkFull, e.WorkLost = workCounts()
 		e.GCs, e.GCRanges = workGCCounts()
 		e.GCEvents = gcSession()
-		p.logSharedLayouts()
-		if d := C.clr_elt_this_direct(); d < 0 {
-			p.log.Infof("the runtime's saved registers disagreed with its GetFunctionEnter3Info about `this`: it is asked each time")
-		} else {
-			p.log.Debugf("`this` of work items and state machines read from the runtime's saved registers: %v", d > 0)
-		}
+		p.logLines(sharedCode())
 	}
 	p.logLines(e.Lines())
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
@@ -464,9 +457,12 @@ func (p *profiler) shutdown() {
 // logLines logs a report's lines.
 func (p *profiler) logLines(lines []summary.Line) {
 	for _, l := range lines {
-		if l.Level == summary.Warn {
+		switch l.Level {
+		case summary.Warn:
 			p.log.Warnf("%s", l.Text)
-		} else {
+		case summary.Debug:
+			p.log.Debugf("%s", l.Text)
+		default:
 			p.log.Infof("%s", l.Text)
 		}
 	}

@@ -3,6 +3,8 @@ package main
 /*
 #include "workitems.h"
 #include "gcevents.h"
+#include "flowlayout.h"
+#include "eltargs.h"
 */
 import "C"
 
@@ -32,4 +34,11 @@ func gcSession() summary.GCSession {
 	var events, malformed C.uint64_t
 	C.clr_gcevents_counts(&state, &events, &malformed)
 	return summary.GCSession{State: int(state), Events: uint64(events), Malformed: uint64(malformed)}
+}
+
+// sharedCode is the exit report on shared generic code's layouts
+// (flowlayout.h) and `this` reads (eltargs.c).
+func sharedCode() []summary.Line {
+	return summary.SharedCode{Missing: uint64(C.clr_flow_layout_missing()), Uncached: uint64(C.clr_flow_layout_uncached()),
+		Classes: int(C.FLOW_LAYOUT_CLASSES), ThisDirect: int(C.clr_elt_this_direct())}.Lines()
 }
