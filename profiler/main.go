@@ -19,7 +19,6 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
-	"strings"
 	"sync"
 	"time"
 	"unsafe"
@@ -194,7 +193,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	p.samp = newSamplingState(log, p.funcs, p.pipe.ServiceName())
 	p.samp.Reload(cfg.Sampling)
 	p.samp.remote.Apply(cfg.Sampling)
-	if path, ok := os.LookupEnv("CLROTEL_CONFIG"); ok && strings.TrimSpace(path) != "" {
+	if path, ok := config.FilePath(os.LookupEnv); ok {
 		p.cfgPath = path
 		w := config.NewWatcher(path, cfg, os.LookupEnv, os.ReadFile)
 		go p.watchConfig(w)
