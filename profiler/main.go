@@ -89,7 +89,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 			rc = -1
 		}
 	}()
-	goProcs(os.LookupEnv)
+	config.GoProcs(os.LookupEnv)
 	cfg, err := config.Load(os.LookupEnv, os.ReadFile)
 	log := logging.New(cfg.LogLevel, os.Stderr)
 	if cfg.LogFile != "" {
