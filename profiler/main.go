@@ -426,7 +426,9 @@ func (p *profiler) shutdown() {
 	p.logLines(summary.Disarm(int(C.clr_disarm_last()), int(C.CLR_DISARM_NAMES)))
 	p.drain.ReportDrops(true)
 	if done {
-		p.reportUnmatched()
+		for _, tg := range p.tr.UnmatchedTargets() {
+			p.log.Warnf("%s", tg.Unmatched())
+		}
 	}
 	e := summary.Exit{Folding: folding.Summary(p.funcs.folded(), p.funcName, 20), ReJIT: reJITNote(),
 		GuardFaults: uint64(C.clr_guard_faults()), AsyncOverflow: p.bridge.AsyncOverflow(), AsyncMaxPending: uint64(p.cfg.AsyncMaxPending),
