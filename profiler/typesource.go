@@ -78,13 +78,13 @@ const maxModules = 8192
 
 func (s typeSource) Modules() []uint64 { return loadedModules(make([]C.uintptr_t, maxModules), nil) }
 
-// loadedModules lists the loaded modules into ids, through buf.
-func loadedModules(buf []C.uintptr_t, ids []uint64) []uint64 {
+// loadedModules lists the loaded modules into out, through buf.
+func loadedModules(buf []C.uintptr_t, out []uint64) []uint64 {
 	n := C.clr_modules(&buf[0], C.uint32_t(len(buf)))
 	for _, m := range buf[:n] {
-		ids = append(ids, uint64(m))
+		out = append(out, uint64(m))
 	}
-	return ids
+	return out
 }
 
 func (s typeSource) ModuleLoaded(module uint64) bool {
