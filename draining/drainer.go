@@ -1,6 +1,7 @@
 package draining
 
 import (
+	"context"
 	"runtime"
 	"sync/atomic"
 	"time"
@@ -65,9 +66,11 @@ type Drainer struct {
 	Debugf func(format string, args ...any)
 	// Report logs a report's lines.
 	Report func([]summary.Line)
-	// OnAbort runs on the loop's goroutine when the process aborts; the
-	// loop then ends.
-	OnAbort func()
+	// Flush sends the spans ended so far, within its context; Flushed
+	// tells the hooks they are sent (the SIGABRT handler waits for it).
+	Flush   func(ctx context.Context) error
+	Flushed func()
+	Warnf   func(format string, args ...any)
 
 	Records atomic.Uint64 // records handled so far
 
@@ -113,7 +116,7 @@ func (d *Drainer) Run() {
 			d.Infof("%v", d.Tables())
 		}
 		if d.Hooks.Aborting() {
-			d.OnAbort()
+			d.flushBeforeAbort()
 			return
 		}
 		select {
@@ -123,6 +126,25 @@ func (d *Drainer) Run() {
 		case <-time.After(sleep):
 		}
 	}
+}
+
+// AbortFlush is how long the spans may take to leave when the process
+// aborts: within the 3 s the SIGABRT handler waits.
+const AbortFlush = 2500 * time.Millisecond
+
+// flushBeforeAbort runs when the process is aborting (an unhandled
+// exception): what is recorded is drained, open spans end as failed, and
+// the export gets a bounded time to send them.
+func (d *Drainer) flushBeforeAbort() {
+	defer d.Flushed()
+	d.Pass()
+	d.AbandonUnhandled()
+	ctx, cancel := context.WithTimeout(context.Background(), AbortFlush)
+	defer cancel()
+	if err := d.Flush(ctx); err != nil {
+		d.Warnf("abort: flushing spans: %v", err)
+	}
+	d.Infof("process aborting: %d records drained and flushed", d.Records.Load())
 }
 
 // Pass drains every slot once and returns how many records it handled.

@@ -1,6 +1,8 @@
 package draining
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -66,7 +68,7 @@ func newDrainer(slots *fakeSlots, h *fakeHooks) (*Drainer, *fakeSpans, *fakeTran
 	sp, tr := &fakeSpans{}, &fakeTranslator{}
 	var log []string
 	logf := func(format string, args ...any) { log = append(log, fmt.Sprintf(format, args...)) }
-	d := &Drainer{Walker: Walker{Slots: slots}, Hooks: h, Spans: sp, Translator: tr, Infof: logf, Debugf: logf,
+	d := &Drainer{Walker: Walker{Slots: slots}, Hooks: h, Spans: sp, Translator: tr, Infof: logf, Debugf: logf, Warnf: logf,
 		Tables: func() summary.Tables { return summary.Tables{} },
 		Report: func(lines []summary.Line) {
 			for _, l := range lines {
@@ -101,20 +103,44 @@ func TestDrainerRunsUntilFinish(t *testing.T) {
 	}
 }
 
-// An aborting process ends the loop through OnAbort, without Finish.
+// An aborting process ends the loop without Finish: the records are
+// drained, the open spans failed, the spans flushed within AbortFlush and
+// the hooks told, even when the flush fails.
 func TestDrainerAbort(t *testing.T) {
-	h := &fakeHooks{aborting: true}
-	d, _, _, _ := newDrainer(&fakeSlots{}, h)
-	aborted := make(chan struct{})
-	d.OnAbort = func() { close(aborted) }
-	go d.Run()
-	select {
-	case <-aborted:
-	case <-time.After(5 * time.Second):
-		t.Fatal("OnAbort not called")
-	}
-	if !d.Wait(5 * time.Second) {
-		t.Fatal("the loop did not end after OnAbort")
+	for _, flushErr := range []error{nil, errors.New("collector gone")} {
+		a := newSlot(Live, 1)
+		a.put(10, 0)
+		d, sp, tr, log := newDrainer(&fakeSlots{[]*fakeSlot{a}}, &fakeHooks{aborting: true})
+		var budget time.Duration
+		d.Flush = func(ctx context.Context) error {
+			dl, _ := ctx.Deadline()
+			budget = time.Until(dl)
+			return flushErr
+		}
+		flushed := make(chan struct{})
+		d.Flushed = func() { close(flushed) }
+		go d.Run()
+		select {
+		case <-flushed:
+		case <-time.After(5 * time.Second):
+			t.Fatal("Flushed not called")
+		}
+		if !d.Wait(5 * time.Second) {
+			t.Fatal("the loop did not end after the abort")
+		}
+		if budget <= 0 || budget > AbortFlush {
+			t.Errorf("flush budget %v, want at most %v", budget, AbortFlush)
+		}
+		if len(tr.records) != 1 || !reflect.DeepEqual(sp.log, []string{"unhandled", "async"}) {
+			t.Errorf("records %v, spans %v; want the record drained and its thread failed", tr.records, sp.log)
+		}
+		want := "process aborting: 1 records drained and flushed"
+		if flushErr != nil {
+			want = "abort: flushing spans: collector gone\n" + want
+		}
+		if got := strings.Join(*log, "\n"); !strings.HasSuffix(got, want) {
+			t.Errorf("log %q, want it to end %q", got, want)
+		}
 	}
 }
 

@@ -23,8 +23,8 @@ import (
 // newDrainer wires package draining's Drainer to the hooks' slot table and
 // counters, the translator and the bridge.
 func newDrainer(p *profiler) *draining.Drainer {
-	d := &draining.Drainer{Hooks: cHooks{}, Spans: p.bridge, Infof: p.log.Infof, Debugf: p.log.Debugf,
-		Report: p.logLines, OnAbort: p.flushBeforeAbort}
+	d := &draining.Drainer{Hooks: cHooks{}, Spans: p.bridge, Infof: p.log.Infof, Debugf: p.log.Debugf, Warnf: p.log.Warnf,
+		Report: p.logLines, Flush: p.pipe.ForceFlush, Flushed: func() { C.clr_abort_flushed() }}
 	d.Walker = draining.Walker{Slots: cSlots{}, Behind: setBehind, Errorf: p.log.Errorf}
 	p.tr = &translate.Translator{Bridge: p.bridge, Methods: methods{p}, Render: p.render, Log: p.log,
 		KeepActivity: p.keepActivity, Threads: d.Threads, Shapes: p.shapes}

@@ -375,22 +375,6 @@ func (p *profiler) instantiation(f *function, class uint64, typeArgs []uint64) *
 	return m
 }
 
-// flushBeforeAbort runs on the drainer's goroutine when the process is
-// aborting (an unhandled exception): what is recorded is drained, open spans
-// end as failed, and the exporter gets a bounded time to send them. The
-// SIGABRT handler waits for clr_abort_flushed (at most 3 s).
-func (p *profiler) flushBeforeAbort() {
-	defer C.clr_abort_flushed()
-	p.drain.Pass()
-	p.drain.AbandonUnhandled()
-	ctx, cancel := context.WithTimeout(context.Background(), 2500*time.Millisecond)
-	defer cancel()
-	if err := p.pipe.ForceFlush(ctx); err != nil {
-		p.log.Warnf("abort: flushing spans: %v", err)
-	}
-	p.log.Infof("process aborting: %d records drained and flushed", p.drain.Records.Load())
-}
-
 //export clrotelShutdown
 func clrotelShutdown() {
 	p := prof
