@@ -597,6 +597,13 @@ func (f *File) apply(c *Config) {
 	}
 }
 
+// FilePath is the configuration file CLROTEL_CONFIG names, if it names
+// one.
+func FilePath(lookup func(string) (string, bool)) (string, bool) {
+	path, ok := lookup("CLROTEL_CONFIG")
+	return path, ok && strings.TrimSpace(path) != ""
+}
+
 // Load builds the configuration: defaults, then the file named by
 // CLROTEL_CONFIG (if any), then the environment, which wins. A file with
 // problems is not applied at all (the profiler runs on defaults and the
@@ -604,7 +611,7 @@ func (f *File) apply(c *Config) {
 func Load(lookup func(string) (string, bool), readFile func(string) ([]byte, error)) (Config, error) {
 	base := Default()
 	var fileErr error
-	if path, ok := lookup("CLROTEL_CONFIG"); ok && strings.TrimSpace(path) != "" {
+	if path, ok := FilePath(lookup); ok {
 		if readFile == nil {
 			readFile = os.ReadFile
 		}

@@ -344,3 +344,20 @@ func FuzzSamplingRule(f *testing.F) {
 		}
 	})
 }
+
+func TestFilePath(t *testing.T) {
+	for _, tc := range []struct {
+		env    map[string]string
+		want   string
+		wantOK bool
+	}{
+		{nil, "", false},
+		{map[string]string{"CLROTEL_CONFIG": "  "}, "  ", false},
+		{map[string]string{"CLROTEL_CONFIG": "/etc/clrotel.yaml"}, "/etc/clrotel.yaml", true},
+	} {
+		path, ok := FilePath(func(k string) (string, bool) { v, ok := tc.env[k]; return v, ok })
+		if ok != tc.wantOK || ok && path != tc.want {
+			t.Errorf("FilePath(%v) = %q, %v; want %q, %v", tc.env, path, ok, tc.want, tc.wantOK)
+		}
+	}
+}

@@ -104,3 +104,45 @@ func ReJITNote(requested, installed, failed, waiting uint64) string {
 	}
 	return s + "): their counts above are from before re-JIT; spans they folded into say clrotel.folded.approximate"
 }
+
+// ReJITLoop hands the functions the hooks folded, batched, to the re-JIT
+// thread (profiler/rejit.c) at each tick.
+type ReJITLoop struct {
+	Config ReJIT
+	// Folded calls add with each function (by index) found folded whose
+	// hooks may go.
+	Folded func(add func(fn uint32))
+	// Submit asks for a batch and returns how many were queued, or a
+	// negative number when the runtime cannot re-JIT.
+	Submit func(batch []uint32) int
+	Warnf  func(format string, args ...any)
+	Debugf func(format string, args ...any)
+}
+
+// Run batches and submits at each tick until stop closes, or until the
+// runtime says it cannot re-JIT.
+func (l ReJITLoop) Run(tick <-chan time.Time, stop <-chan struct{}) {
+	b := NewBatcher(l.Config)
+	for {
+		select {
+		case <-stop:
+			return
+		case now := <-tick:
+			l.Folded(func(fn uint32) { b.Add(fn) })
+			batch := b.Next(now)
+			if len(batch) == 0 {
+				continue
+			}
+			n := l.Submit(batch)
+			if n < 0 {
+				l.Warnf("re-JIT without hooks unavailable on this runtime: folded calls keep their hooks")
+				return
+			}
+			if n < len(batch) {
+				// The rest stay hooked (and counted).
+				l.Debugf("re-JIT queue full: %d of %d folded methods queued", n, len(batch))
+			}
+			l.Debugf("re-JIT of %d folded methods asked for", n)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package folding
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -57,5 +58,70 @@ func TestReJITNote(t *testing.T) {
 		if !strings.Contains(s, want) {
 			t.Errorf("%q lacks %q", s, want)
 		}
+	}
+}
+
+func TestReJITLoop(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	cfg := ReJIT{Enabled: true, Interval: 10 * time.Millisecond, MaxBatch: 2}
+	tests := []struct {
+		name      string
+		folded    [][]uint32 // found folded at each tick
+		queued    int        // Submit's answer; -1: unavailable
+		wantBatch [][]uint32
+		wantLog   []string
+		wantEarly bool // Run returned before stop
+	}{
+		{name: "batches each function once", folded: [][]uint32{{1, 2, 3}, {1, 2, 3}, {3, 4}}, queued: 2,
+			wantBatch: [][]uint32{{1, 2}, {3}, {4}},
+			wantLog: []string{"debug: re-JIT of 2 folded methods asked for", "debug: re-JIT of 1 folded methods asked for",
+				"debug: re-JIT of 1 folded methods asked for"}},
+		{name: "queue full", folded: [][]uint32{{1, 2}}, queued: 1, wantBatch: [][]uint32{{1, 2}},
+			wantLog: []string{"debug: re-JIT queue full: 1 of 2 folded methods queued", "debug: re-JIT of 1 folded methods asked for"}},
+		{name: "unavailable stops the loop", folded: [][]uint32{{1}, {2}}, queued: -1, wantBatch: [][]uint32{{1}}, wantEarly: true,
+			wantLog: []string{"warn: re-JIT without hooks unavailable on this runtime: folded calls keep their hooks"}},
+		{name: "nothing folded asks nothing", folded: [][]uint32{nil, nil}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var batches [][]uint32
+			var log []string
+			logf := func(level string) func(string, ...any) {
+				return func(format string, args ...any) { log = append(log, level+": "+fmt.Sprintf(format, args...)) }
+			}
+			round := 0
+			l := ReJITLoop{Config: cfg, Warnf: logf("warn"), Debugf: logf("debug"),
+				Folded: func(add func(uint32)) {
+					for _, fn := range tc.folded[round] {
+						add(fn)
+					}
+					round++
+				},
+				Submit: func(batch []uint32) int {
+					batches = append(batches, batch)
+					return min(tc.queued, len(batch))
+				}}
+			tick, stop, done := make(chan time.Time), make(chan struct{}), make(chan struct{})
+			go func() { l.Run(tick, stop); close(done) }()
+			early := false
+			for i := range tc.folded {
+				select {
+				case tick <- t0.Add(time.Duration(i) * cfg.Interval):
+				case <-done:
+					early = true
+				}
+			}
+			close(stop)
+			<-done
+			if early != tc.wantEarly {
+				t.Errorf("returned before stop: %v, want %v", early, tc.wantEarly)
+			}
+			if !reflect.DeepEqual(batches, tc.wantBatch) {
+				t.Errorf("batches %v, want %v", batches, tc.wantBatch)
+			}
+			if !reflect.DeepEqual(log, tc.wantLog) {
+				t.Errorf("log %q, want %q", log, tc.wantLog)
+			}
+		})
 	}
 }

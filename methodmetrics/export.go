@@ -47,8 +47,14 @@ func (e *Export) Begin() {
 }
 
 // Shutdown exports the metrics a last time, in the background; the
-// returned channel closes when done. No export starts after it.
+// returned channel closes when done. No export starts after it. A nil
+// Export (metrics off) is done at once.
 func (e *Export) Shutdown(ctx context.Context) <-chan struct{} {
+	if e == nil { // metrics off
+		done := make(chan struct{})
+		close(done)
+		return done
+	}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { <-done; cancel() }()

@@ -145,3 +145,12 @@ func TestExportStartFails(t *testing.T) {
 		t.Errorf("%d starts, warnings %q", x.starts, x.warns)
 	}
 }
+
+func TestNilExportShutsDownAtOnce(t *testing.T) {
+	var e *Export
+	select {
+	case <-e.Shutdown(context.Background()):
+	case <-time.After(5 * time.Second):
+		t.Fatal("a nil Export's Shutdown did not close its channel")
+	}
+}

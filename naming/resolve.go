@@ -145,6 +145,16 @@ func NewResolver(rt Runtime) *Resolver {
 // ModuleInfo returns a loaded module (cached).
 func (r *Resolver) ModuleInfo(mid uint64) (*Module, error) { return r.module(mid) }
 
+// ParamTypes names m's parameter types from its module's metadata
+// (ParamTypes).
+func (r *Resolver) ParamTypes(m *Method) ([]string, error) {
+	mod, err := r.module(m.ModuleID)
+	if err != nil {
+		return nil, err
+	}
+	return ParamTypes(mod.Meta, m.Sig), nil
+}
+
 func (r *Resolver) module(mid uint64) (*Module, error) {
 	r.mu.Lock()
 	m, ok := r.modules[mid]

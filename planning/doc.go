@@ -15,7 +15,10 @@
 //     fields' display names, enum members, nullable and primitive boxes;
 //   - the lookups behind those: TypeRefs to TypeDefs across modules, type
 //     names to classes, generic instantiations, with their caches;
-//   - where System.Exception keeps its message and inner exception.
+//   - where System.Exception keeps its message and inner exception;
+//   - the classes the hooks met without a plan, planned once each off the
+//     drainer's path (Requests), and the gate that stops Go's own threads
+//     asking the runtime once it shuts down (Gate).
 //
 // The package sees the runtime and metadata only through TypeSource, and
 // hands the plans the hooks look classes up by (and the exception layout)

@@ -89,11 +89,7 @@ func (a *ambientState) Modules() []uint64 {
 	if a.mods == nil {
 		a.mods = make([]C.uintptr_t, maxModules)
 	}
-	n := C.clr_modules(&a.mods[0], C.uint32_t(len(a.mods)))
-	a.ids = a.ids[:0]
-	for _, m := range a.mods[:n] {
-		a.ids = append(a.ids, uint64(m))
-	}
+	a.ids = loadedModules(a.mods, a.ids[:0])
 	return a.ids
 }
 
@@ -147,6 +143,6 @@ func (a *ambientState) StringLayout() (uint32, uint32, error) {
 // keepActivity decides whether a stopped Activity of the app's is exported,
 // as the sampler would decide for a root of its trace.
 func (p *profiler) keepActivity(s ambient.Span) bool {
-	cfg := p.samp.config()
+	cfg := p.samp.Config()
 	return ambient.Export(s, cfg.ParentBased(), func(id [16]byte) bool { return sampling.Sampled(id, cfg.DefaultBound()) })
 }

@@ -12,9 +12,6 @@ import "C"
 
 import (
 	"fmt"
-	"strings"
-	"unicode/utf16"
-	"unsafe"
 
 	"github.com/clrotel/clrotel/flows"
 	"github.com/clrotel/clrotel/naming"
@@ -113,19 +110,6 @@ func newFlowLayout(toks [flows.MaxFlowFields]uint32) *C.clr_flow_layout {
 	return C.clr_flow_layout_new(&c[0], C.uint32_t(n))
 }
 
-// logSharedLayouts says, at exit, what the steps of shared generic code
-// could not follow (flowlayout.h): classes whose layout lacked the added
-// fields (those calls were traced as plain calls), and calls of classes
-// past those a step remembers (right, but asked of the runtime each time).
-func (p *profiler) logSharedLayouts() {
-	if n := uint64(C.clr_flow_layout_missing()); n > 0 {
-		p.log.Warnf("async: %d steps of shared generic code found no added fields in their class's layout: traced as plain calls", n)
-	}
-	if n := uint64(C.clr_flow_layout_uncached()); n > 0 {
-		p.log.Infof("async: %d steps of shared generic code met a class past the %d each remembers: its layout was asked at the call", n, int(C.FLOW_LAYOUT_CLASSES))
-	}
-}
-
 // flowModule answers flows.Gather from a module's metadata and the
 // runtime's class layouts.
 type flowModule struct {
@@ -134,27 +118,11 @@ type flowModule struct {
 	module uint64
 }
 
-// stateMachineAttrs are the attributes flows.Gather asks for, as the
-// metadata API takes their names.
-var stateMachineAttrs = map[string][]uint16{
-	flows.AsyncStateMachineAttribute:    utf16.Encode([]rune(flows.AsyncStateMachineAttribute + "\x00")),
-	flows.IteratorStateMachineAttribute: utf16.Encode([]rune(flows.IteratorStateMachineAttribute + "\x00")),
-}
-
 func (f flowModule) AttributeBlob(token uint32, attr string) ([]byte, bool) {
-	name, ok := stateMachineAttrs[attr]
-	if !ok {
-		name = utf16.Encode([]rune(attr + "\x00"))
-	}
-	var blob *C.uint8_t
-	var n C.uint32_t
-	if C.md_attribute_blob(f.md.imp, C.uint32_t(token), (*C.uint16_t)(&name[0]), &blob, &n) != 0 {
-		return nil, false
-	}
-	return C.GoBytes(unsafe.Pointer(blob), C.int(n)), true
+	return f.md.AttributeBlob(token, attr)
 }
 
-func (f flowModule) FindNested(name string) (uint32, bool) { return findNested(f.md.imp, name) }
+func (f flowModule) FindNested(name string) (uint32, bool) { return f.md.FindNested(name) }
 func (f flowModule) Added(td uint32) (flows.Added, error)  { return f.md.fields.Added(td) }
 func (f flowModule) EnclosingClass(td uint32) uint32       { return f.md.EnclosingClass(td) }
 func (f flowModule) GenericParams(owner uint32) ([]string, error) {
@@ -164,19 +132,13 @@ func (f flowModule) IteratorTracked(td uint32) bool {
 	return f.p.iterators.Has(f.module, td)
 }
 
-func (f flowModule) ClassOf(td uint32) (uint64, error) {
-	var c C.uintptr_t
-	if hr := C.clr_class_from_token(C.uintptr_t(f.module), C.uint32_t(td), &c); hr != 0 || c == 0 {
-		return 0, fmt.Errorf("no class for type %#x: HRESULT %#x", td, uint32(hr))
-	}
-	return uint64(c), nil
-}
+func (f flowModule) ClassOf(td uint32) (uint64, error) { return typeSource{}.ClassOf(f.module, td) }
 
 func (f flowModule) Layout(cid uint64) ([]flows.FieldAt, error) {
 	layout, _, err := classLayout(cid)
 	out := make([]flows.FieldAt, len(layout))
 	for i, fl := range layout {
-		out[i] = flows.FieldAt{Token: uint32(fl.token), Offset: uint32(fl.offset)}
+		out[i] = flows.FieldAt{Token: fl.Token, Offset: fl.Offset}
 	}
 	return out, err
 }
@@ -187,22 +149,9 @@ type addedNames struct{}
 func (addedNames) Count(kind flows.TypeKind) int { return int(C.clr_async_field_count(C.int(kind))) }
 
 func (addedNames) Index(name string, kind flows.TypeKind) int {
-	w := utf16.Encode([]rune(name))
-	if len(w) == 0 {
+	if name == "" {
 		return -1
 	}
-	return int(C.clr_async_field_index((*C.uint16_t)(&w[0]), C.uint32_t(len(w)), C.int(kind)))
-}
-
-// findNested finds a TypeDef by its reflection name, nested types joined
-// by '+' (Acme.Handler+<Handle>d__3).
-func findNested(imp unsafe.Pointer, name string) (uint32, bool) {
-	var td C.uint32_t
-	for _, part := range strings.Split(name, "+") {
-		w := utf16.Encode([]rune(part + "\x00"))
-		if C.md_find_typedef(imp, (*C.uint16_t)(&w[0]), td, &td) != 0 {
-			return 0, false
-		}
-	}
-	return uint32(td), true
+	w := utf16z(name) // the NUL is past the length given
+	return int(C.clr_async_field_index(&w[0], C.uint32_t(len(w)-1), C.int(kind)))
 }

@@ -8,22 +8,31 @@ import "C"
 
 import (
 	"sync"
-	"unicode/utf16"
+	"unsafe"
 )
 
 // attributeNames are custom attributes' names as the metadata API takes
 // them (UTF-16, NUL-terminated), made once per name.
-var attributeNames sync.Map // string -> []uint16
+var attributeNames sync.Map // string -> []C.uint16_t
+
+// AttributeBlob returns the value blob of the custom attribute named attr
+// on the token, if it carries one (flows.Module).
+func (m metadata) AttributeBlob(token uint32, attr string) ([]byte, bool) {
+	w, ok := attributeNames.Load(attr)
+	if !ok {
+		w, _ = attributeNames.LoadOrStore(attr, utf16z(attr))
+	}
+	var blob *C.uint8_t
+	var n C.uint32_t
+	if C.md_attribute_blob(m.imp, C.uint32_t(token), &w.([]C.uint16_t)[0], &blob, &n) != 0 {
+		return nil, false
+	}
+	return C.GoBytes(unsafe.Pointer(blob), C.int(n)), true
+}
 
 // HasAttribute reports whether the token carries the custom attribute
 // named attr (naming.AttributeReader, planning.Metadata).
 func (m metadata) HasAttribute(token uint32, attr string) bool {
-	w, ok := attributeNames.Load(attr)
-	if !ok {
-		w, _ = attributeNames.LoadOrStore(attr, utf16.Encode([]rune(attr+"\x00")))
-	}
-	name := w.([]uint16)
-	var blob *C.uint8_t
-	var n C.uint32_t
-	return C.md_attribute_blob(m.imp, C.uint32_t(token), (*C.uint16_t)(&name[0]), &blob, &n) == 0
+	_, ok := m.AttributeBlob(token, attr)
+	return ok
 }

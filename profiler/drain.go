@@ -9,7 +9,6 @@ import "C"
 
 import (
 	"os"
-	"runtime"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -17,110 +16,28 @@ import (
 
 	"github.com/clrotel/clrotel/capture"
 	"github.com/clrotel/clrotel/draining"
-	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/shedding"
-	"github.com/clrotel/clrotel/summary"
 	"github.com/clrotel/clrotel/translate"
 )
 
-// drainer moves records from the C rings into the bridge, on its own
-// goroutine. It is the only consumer of every ring.
-type drainer struct {
-	p *profiler
-
-	slots draining.Walker
-	stop  chan struct{}
-	done  chan struct{}
-
-	records   atomic.Uint64
-	drops     summary.Drops
-	lastStats time.Time
-
-	// tr turns each record into spans.
-	tr translate.Translator
-
-	// Load shedding: the drainer's own CPU and the traces it began, per
-	// window, decide how many new traces per second the hooks may start
-	// (shed.h).
-	shed shedding.Meter
-}
-
-func newDrainer(p *profiler) *drainer {
-	d := &drainer{p: p, stop: make(chan struct{}), done: make(chan struct{}), lastStats: time.Now(),
-		shed: shedding.Meter{Controller: shedding.Controller{Budget: p.cfg.ExportCPU}}}
-	d.drops.Start(time.Now())
-	d.tr = translate.Translator{Bridge: p.bridge, Methods: methods{p}, Render: p.render, Log: p.log,
-		KeepActivity: p.keepActivity, Threads: d.bridgeThreads, Shapes: p.shapes}
-	d.slots = draining.Walker{Slots: cSlots{}, Sink: (*drainSink)(d),
-		Behind: setBehind, Errorf: p.log.Errorf}
+// newDrainer wires package draining's Drainer to the hooks' slot table and
+// counters, the translator and the bridge.
+func newDrainer(p *profiler) *draining.Drainer {
+	d := &draining.Drainer{Hooks: cHooks{}, Spans: p.bridge, Infof: p.log.Infof, Debugf: p.log.Debugf, Warnf: p.log.Warnf,
+		Report: p.logLines, Flush: p.pipe.ForceFlush, Flushed: func() { C.clr_abort_flushed() }}
+	d.Walker = draining.Walker{Slots: cSlots{}, Behind: setBehind, Errorf: p.log.Errorf}
+	p.tr = &translate.Translator{Bridge: p.bridge, Methods: methods{p}, Render: p.render, Log: p.log,
+		KeepActivity: p.keepActivity, Threads: d.Threads, Shapes: p.shapes}
+	d.Translator = p.tr
+	d.Tables = p.tables
+	d.Init(p.cfg.ExportCPU, time.Now())
 	return d
-}
-
-func (d *drainer) run() {
-	defer close(d.done)
-	// One OS thread, so that its CPU time is the span work's.
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	d.shed.Start(time.Now(), time.Duration(C.clr_thread_cpu_ns()))
-	var idle draining.Idle
-	for {
-		n := d.pass()
-		d.shedTick()
-		sleep := idle.After(n)
-		d.p.bridge.SetDroppedCalls(dropped())
-		d.reportDrops(false)
-		if time.Since(d.lastStats) >= summary.TablesEvery {
-			d.lastStats = time.Now()
-			d.p.log.Infof("%v", d.stats())
-		}
-		if C.clr_abort_requested() != 0 {
-			d.p.flushBeforeAbort()
-			return
-		}
-		select {
-		case <-d.stop:
-			d.pass()
-			return
-		case <-time.After(sleep):
-		}
-	}
-}
-
-// Finish stops the loop after a last pass, waiting at most wait. It
-// reports whether the loop ended in time (it may be blocked on a full
-// export queue with the collector gone).
-func (d *drainer) Finish(wait time.Duration) bool {
-	close(d.stop)
-	return d.Wait(wait)
-}
-
-// Wait waits at most wait for the loop to end, after Finish.
-func (d *drainer) Wait(wait time.Duration) bool {
-	select {
-	case <-d.done:
-		return true
-	case <-time.After(wait):
-		return false
-	}
 }
 
 func slotAt(i int) *C.clr_slot {
 	base := unsafe.Pointer(C.clr_slots())
 	return (*C.clr_slot)(unsafe.Add(base, uintptr(i)*unsafe.Sizeof(C.clr_slot{})))
 }
-
-// pass drains every slot once and returns how many records it handled.
-func (d *drainer) pass() int {
-	total := d.slots.Pass()
-	d.records.Add(uint64(total))
-	return total
-}
-
-// drainSink hands the slots' records to the translator.
-type drainSink drainer
-
-func (k *drainSink) Record(t *draining.Thread, r capture.Record) { k.tr.Record(t.Thread, r) }
-func (k *drainSink) End(t *draining.Thread)                      { k.p.bridge.Abandon(t.Spans, time.Now().UnixNano()) }
 
 // setBehind tells the hooks whether the drainer is behind.
 func setBehind(behind bool) {
@@ -131,21 +48,38 @@ func setBehind(behind bool) {
 	C.clr_shed_backlog(on)
 }
 
-// shedTick hands a finished window to the shedding controller and
-// publishes the limit it answers to the hooks.
-func (d *drainer) shedTick() {
-	now := time.Now()
-	if !d.shed.Due(now) {
-		return
+// cHooks are the hooks' counters and controls, as the drainer reads them.
+type cHooks struct{}
+
+func (cHooks) ThreadCPU() time.Duration { return time.Duration(C.clr_thread_cpu_ns()) }
+func (cHooks) Aborting() bool           { return C.clr_abort_requested() != 0 }
+func (cHooks) ReJITInstalled() bool     { return rejitInstalled() > 0 }
+func (cHooks) Dropped() uint64          { return dropped() }
+
+func (cHooks) Shed() (traces, calls uint64) {
+	return uint64(C.clr_shed_traces()), uint64(C.clr_shed_calls())
+}
+
+func (cHooks) SetShedding(l shedding.Limit) {
+	iv, tol := l.Params()
+	C.clr_shed_set(C.int64_t(iv), C.int64_t(tol))
+}
+
+// OpenFolds reads what the hooks folded so far into a slot's open frames.
+func (cHooks) OpenFolds(slot, open int) ([]translate.OpenFold, bool) {
+	if open == 0 {
+		return nil, false
 	}
-	was := d.shed.Limit()
-	if l, changed := d.shed.Tick(now, time.Duration(C.clr_thread_cpu_ns()), d.tr.Roots()); changed {
-		iv, tol := l.Params()
-		C.clr_shed_set(C.int64_t(iv), C.int64_t(tol))
-		if (l.Rate == 0) != (was.Rate == 0) {
-			d.p.log.Debugf("load shedding: new traces %v", l)
-		}
+	calls := make([]C.uint32_t, open)
+	ns := make([]C.uint64_t, open)
+	if got := int(C.clr_slot_open_folds(slotAt(slot), C.clr_stack_cap(), &calls[0], &ns[0], C.uint32_t(open))); got != open {
+		return nil, false
 	}
+	out := make([]translate.OpenFold, open)
+	for k := range out {
+		out[k] = translate.OpenFold{Calls: uint32(calls[k]), Ns: uint64(ns[k])}
+	}
+	return out, true
 }
 
 // cSlots are the hooks' slot table (slots.h), as draining reads it.
@@ -190,13 +124,6 @@ func releasePages(b []byte) {
 	_ = syscall.Madvise(b, syscall.MADV_DONTNEED)
 }
 
-// bridgeThreads lists the threads' span stacks, for a walk across them.
-func (d *drainer) bridgeThreads() []*otelbridge.Thread {
-	out := make([]*otelbridge.Thread, 0, d.slots.Len())
-	d.slots.Each(func(_ int, t *draining.Thread) { out = append(out, t.Spans) })
-	return out
-}
-
 // dropped sums what the hooks could not record.
 func dropped() uint64 {
 	total := uint64(C.clr_dropped_no_slot())
@@ -205,55 +132,4 @@ func dropped() uint64 {
 		total += atomic.LoadUint64((*uint64)(unsafe.Pointer(&slotAt(i).dropped)))
 	}
 	return total
-}
-
-// reportDrops logs, at most every summary.DropsEvery (or when forced), what
-// was not traced in full since the last report.
-func (d *drainer) reportDrops(force bool) {
-	if d.drops.Due(time.Now(), force) {
-		d.p.logLines(d.drops.Report(summary.DropCounts{Dropped: dropped(), ShedTraces: uint64(C.clr_shed_traces()),
-			ShedCalls: uint64(C.clr_shed_calls()), Limit: d.shed.Limit(), ValuesDropped: d.tr.ValuesDropped()}))
-	}
-}
-
-// abandonUnhandled ends every open span of every thread as failed by the
-// exception in flight: the process is aborting.
-func (d *drainer) abandonUnhandled() {
-	now := time.Now().UnixNano()
-	d.slots.Each(func(_ int, t *draining.Thread) { d.p.bridge.AbandonUnhandled(t.Spans, now) })
-	d.p.bridge.AbandonAsync(now)
-}
-
-// abandonAll ends every open span: the process is shutting down.
-func (d *drainer) abandonAll() {
-	now := time.Now().UnixNano()
-	n := int(C.clr_slot_count())
-	d.slots.Each(func(i int, t *draining.Thread) {
-		if i < n {
-			if folds, ok := openFolds(slotAt(i), t.Spans.Depth()); ok {
-				d.tr.AbandonAtExit(t.Spans, now, folds, rejitInstalled() > 0)
-			}
-		}
-		d.p.bridge.Abandon(t.Spans, now)
-	})
-	// Async methods whose task never completed.
-	d.p.bridge.AbandonAsync(now)
-}
-
-// openFolds reads what the hooks folded so far into a slot's open frames,
-// outermost first; false unless there are exactly open of them.
-func openFolds(s *C.clr_slot, open int) ([]translate.OpenFold, bool) {
-	if open == 0 {
-		return nil, false
-	}
-	calls := make([]C.uint32_t, open)
-	ns := make([]C.uint64_t, open)
-	if got := int(C.clr_slot_open_folds(s, C.clr_stack_cap(), &calls[0], &ns[0], C.uint32_t(open))); got != open {
-		return nil, false
-	}
-	out := make([]translate.OpenFold, open)
-	for k := range out {
-		out[k] = translate.OpenFold{Calls: uint32(calls[k]), Ns: uint64(ns[k])}
-	}
-	return out, true
 }

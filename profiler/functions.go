@@ -52,17 +52,26 @@ type functionTable struct {
 
 func newFunctionTable() *functionTable { return &functionTable{} }
 
-// folded lists every function's calls folded into other spans (their
-// totals, which the hooks keep in the function's C block).
+// folded reads f's calls folded into other spans: the totals the hooks
+// keep in its C block; false when none were.
+func (f *function) folded() (folding.Entry, bool) {
+	if f == nil || f.c == nil {
+		return folding.Entry{}, false
+	}
+	calls := uint64(C.clr_fn_folded_calls(f.c))
+	if calls == 0 {
+		return folding.Entry{}, false
+	}
+	return folding.Entry{Calls: calls, Time: time.Duration(C.clr_fn_folded_ns(f.c)), Unhooked: f.flags()&selection.FnUnhooked != 0}, true
+}
+
+// folded lists every function's folded calls.
 func (t *functionTable) folded() []folding.Entry {
 	var out []folding.Entry
 	t.Each(func(i uint32, f *function) {
-		if f == nil || f.c == nil {
-			return
-		}
-		calls := uint64(C.clr_fn_folded_calls(f.c))
-		if calls > 0 {
-			out = append(out, folding.Entry{Fn: i, Calls: calls, Time: time.Duration(C.clr_fn_folded_ns(f.c)), Unhooked: f.flags()&selection.FnUnhooked != 0})
+		if e, ok := f.folded(); ok {
+			e.Fn = i
+			out = append(out, e)
 		}
 	})
 	return out

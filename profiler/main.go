@@ -19,7 +19,6 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
-	"strings"
 	"sync"
 	"time"
 	"unsafe"
@@ -40,6 +39,7 @@ import (
 	"github.com/clrotel/clrotel/shaping"
 	"github.com/clrotel/clrotel/shedding"
 	"github.com/clrotel/clrotel/summary"
+	"github.com/clrotel/clrotel/translate"
 	"github.com/clrotel/clrotel/values"
 	"github.com/clrotel/clrotel/values/typerender"
 )
@@ -57,10 +57,12 @@ type profiler struct {
 	log        *logging.Logger
 	resolver   *naming.Resolver
 	sel        selection.Policy
+	decider    selection.Decider
 	funcs      *functionTable
 	pipe       *otelbridge.Pipeline
 	bridge     *otelbridge.Bridge
-	drain      *drainer
+	drain      *draining.Drainer
+	tr         *translate.Translator // the drainer's
 	metrics    *methodmetrics.Export // nil: off
 	shapes     *shaping.Rules        // no-code targets; nil: none
 
@@ -87,7 +89,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 			rc = -1
 		}
 	}()
-	goProcs(os.LookupEnv)
+	config.GoProcs(os.LookupEnv)
 	cfg, err := config.Load(os.LookupEnv, os.ReadFile)
 	log := logging.New(cfg.LogLevel, os.Stderr)
 	if cfg.LogFile != "" {
@@ -113,6 +115,12 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		stop:  make(chan struct{}),
 	}
 	p.ambient = newAmbientState(p)
+	p.decider = selection.Decider{Policy: p.sel, Names: p.resolver, Debugf: log.Debugf,
+		ActivityCode: func() { p.ambient.refresh(true) },
+		QueueReady:   func() error { return p.queue.delegateTarget(p) }}
+	if cfg.Async {
+		p.decider.Special = asyncSpecialMethod
+	}
 	p.planner = newPlanner(p, values.NewRedactor(append(append([]string{}, values.DefaultSensitive...), cfg.Redact...)), cfg.Statics, cfg.Capture)
 	p.render = &values.Renderer{Classes: p.planner, Limits: values.Limits{MaxAttrBytes: cfg.MaxAttrBytes, MaxSubAttrs: 16}, Redact: p.planner.redact,
 		Types: typerender.New(), RedactPAN: cfg.RedactPAN, Memo: values.NewMemo()}
@@ -137,8 +145,8 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	p.startMetrics()
 	p.shapes = shaping.Load(cfg.NoCode, cfg.NoCodeFile, os.ReadFile, log)
 	p.drain = newDrainer(p)
-	go p.drain.run()
-	go p.planner.run(p.stop)
+	go p.drain.Run()
+	go p.planner.requests.Run(p.stop)
 	prof = p
 	configureScope(p.sel)
 	if cfg.Async {
@@ -183,9 +191,9 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		log.Infof("membarrier(2) unavailable: root decisions fence for strategy updates")
 	}
 	p.samp = newSamplingState(log, p.funcs, p.pipe.ServiceName())
-	p.samp.publish(func() bool { p.samp.live.Reload(cfg.Sampling); return true })
+	p.samp.Reload(cfg.Sampling)
 	p.samp.remote.Apply(cfg.Sampling)
-	if path, ok := os.LookupEnv("CLROTEL_CONFIG"); ok && strings.TrimSpace(path) != "" {
+	if path, ok := config.FilePath(os.LookupEnv); ok {
 		p.cfgPath = path
 		w := config.NewWatcher(path, cfg, os.LookupEnv, os.ReadFile)
 		go p.watchConfig(w)
@@ -221,12 +229,7 @@ func clrotelWarm() {
 	}()
 	// Off the runtime's threads: as the planner's own goroutine, never
 	// after Shutdown closed the runtime to Go.
-	pl := p.planner
-	pl.rt.RLock()
-	defer pl.rt.RUnlock()
-	if !pl.rtClosed {
-		pl.Prepare()
-	}
+	p.planner.gate.Do(p.planner.Prepare)
 }
 
 // defaultServiceName names the service after the app when OTEL_SERVICE_NAME
@@ -240,17 +243,11 @@ func defaultServiceName() string {
 }
 
 //export clrotelMapFunction
-func clrotelMapFunction(fid C.uintptr_t) (fn *C.clr_fn) {
+func clrotelMapFunction(fid C.uintptr_t) *C.clr_fn {
 	p := prof
 	if p == nil {
 		return nil
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			p.log.Errorf("naming function %#x: %v", uintptr(fid), r)
-			fn = nil
-		}
-	}()
 	if C.clr_unhandled_suspected() != 0 {
 		// This thread's exception found no catcher in any frame the
 		// profiler traces, and the runtime compiles code on it: it is
@@ -259,10 +256,10 @@ func clrotelMapFunction(fid C.uintptr_t) (fn *C.clr_fn) {
 		// and export the spans now, waiting at most 3 s.
 		C.clr_abort_wait()
 	}
-	f := p.funcs.lookupOrAdd(uint64(fid), func(index uint32) *function {
-		return p.newFunction(uint64(fid), index)
-	})
-	return f.c
+	if f := p.function(uint64(fid), nil); f != nil {
+		return f.c
+	}
+	return nil
 }
 
 // clrotelAdopt decides the CoreLib specials hooked before Go started
@@ -276,66 +273,55 @@ func clrotelAdopt(fns **C.clr_fn, n C.uint32_t) {
 		return
 	}
 	for _, ph := range unsafe.Slice(fns, int(n)) {
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					p.log.Errorf("naming function %#x: %v", uintptr(ph.function_id), r)
-				}
-			}()
-			fid := uint64(ph.function_id)
-			f := p.funcs.lookupOrAdd(fid, func(index uint32) *function {
-				f := p.newFunction(fid, index)
-				if f.c != nil {
-					C.clr_fn_adopt(ph, f.c) // f.c was never seen by a hook: dropped
-					f.c = ph
-				}
-				return f
-			})
-			if f.c != ph {
-				C.clr_fn_adopt(ph, nil) // no role: its hooks stay idle
-			}
-		}()
+		if f := p.function(uint64(ph.function_id), ph); f != nil && f.c != ph {
+			C.clr_fn_adopt(ph, nil) // no role: its hooks stay idle
+		}
 	}
+}
+
+// function returns fid's function, decided the first time it is asked
+// for; a placeholder the hooks already call with takes its role (the
+// decided block, never seen by a hook, is dropped). nil when deciding
+// failed.
+func (p *profiler) function(fid uint64, placeholder *C.clr_fn) (f *function) {
+	defer func() {
+		if r := recover(); r != nil {
+			p.log.Errorf("naming function %#x: %v", fid, r)
+			f = nil
+		}
+	}()
+	return p.funcs.lookupOrAdd(fid, func(index uint32) *function {
+		f := p.newFunction(fid, index)
+		if placeholder != nil && f.c != nil {
+			C.clr_fn_adopt(placeholder, f.c)
+			f.c = placeholder
+		}
+		return f
+	})
 }
 
 func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	f := &function{id: fid}
-	// Decide first from what is cheap to read; name fully only what is traced.
-	sel, err := p.resolver.Select(fid)
-	if err != nil {
-		p.log.Debugf("%v", err)
+	d := p.decider.Decide(fid)
+	m := d.Method
+	switch d.Route {
+	case selection.Untraced:
 		return f
-	}
-	asm, name := sel.Assembly, sel.Name
-	if selection.DiagnosticsAssembly(asm) {
-		// Activity's code runs: a moment to find how to read it (an app
-		// may have compiled every traced method before its first Activity).
-		p.ambient.refresh(true)
-	}
-	special := selection.SpecialNone
-	if p.cfg.Async {
-		special = asyncSpecialMethod(fid)
-	}
-	route := p.sel.Route(asm, name, special)
-	if route == selection.Untraced {
-		return f
-	}
-	m, err := p.resolver.MethodOf(sel)
-	if err != nil {
-		p.log.Debugf("%v", err)
-		return f
-	}
-	switch route {
 	case selection.Compile:
-		f.c = newCFn(fid, index, uint32(selection.FnCompile), sampling.MethodSetting{})
+		f.c = newCFn(fid, index, uint32(d.Flags), sampling.MethodSetting{})
 		return f
-	case selection.Queue:
-		return p.queueFunction(f, fid, index, m)
-	case selection.Work:
-		return p.workFunction(f, fid, index, m, special)
+	case selection.Queue, selection.Work:
+		f.method = bridgeMethod(m)
+		f.c = newCFn(fid, index, uint32(d.Flags), sampling.MethodSetting{})
+		f.c.queue_args = C.uint16_t(d.QueueArgs)
+		// Whether the flow is suppressed is read through the thread's
+		// ExecutionContext.
+		p.ambient.refresh(false)
+		return f
 	}
-	stop := route == selection.ActivityStop
+	stop := d.Route == selection.ActivityStop
 	var role asyncRole
+	var err error
 	if p.cfg.Async {
 		if role, err = p.asyncRoleOf(fid, m); err != nil {
 			p.log.Debugf("async: %v", err)
@@ -358,7 +344,7 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		f.c = newCFn(fid, index, flags, sampling.MethodSetting{})
 		return f
 	}
-	f.c = newCFn(fid, index, flags, p.samp.setting(f.names))
+	f.c = newCFn(fid, index, flags, p.samp.Setting(f.names))
 	p.pipe.Warm() // its spans will be exported: connect now, not at exit
 	role.apply(f.c)
 	p.planner.Prepare()
@@ -389,22 +375,6 @@ func (p *profiler) instantiation(f *function, class uint64, typeArgs []uint64) *
 	return m
 }
 
-// flushBeforeAbort runs on the drainer's goroutine when the process is
-// aborting (an unhandled exception): what is recorded is drained, open spans
-// end as failed, and the exporter gets a bounded time to send them. The
-// SIGABRT handler waits for clr_abort_flushed (at most 3 s).
-func (p *profiler) flushBeforeAbort() {
-	defer C.clr_abort_flushed()
-	p.drain.pass()
-	p.drain.abandonUnhandled()
-	ctx, cancel := context.WithTimeout(context.Background(), 2500*time.Millisecond)
-	defer cancel()
-	if err := p.pipe.ForceFlush(ctx); err != nil {
-		p.log.Warnf("abort: flushing spans: %v", err)
-	}
-	p.log.Infof("process aborting: %d records drained and flushed", p.drain.records.Load())
-}
-
 //export clrotelShutdown
 func clrotelShutdown() {
 	p := prof
@@ -423,7 +393,7 @@ func (p *profiler) shutdown() {
 		}
 	}()
 	// Go's own threads ask the runtime nothing once this returns.
-	defer p.planner.closeRuntime()
+	defer p.planner.gate.Close()
 	close(p.stop)
 	p.samp.remote.Stop()
 	deadline := time.Now().Add(p.cfg.ShutdownWait)
@@ -434,15 +404,15 @@ func (p *profiler) shutdown() {
 		// Folded calls still running count as folded (abandonAll puts
 		// them on the spans they fold into).
 		p.openFolded = uint64(C.clr_open_folded_calls(C.clr_slots(), C.clr_slot_count(), C.clr_stack_cap()))
-		p.drain.abandonAll()
-		p.log.Infof("%v", p.drain.stats())
+		p.drain.AbandonAll()
+		p.log.Infof("%v", p.tables())
 	}
-	if n := int(C.clr_disarm_last()); n != -2 {
-		p.log.Infof("teardown: %d of the runtime's %d ELT helpers return at once from now on (-1: libcoreclr.so's symbols unreadable)", n, int(C.CLR_DISARM_NAMES))
-	}
-	p.drain.reportDrops(true)
+	p.logLines(summary.Disarm(int(C.clr_disarm_last()), int(C.CLR_DISARM_NAMES)))
+	p.drain.ReportDrops(true)
 	if done {
-		p.reportUnmatched()
+		for _, tg := range p.tr.UnmatchedTargets() {
+			p.log.Warnf("%s", tg.Unmatched())
+		}
 	}
 	e := summary.Exit{Folding: folding.Summary(p.funcs.folded(), p.funcName, 20), ReJIT: reJITNote(),
 		GuardFaults: uint64(C.clr_guard_faults()), AsyncOverflow: p.bridge.AsyncOverflow(), AsyncMaxPending: uint64(p.cfg.AsyncMaxPending),
@@ -453,23 +423,18 @@ func (p *profiler) shutdown() {
 		e.WorkMade, e.WorkJoined, e.WorkFull, e.WorkLost = workCounts()
 		e.GCs, e.GCRanges = workGCCounts()
 		e.GCEvents = gcSession()
-		p.logSharedLayouts()
-		if d := C.clr_elt_this_direct(); d < 0 {
-			p.log.Infof("the runtime's saved registers disagreed with its GetFunctionEnter3Info about `this`: it is asked each time")
-		} else {
-			p.log.Debugf("`this` of work items and state machines read from the runtime's saved registers: %v", d > 0)
-		}
+		p.logLines(sharedCode())
 	}
 	p.logLines(e.Lines())
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
-	metricsDone := p.shutdownMetrics(ctx)
+	metricsDone := p.metrics.Shutdown(ctx)
 	if err := p.pipe.Shutdown(ctx); err != nil {
 		p.log.Warnf("exit: spans still queued were not exported: %v", err)
 	}
 	<-metricsDone
 	st := p.pipe.Stats()
-	p.log.Infof("%v", summary.Totals{Records: p.drain.records.Load(), Exported: st.Exported, Failed: st.Failed, Lost: st.Lost, Dropped: dropped(),
+	p.log.Infof("%v", summary.Totals{Records: p.drain.Records.Load(), Exported: st.Exported, Failed: st.Failed, Lost: st.Lost, Dropped: dropped(),
 		Folded: uint64(C.clr_folded_calls()) + p.openFolded, ShedCalls: uint64(C.clr_shed_calls()), ShedTraces: uint64(C.clr_shed_traces()),
 		Unsampled: uint64(C.clr_unsampled_roots()), RateLimited: uint64(C.clr_rate_limited_roots())})
 }
@@ -477,9 +442,12 @@ func (p *profiler) shutdown() {
 // logLines logs a report's lines.
 func (p *profiler) logLines(lines []summary.Line) {
 	for _, l := range lines {
-		if l.Level == summary.Warn {
+		switch l.Level {
+		case summary.Warn:
 			p.log.Warnf("%s", l.Text)
-		} else {
+		case summary.Debug:
+			p.log.Debugf("%s", l.Text)
+		default:
 			p.log.Infof("%s", l.Text)
 		}
 	}

@@ -12,18 +12,19 @@ import "errors"
 // Called by the renderer, off the app's threads. An address that names no
 // method is retried later (its method may get compiled), not remembered.
 func (pl *planner) MethodAt(code uint64) (string, bool) {
-	name, err := pl.methods.Get(code, func() (string, error) {
-		pl.rt.RLock()
-		defer pl.rt.RUnlock()
-		var fid C.uintptr_t
-		if pl.rtClosed || C.clr_code_function(C.uintptr_t(code), &fid) != 0 {
-			return "", errNoMethod
-		}
-		m, err := pl.p.resolver.Method(uint64(fid), 0, nil)
-		if err != nil {
-			return "", err
-		}
-		return m.FunctionName + "(" + m.Params + ")", nil
+	name, err := pl.methods.Get(code, func() (name string, err error) {
+		err = errNoMethod
+		pl.gate.Do(func() {
+			var fid C.uintptr_t
+			if C.clr_code_function(C.uintptr_t(code), &fid) != 0 {
+				return
+			}
+			m, merr := pl.p.resolver.Method(uint64(fid), 0, nil)
+			if err = merr; err == nil {
+				name = m.FunctionName + "(" + m.Params + ")"
+			}
+		})
+		return name, err
 	})
 	return name, err == nil
 }

@@ -35,4 +35,4 @@ func (m methods) Instantiation(i uint32, class uint64, typeArgs []uint64) *otelb
 
 func (m methods) ClassName(class uint64) string { return m.p.resolver.ClassName(class) }
 
-func (m methods) NeedPlan(class uint64) { m.p.planner.request(class) }
+func (m methods) NeedPlan(class uint64) { m.p.planner.requests.Request(class) }

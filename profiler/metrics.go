@@ -1,10 +1,5 @@
 package main
 
-/*
-#include "capture.h"
-*/
-import "C"
-
 import (
 	"context"
 
@@ -12,7 +7,6 @@ import (
 
 	"github.com/clrotel/clrotel/methodmetrics"
 	"github.com/clrotel/clrotel/otelbridge"
-	"github.com/clrotel/clrotel/selection"
 )
 
 // startMetrics sets the method metrics up when they are on: the registry
@@ -40,15 +34,9 @@ func (p *profiler) startMetrics() {
 // hooks (its totals stop there).
 func (p *profiler) readFolded(reg *methodmetrics.Registry) {
 	p.funcs.Each(func(_ uint32, f *function) {
-		if f == nil || f.c == nil || f.method == nil {
-			return
+		if e, ok := f.folded(); ok && f.method != nil {
+			f.method.MetricSeries(reg).SetFolded(e.Calls, uint64(e.Time), e.Unhooked)
 		}
-		calls := uint64(C.clr_fn_folded_calls(f.c))
-		if calls == 0 {
-			return
-		}
-		unhooked := f.flags()&selection.FnUnhooked != 0
-		f.method.MetricSeries(reg).SetFolded(calls, uint64(C.clr_fn_folded_ns(f.c)), unhooked)
 	})
 }
 
@@ -56,15 +44,4 @@ func (p *profiler) readFolded(reg *methodmetrics.Registry) {
 // were asked for by name.
 func (p *profiler) keepHooks(f *function) bool {
 	return f.method != nil && p.cfg.Metrics.KeepHooks(f.method.Function)
-}
-
-// shutdownMetrics exports the metrics a last time, in the background; the
-// returned channel closes when done. Called once every record is drained.
-func (p *profiler) shutdownMetrics(ctx context.Context) <-chan struct{} {
-	if p.metrics == nil {
-		done := make(chan struct{})
-		close(done)
-		return done
-	}
-	return p.metrics.Shutdown(ctx)
 }

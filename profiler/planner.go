@@ -8,7 +8,6 @@ import "C"
 
 import (
 	"errors"
-	"sync"
 
 	"github.com/clrotel/clrotel/internal/memo"
 	"github.com/clrotel/clrotel/naming"
@@ -20,28 +19,19 @@ import (
 // planner runs the value planner (package planning) for the profiler:
 // it answers the planner through typeSource, copies its plans into C
 // memory for the hooks, and plans, on a goroutine of its own, the classes
-// the drainer met without a plan.
+// the drainer met without a plan (planning.Requests).
 type planner struct {
 	*planning.Planner
-	p      *profiler
-	src    planning.TypeSource
-	redact *values.Redactor
-	c      cplan.Plans // the plans' copies in C memory
-
-	queueMu  sync.Mutex
-	queued   map[uint64]bool
-	requests chan uint64
+	p        *profiler
+	src      planning.TypeSource
+	redact   *values.Redactor
+	c        cplan.Plans // the plans' copies in C memory
+	requests *planning.Requests
+	gate     planning.Gate // the runtime calls of Go's own threads, until Shutdown
 
 	// methods: code address -> method (MethodAt), the delegates' most
 	// recent ones.
 	methods memo.Map[uint64, string]
-
-	// rt guards the runtime calls made from Go's own threads (the
-	// planner's loop, the drainer's MethodAt, the warm-up): once Shutdown
-	// has returned to the runtime (rtClosed), what they would ask about
-	// is being torn down.
-	rt       sync.RWMutex
-	rtClosed bool
 }
 
 // fnPlan is a function's C plan and how its values render.
@@ -52,16 +42,13 @@ type fnPlan struct {
 }
 
 func newPlanner(p *profiler, redact *values.Redactor, statics []string, messages bool) *planner {
-	pl := &planner{
-		p: p, redact: redact, methods: memo.Map[uint64, string]{Limit: 4096, Renew: true},
-		queued:   map[uint64]bool{},
-		requests: make(chan uint64, 1024),
-	}
+	pl := &planner{p: p, redact: redact, methods: memo.Map[uint64, string]{Limit: 4096, Renew: true}}
 	rt := typeSource{resolver: p.resolver}
 	pl.src = planning.PerModule(rt, rt.metadata)
 	pl.Planner = planning.New(pl.src, (*planSink)(pl), planning.Options{
 		Redact: redact, Statics: statics, Messages: messages, Log: p.log,
 	})
+	pl.requests = planning.NewRequests(pl.Planner, &pl.gate, 1024, p.log.Debugf)
 	return pl
 }
 
@@ -94,44 +81,4 @@ func (pl *planner) functionPlan(m *naming.Method) *fnPlan {
 func (pl *planner) completionPlan(m *naming.Method) *fnPlan {
 	f := pl.Completion(m)
 	return &fnPlan{c: (*C.clr_fn_plan)(pl.c.Function(f)), enter: f.Enter, ret: f.Return}
-}
-
-// run plans the classes hooks met without a plan (written as VT_NOPLAN).
-func (pl *planner) run(stop <-chan struct{}) {
-	for {
-		select {
-		case <-stop:
-			return
-		case cid := <-pl.requests:
-			pl.rt.RLock()
-			if !pl.rtClosed {
-				if err := pl.Plan(cid); err != nil {
-					pl.p.log.Debugf("class plan %#x: %v", cid, err)
-				}
-			}
-			pl.rt.RUnlock()
-		}
-	}
-}
-
-// closeRuntime waits for the runtime calls under way on Go's own threads
-// and lets no more start: the last thing Shutdown does.
-func (pl *planner) closeRuntime() {
-	pl.rt.Lock()
-	pl.rtClosed = true
-	pl.rt.Unlock()
-}
-
-// request asks for a class plan without waiting (drainer side).
-func (pl *planner) request(cid uint64) {
-	pl.queueMu.Lock()
-	defer pl.queueMu.Unlock()
-	if pl.queued[cid] || pl.Planned(cid) {
-		return
-	}
-	select {
-	case pl.requests <- cid:
-		pl.queued[cid] = true
-	default:
-	}
 }

@@ -1,8 +1,6 @@
 package main
 
 /*
-#include "async.h"
-#include "capture.h"
 #include "queue.h"
 */
 import "C"
@@ -12,10 +10,6 @@ import (
 	"sync"
 
 	"github.com/clrotel/clrotel/ambient"
-	"github.com/clrotel/clrotel/flows"
-	"github.com/clrotel/clrotel/naming"
-	"github.com/clrotel/clrotel/sampling"
-	"github.com/clrotel/clrotel/selection"
 )
 
 // queueState is what queue.c needs from Go once: Delegate._target's
@@ -23,31 +17,6 @@ import (
 type queueState struct {
 	mu     sync.Mutex
 	target bool
-}
-
-// queueFunction makes f one of CoreLib's queuing methods (queue.c): no
-// span; its callback arguments' closures are marked when the flow is
-// suppressed.
-func (p *profiler) queueFunction(f *function, fid uint64, index uint32, m *naming.Method) *function {
-	mod, err := p.resolver.ModuleInfo(m.ModuleID)
-	if err != nil {
-		p.log.Debugf("queued work: %s: %v", m.SelectName, err)
-		return f
-	}
-	q := flows.QueueMethod(m.Name, m.Sig.HasThis, naming.ParamTypes(mod.Meta, m.Sig))
-	if q.Callbacks == 0 {
-		return f
-	}
-	if err := p.queue.delegateTarget(p); err != nil {
-		p.log.Debugf("queued work: %v", err)
-		return f
-	}
-	f.method = bridgeMethod(m)
-	f.c = newCFn(fid, index, uint32(selection.QueueFlags(q.Unsafe)), sampling.MethodSetting{})
-	f.c.queue_args = C.uint16_t(q.Callbacks)
-	// The flow's state is read through the thread's ExecutionContext.
-	p.ambient.refresh(false)
-	return f
 }
 
 // queueSuppressed is how many closures were marked as queued with the

@@ -59,11 +59,8 @@ func (clrRuntime) Function(fid uint64) (naming.Function, error) {
 	if hr := C.clr_function_info(C.uintptr_t(fid), &d); hr != 0 {
 		return naming.Function{}, hrErr("GetFunctionInfo2", hr)
 	}
-	f := naming.Function{Class: uint64(d.class_id), Module: uint64(d.module_id), Token: uint32(d.token)}
-	for i := 0; i < int(d.n_type_args); i++ {
-		f.TypeArgs = append(f.TypeArgs, uint64(d.type_args[i]))
-	}
-	return f, nil
+	return naming.Function{Class: uint64(d.class_id), Module: uint64(d.module_id), Token: uint32(d.token),
+		TypeArgs: ids(d.type_args[:d.n_type_args])}, nil
 }
 
 func (clrRuntime) Class(cid uint64) (naming.Class, error) {
@@ -71,14 +68,20 @@ func (clrRuntime) Class(cid uint64) (naming.Class, error) {
 	if hr := C.clr_class_info(C.uintptr_t(cid), &d); hr != 0 {
 		return naming.Class{}, hrErr("GetClassIDInfo2", hr)
 	}
-	c := naming.Class{
+	return naming.Class{
 		Module: uint64(d.module_id), Token: uint32(d.token), Parent: uint64(d.parent),
 		IsArray: d.is_array != 0, Elem: naming.ElementType(d.elem_type), ElemCls: uint64(d.elem_class), Rank: uint32(d.rank),
+		TypeArgs: ids(d.type_args[:d.n_type_args]),
+	}, nil
+}
+
+// ids are a C array's runtime IDs (ClassIDs, ModuleIDs); nil when empty.
+func ids(c []C.uintptr_t) []uint64 {
+	var out []uint64
+	for _, id := range c {
+		out = append(out, uint64(id))
 	}
-	for i := 0; i < int(d.n_type_args); i++ {
-		c.TypeArgs = append(c.TypeArgs, uint64(d.type_args[i]))
-	}
-	return c, nil
+	return out
 }
 
 func (clrRuntime) Module(mid uint64) (*naming.Module, error) {

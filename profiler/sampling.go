@@ -6,7 +6,6 @@ package main
 import "C"
 
 import (
-	"sync"
 	"time"
 
 	"github.com/clrotel/clrotel/config"
@@ -16,103 +15,63 @@ import (
 	"github.com/clrotel/clrotel/sampling/jaegerremote"
 )
 
-// samplingState is the glue between the sampling configuration (the file,
-// the remote strategy) and the C hook: each change is resolved per method
-// (sampling.Config.Setting) into a new strategy block, published with one
-// pointer exchange, and the block it replaces is freed once no thread can
-// be deciding with it (strategy.c).
+// samplingState wires package sampling's Publisher to the hook's strategy
+// blocks (strategy.c) and the remote strategy's poller to it.
 type samplingState struct {
-	log   *logging.Logger
-	funcs *functionTable
-
-	live sampling.Live // guarded by the function table's lock
-
-	pubMu sync.Mutex // one publish (and its reclaim) at a time
-
+	sampling.Publisher[*C.clr_strategy]
 	remote jaegerremote.Runner // the poller, when the sampler is jaeger_remote
 }
 
 func newSamplingState(log *logging.Logger, funcs *functionTable, service string) *samplingState {
-	s := &samplingState{log: log, funcs: funcs}
-	s.remote = jaegerremote.Runner{Service: service, Log: log.Infof, Warn: log.Warnf,
-		Publish: func(st sampling.Strategy, live func() bool) {
-			s.publish(func() bool {
-				if !live() {
-					return false // a stopped poller's late answer
-				}
-				s.live.Strategy = &st
-				return true
-			})
+	s := &samplingState{}
+	s.Publisher = sampling.Publisher[*C.clr_strategy]{Blocks: strategyBlocks{}, Errorf: log.Errorf, Warnf: log.Warnf,
+		Functions: func(fn func(func() []sampling.MethodNames)) {
+			funcs.Locked(func(list []*function) { fn(func() []sampling.MethodNames { return functionNames(list) }) })
 		}}
+	s.remote = jaegerremote.Runner{Service: service, Log: log.Infof, Warn: log.Warnf, Publish: s.Strategy}
 	return s
 }
 
-// setting resolves a new function's sampling; the caller holds the function table's lock.
-func (s *samplingState) setting(names sampling.MethodNames) sampling.MethodSetting {
-	return s.live.Setting(names)
+// functionNames are the functions' sampling names, by index.
+func functionNames(list []*function) []sampling.MethodNames {
+	names := make([]sampling.MethodNames, len(list))
+	for i, f := range list {
+		names[i] = f.names
+	}
+	return names
 }
 
-// config is the sampling configuration in force.
-func (s *samplingState) config() (c sampling.Config) {
-	s.funcs.Locked(func([]*function) { c = s.live.Config })
-	return c
+// strategyBlocks are strategy.c's blocks, as sampling.Publisher uses them.
+type strategyBlocks struct{}
+
+func (strategyBlocks) Alloc(n int) *C.clr_strategy               { return C.clr_strategy_alloc(C.uint32_t(n)) }
+func (strategyBlocks) Free(b *C.clr_strategy)                    { C.clr_strategy_free(b) }
+func (strategyBlocks) Bytes(b *C.clr_strategy) int               { return 64 + 32*int(b.n) }
+func (strategyBlocks) Publish(b *C.clr_strategy) *C.clr_strategy { return C.clr_strategy_publish(b) }
+
+func (strategyBlocks) Fill(blk *C.clr_strategy, b sampling.HookBlock) {
+	for i, m := range b.Methods {
+		l := m.LowerBound
+		C.clr_strategy_set_method(blk, C.uint32_t(i), C.uint64_t(m.Bound), C.int64_t(l.Interval), C.int64_t(l.Tolerance))
+	}
+	sl, rl := b.Strategy, b.Rate
+	C.clr_strategy_set_limits(blk, C.uint64_t(b.Gen), C.int64_t(sl.Interval), C.int64_t(sl.Tolerance), C.int64_t(rl.Interval), C.int64_t(rl.Tolerance))
+	if b.ParentBased {
+		C.clr_strategy_set_parent_based(blk, 1)
+	}
+}
+
+// Quiesced fences every thread, then waits up to 10 s for each one
+// mid-decision to finish it.
+func (strategyBlocks) Quiesced() bool {
+	C.clr_strategy_barrier()
+	seq := func(i uint32) uint64 { return uint64(C.clr_slot_decision_seq(C.uint32_t(i))) }
+	return quiesce.Wait(uint32(C.clr_slot_count()), seq, time.Millisecond, 10*time.Second)
 }
 
 func setFnSampling(fn *C.clr_fn, m sampling.MethodSetting) {
 	l := m.LowerBoundLimiter()
 	C.clr_fn_set_sampling(fn, C.uint64_t(m.Bound), C.int64_t(l.Interval), C.int64_t(l.Tolerance))
-}
-
-// publish applies update to the configuration (under the function table's lock) and
-// installs the result as the hook's. update returns false to leave
-// everything as it is.
-func (s *samplingState) publish(update func() bool) {
-	s.pubMu.Lock()
-	defer s.pubMu.Unlock()
-	var old *C.clr_strategy
-	s.funcs.Locked(func(list []*function) {
-		blk := C.clr_strategy_alloc(C.uint32_t(len(list)))
-		if blk == nil {
-			s.log.Errorf("sampling: out of memory for a strategy block; the previous settings stay in force")
-			return
-		}
-		if !update() {
-			C.clr_strategy_free(blk)
-			return
-		}
-		names := make([]sampling.MethodNames, len(list))
-		for i, f := range list {
-			names[i] = f.names
-		}
-		b := s.live.Block(names)
-		for i, m := range b.Methods {
-			l := m.LowerBound
-			C.clr_strategy_set_method(blk, C.uint32_t(i), C.uint64_t(m.Bound), C.int64_t(l.Interval), C.int64_t(l.Tolerance))
-		}
-		sl, rl := b.Strategy, b.Rate
-		C.clr_strategy_set_limits(blk, C.uint64_t(b.Gen), C.int64_t(sl.Interval), C.int64_t(sl.Tolerance), C.int64_t(rl.Interval), C.int64_t(rl.Tolerance))
-		if b.ParentBased {
-			C.clr_strategy_set_parent_based(blk, 1)
-		}
-		old = C.clr_strategy_publish(blk)
-	})
-	if old != nil {
-		s.reclaim(old)
-	}
-}
-
-// reclaim frees a replaced block once every thread that might have loaded
-// it has finished its decision. A thread stuck mid-decision for 10 s (the
-// runtime suspended it) leaves the block allocated: a bounded leak,
-// counted.
-func (s *samplingState) reclaim(old *C.clr_strategy) {
-	C.clr_strategy_barrier()
-	seq := func(i uint32) uint64 { return uint64(C.clr_slot_decision_seq(C.uint32_t(i))) }
-	if !quiesce.Wait(uint32(C.clr_slot_count()), seq, time.Millisecond, 10*time.Second) {
-		s.log.Warnf("sampling: a thread has been deciding for 10 s; the replaced strategy block (%d bytes) stays allocated", 64+32*int(old.n))
-		return
-	}
-	C.clr_strategy_free(old)
 }
 
 // applyReload takes a reloaded configuration's sampling section live.
@@ -121,7 +80,7 @@ func (p *profiler) applyReload(c config.Config, notLive []string) {
 		p.log.Warnf("config file %s: %s changed; it applies at the next start (methods are selected and planned when compiled)", p.cfgPath, what)
 	}
 	p.bridge.SetMinDuration(c.Sampling.MinDurationNs)
-	p.samp.publish(func() bool { p.samp.live.Reload(c.Sampling); return true })
+	p.samp.Reload(c.Sampling)
 	p.samp.remote.Apply(c.Sampling)
 	p.log.Infof("config file %s reloaded: sampler %s", p.cfgPath, c.Sampling.Sampler)
 }

@@ -14,9 +14,9 @@ import (
 	"github.com/clrotel/clrotel/summary"
 )
 
-// stats reads the tables; it runs on the drainer's goroutine (or after it
-// ended), which owns the thread states.
-func (d *drainer) stats() summary.Tables {
+// tables reads the tables' sizes; it runs on the drainer's goroutine (or
+// after it ended), which owns the thread states.
+func (p *profiler) tables() summary.Tables {
 	var s summary.Tables
 	s.SlotsHigh = int(C.clr_slot_count())
 	for i := 0; i < s.SlotsHigh; i++ {
@@ -24,9 +24,9 @@ func (d *drainer) stats() summary.Tables {
 			s.SlotsLive++
 		}
 	}
-	s.Threads = d.slots.Len()
-	s.Functions = d.p.funcs.Len()
-	s.Classes = d.p.planner.Len()
+	s.Threads = p.drain.Len()
+	s.Functions = p.funcs.Len()
+	s.Classes = p.planner.Len()
 	s.VerdictsUncached = uint64(C.clr_verdicts_uncached())
 	// The heap objects' bytes (MemStats.HeapAlloc) without ReadMemStats'
 	// stop-the-world, which cost the exit of a short program about 0.5 ms.

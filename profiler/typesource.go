@@ -8,6 +8,7 @@ import "C"
 
 import (
 	"fmt"
+	"strings"
 	"unicode/utf16"
 	"unsafe"
 
@@ -38,15 +39,7 @@ func (s typeSource) Class(cid uint64) (naming.Class, error) { return clrRuntime{
 func (s typeSource) ClassName(cid uint64) string { return s.resolver.ClassName(cid) }
 
 func (s typeSource) Layout(cid uint64) ([]planning.FieldOffset, uint32, error) {
-	fields, size, err := classLayout(cid)
-	if err != nil {
-		return nil, 0, err
-	}
-	out := make([]planning.FieldOffset, len(fields))
-	for i, f := range fields {
-		out[i] = planning.FieldOffset{Token: uint32(f.token), Offset: uint32(f.offset)}
-	}
-	return out, size, nil
+	return classLayout(cid)
 }
 
 func (s typeSource) BoxOffset(cid uint64) (uint32, bool) {
@@ -83,12 +76,13 @@ func (s typeSource) Instantiate(module uint64, td uint32, args []uint64) (uint64
 // maxModules bounds the modules one lookup by name scans.
 const maxModules = 8192
 
-func (s typeSource) Modules() []uint64 {
-	mods := make([]C.uintptr_t, maxModules)
-	n := C.clr_modules(&mods[0], C.uint32_t(len(mods)))
-	out := make([]uint64, n)
-	for i, m := range mods[:n] {
-		out[i] = uint64(m)
+func (s typeSource) Modules() []uint64 { return loadedModules(make([]C.uintptr_t, maxModules), nil) }
+
+// loadedModules lists the loaded modules into out, through buf.
+func loadedModules(buf []C.uintptr_t, out []uint64) []uint64 {
+	n := C.clr_modules(&buf[0], C.uint32_t(len(buf)))
+	for _, m := range buf[:n] {
+		out = append(out, uint64(m))
 	}
 	return out
 }
@@ -104,6 +98,17 @@ func (m metadata) FindTypeDef(name string, enclosing uint32) (uint32, bool) {
 		return 0, false
 	}
 	return uint32(td), true
+}
+
+// FindNested finds a TypeDef by its reflection name, nested types joined
+// by '+' (Acme.Handler+<Handle>d__3).
+func (m metadata) FindNested(name string) (td uint32, ok bool) {
+	for _, part := range strings.Split(name, "+") {
+		if td, ok = m.FindTypeDef(part, td); !ok {
+			return 0, false
+		}
+	}
+	return td, true
 }
 
 func (m metadata) Fields(td uint32) ([]uint32, error)           { return m.fields.Fields(td) }
@@ -151,7 +156,7 @@ func utf16z(name string) []C.uint16_t {
 
 // classLayout returns a class's instance fields (token and offset) and its
 // size, asking the runtime for the count first.
-func classLayout(cid uint64) ([]C.clr_field_offset, uint32, error) {
+func classLayout(cid uint64) ([]planning.FieldOffset, uint32, error) {
 	var n, sz C.uint32_t
 	if hr := C.clr_class_layout(C.uintptr_t(cid), nil, 0, &n, &sz); hr != 0 {
 		return nil, 0, hrErr("GetClassLayout", hr)
@@ -170,5 +175,9 @@ func classLayout(cid uint64) ([]C.clr_field_offset, uint32, error) {
 	if got > n {
 		return nil, 0, fmt.Errorf("GetClassLayout: %d fields, then %d", n, got)
 	}
-	return fields[:got], uint32(sz), nil
+	out := make([]planning.FieldOffset, got)
+	for i, f := range fields[:got] {
+		out[i] = planning.FieldOffset{Token: uint32(f.token), Offset: uint32(f.offset)}
+	}
+	return out, uint32(sz), nil
 }

@@ -3,40 +3,12 @@ package main
 /*
 #include "workitems.h"
 #include "gcevents.h"
+#include "flowlayout.h"
+#include "eltargs.h"
 */
 import "C"
 
-import (
-	"github.com/clrotel/clrotel/flows"
-	"github.com/clrotel/clrotel/naming"
-	"github.com/clrotel/clrotel/sampling"
-	"github.com/clrotel/clrotel/selection"
-	"github.com/clrotel/clrotel/summary"
-)
-
-// workFunction makes f the maker or the run of one of CoreLib's work items
-// (workitems.c): no span; the item carries its maker's span to its run.
-func (p *profiler) workFunction(f *function, fid uint64, index uint32, m *naming.Method, kind selection.Special) *function {
-	if !m.Sig.HasThis {
-		return f
-	}
-	if kind.Maker() {
-		mod, err := p.resolver.ModuleInfo(m.ModuleID)
-		if err != nil {
-			p.log.Debugf("work items: %s: %v", m.SelectName, err)
-			return f
-		}
-		if !flows.WorkMaker(m.TypeName, m.Name, naming.ParamTypes(mod.Meta, m.Sig)) {
-			return f
-		}
-	}
-	f.method = bridgeMethod(m)
-	f.c = newCFn(fid, index, uint32(selection.WorkFlags(kind, flows.WorkThread(m.TypeName))), sampling.MethodSetting{})
-	// Whether the maker's flow is suppressed is read through the thread's
-	// ExecutionContext.
-	p.ambient.refresh(false)
-	return f
-}
+import "github.com/clrotel/clrotel/summary"
 
 // workCounts is what workitems.c counted: items made under a span, runs
 // that continued their maker's trace, items not recorded for a full table,
@@ -62,4 +34,11 @@ func gcSession() summary.GCSession {
 	var events, malformed C.uint64_t
 	C.clr_gcevents_counts(&state, &events, &malformed)
 	return summary.GCSession{State: int(state), Events: uint64(events), Malformed: uint64(malformed)}
+}
+
+// sharedCode is the exit report on shared generic code's layouts
+// (flowlayout.h) and `this` reads (eltargs.c).
+func sharedCode() []summary.Line {
+	return summary.SharedCode{Missing: uint64(C.clr_flow_layout_missing()), Uncached: uint64(C.clr_flow_layout_uncached()),
+		Classes: int(C.FLOW_LAYOUT_CLASSES), ThisDirect: int(C.clr_elt_this_direct())}.Lines()
 }

@@ -5,7 +5,9 @@
 // (profiler/capture.h FN_*, kept equal by a test in
 // profiler/internal/ccapture). It decides from the method's assembly and
 // names (package naming), its parts in flows (package flows) and the
-// user's settings.
+// user's settings. Its Decider takes a function the runtime asks about
+// from its cheap names to its route, naming in full only what is hooked,
+// and decides which of CoreLib's queuing methods and work items are.
 //
 // It must not call the runtime, nor decide a method's part in async flows
 // (package flows) or its sampling (package sampling). Which modules can

@@ -79,3 +79,11 @@ func types(r *Rules) []string {
 	}
 	return out
 }
+
+func TestUnmatched(t *testing.T) {
+	tg := &Target{Path: "/etc/otel.yaml", Line: 12, Type: "Acme.Shop.Cart", Method: "Add"}
+	want := "no-code target at /etc/otel.yaml:12 (Acme.Shop.Cart.Add) shaped no span: no method it selects was called while traced (check its names and signature)"
+	if got := tg.Unmatched(); got != want {
+		t.Errorf("Unmatched() = %q, want %q", got, want)
+	}
+}

@@ -578,3 +578,8 @@ func sameMetaType(file, meta string) bool {
 	}
 	return naming.Match(file, meta)
 }
+
+// Unmatched is the warning at exit on a target that shaped no span.
+func (t *Target) Unmatched() string {
+	return fmt.Sprintf("no-code target at %s:%d (%s.%s) shaped no span: no method it selects was called while traced (check its names and signature)", t.Path, t.Line, t.Type, t.Method)
+}

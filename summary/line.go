@@ -6,6 +6,7 @@ type Level int
 const (
 	Info Level = iota
 	Warn
+	Debug
 )
 
 // Line is one line of the log.

@@ -1,4 +1,4 @@
-package main
+package config
 
 import (
 	"runtime"
@@ -19,9 +19,9 @@ func TestGoProcs(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			runtime.GOMAXPROCS(tc.before)
-			got := goProcs(func(k string) (string, bool) { v, ok := tc.env[k]; return v, ok })
+			got := GoProcs(func(k string) (string, bool) { v, ok := tc.env[k]; return v, ok })
 			if got != tc.want || runtime.GOMAXPROCS(0) != tc.want {
-				t.Errorf("goProcs = %d, GOMAXPROCS now %d; want %d", got, runtime.GOMAXPROCS(0), tc.want)
+				t.Errorf("GoProcs = %d, GOMAXPROCS now %d; want %d", got, runtime.GOMAXPROCS(0), tc.want)
 			}
 		})
 	}
