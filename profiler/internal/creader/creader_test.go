@@ -408,15 +408,6 @@ func BenchmarkWalks(b *testing.B) {
 	}
 }
 
-// obj2 makes an object of class cls { F = f; V = v }.
-func obj2(m *Mem, cls, f uint64, v int32) uint64 {
-	b := m.Alloc(24)
-	binary.LittleEndian.PutUint64(b, cls)
-	binary.LittleEndian.PutUint64(b[8:], f)
-	binary.LittleEndian.PutUint32(b[16:], uint32(v))
-	return Addr(b)
-}
-
 // TestTerseNotRead: a framework object with no rendering of its own, a
 // field of an object shown field by field, is left unread (a depth marker
 // with its class) from where package values shows it as its type only (a
@@ -441,16 +432,16 @@ func TestTerseNotRead(t *testing.T) {
 	arr := m.Alloc(16 + 8)
 	binary.LittleEndian.PutUint64(arr, clsHeads)
 	binary.LittleEndian.PutUint32(arr[8:], 1)
-	binary.LittleEndian.PutUint64(arr[16:], obj2(&m, clsFw, obj2(&m, clsFw, 0, 3), 2))
+	binary.LittleEndian.PutUint64(arr[16:], owner(&m, clsFw, owner(&m, clsFw, 0, 3), 2))
 	tests := []struct {
 		name string
 		arg  uint64
 		want string
 	}{
-		{"framework chain: the third level unread", obj2(&m, clsFw, obj2(&m, clsFw, obj2(&m, clsFw, 0, 3), 2), 1), "Object Object DepthLimit"},
-		{"under an app's object", obj2(&m, clsApp, obj2(&m, clsFw, obj2(&m, clsFw, 0, 3), 2), 1), "Object Object DepthLimit"},
-		{"app's objects are read", obj2(&m, clsApp, obj2(&m, clsApp, obj2(&m, clsApp, 0, 3), 2), 1), "Object Object Object Null"},
-		{"a field of a rendered object is read", obj2(&m, clsApp, obj2(&m, clsShown, obj2(&m, clsFw, 0, 3), 2), 1), "Object Object Object Null"},
+		{"framework chain: the third level unread", owner(&m, clsFw, owner(&m, clsFw, owner(&m, clsFw, 0, 3), 2), 1), "Object Object DepthLimit"},
+		{"under an app's object", owner(&m, clsApp, owner(&m, clsFw, owner(&m, clsFw, 0, 3), 2), 1), "Object Object DepthLimit"},
+		{"app's objects are read", owner(&m, clsApp, owner(&m, clsApp, owner(&m, clsApp, 0, 3), 2), 1), "Object Object Object Null"},
+		{"a field of a rendered object is read", owner(&m, clsApp, owner(&m, clsShown, owner(&m, clsFw, 0, 3), 2), 1), "Object Object Object Null"},
 	}
 	for _, tt := range tests {
 		v := decodeAll(t, Capture([]uint8{uint8(values.KindRef)}, []uint64{tt.arg}, 4096))[0]
@@ -460,12 +451,12 @@ func TestTerseNotRead(t *testing.T) {
 		}
 	}
 	// An array's elements are not fields: read.
-	v := decodeAll(t, Capture([]uint8{uint8(values.KindRef)}, []uint64{obj2(&m, clsApp, Addr(arr), 1)}, 4096))[0]
+	v := decodeAll(t, Capture([]uint8{uint8(values.KindRef)}, []uint64{owner(&m, clsApp, Addr(arr), 1)}, 4096))[0]
 	if e := v.Fields[0].Elems; len(e) != 1 || e[0].Shape != values.Object || e[0].Fields[0].Shape != values.DepthLimit {
 		t.Errorf("array element: %+v", v.Fields[0])
 	}
 	// The unread object's class is kept: values shows its name.
-	v = decodeAll(t, Capture([]uint8{uint8(values.KindRef)}, []uint64{obj2(&m, clsFw, obj2(&m, clsFw, obj2(&m, clsFw, 0, 3), 2), 1)}, 4096))[0]
+	v = decodeAll(t, Capture([]uint8{uint8(values.KindRef)}, []uint64{owner(&m, clsFw, owner(&m, clsFw, owner(&m, clsFw, 0, 3), 2), 1)}, 4096))[0]
 	if c := v.Fields[0].Fields[0]; c.Class != clsFw {
 		t.Errorf("unread object's class %#x, want %#x", c.Class, clsFw)
 	}
