@@ -250,12 +250,8 @@ func displayFieldName(n string) string {
 // objectView is how package values shows an object of the class described
 // by ci (its name and fields' names).
 func objectView(ci values.ClassInfo) View {
-	names := make([]string, len(ci.Fields))
-	for i, f := range ci.Fields {
-		names[i] = f.Name
-	}
 	switch {
-	case typerender.HasRendering(ci.Name, names):
+	case typerender.HasRendering(ci):
 		return ViewRendered
 	case values.FrameworkClass(ci.Name):
 		return ViewTerse

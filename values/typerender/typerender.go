@@ -126,20 +126,13 @@ func (r *Renderer) Render(ci values.ClassInfo, v values.Value, c values.Context)
 	return fn(f, c)
 }
 
-// HasRendering reports whether Render renders an object of the class
-// named name, whose fields have these names, by its meaning rather than
-// field by field: the class's name or shape selects a renderer. The
-// planner asks it of classes before any object of them is captured.
-func HasRendering(name string, fieldNames []string) bool {
-	base, _, fn := nameRenderer(name)
-	if fn != nil {
-		return true
-	}
-	ci := values.ClassInfo{Name: name, Fields: make([]values.Field, len(fieldNames))}
-	for i, n := range fieldNames {
-		ci.Fields[i].Name = n
-	}
-	return objectRenderer(base, fields{ci: ci}) != nil
+// HasRendering reports whether Render renders an object of class ci (its
+// name and fields' names) by its meaning rather than field by field: the
+// class's name or shape selects a renderer. The planner asks it of
+// classes before any object of them is captured.
+func HasRendering(ci values.ClassInfo) bool {
+	base, _, fn := nameRenderer(ci.Name)
+	return fn != nil || objectRenderer(base, fields{ci: ci}) != nil
 }
 
 // objectRenderer is the renderer an object of a class no name selects

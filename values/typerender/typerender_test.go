@@ -428,7 +428,7 @@ func TestHasRendering(t *testing.T) {
 		{"Acme.Shop.Item", []string{"Id", "Name"}, false},
 	}
 	for _, tt := range tests {
-		if got := HasRendering(tt.name, tt.fields); got != tt.want {
+		if got := HasRendering(class(tt.name, tt.fields...)); got != tt.want {
 			t.Errorf("HasRendering(%s) = %v, want %v", tt.name, got, tt.want)
 		}
 	}
