@@ -594,9 +594,10 @@ func TestSuppressedFlowStartsLinkedTrace(t *testing.T) {
 }
 
 // An iterator method (IteratorStateMachineAttribute naming its
-// enumerator) is one span per enumeration: from its call until the
-// enumerator is disposed, its steps' calls as children; MoveNext and
-// Dispose are not spans. One never enumerated ends at exit, abandoned.
+// enumerator: Roslyn's shape) is one span per enumeration: from its call
+// until the enumerator is disposed, its steps' calls as children, the
+// elements yielded counted; MoveNext and Dispose are not spans. One never
+// enumerated ends at exit, abandoned.
 func TestIteratorOneSpanPerEnumeration(t *testing.T) {
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
 		r := asyncRun(t, rt, []string{"iter"}, nil)
@@ -622,6 +623,9 @@ func TestIteratorOneSpanPerEnumeration(t *testing.T) {
 				t.Errorf("Square(%v) is under %q (ending %v after the enumeration), want under Squares(4)\n%s",
 					sq.Attrs["dotnet.arg.i"], parentName(ids, sq), sq.End.Sub(full.End), dumpSpans(r.Spans))
 			}
+		}
+		if full.Attrs["clrotel.iterator.yielded"] != int64(4) || never.Attrs["clrotel.iterator.yielded"] != nil {
+			t.Errorf("elements yielded: enumerated %v, never enumerated %v; want 4 and none", full.Attrs["clrotel.iterator.yielded"], never.Attrs["clrotel.iterator.yielded"])
 		}
 		if full.Attrs["clrotel.end_reason"] != nil || never.Attrs["clrotel.end_reason"] != "abandoned" {
 			t.Errorf("end reasons: enumerated %v, never enumerated %v; want none and abandoned", full.Attrs["clrotel.end_reason"], never.Attrs["clrotel.end_reason"])

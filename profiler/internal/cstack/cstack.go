@@ -53,6 +53,8 @@ typedef struct {
 	int *depth;
 	int *left;  // frames on the shadow stack at the end: fn indexes
 	int nleft;
+	const uint32_t *flags; // per function, FN_SELECTED when NULL
+	int *top;              // after each event: the top frame's `recorded`, -1 for none
 } replay_t;
 
 static void *replay_thread(void *arg) {
@@ -62,7 +64,7 @@ static void *replay_thread(void *arg) {
 		memset(&local[i], 0, sizeof local[i]);
 		local[i].function_id = 0x1000 + (uintptr_t)i;
 		local[i].index = (uint32_t)i;
-		local[i].flags = FN_SELECTED;
+		local[i].flags = r->flags != NULL ? r->flags[i] : FN_SELECTED;
 	}
 	clr_slot *s = NULL;
 	for (int i = 0; i < r->n; i++) {
@@ -79,6 +81,8 @@ static void *replay_thread(void *arg) {
 					s = &all[k];
 		}
 		r->depth[i] = s == NULL ? -1 : (int)s->depth;
+		if (r->top != NULL)
+			r->top[i] = s == NULL || s->depth == 0 ? -1 : (int)s->stack[s->depth - 1].recorded;
 	}
 	r->nleft = 0;
 	for (uint32_t d = 0; s != NULL && d < s->depth; d++)
@@ -134,8 +138,8 @@ static uint64_t bench_skipped(long n) {
 	return b.ns;
 }
 
-static int replay(const event *evs, int n, int *depth, int *left) {
-	replay_t r = {evs, n, depth, left, 0};
+static int replay(const event *evs, int n, int *depth, int *left, const uint32_t *flags, int *top) {
+	replay_t r = {evs, n, depth, left, 0, flags, top};
 	pthread_t th;
 	if (pthread_create(&th, NULL, replay_thread, &r) != 0)
 		return -1;
@@ -172,6 +176,23 @@ type Event struct {
 // Replay runs evs on a new thread and returns the shadow stack's depth
 // after each event and the functions of the frames left on it.
 func Replay(evs []Event) (depths []int, left []int) {
+	depths, left, _ = ReplayFlags(evs, nil)
+	return depths, left
+}
+
+// The frame states ReplayFlags reports (capture.h FRAME_*).
+const (
+	FrameRecorded = int(C.FRAME_RECORDED)
+	FramePass     = int(C.FRAME_PASS)
+)
+
+// Plumbing is the flags of the compiler's plumbing (capture.h).
+const Plumbing = uint32(C.FN_SELECTED | C.FN_PLUMBING)
+
+// ReplayFlags is Replay with each function's flags (FN_SELECTED for all
+// when nil), and also returns the top frame's state after each event (-1:
+// no frame).
+func ReplayFlags(evs []Event, flags []uint32) (depths []int, left []int, top []int) {
 	ce := make([]C.event, len(evs))
 	for i, e := range evs {
 		ce[i].kind = C.EV_ENTER
@@ -182,15 +203,28 @@ func Replay(evs []Event) (depths []int, left []int) {
 		ce[i].sp = C.uintptr_t(e.SP)
 	}
 	depth := make([]C.int, len(evs)+1)
+	topC := make([]C.int, len(evs)+1)
 	leftC := make([]C.int, 64)
-	n := C.replay((*C.event)(unsafe.Pointer(&ce[0])), C.int(len(evs)), &depth[0], &leftC[0])
+	var fl *C.uint32_t
+	if flags != nil {
+		cf := make([]C.uint32_t, C.MAX_FNS)
+		for i := range cf {
+			cf[i] = C.FN_SELECTED
+			if i < len(flags) {
+				cf[i] = C.uint32_t(flags[i])
+			}
+		}
+		fl = &cf[0]
+	}
+	n := C.replay((*C.event)(unsafe.Pointer(&ce[0])), C.int(len(evs)), &depth[0], &leftC[0], fl, &topC[0])
 	for i := range evs {
 		depths = append(depths, int(depth[i]))
+		top = append(top, int(topC[i]))
 	}
 	for i := 0; i < int(n); i++ {
 		left = append(left, int(leftC[i]))
 	}
-	return depths, left
+	return depths, left, top
 }
 
 // UnsampledPairs times n Enter/Leave pairs of a call under an unsampled

@@ -91,3 +91,33 @@ func BenchmarkUnsampledCall(b *testing.B) {
 		b.Fatal("no slot")
 	}
 }
+
+// The compiler's plumbing (a constructor of a compiler-generated nested
+// type) is a transparent frame: no span, and what it calls is decided
+// under the frame below it (a child of the recorded caller, or a root of
+// its own at the bottom of the thread); the stack stays balanced.
+func TestPlumbingIsTransparent(t *testing.T) {
+	flags := []uint32{caller: Plumbing, other: Plumbing}
+	for _, tc := range []struct {
+		name        string
+		evs         []Event
+		depths, top []int
+	}{{
+		name:   "under a recorded call",
+		evs:    []Event{enter(mainFn, 1000), enter(caller, 900), enter(helper, 800), leave(helper, 800), leave(caller, 900), leave(mainFn, 1000)},
+		depths: []int{1, 2, 3, 2, 1, 0},
+		top:    []int{FrameRecorded, FramePass, FrameRecorded, FramePass, FrameRecorded, -1},
+	}, {
+		name:   "at the bottom of a thread, and nested in another",
+		evs:    []Event{enter(other, 1000), enter(caller, 900), enter(helper, 800), leave(helper, 800), leave(caller, 900), leave(other, 1000)},
+		depths: []int{1, 2, 3, 2, 1, 0},
+		top:    []int{FramePass, FramePass, FrameRecorded, FramePass, FramePass, -1},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			depths, left, top := ReplayFlags(tc.evs, flags)
+			if !reflect.DeepEqual(depths, tc.depths) || len(left) != 0 || !reflect.DeepEqual(top, tc.top) {
+				t.Errorf("depths %v, frames left %v, top frames %v; want %v, none, %v", depths, left, top, tc.depths, tc.top)
+			}
+		})
+	}
+}
