@@ -20,21 +20,28 @@ const EndServing = "serving"
 // the spans of its trace would otherwise wait for their parent until exit.
 // The walk goes down t's stack, then to the parent of each root it meets:
 // an open frame of another thread (threads), or an async span waiting for
-// its task. When a parent has already ended (a closure's constructor, which
-// started a thread), it goes on from the trace's root, on whichever thread
-// holds it. Spans that are not ancestors (work of that trace in flight on
-// other threads) are left to end as they will. Each span is sent once; its
-// end sends nothing more.
+// its task. When a parent has already ended (the method that started a
+// thread and returned), it goes on from the trace's root, on whichever
+// thread holds it. Spans that are not ancestors (work of that trace in
+// flight on other threads) are left to end as they will. Each span is sent
+// once; its end sends nothing more.
+//
+// A root whose parent was sent before now (ended, or sent open when
+// another loop of its trace began serving: the four threads a Serve()
+// started, each with a lambda) outlives it as sent: nested, it would end
+// after its parent, which a backend shows as clock skew. It is sent linked
+// to that parent instead, a root of its own in the same trace (its calls
+// already sent keep it as their parent).
 func (b *Bridge) Serving(ts int64, t *Thread, threads []*Thread) {
 	n := len(t.stack)
 	if n == 0 {
 		return
 	}
 	tid := t.stack[n-1].traceID
-	next, done := b.sendChain(t, n-1, ts)
+	next, done := b.sendChain(t, n-1, ts, threads)
 	for hops := 0; !done && hops < maxServingHops; hops++ {
 		if th, i := locate(next, t, threads); th != nil {
-			next, done = b.sendChain(th, i, ts)
+			next, done = b.sendChain(th, i, ts, threads)
 			continue
 		}
 		if parent, ok := b.sendPendingAsync(next, ts); ok {
@@ -53,8 +60,9 @@ const maxServingHops = 1 << 12
 // sendChain sends th's frame i and the frames below it that it descends
 // from, down to a root or a continuation, and says where the walk goes on:
 // the root's parent, or the async span a continuation continues. done:
-// nothing more to send (a trace's first span, or one sent already).
-func (b *Bridge) sendChain(th *Thread, i int, ts int64) (next trace.SpanID, done bool) {
+// nothing more to send (a trace's first span, or one sent already). A
+// root whose parent was sent already is sent linked to it (Serving).
+func (b *Bridge) sendChain(th *Thread, i int, ts int64, threads []*Thread) (next trace.SpanID, done bool) {
 	for j := i; j >= 0; j-- {
 		f := &th.stack[j]
 		switch {
@@ -63,12 +71,31 @@ func (b *Bridge) sendChain(th *Thread, i int, ts int64) (next trace.SpanID, done
 		case f.exported:
 			return trace.SpanID{}, true
 		}
+		root := f.root || j == 0
+		parent := f.parent
+		if root && parent.IsValid() && f.link == nil && b.sentBefore(parent, th, threads) {
+			f.link = &spanLink{traceID: f.traceID, spanID: parent}
+			f.parent = trace.SpanID{}
+		}
 		b.sendOpen(th, j, ts)
-		if f.root || j == 0 {
-			return f.parent, !f.parent.IsValid()
+		if root {
+			return parent, !parent.IsValid()
 		}
 	}
 	return trace.SpanID{}, true
+}
+
+// sentBefore reports whether span id was sent already: an open frame sent
+// while open, an async span sent, or one no longer open (ended, on no
+// thread and waiting for no task).
+func (b *Bridge) sentBefore(id trace.SpanID, t *Thread, threads []*Thread) bool {
+	if th, i := locate(id, t, threads); th != nil {
+		return th.stack[i].exported
+	}
+	b.asyncMu.Lock()
+	defer b.asyncMu.Unlock()
+	st := b.async[id]
+	return st == nil || st.sent || st.pending == nil
 }
 
 // sendTraceRoot sends the open root of trace tid, the first span of the
@@ -80,14 +107,14 @@ func (b *Bridge) sendTraceRoot(tid trace.TraceID, t *Thread, threads []*Thread, 
 		}
 		for r := range th.stack {
 			f := &th.stack[r]
-			if f.traceID != tid || !f.root || f.parent.IsValid() || f.pseudo {
+			if f.traceID != tid || !f.root || f.parent.IsValid() || f.pseudo || f.exported {
 				continue
 			}
 			top := r
 			for top+1 < len(th.stack) && th.stack[top+1].traceID == tid && !th.stack[top+1].pseudo && !th.stack[top+1].root {
 				top++
 			}
-			b.sendChain(th, top, ts)
+			b.sendChain(th, top, ts, threads)
 			return
 		}
 	}
