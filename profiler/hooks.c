@@ -428,6 +428,11 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
             f->recorded = check == ASYNC_SHED ? FRAME_SHED : FRAME_DROPPED;
             return ASYNC_HANDLED;
         }
+        if (check == ASYNC_FOLDED) {
+            // No span to continue: a step as plain code of its caller.
+            f->recorded = FRAME_PASS;
+            return ASYNC_HANDLED;
+        }
         if (check != 0)
             return ASYNC_NORMAL;
         // The first MoveNext, called (through the builder's Start, which is
@@ -456,10 +461,17 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
             return ASYNC_HANDLED;
         }
         // An unsampled kickoff call: its resumes are not traced either. A
-        // dropped (or folded, when the ring was full) one: they count as
-        // dropped.
+        // folded one (called under a folded call, or folded into its
+        // caller for want of ring room) has no span for its steps to
+        // continue: each step is a transparent frame, whose calls are
+        // decided under what calls it (an enumeration's caller: folded
+        // under a folded one, nested under a recorded one). A dropped one:
+        // its steps' calls count as dropped.
         if (parent->recorded == FRAME_SKIPPED) {
             *w[3] = ASYNC_UNTRACED;
+        } else if (parent->recorded == FRAME_FOLDED) {
+            *w[3] = ASYNC_FOLDED;
+            f->recorded = FRAME_PASS;
         } else if (parent->recorded == FRAME_SHED) {
             *w[3] = ASYNC_SHED;
             f->recorded = FRAME_SHED;
