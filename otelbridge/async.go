@@ -48,6 +48,7 @@ type asyncState struct {
 	// sent: the span went out while open (Serving); its task's end only
 	// forgets it.
 	sent    bool
+	sentEnd int64 // the end it was sent with, while waiting for its task
 	resumes int64
 	// doneAt: an iterator's enumeration ended then (a MoveNext returned
 	// false); its span ends then if no Dispose ends it first.

@@ -26,12 +26,13 @@ const EndServing = "serving"
 // flight on other threads) are left to end as they will. Each span is sent
 // once; its end sends nothing more.
 //
-// A root whose parent was sent before now (ended, or sent open when
-// another loop of its trace began serving: the four threads a Serve()
-// started, each with a lambda) outlives it as sent: nested, it would end
-// after its parent, which a backend shows as clock skew. It is sent linked
-// to that parent instead, a root of its own in the same trace (its calls
-// already sent keep it as their parent).
+// A chain whose root's parent was sent before now, open (when another
+// loop of its trace began serving: the four threads a Serve() started, each
+// with a lambda), ends as sent when its parent did: ending now, it would
+// end after its parent as sent, which a backend shows as clock skew (a
+// link in the same trace is a parent to Jaeger). A parent that ended on its
+// own (a thread's starter that returned) leaves it as it is: it outlives
+// that one as any queued work outlives its maker.
 func (b *Bridge) Serving(ts int64, t *Thread, threads []*Thread) {
 	n := len(t.stack)
 	if n == 0 {
@@ -60,9 +61,23 @@ const maxServingHops = 1 << 12
 // sendChain sends th's frame i and the frames below it that it descends
 // from, down to a root or a continuation, and says where the walk goes on:
 // the root's parent, or the async span a continuation continues. done:
-// nothing more to send (a trace's first span, or one sent already). A
-// root whose parent was sent already is sent linked to it (Serving).
+// nothing more to send (a trace's first span, or one sent already). The
+// chain ends at ts, or when its root's parent was sent if that was earlier
+// (Serving); no frame before it began.
 func (b *Bridge) sendChain(th *Thread, i int, ts int64, threads []*Thread) (next trace.SpanID, done bool) {
+	end := ts
+	for j := i; j >= 0; j-- {
+		f := &th.stack[j]
+		if f.pseudo || f.exported {
+			break
+		}
+		if f.root || j == 0 {
+			if at, ok := b.sentAt(f.parent, th, threads); ok && at < end {
+				end = at
+			}
+			break
+		}
+	}
 	for j := i; j >= 0; j-- {
 		f := &th.stack[j]
 		switch {
@@ -71,31 +86,31 @@ func (b *Bridge) sendChain(th *Thread, i int, ts int64, threads []*Thread) (next
 		case f.exported:
 			return trace.SpanID{}, true
 		}
-		root := f.root || j == 0
-		parent := f.parent
-		if root && parent.IsValid() && f.link == nil && b.sentBefore(parent, th, threads) {
-			f.link = &spanLink{traceID: f.traceID, spanID: parent}
-			f.parent = trace.SpanID{}
-		}
-		b.sendOpen(th, j, ts)
-		if root {
-			return parent, !parent.IsValid()
+		b.sendOpen(th, j, max(end, f.start))
+		if f.root || j == 0 {
+			return f.parent, !f.parent.IsValid()
 		}
 	}
 	return trace.SpanID{}, true
 }
 
-// sentBefore reports whether span id was sent already: an open frame sent
-// while open, an async span sent, or one no longer open (ended, on no
-// thread and waiting for no task).
-func (b *Bridge) sentBefore(id trace.SpanID, t *Thread, threads []*Thread) bool {
+// sentAt gives the end span id was sent with while open (Serving): a frame
+// or an async span waiting for its task. ok is false for any other (not
+// sent, or ended on its own, or none).
+func (b *Bridge) sentAt(id trace.SpanID, t *Thread, threads []*Thread) (end int64, ok bool) {
+	if !id.IsValid() {
+		return 0, false
+	}
 	if th, i := locate(id, t, threads); th != nil {
-		return th.stack[i].exported
+		f := &th.stack[i]
+		return f.sentEnd, f.exported
 	}
 	b.asyncMu.Lock()
 	defer b.asyncMu.Unlock()
-	st := b.async[id]
-	return st == nil || st.sent || st.pending == nil
+	if st := b.async[id]; st != nil && st.sent && st.sentEnd != 0 {
+		return st.sentEnd, true
+	}
+	return 0, false
 }
 
 // sendTraceRoot sends the open root of trace tid, the first span of the
@@ -156,7 +171,7 @@ func (b *Bridge) sendOpen(th *Thread, i int, ts int64) {
 	// The frame's own attributes run to the next frame's.
 	view := Thread{tidAttr: th.tidAttr, attrs: th.attrs[:end]}
 	b.finish(&view, f, &ending{end: ts, reason: EndServing})
-	f.exported = true
+	f.exported, f.sentEnd = true, ts
 }
 
 // sendPendingAsync sends the async span id, if its call returned and it
@@ -182,7 +197,7 @@ func (b *Bridge) sendPendingAsync(id trace.SpanID, ts int64) (parent trace.SpanI
 	}
 	ps.f.events = append(ps.f.events, st.events...)
 	b.finish(&ps.t, &ps.f, &e)
-	st.pending, st.events, st.folded, st.sent = nil, nil, nil, true
+	st.pending, st.events, st.folded, st.sent, st.sentEnd = nil, nil, nil, true, ts
 	return ps.f.parent, true
 }
 
