@@ -236,7 +236,10 @@ func (g *gen) unitIterators() {
 	// gives (shared code for a reference type).
 	c.open("sealed class Bag<T>")
 	c.l("readonly T[] xs;")
-	c.l("public Bag(T[] xs) { this.xs = xs; }")
+	// Its two items as arguments: an array of them written at the call
+	// site reads wrong for a multidimensional T (new double[,][] is a 2-D
+	// array of double[], not an array of double[,]).
+	c.l("public Bag(T a, T b) { xs = new T[] { a, b }; }")
 	c.l("public IEnumerable<T> Items() { foreach (var x in xs) yield return x; }")
 	c.close()
 	c.open("public static void Run()")
@@ -246,7 +249,7 @@ func (g *gen) unitIterators() {
 	c.l("var m = Count(%d, %d, 100).GetEnumerator(); while (m.MoveNext()) Chk.L(m.Current);", g.between(0, 6), g.between(1, 4))
 	bt := g.anyType(nil)
 	bv := g.name("b")
-	c.l("foreach (%s %s in new Bag<%s>(new %s[] { %s, %s }).Items()) { %s }", bt.cs, bv, bt.cs, bt.cs, g.expr(bt, 2, nil), g.expr(bt, 2, nil), bt.obs(bv))
+	c.l("foreach (%s %s in new Bag<%s>(%s, %s).Items()) { %s }", bt.cs, bv, bt.cs, g.expr(bt, 2, nil), g.expr(bt, 2, nil), bt.obs(bv))
 	c.l("Chk.E(Count(%d, %d, %d));", g.between(0, 12), g.between(-3, 7), g.between(0, 12))
 	c.l("Chk.E(Words(Count(%d, %d, 100)));", g.between(0, 8), g.between(1, 5))
 	c.l("Chk.E(Count(%d, 1, 100).Take(%d));", g.between(3, 10), g.between(0, 3))
