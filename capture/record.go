@@ -227,6 +227,15 @@ func DecodeEnter(r Record) (Enter, error) {
 }
 
 // Exit is the decoded fixed part of a leave, tailcall, unwind or catch record.
+// An iterator's MoveNext's exit record: Aux's top bits say it returned
+// true (an element yielded) or false (the enumeration is over); the rest
+// is FlagFoldedCount's count.
+const (
+	ExitIterYielded uint32 = 1 << 31
+	ExitIterDone    uint32 = 1 << 30
+	ExitAuxCount           = ExitIterDone - 1
+)
+
 type Exit struct {
 	Func   uint32
 	Aux    uint32 // kind-specific

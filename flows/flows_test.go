@@ -89,12 +89,14 @@ func TestDecide(t *testing.T) {
 		{"static method of a closure class", Facts{Name: "Helper", OwnerLinkFields: true, ExactLayout: true}, 0, false},
 		{"iterator method", Facts{Name: "Squares", StateMachineTracked: true}, Kickoff, false},
 		{"iterator made", Facts{Name: ".ctor", HasThis: true, OwnerIterFields: true, IterTracked: true, ExactLayout: true}, MoveNext, true},
-		{"iterator step", Facts{Name: "MoveNext", HasThis: true, OwnerIterFields: true, IterTracked: true, ExactLayout: true}, MoveNext, true},
+		{"iterator step", Facts{Name: "MoveNext", HasThis: true, OwnerIterFields: true, IterTracked: true, ExactLayout: true}, MoveNext | IterStep, true},
 		{"iterator disposed (explicit)", Facts{Name: "System.IDisposable.Dispose", HasThis: true, OwnerIterFields: true, IterTracked: true, ExactLayout: true}, MoveNext | IterEnd, true},
 		{"iterator disposed", Facts{Name: "Dispose", HasThis: true, OwnerIterFields: true, IterTracked: true, ExactLayout: true}, MoveNext | IterEnd, true},
-		{"iterator's Current", Facts{Name: "get_Current", HasThis: true, OwnerIterFields: true, IterTracked: true, ExactLayout: true}, 0, false},
+		{"iterator's Current", Facts{Name: "get_Current", HasThis: true, OwnerIterFields: true, IterTracked: true, ExactLayout: true}, Plumbing, false},
+		{"iterator's GetEnumerator (explicit), its fields not found", Facts{Name: "System.Collections.IEnumerable.GetEnumerator", HasThis: true, OwnerIterFields: true, IterTracked: true}, Plumbing, false},
+		{"untraced iterator's Current", Facts{Name: "get_Current", HasThis: true, OwnerIterFields: true, ExactLayout: true}, 0, false},
 		{"iterator no traced method names", Facts{Name: "MoveNext", HasThis: true, OwnerIterFields: true, ExactLayout: true}, 0, false},
-		{"iterator in shared generic code", Facts{Name: "MoveNext", HasThis: true, OwnerIterFields: true, IterTracked: true, SharedLayout: true}, MoveNext, true},
+		{"iterator in shared generic code", Facts{Name: "MoveNext", HasThis: true, OwnerIterFields: true, IterTracked: true, SharedLayout: true}, MoveNext | IterStep, true},
 		{"iterator of a layout not found", Facts{Name: "MoveNext", HasThis: true, OwnerIterFields: true, IterTracked: true}, 0, false},
 	}
 	for _, tt := range tests {

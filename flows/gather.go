@@ -1,6 +1,9 @@
 package flows
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // TypeKind is a kind of compiler-generated type the profiler gives fields
 // of its own as its module loads (profiler/async.h ASYNC_KIND_*).
@@ -31,6 +34,9 @@ type Method struct {
 	// Builder: a task builder's SetResult or SetException (the profiler
 	// found them as CoreLib loaded).
 	Builder bool
+	// ReturnType is the method's return type as naming formats it: an
+	// iterator method returns an enumerable or an enumerator.
+	ReturnType string
 }
 
 // The custom attributes that name the state machine of an async method
@@ -63,6 +69,12 @@ type Module interface {
 	// IteratorTracked reports whether an iterator method naming the
 	// enumerator td as its state machine is traced (Roles.Iterator).
 	IteratorTracked(td uint32) bool
+	// ILBody returns the MethodDef's body (header and IL), or false.
+	ILBody(token uint32) ([]byte, bool)
+	// ConstructedType returns the TypeDef of this module whose
+	// constructor the MethodDef or MemberRef ctor is (a MemberRef's parent
+	// a TypeDef, or a TypeSpec instantiating one), or false.
+	ConstructedType(ctor uint32) (uint32, bool)
 }
 
 // Roles is what Gather found of a method.
@@ -106,6 +118,7 @@ func Gather(m Method, mod Module) (Roles, error) {
 	}
 	// An async method, or an iterator method (one span per enumeration),
 	// names its state machine in an attribute.
+	named := false
 	for _, a := range []struct {
 		attr string
 		kind TypeKind
@@ -130,7 +143,16 @@ func Gather(m Method, mod Module) (Roles, error) {
 				out.Iterator = td
 			}
 		}
+		named = true
 		break
+	}
+	// An iterator method no attribute names (mcs's) is told by what it
+	// constructs: an enumerator nested in its own type.
+	if !named && Enumerates(m.ReturnType) {
+		if td, ok := constructedIterator(m, mod); ok {
+			facts.StateMachineTracked = true
+			out.Iterator = td
+		}
 	}
 	added, _ := mod.Added(m.Owner)
 	var own []uint32
@@ -210,6 +232,43 @@ func offsets(m Method, mod Module, toks []uint32) ([MaxFlowFields]uint16, uint64
 		return off, 0, fmt.Errorf("%s: %w", m.Display, err)
 	}
 	return off, cid, nil
+}
+
+// constructedIterator finds the enumerator an iterator method constructs:
+// a type nested in the method's own, given the iterator's fields (a
+// compiler-generated class implementing IEnumerator), whose constructor
+// its body calls with newobj.
+func constructedIterator(m Method, mod Module) (uint32, bool) {
+	body, ok := mod.ILBody(m.Token)
+	if !ok {
+		return 0, false
+	}
+	ctors, err := NewObjTokens(body)
+	if err != nil {
+		return 0, false
+	}
+	for _, c := range ctors {
+		td, ok := mod.ConstructedType(c)
+		if !ok || mod.EnclosingClass(td) != m.Owner {
+			continue
+		}
+		if added, _ := mod.Added(td); added[IteratorType] != nil {
+			return td, true
+		}
+	}
+	return 0, false
+}
+
+// Enumerates reports whether a return type, as naming formats it, is one
+// an iterator method may have: IEnumerable, IEnumerator or their generic
+// forms.
+func Enumerates(returnType string) bool {
+	t := returnType
+	if i := strings.IndexByte(t, '<'); i >= 0 {
+		t = t[:i]
+	}
+	t = strings.TrimPrefix(strings.TrimPrefix(t, "System.Collections."), "Generic.")
+	return t == "IEnumerable" || t == "IEnumerator"
 }
 
 // FieldAt is one instance field of a class layout.

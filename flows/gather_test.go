@@ -20,6 +20,8 @@ type fakeModule struct {
 	class      uint64   // the class ClassOf loads for a type
 	loaded     []uint32 // the types ClassOf was asked for
 	tracked    map[uint32]bool
+	bodies     map[uint32][]byte // MethodDef → body
+	ctorOf     map[uint32]uint32 // constructor token → its TypeDef
 }
 
 func blob(name string) []byte { return append([]byte{1, 0, byte(len(name))}, name...) }
@@ -40,7 +42,12 @@ func (f *fakeModule) EnclosingClass(td uint32) uint32       { return f.enclosing
 func (f *fakeModule) GenericParams(owner uint32) ([]string, error) {
 	return f.generic[owner], f.genericErr
 }
-func (f *fakeModule) IteratorTracked(td uint32) bool { return f.tracked[td] }
+func (f *fakeModule) IteratorTracked(td uint32) bool     { return f.tracked[td] }
+func (f *fakeModule) ILBody(token uint32) ([]byte, bool) { b, ok := f.bodies[token]; return b, ok }
+func (f *fakeModule) ConstructedType(ctor uint32) (uint32, bool) {
+	td, ok := f.ctorOf[ctor]
+	return td, ok
+}
 func (f *fakeModule) ClassOf(td uint32) (uint64, error) {
 	if f.class == 0 {
 		return 0, errors.New("no class")
@@ -68,7 +75,28 @@ const (
 	genericSMTD      = 0x02000006 // Repo`1+<GetAsync>d__1`1
 	genericClosureTD = 0x02000007
 	genericIterTD    = 0x02000008
+	mcsIterTD        = 0x02000009 // Program+<Items>c__Iterator0: no attribute names it
+	otherTD          = 0x0200000a // Other+<Items>c__Iterator0, nested elsewhere
+	mcsIterTok       = 0x06000010
+	mcsIterCtor      = 0x06000020
+	otherCtor        = 0x06000021
+	plainCtor        = 0x06000022 // a list's, from another type
 )
+
+// mcsIterator is an mcs iterator method's body (tiny header): newobj its
+// enumerator, store the argument and the start state, return it.
+func mcsIterator(ctors ...uint32) []byte {
+	var il []byte
+	for _, c := range ctors {
+		il = append(il, 0x73, byte(c), byte(c>>8), byte(c>>16), byte(c>>24), 0x26) // newobj, pop
+	}
+	c := uint32(mcsIterCtor)
+	il = append(il, 0x73, byte(c), byte(c>>8), byte(c>>16), byte(c>>24),
+		0x25, 0x02, 0x7d, 0x01, 0x00, 0x00, 0x04, // dup, ldarg.0, stfld
+		0x25, 0x1f, 0xfe, 0x7d, 0x02, 0x00, 0x00, 0x04, // dup, ldc.i4.s -2, stfld
+		0x2a) // ret
+	return append([]byte{byte(len(il)<<2 | 2)}, il...)
+}
 
 func module() *fakeModule {
 	return &fakeModule{
@@ -82,15 +110,19 @@ func module() *fakeModule {
 			smTD:             {StateMachineType: {0x04000010, 0x04000011}},
 			closureTD:        {ClosureType: {0x04000020, 0x04000021}},
 			iterTD:           {IteratorType: {0x04000030}},
+			mcsIterTD:        {IteratorType: {0x04000070}},
+			otherTD:          {IteratorType: {0x04000080}},
 			genericSMTD:      {StateMachineType: {0x04000040}},
 			genericClosureTD: {ClosureType: {0x04000060}},
 			genericIterTD:    {IteratorType: {0x04000050}},
 		},
-		enclosing: map[uint32]uint32{smTD: programTD, iterTD: programTD, genericSMTD: programTD, genericIterTD: programTD},
+		enclosing: map[uint32]uint32{mcsIterTD: programTD, otherTD: 0x0200000b, smTD: programTD, iterTD: programTD, genericSMTD: programTD, genericIterTD: programTD},
 		generic:   map[uint32][]string{genericSMTD: {"T"}, genericClosureTD: {"T"}, genericIterTD: {"T"}},
 		layout:    map[uint32]uint32{0x04000010: 24, 0x04000011: 32, 0x04000020: 8, 0x04000021: 16, 0x04000030: 40, 0x04000040: 8},
 		class:     0x7f00,
 		tracked:   map[uint32]bool{iterTD: true, genericIterTD: true},
+		bodies:    map[uint32][]byte{mcsIterTok: mcsIterator(plainCtor, otherCtor)},
+		ctorOf:    map[uint32]uint32{mcsIterCtor: mcsIterTD, otherCtor: otherTD, plainCtor: programTD},
 	}
 }
 
@@ -123,7 +155,7 @@ func TestGather(t *testing.T) {
 			Roles{}, "G.<Run>b__0: shared generic code"},
 		{"an iterator's step in shared generic code",
 			Method{Name: "MoveNext", Owner: genericIterTD, HasThis: true}, nil,
-			Roles{Role: MoveNext, Shared: true, Fields: [MaxFlowFields]uint32{0x04000050}, Owner: programTD}, ""},
+			Roles{Role: MoveNext | IterStep, Shared: true, Fields: [MaxFlowFields]uint32{0x04000050}, Owner: programTD}, ""},
 		{"the step of an exact generic instantiation",
 			Method{Name: "MoveNext", Owner: genericSMTD, ClassID: 0x9000, HasThis: true}, nil,
 			Roles{Role: MoveNext, Offsets: [MaxFlowFields]uint16{8}, Loop: true, Owner: programTD}, ""},
@@ -138,8 +170,22 @@ func TestGather(t *testing.T) {
 			Roles{}, "C..ctor: 1 of the type's 2 added fields in its layout"},
 		{"an iterator method", Method{Name: "Items", Token: kickoffTok + 1, Owner: programTD}, nil,
 			Roles{Role: Kickoff, Owner: programTD, Iterator: iterTD}, ""},
+		{"an iterator method no attribute names, by the enumerator it constructs",
+			Method{Name: "Items", Token: mcsIterTok, Owner: programTD, ReturnType: "System.Collections.Generic.IEnumerable<Int32>"}, nil,
+			Roles{Role: Kickoff, Owner: programTD, Iterator: mcsIterTD}, ""},
+		{"a method that constructs an enumerator but returns none",
+			Method{Name: "Items", Token: mcsIterTok, Owner: programTD, ReturnType: "Int32"}, nil, Roles{}, ""},
+		{"an enumerator without the fields (native code)",
+			Method{Name: "Items", Token: mcsIterTok, Owner: programTD, ReturnType: "IEnumerator"}, func(f *fakeModule) { delete(f.added, mcsIterTD) },
+			Roles{}, ""},
+		{"a body that cannot be read",
+			Method{Name: "Items", Token: mcsIterTok, Owner: programTD, ReturnType: "IEnumerable"}, func(f *fakeModule) { f.bodies[mcsIterTok] = []byte{0x0e, 0x73} },
+			Roles{}, ""},
+		{"an enumerator nested in another type is not this method's",
+			Method{Name: "Items", Token: mcsIterTok, Owner: programTD, ReturnType: "IEnumerable"}, func(f *fakeModule) { f.bodies[mcsIterTok] = mcsIterator(); f.ctorOf[mcsIterCtor] = otherTD },
+			Roles{}, ""},
 		{"a traced iterator's step", Method{Name: "MoveNext", Owner: iterTD, HasThis: true}, nil,
-			Roles{Role: MoveNext, Offsets: [MaxFlowFields]uint16{40}, Owner: programTD}, ""},
+			Roles{Role: MoveNext | IterStep, Offsets: [MaxFlowFields]uint16{40}, Owner: programTD}, ""},
 		{"a traced iterator's Dispose, explicitly implemented",
 			Method{Name: "System.IDisposable.Dispose", Owner: iterTD, HasThis: true}, nil,
 			Roles{Role: MoveNext | IterEnd, Offsets: [MaxFlowFields]uint16{40}, Owner: programTD}, ""},

@@ -23,6 +23,12 @@ const (
 	// IterEnd: an iterator's Dispose, which ends its iterator method's
 	// span (with MoveNext: it is a step of that span too).
 	IterEnd
+	// Plumbing: another method of a traced iterator's enumerator (Current,
+	// GetEnumerator, Reset): the compiler's, no span of its own.
+	Plumbing
+	// IterStep: an iterator's MoveNext (with MoveNext): what it returns
+	// counts the elements yielded and ends the enumeration.
+	IterStep
 )
 
 // Facts are what Decide needs to know of a method, from its metadata.
@@ -76,13 +82,20 @@ func Decide(f Facts) (r Role, offsets bool) {
 	// An iterator's state machine: its constructor, called by the iterator
 	// method, carries that method's span to the object; MoveNext steps it;
 	// Dispose (however the compiler names its explicit implementation)
-	// ends it. Its other methods are calls like any other.
-	if f.OwnerIterFields && f.IterTracked && f.HasThis && laidOut {
+	// ends it. Its other methods are the compiler's plumbing.
+	if f.OwnerIterFields && f.IterTracked && f.HasThis {
+		dispose := f.Name == "Dispose" || strings.HasSuffix(f.Name, ".Dispose")
 		switch {
-		case f.Name == ".ctor" || f.Name == "MoveNext":
+		case !laidOut && (dispose || f.Name == ".ctor" || f.Name == "MoveNext"):
+			// Its fields not found: traced as calls.
+		case f.Name == "MoveNext":
+			return r | MoveNext | IterStep, true
+		case f.Name == ".ctor":
 			return r | MoveNext, true
-		case f.Name == "Dispose" || strings.HasSuffix(f.Name, ".Dispose"):
+		case dispose:
 			return r | MoveNext | IterEnd, true
+		case r == 0:
+			return Plumbing, false
 		}
 	}
 	return r, false

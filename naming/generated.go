@@ -132,6 +132,22 @@ func userType(typeName string) string {
 	return typeName
 }
 
+// Plumbing reports whether the method name of the TypeDef owner is the
+// compiler's plumbing, which makes no span: a constructor, instance or
+// static, of a type the compiler generated and nested in the user's. Such
+// are a closure's class (Roslyn's <>c__DisplayClass0_0, mcs's
+// <Main>c__AnonStorey0), the cache of capture-free lambdas (Roslyn's <>c,
+// its .cctor and .ctor), an iterator's enumerator and an async method's
+// class state machine. Told from metadata (the type's
+// CompilerGeneratedAttribute and its nesting), never from the names.
+func Plumbing(meta Metadata, owner uint32, name string) bool {
+	if name != ".ctor" && name != ".cctor" || meta.EnclosingClass(owner) == 0 {
+		return false
+	}
+	a, ok := meta.(AttributeReader)
+	return ok && a.HasAttribute(owner, CompilerGeneratedAttribute)
+}
+
 // compilerGenerated reports whether metadata says the compiler made the
 // method md or its type owner.
 func compilerGenerated(meta Metadata, owner, md uint32) bool {

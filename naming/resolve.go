@@ -100,6 +100,9 @@ type Method struct {
 	// generated (a lambda, a local function) when FunctionName reads as
 	// the user wrote it instead (AsWritten); "" for any other method.
 	CompiledName string
+	// Plumbing: a constructor of a type the compiler nested in the user's
+	// (Plumbing): no span of its own.
+	Plumbing bool
 
 	// What value capture plans are built from.
 	Sig          MethodSig
@@ -295,6 +298,7 @@ func (r *Resolver) method(s Selection, class uint64, methodArgs []uint64) (*Meth
 			}
 		}
 	}
+	m.Plumbing = Plumbing(md, owner, name)
 	m.SelectName = typeKey + "." + name
 	m.ReturnType = FormatType(sig.Ret, namer, g)
 

@@ -215,6 +215,40 @@ func TestResolverCompilerGenerated(t *testing.T) {
 	}
 }
 
+// Constructors of compiler-generated nested types are plumbing: told by
+// the type's attribute and nesting, not by its name.
+func TestPlumbing(t *testing.T) {
+	const (
+		tdProgram, tdC, tdStorey, tdPlain, tdAnon = 0x02000002, 0x02000003, 0x02000004, 0x02000005, 0x02000006
+	)
+	meta := attrMeta{fakeMeta{
+		typeDefs:  map[uint32]string{tdProgram: "Acme.Shop.Program", tdC: "<>c", tdStorey: "<Main>c__AnonStorey0", tdPlain: "<Main>c__AnonStorey1", tdAnon: "<>f__AnonymousType0`1"},
+		enclosing: map[uint32]uint32{tdC: tdProgram, tdStorey: tdProgram, tdPlain: tdProgram},
+	}, map[uint32]string{tdC: CompilerGeneratedAttribute, tdStorey: CompilerGeneratedAttribute, tdAnon: CompilerGeneratedAttribute,
+		0x06000001: CompilerGeneratedAttribute}}
+	for _, tc := range []struct {
+		owner uint32
+		name  string
+		want  bool
+	}{
+		{tdC, ".cctor", true},       // Roslyn's lambda cache, static
+		{tdC, ".ctor", true},        // and its one instance
+		{tdStorey, ".ctor", true},   // a closure
+		{tdStorey, "<>m__0", false}, // its lambda is named, not hidden
+		{tdC, "Invoke", false},      // any other method of such a type
+		{tdPlain, ".ctor", false},   // nested, not marked: the user's
+		{tdProgram, ".ctor", false}, // not nested
+		{tdAnon, ".ctor", false},    // marked, not nested (an anonymous type)
+	} {
+		if got := Plumbing(meta, tc.owner, tc.name); got != tc.want {
+			t.Errorf("Plumbing(%#x, %s) = %v, want %v", tc.owner, tc.name, got, tc.want)
+		}
+	}
+	if Plumbing(meta.fakeMeta, tdC, ".ctor") {
+		t.Error("plumbing without an attribute reader")
+	}
+}
+
 // countingMeta counts TypeDefName reads.
 type countingMeta struct {
 	fakeMeta

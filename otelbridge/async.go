@@ -38,15 +38,23 @@ const KeyReturn = attribute.Key("dotnet.return")
 // KeyAsyncResumes counts the times an async method resumed after an await.
 var KeyAsyncResumes = attribute.Key("clrotel.async.resumes")
 
+// KeyIteratorYielded counts the elements an iterator's enumeration
+// yielded (its MoveNext steps that returned true).
+var KeyIteratorYielded = attribute.Key("clrotel.iterator.yielded")
+
 type asyncState struct {
 	pending *pendingSpan
 	end     *asyncEnd
 	// sent: the span went out while open (Serving); its task's end only
 	// forgets it.
 	sent    bool
+	sentEnd int64 // the end it was sent with, while waiting for its task
 	resumes int64
-	events  []event              // from continuations, for the span
-	folded  []attribute.KeyValue // calls folded into continuations
+	// doneAt: an iterator's enumeration ended then (a MoveNext returned
+	// false); its span ends then if no Dispose ends it first.
+	doneAt int64
+	events []event              // from continuations, for the span
+	folded []attribute.KeyValue // calls folded into continuations
 }
 
 // pendingSpan is an async method's span whose call returned: what its
@@ -374,14 +382,34 @@ func (b *Bridge) exitContinuation(t *Thread, f *frame, attrs []attribute.KeyValu
 }
 
 // AbandonAsync ends, at ts, every async span still waiting for its task
-// (the process is ending): clrotel.end_reason=abandoned.
+// (the process is ending): clrotel.end_reason=abandoned. An iterator
+// whose enumeration ran to its end, never disposed, ends when it did.
 func (b *Bridge) AbandonAsync(ts int64) {
 	b.asyncMu.Lock()
 	defer b.asyncMu.Unlock()
 	for id, st := range b.async {
-		if st.pending != nil {
+		switch {
+		case st.pending != nil && st.doneAt != 0:
+			b.finishAsync(id, st, &asyncEnd{ts: st.doneAt})
+		case st.pending != nil:
 			b.finishAsync(id, st, &asyncEnd{ts: ts, reason: ExitAbandon.String()})
 		}
 	}
 	clear(b.async)
+}
+
+// IterDone says that the iterator step that is t's innermost frame (a
+// continuation) ended its enumeration at ts: its MoveNext returned false.
+// The span still ends at its enumerator's Dispose; never disposed, it
+// ends at ts (AbandonAsync).
+func (b *Bridge) IterDone(t *Thread, ts int64) {
+	n := len(t.stack)
+	if n == 0 || !t.stack[n-1].pseudo {
+		return
+	}
+	b.asyncMu.Lock()
+	defer b.asyncMu.Unlock()
+	if st := b.asyncState(t.stack[n-1].spanID, true); st != nil && st.doneAt == 0 {
+		st.doneAt = ts
+	}
 }

@@ -88,6 +88,62 @@ func TestAsyncLimitAndAbandon(t *testing.T) {
 	}
 }
 
+// An iterator's enumeration: the elements its steps yielded are summed on
+// its span; one that ran to its end (a MoveNext returned false) and was
+// never disposed ends at that step at exit, not abandoned; one disposed
+// ends at Dispose however it ran; one never run to its end is abandoned.
+func TestIteratorEnumerations(t *testing.T) {
+	b, pipe, c := newTestBridge(t, ExportOptions{})
+	m := NewMethod(MethodInfo{FunctionName: "Acme.Count"})
+	mn := NewMethod(MethodInfo{FunctionName: "Acme.Count.MoveNext"})
+	th := NewThread(1)
+	enumerate := func(id byte, yields int, done, dispose bool) {
+		sid := trace.SpanID{id}
+		b.EnterAsync(th, 100, m, trace.TraceID{1}, sid)
+		b.Exit(th, 110, ExitReturn)
+		ts := int64(200)
+		for i := 0; i < yields; i++ {
+			b.Resume(th, ts, mn, trace.TraceID{1}, sid)
+			b.Exit(th, ts+5, ExitReturn, KeyIteratorYielded.Int64(1))
+			ts += 10
+		}
+		if done {
+			b.Resume(th, ts, mn, trace.TraceID{1}, sid)
+			b.IterDone(th, ts+5)
+			b.Exit(th, ts+5, ExitReturn)
+			ts += 10
+		}
+		if dispose {
+			b.Resume(th, ts, mn, trace.TraceID{1}, sid)
+			b.AsyncEnd(th, ts+5, sid, flows.Outcome{})
+			b.Exit(th, ts+5, ExitReturn)
+		}
+	}
+	enumerate(1, 3, true, true)   // foreach to the end: ends at Dispose, 245
+	enumerate(2, 2, false, true)  // broken off: ends at Dispose, 225
+	enumerate(3, 4, true, false)  // by hand to the end: ends at its last step, 245
+	enumerate(4, 1, false, false) // never finished: abandoned at exit
+	b.IterDone(th, 999)           // no continuation on the thread: nothing
+	b.AbandonAsync(500)
+	type end struct {
+		at      uint64
+		yielded any
+		reason  any
+	}
+	want := map[byte]end{1: {245, int64(3), nil}, 2: {225, int64(2), nil}, 3: {245, int64(4), nil}, 4: {500, int64(1), "abandoned"}}
+	spans := flushed(t, pipe, c)
+	if len(spans) != len(want) {
+		t.Fatalf("%d spans, want %d", len(spans), len(want))
+	}
+	for _, s := range spans {
+		a := attrs(s.Attributes)
+		got := end{s.EndTimeUnixNano, a["clrotel.iterator.yielded"], a["clrotel.end_reason"]}
+		if w := want[s.SpanId[0]]; got != w {
+			t.Errorf("enumeration %d: %+v, want %+v", s.SpanId[0], got, w)
+		}
+	}
+}
+
 // AtTaskEnd defers an async span's shaping to its task's end, whichever
 // comes first of the call's return and the task's end: it gets the
 // result, its elements and whether it is known, and its attributes and

@@ -145,8 +145,10 @@ type frame struct {
 	taskEnd TaskEnd
 	link    *spanLink // a root's link (LinkRoot)
 	// root: it began a trace, under open spans or none. exported: sent
-	// while still open (Serving); its end sends nothing more.
+	// while still open (Serving); its end sends nothing more. sentEnd: the
+	// end it was sent with.
 	root, exported bool
+	sentEnd        int64
 	// status set by SetStatus, applied if the call returns.
 	status     Status
 	statusDesc string

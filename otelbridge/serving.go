@@ -20,21 +20,29 @@ const EndServing = "serving"
 // the spans of its trace would otherwise wait for their parent until exit.
 // The walk goes down t's stack, then to the parent of each root it meets:
 // an open frame of another thread (threads), or an async span waiting for
-// its task. When a parent has already ended (a closure's constructor, which
-// started a thread), it goes on from the trace's root, on whichever thread
-// holds it. Spans that are not ancestors (work of that trace in flight on
-// other threads) are left to end as they will. Each span is sent once; its
-// end sends nothing more.
+// its task. When a parent has already ended (the method that started a
+// thread and returned), it goes on from the trace's root, on whichever
+// thread holds it. Spans that are not ancestors (work of that trace in
+// flight on other threads) are left to end as they will. Each span is sent
+// once; its end sends nothing more.
+//
+// A chain whose root's parent was sent before now, open (when another
+// loop of its trace began serving: the four threads a Serve() started, each
+// with a lambda), ends as sent when its parent did: ending now, it would
+// end after its parent as sent, which a backend shows as clock skew (a
+// link in the same trace is a parent to Jaeger). A parent that ended on its
+// own (a thread's starter that returned) leaves it as it is: it outlives
+// that one as any queued work outlives its maker.
 func (b *Bridge) Serving(ts int64, t *Thread, threads []*Thread) {
 	n := len(t.stack)
 	if n == 0 {
 		return
 	}
 	tid := t.stack[n-1].traceID
-	next, done := b.sendChain(t, n-1, ts)
+	next, done := b.sendChain(t, n-1, ts, threads)
 	for hops := 0; !done && hops < maxServingHops; hops++ {
 		if th, i := locate(next, t, threads); th != nil {
-			next, done = b.sendChain(th, i, ts)
+			next, done = b.sendChain(th, i, ts, threads)
 			continue
 		}
 		if parent, ok := b.sendPendingAsync(next, ts); ok {
@@ -53,8 +61,23 @@ const maxServingHops = 1 << 12
 // sendChain sends th's frame i and the frames below it that it descends
 // from, down to a root or a continuation, and says where the walk goes on:
 // the root's parent, or the async span a continuation continues. done:
-// nothing more to send (a trace's first span, or one sent already).
-func (b *Bridge) sendChain(th *Thread, i int, ts int64) (next trace.SpanID, done bool) {
+// nothing more to send (a trace's first span, or one sent already). The
+// chain ends at ts, or when its root's parent was sent if that was earlier
+// (Serving); no frame before it began.
+func (b *Bridge) sendChain(th *Thread, i int, ts int64, threads []*Thread) (next trace.SpanID, done bool) {
+	end := ts
+	for j := i; j >= 0; j-- {
+		f := &th.stack[j]
+		if f.pseudo || f.exported {
+			break
+		}
+		if f.root || j == 0 {
+			if at, ok := b.sentAt(f.parent, th, threads); ok && at < end {
+				end = at
+			}
+			break
+		}
+	}
 	for j := i; j >= 0; j-- {
 		f := &th.stack[j]
 		switch {
@@ -63,12 +86,31 @@ func (b *Bridge) sendChain(th *Thread, i int, ts int64) (next trace.SpanID, done
 		case f.exported:
 			return trace.SpanID{}, true
 		}
-		b.sendOpen(th, j, ts)
+		b.sendOpen(th, j, max(end, f.start))
 		if f.root || j == 0 {
 			return f.parent, !f.parent.IsValid()
 		}
 	}
 	return trace.SpanID{}, true
+}
+
+// sentAt gives the end span id was sent with while open (Serving): a frame
+// or an async span waiting for its task. ok is false for any other (not
+// sent, or ended on its own, or none).
+func (b *Bridge) sentAt(id trace.SpanID, t *Thread, threads []*Thread) (end int64, ok bool) {
+	if !id.IsValid() {
+		return 0, false
+	}
+	if th, i := locate(id, t, threads); th != nil {
+		f := &th.stack[i]
+		return f.sentEnd, f.exported
+	}
+	b.asyncMu.Lock()
+	defer b.asyncMu.Unlock()
+	if st := b.async[id]; st != nil && st.sent && st.sentEnd != 0 {
+		return st.sentEnd, true
+	}
+	return 0, false
 }
 
 // sendTraceRoot sends the open root of trace tid, the first span of the
@@ -80,14 +122,14 @@ func (b *Bridge) sendTraceRoot(tid trace.TraceID, t *Thread, threads []*Thread, 
 		}
 		for r := range th.stack {
 			f := &th.stack[r]
-			if f.traceID != tid || !f.root || f.parent.IsValid() || f.pseudo {
+			if f.traceID != tid || !f.root || f.parent.IsValid() || f.pseudo || f.exported {
 				continue
 			}
 			top := r
 			for top+1 < len(th.stack) && th.stack[top+1].traceID == tid && !th.stack[top+1].pseudo && !th.stack[top+1].root {
 				top++
 			}
-			b.sendChain(th, top, ts)
+			b.sendChain(th, top, ts, threads)
 			return
 		}
 	}
@@ -129,7 +171,7 @@ func (b *Bridge) sendOpen(th *Thread, i int, ts int64) {
 	// The frame's own attributes run to the next frame's.
 	view := Thread{tidAttr: th.tidAttr, attrs: th.attrs[:end]}
 	b.finish(&view, f, &ending{end: ts, reason: EndServing})
-	f.exported = true
+	f.exported, f.sentEnd = true, ts
 }
 
 // sendPendingAsync sends the async span id, if its call returned and it
@@ -155,7 +197,7 @@ func (b *Bridge) sendPendingAsync(id trace.SpanID, ts int64) (parent trace.SpanI
 	}
 	ps.f.events = append(ps.f.events, st.events...)
 	b.finish(&ps.t, &ps.f, &e)
-	st.pending, st.events, st.folded, st.sent = nil, nil, nil, true
+	st.pending, st.events, st.folded, st.sent, st.sentEnd = nil, nil, nil, true, ts
 	return ps.f.parent, true
 }
 

@@ -12,6 +12,7 @@ import "C"
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/clrotel/clrotel/flows"
 	"github.com/clrotel/clrotel/naming"
@@ -59,7 +60,7 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 		return r, hrErr("GetFunctionInfo2", hr)
 	}
 	fm := flows.Method{Name: m.Name, Display: m.SelectName, Token: uint32(d.token), Owner: m.OwnerToken,
-		ClassID: m.ClassID, HasThis: m.Sig.HasThis,
+		ClassID: m.ClassID, HasThis: m.Sig.HasThis, ReturnType: m.ReturnType,
 		Builder: selection.Special(C.clr_async_special_method(d.module_id, C.uint32_t(d.token))) == selection.SpecialBuilder}
 	var mod flowModule
 	if !fm.Builder {
@@ -130,6 +131,39 @@ func (f flowModule) GenericParams(owner uint32) ([]string, error) {
 }
 func (f flowModule) IteratorTracked(td uint32) bool {
 	return f.p.iterators.Has(f.module, td)
+}
+
+func (f flowModule) ILBody(token uint32) ([]byte, bool) {
+	var body *C.uint8_t
+	var n C.uint32_t
+	if C.clr_il_body(C.uintptr_t(f.module), C.uint32_t(token), &body, &n) != 0 || n == 0 {
+		return nil, false
+	}
+	return C.GoBytes(unsafe.Pointer(body), C.int(n)), true
+}
+
+func (f flowModule) ConstructedType(ctor uint32) (uint32, bool) {
+	switch ctor >> 24 {
+	case 0x06: // MethodDef
+		_, owner, _, err := f.md.MethodProps(ctor)
+		return owner, err == nil
+	case 0x0a: // MemberRef
+		var parent C.uint32_t
+		if C.md_memberref_parent(f.md.imp, C.uint32_t(ctor), &parent) != 0 {
+			return 0, false
+		}
+		switch uint32(parent) >> 24 {
+		case 0x02:
+			return uint32(parent), true
+		case 0x1b:
+			sig, err := f.md.TypeSpecBlob(uint32(parent))
+			if err != nil {
+				return 0, false
+			}
+			return flows.GenericTypeDef(sig)
+		}
+	}
+	return 0, false
 }
 
 func (f flowModule) ClassOf(td uint32) (uint64, error) { return typeSource{}.ClassOf(f.module, td) }

@@ -59,12 +59,15 @@ int md_attribute_blob(void *imp, uint32_t tok, const uint16_t *name, const uint8
 
 
 // The check word for an identity, and the mark of a state machine whose
-// kickoff call was not recorded (its resumes are not either).
+// kickoff call was not recorded (its resumes are not either), or was
+// folded (ASYNC_FOLDED: its steps are transparent frames, their calls
+// decided under whatever calls the step).
 static inline uint64_t clr_async_check(uint64_t t0, uint64_t t1, uint64_t span) {
     uint64_t x = t0 ^ (t1 * 0x9e3779b97f4a7c15ull) ^ (span * 0xc2b2ae3d27d4eb4full) ^ 0x636c726f74656c31ull;
     return x == 0 ? 1 : x;
 }
 #define ASYNC_UNTRACED 0x756e74726163656dull
 #define ASYNC_DROPPED 0x64726f7070656421ull
+#define ASYNC_FOLDED 0x666f6c6465642121ull
 
 #endif

@@ -36,8 +36,8 @@ enum {
 // RF_TRUNCATED (a root's exit record): its trace reached the span budget,
 // and later calls were folded into their parents.
 // RF_SPANID (enter records): the span's id follows the trace id part,
-// chosen at random by the hook: an async method's (its resumes name it) and
-// a closure constructor's (its lambdas do). Any other span's id is
+// chosen at random by the hook: an async method's (its resumes name it).
+// Any other span's id is
 // clr_span_id(slot's span_salt, position of its enter record), known to the
 // hook without writing it (work items made under the span name it).
 // RF_RESUME (enter records): not a span of its own, but a continuation of
@@ -85,9 +85,10 @@ enum {
     FN_ASYNC_MOVENEXT = 32,
     FN_ASYNC_COMPLETE = 64,
     FN_ASYNC = FN_ASYNC_KICKOFF | FN_ASYNC_MOVENEXT | FN_ASYNC_COMPLETE,
-    // Closures (async.c): a closure class's constructor, whose span the
-    // closure's lambdas later link to; one of its methods, which run as a
-    // new root (queued work on another thread) joins that span's trace.
+    // Closures (async.c): a closure class's constructor (no span of its
+    // own: FN_PLUMBING), which gives the closure the span it is made
+    // under, for its lambdas to link to; one of its methods, which run as
+    // a new root (queued work on another thread) joins that span's trace.
     // Never folded.
     FN_CLOSURE_CTOR = 128,
     FN_CLOSURE_BODY = 256,
@@ -128,14 +129,28 @@ enum {
     // With FN_ASYNC_MOVENEXT: an async state machine that has the serving
     // fields (async.h ASYNC_FIELD_BORN, ASYNC_FIELD_RESUMES).
     FN_ASYNC_LOOP = 1 << 27,
+    // The compiler's plumbing (naming.Plumbing: a constructor of a
+    // compiler-generated nested type): no span, a transparent frame. With
+    // FN_CLOSURE_CTOR it still gives the closure the span it is made
+    // under, for its lambdas.
+    FN_PLUMBING = 1 << 28,
+    // With FN_ASYNC_MOVENEXT: an iterator's MoveNext, whose exit record
+    // says what it returned (EXIT_ITER_*).
+    FN_ITER_STEP = 1 << 29,
 };
+// The exit record's second word, of an iterator's MoveNext: the top bits
+// say it returned true (an element yielded) or false (the enumeration is
+// over); the rest is RF_FOLDED_COUNT's count.
+#define EXIT_ITER_YIELDED (1u << 31)
+#define EXIT_ITER_DONE (1u << 30)
+#define EXIT_AUX_COUNT (EXIT_ITER_DONE - 1)
 // Folded and asked to be re-JIT-compiled without hooks (rejit.c): its new
 // code's calls reach no hook, so folded counts stop at that point.
 enum { FN_REJIT = 0x1000, FN_UNHOOKED = 0x2000 }; // FN_UNHOOKED: its new code is installed
 // Methods the rule never folds, nor re-JIT-compiles (their hooks do more
 // than count): async and closure roles, Activity.Stop.
 // Hooked for what they carry, never a span nor a counted call.
-#define FN_NOT_A_CALL (FN_ACTIVITY_STOP | FN_QUEUE | FN_WORK_MAKE | FN_WORK_RUN)
+#define FN_NOT_A_CALL (FN_ACTIVITY_STOP | FN_QUEUE | FN_WORK_MAKE | FN_WORK_RUN | FN_PLUMBING)
 #define FN_NEVER_FOLDED (FN_LINKED | FN_NOT_A_CALL | FN_ENTRY)
 // RF_APPROX (exit records of spans with folded calls): some folded method
 // was re-JIT-compiled without hooks before the span ended, so its later

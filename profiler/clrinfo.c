@@ -157,6 +157,34 @@ int md_typeref_props(void *imp, uint32_t tr, uint32_t *scope, uint16_t *name, ui
     return 0;
 }
 
+// A MemberRef's parent (a TypeDef, TypeRef, TypeSpec...), without its
+// name.
+int md_memberref_parent(void *imp, uint32_t mr, uint32_t *parent) {
+    mdToken p = 0;
+    ULONG n = 0, sl = 0;
+    PCCOR_SIGNATURE s = NULL;
+    HRESULT hr = MD(imp)->GetMemberRefProps(imp, mr, &p, NULL, 0, &n, &s, &sl);
+    if (hr < 0)
+        return hr;
+    *parent = p;
+    return 0;
+}
+
+// A MethodDef's body, header and IL (the runtime's memory, valid while
+// the module is loaded).
+int clr_il_body(uintptr_t mid, uint32_t md, const uint8_t **body, uint32_t *len) {
+    LPCBYTE b = NULL;
+    ULONG n = 0;
+    HRESULT hr = INFO->GetILFunctionBody(SELF, mid, md, &b, &n);
+    if (hr < 0)
+        return hr;
+    if (b == NULL)
+        return -1;
+    *body = b;
+    *len = n;
+    return 0;
+}
+
 int md_typespec(void *imp, uint32_t ts, const uint8_t **sig, uint32_t *len) {
     PCCOR_SIGNATURE s = NULL;
     ULONG n = 0;

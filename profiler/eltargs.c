@@ -81,3 +81,13 @@ uintptr_t clr_elt_this(const clr_runtime *rt, uintptr_t fid, uintptr_t elt) {
     }
     return self;
 }
+
+int clr_elt_ret_bool(const clr_runtime *rt, uintptr_t fid, uintptr_t elt) {
+    COR_PRF_FRAME_INFO frame = 0;
+    COR_PRF_FUNCTION_ARGUMENT_RANGE rv = {0, 0};
+    if (rt->vtbl->GetFunctionLeave3Info(rt->info, fid, (COR_PRF_ELT_INFO)elt, &frame, &rv) < 0 || rv.startAddress == 0 ||
+        rv.length < 1)
+        return -1;
+    // The stub's saved return register: its own stack, always readable.
+    return *(const uint8_t *)rv.startAddress != 0;
+}

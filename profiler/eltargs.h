@@ -82,6 +82,10 @@ int clr_elt_arg(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, uint32_t id
 enum { ELT_RDI = 0x78, ELT_THIS_CHECKS = 64 };
 uintptr_t clr_elt_this(const clr_runtime *rt, uintptr_t fid, uintptr_t elt);
 
+// What the call fid leaving returned, a bool (elt: the Leave hook's
+// COR_PRF_ELT_INFO): 1 true, 0 false, -1 not known.
+int clr_elt_ret_bool(const clr_runtime *rt, uintptr_t fid, uintptr_t elt);
+
 // Whether `this` is read directly: 1 on, -1 off, 0 still checking; and a
 // reset to checking (a new runtime, a test).
 int clr_elt_this_direct(void);

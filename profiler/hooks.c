@@ -428,6 +428,11 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
             f->recorded = check == ASYNC_SHED ? FRAME_SHED : FRAME_DROPPED;
             return ASYNC_HANDLED;
         }
+        if (check == ASYNC_FOLDED) {
+            // No span to continue: a step as plain code of its caller.
+            f->recorded = FRAME_PASS;
+            return ASYNC_HANDLED;
+        }
         if (check != 0)
             return ASYNC_NORMAL;
         // The first MoveNext, called (through the builder's Start, which is
@@ -456,10 +461,17 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
             return ASYNC_HANDLED;
         }
         // An unsampled kickoff call: its resumes are not traced either. A
-        // dropped (or folded, when the ring was full) one: they count as
-        // dropped.
+        // folded one (called under a folded call, or folded into its
+        // caller for want of ring room) has no span for its steps to
+        // continue: each step is a transparent frame, whose calls are
+        // decided under what calls it (an enumeration's caller: folded
+        // under a folded one, nested under a recorded one). A dropped one:
+        // its steps' calls count as dropped.
         if (parent->recorded == FRAME_SKIPPED) {
             *w[3] = ASYNC_UNTRACED;
+        } else if (parent->recorded == FRAME_FOLDED) {
+            *w[3] = ASYNC_FOLDED;
+            f->recorded = FRAME_PASS;
         } else if (parent->recorded == FRAME_SHED) {
             *w[3] = ASYNC_SHED;
             f->recorded = FRAME_SHED;
@@ -501,14 +513,15 @@ static volatile uint64_t *closure_fields(clr_fn *fn, uintptr_t elt, volatile uin
     return w[0];
 }
 
-// A closure's constructor was recorded as span f: its lambdas, wherever
-// they run as a new root soon after (a task, a pool work item, a timer, a
+// A closure was made at now under span f (a recorded frame, or the maker
+// of the work item whose run it is made in): its lambdas, wherever they
+// run as a new root soon after (a task, a pool work item, a timer, a
 // thread), join f's trace under it.
-static void closure_made(clr_fn *fn, uintptr_t elt, const clr_frame *f) {
+static void closure_made(clr_fn *fn, uintptr_t elt, const clr_frame *f, uint64_t now) {
     volatile uint64_t *w[CLOSURE_FIELDS];
     if (closure_fields(fn, elt, w) == NULL)
         return;
-    uint64_t made = f->start | (f->unit ? CLOSURE_MADE_UNIT : 0);
+    uint64_t made = now | (f->unit ? CLOSURE_MADE_UNIT : 0);
     *w[0] = f->trace[0];
     *w[1] = f->trace[1];
     *w[2] = f->span;
@@ -711,6 +724,47 @@ __attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_
 
 static void close_stale(clr_slot *s, uintptr_t sp);
 
+// The compiler's plumbing (FN_PLUMBING), frame f at depth d, decided under
+// the frame below (flow: the run of a work item that took its maker's
+// trace): a transparent frame, no span. A closure's constructor gives the
+// closure the span it is made under, for its lambdas: the recorded frame
+// below (a folded call's: the span it folds into), else the maker's span
+// of the work item run here; or marks it made under an unsampled or a
+// shed trace; under a serving frame its lambdas' work begins traces of
+// their own, linked.
+__attribute__((noinline)) static void plumbing(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uint32_t d,
+                                               const clr_frame *flow) {
+    f->recorded = FRAME_PASS;
+    if (!(fn->flags & FN_CLOSURE_CTOR))
+        return;
+    if (d == 0) {
+        if (flow != NULL && flow->flow == WORK_JOIN)
+            closure_made(fn, elt, flow, coarse_ns());
+        return;
+    }
+    clr_frame *p = &s->stack[d - 1];
+    if (p->recorded == FRAME_FOLDED)
+        p = &s->stack[p->anc];
+    switch (p->recorded) {
+    case FRAME_RECORDED: {
+        // Whether p serves, and when the closure was made: the coarse
+        // clock, as for any call.
+        uint64_t now = coarse_ns();
+        if (!p->unit && serves(s, p, 1, now))
+            closure_serving(fn, elt, p, now);
+        else
+            closure_made(fn, elt, p, now);
+        return;
+    }
+    case FRAME_SHED:
+        closure_unsampled(fn, elt, ASYNC_SHED);
+        return;
+    case FRAME_SKIPPED:
+        closure_unsampled(fn, elt, ASYNC_UNTRACED);
+        return;
+    }
+}
+
 void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     clr_park_check();
     // A CoreLib special hooked before Go started, not given its role yet
@@ -773,6 +827,10 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     d = below_pass(s, d, &flow, &run, &unsafe_queue);
     if ((fn->flags & (FN_ASYNC_MOVENEXT | FN_ASYNC_COMPLETE)) && async_enter(s, f, fn, elt, d) == ASYNC_HANDLED)
         return;
+    if (__builtin_expect(fn->flags & FN_PLUMBING, 0)) {
+        plumbing(s, f, fn, elt, d, flow);
+        return;
+    }
     // A frame is recorded only under a recorded parent, so a dropped enter
     // drops its whole subtree (each call of it counted) and nesting stays
     // exact. Under a recorded parent, a folded method's call (or any call
@@ -791,14 +849,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
             // Whether the parent serves is decided on the coarse clock; a
             // root under it reads the precise one only if it is recorded.
             uint64_t now = parent->unit ? 0 : coarse_ns();
-            if (!parent->unit && (fn->flags & FN_CLOSURE_CTOR)) {
-                if (serves(s, parent, 1, now)) {
-                    // No span: its lambdas' work begins the traces, linked.
-                    fold_begin(s, f, d - 1, now_ns());
-                    closure_serving(fn, elt, parent, now);
-                    return;
-                }
-            } else if (!parent->unit && ((serves(s, parent, 0, now) && !(fn->flags & FN_FOLDED)) || (fn->flags & FN_ENTRY))) {
+            if (!parent->unit && ((serves(s, parent, 0, now) && !(fn->flags & FN_FOLDED)) || (fn->flags & FN_ENTRY))) {
                 under = parent;
                 break;
             }
@@ -810,7 +861,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
             // Near the trace's span budget calls fold too, except those of a
             // method seen to be slow (most of its calls took fold_max_ns or
             // more): the calls worth a span keep theirs, up to the budget.
-            if (clr_budget_folds(g_cfg.max_trace_spans, s->trace_spans, fn) && !(fn->flags & (FN_ASYNC | FN_CLOSURE_CTOR))) {
+            if (clr_budget_folds(g_cfg.max_trace_spans, s->trace_spans, fn) && !(fn->flags & FN_ASYNC)) {
                 s->trace_truncated = 1;
                 fold_begin(s, f, d - 1, ts);
                 return;
@@ -834,12 +885,8 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         case FRAME_SHED:
             shed_frame(f, fn);
             bump(&s->shed_calls);
-            if (fn->flags & FN_CLOSURE_CTOR)
-                closure_unsampled(fn, elt, ASYNC_SHED);
             return;
         default:
-            if (fn->flags & FN_CLOSURE_CTOR)
-                closure_unsampled(fn, elt, ASYNC_UNTRACED);
             return;
         }
     }
@@ -946,10 +993,10 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         size += 16;
     }
     // An async method's span id is chosen here: its state machine carries
-    // it to the resumes (async.c); so is a closure's, for its lambdas.
-    // Others have the id their record's position gives (clr_span_id).
+    // it to the resumes (async.c). Others have the id their record's
+    // position gives (clr_span_id).
     uint64_t span = 0;
-    if (fn->flags & (FN_ASYNC_KICKOFF | FN_CLOSURE_CTOR)) {
+    if (fn->flags & FN_ASYNC_KICKOFF) {
         while (span == 0)
             span = rng_next(s);
         flags |= RF_SPANID;
@@ -1039,8 +1086,6 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     } else {
         s->trace_spans++;
     }
-    if (fn->flags & FN_CLOSURE_CTOR)
-        closure_made(fn, elt, f);
 }
 
 // Whether the rule that folds hot methods judges a call whose span is (or
@@ -1090,7 +1135,7 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
         return;
     uint64_t ts = now_ns();
     f->recorded = FRAME_SKIPPED;
-    if (d > 0 && kind == REC_LEAVE && !(f->fn->flags & (FN_ASYNC | FN_CLOSURE_CTOR)) && fold_judges(&s->stack[d - 1]))
+    if (d > 0 && kind == REC_LEAVE && !(f->fn->flags & FN_ASYNC) && fold_judges(&s->stack[d - 1]))
         clr_fold_judge(&g_cfg, f->fn, ts - f->start);
     // The fixed part: the exit, then what was folded into the frame.
     uint32_t base = REC_EXIT_SIZE;
@@ -1136,9 +1181,14 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
         bump(&s->dropped);
         return;
     }
+    uint32_t aux = (flags & RF_FOLDED_COUNT) ? f->fold_calls : 0;
+    if (__builtin_expect(fn != NULL && (fn->flags & FN_ITER_STEP), 0) && kind == REC_LEAVE) {
+        int r = clr_elt_ret_bool(&g_rt, fn->function_id, elt);
+        aux = (aux < EXIT_AUX_COUNT ? aux : EXIT_AUX_COUNT) | (r > 0 ? EXIT_ITER_YIELDED : r == 0 ? EXIT_ITER_DONE : 0);
+    }
     clr_put_header(p, size, kind, flags, ts);
     *(uint32_t *)(p + REC_HEADER) = f->fn_index;
-    *(uint32_t *)(p + REC_HEADER + 4) = (flags & RF_FOLDED_COUNT) ? f->fold_calls : 0;
+    *(uint32_t *)(p + REC_HEADER + 4) = aux;
     if (flags & RF_FOLDED)
         clr_fold_write(f, p + REC_EXIT_SIZE);
     ring_commit(s, size);

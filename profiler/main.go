@@ -327,17 +327,21 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 			p.log.Debugf("async: %v", err)
 		}
 	}
+	// A trace rooted here is sampled by the first matching rule, else by
+	// the sampler (a remote strategy's entry for it): decided in the hook
+	// from this setting until the next strategy block covers the function.
+	traits := p.sel.Traits(m.SelectName, role.flags&selection.FnAsyncMoveNext != 0)
+	hooked := selection.Hooked{Shared: m.Shared, Plumbing: m.Plumbing, Role: role.flags, ActivityStop: stop, Traits: traits}
+	if !hooked.Hooks() {
+		return f
+	}
 	f.method = bridgeMethod(m)
 	if p.shapes != nil {
 		if mf, err := p.resolver.MetadataForm(m); err == nil {
 			f.meta = &mf
 		}
 	}
-	// A trace rooted here is sampled by the first matching rule, else by
-	// the sampler (a remote strategy's entry for it): decided in the hook
-	// from this setting until the next strategy block covers the function.
-	traits := p.sel.Traits(m.SelectName, role.flags&selection.FnAsyncMoveNext != 0)
-	flags := uint32(selection.Hooked{Shared: m.Shared, Role: role.flags, ActivityStop: stop, Traits: traits}.Flags())
+	flags := uint32(hooked.Flags())
 	f.names = sampling.MethodNames{Select: m.SelectName, Span: f.method.SpanName, Function: m.FunctionName}
 	if stop {
 		// No span: its enter records the Activity for a span of its own.
@@ -349,7 +353,10 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	role.apply(f.c)
 	p.planner.Prepare()
 	p.ambient.refresh(false)
-	if traits.Capture {
+	// The compiler's plumbing carries no values, nor does an iterator's
+	// step: what it returns is read for the enumeration (FnIterStep), and
+	// is no attribute of its span.
+	if traits.Capture && selection.Flags(flags)&(selection.FnPlumbing|selection.FnIterStep) == 0 {
 		if role.flags&selection.FnAsyncComplete != 0 {
 			f.plan = p.planner.completionPlan(m)
 		} else {

@@ -48,9 +48,15 @@ const (
 	FnWorkThread Flags = 1 << 26
 	// With FnAsyncMoveNext: a state machine with the serving fields.
 	FnAsyncLoop Flags = 1 << 27
+	// The compiler's plumbing (naming.Plumbing, flows.Plumbing): no span,
+	// a transparent frame; hooked only for a part in a flow (Hooked.Hooks).
+	FnPlumbing Flags = 1 << 28
+	// With FnAsyncMoveNext: an iterator's MoveNext (flows.IterStep), whose
+	// exit record says what it returned.
+	FnIterStep Flags = 1 << 29
 
 	// Hooked for what they carry: never a span nor a counted call.
-	FnNotACall = FnActivityStop | FnQueue | FnWorkMake | FnWorkRun
+	FnNotACall = FnActivityStop | FnQueue | FnWorkMake | FnWorkRun | FnPlumbing
 	// Never folded nor re-JIT-compiled: their hooks do more than count.
 	FnNeverFolded = FnLinked | FnNotACall | FnEntry
 )
@@ -62,6 +68,7 @@ var roleFlags = []struct {
 }{
 	{flows.Kickoff, FnAsyncKickoff}, {flows.MoveNext, FnAsyncMoveNext}, {flows.Complete, FnAsyncComplete},
 	{flows.ClosureCtor, FnClosureCtor}, {flows.ClosureBody, FnClosureBody}, {flows.IterEnd, FnIterEnd},
+	{flows.Plumbing, FnPlumbing}, {flows.IterStep, FnIterStep},
 }
 
 // RoleFlags are the flags of a method's parts in flows; loop: it is an
@@ -82,6 +89,7 @@ func RoleFlags(r flows.Role, loop bool) Flags {
 // Hooked is what decides the flags of a method the hooks trace.
 type Hooked struct {
 	Shared       bool   // shared generic code
+	Plumbing     bool   // the compiler's plumbing (naming.Method.Plumbing)
 	Role         Flags  // its parts in flows (RoleFlags)
 	ActivityStop bool   // Activity.Stop (ActivityStop)
 	Traits       Traits // Policy.Traits
@@ -103,5 +111,16 @@ func (h Hooked) Flags() Flags {
 	if h.Traits.Entry {
 		f |= FnEntry
 	}
+	if h.Plumbing {
+		f |= FnPlumbing
+	}
 	return f
+}
+
+// Hooks reports whether the method is hooked at all: the compiler's
+// plumbing makes no span, and is hooked only for a part in a flow (a
+// closure's constructor gives the closure its span; an iterator's carries
+// the iterator method's span to the enumerator).
+func (h Hooked) Hooks() bool {
+	return h.Flags()&FnPlumbing == 0 || h.Role&(FnClosureCtor|FnAsyncMoveNext) != 0
 }

@@ -36,8 +36,8 @@ func (t *Translator) folded(r capture.Record, x capture.Exit, attrs []attribute.
 		attrs = append(attrs, folding.Attrs(fs, t.FuncName)...)
 		t.Bridge.NoteFolded()
 	}
-	if r.Flags&capture.FlagFoldedCount != 0 && x.Aux > 0 {
-		attrs = append(attrs, folding.KeyCount.Int64(int64(x.Aux)))
+	if r.Flags&capture.FlagFoldedCount != 0 && x.Aux&capture.ExitAuxCount > 0 {
+		attrs = append(attrs, folding.KeyCount.Int64(int64(x.Aux&capture.ExitAuxCount)))
 		t.Bridge.NoteFolded()
 	}
 	if r.Flags&capture.FlagTruncated != 0 {

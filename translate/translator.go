@@ -156,6 +156,15 @@ func (t *Translator) leave(th *Thread, r capture.Record) {
 	}
 	attrs = t.markDropped(r, attrs)
 	attrs = t.folded(r, x, attrs)
+	// An iterator's step: an element yielded counts on the enumeration's
+	// span (summed over its steps); the end of the enumeration is when its
+	// span ends, should its enumerator never be disposed.
+	if x.Aux&capture.ExitIterYielded != 0 {
+		attrs = append(attrs, otelbridge.KeyIteratorYielded.Int64(1))
+	}
+	if x.Aux&capture.ExitIterDone != 0 {
+		b.IterDone(th.Spans, r.Time)
+	}
 	b.Exit(th.Spans, r.Time, otelbridge.ExitReturn, attrs...)
 }
 

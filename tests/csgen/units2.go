@@ -232,8 +232,24 @@ func (g *gen) unitIterators() {
 	c.l("static IEnumerable<string> Words(IEnumerable<int> src) { foreach (var x in src) yield return x.ToString(CultureInfo.InvariantCulture); }")
 	c.l("static IEnumerable<T> Twice<T>(T x) { yield return x; yield return x; }")
 	c.l("static IEnumerator<long> Powers(long b) { long v = 1; for (int i = 0; i < 5; i++) { yield return v; v *= b; } }")
+	// An iterator of a generic class, over the type its instantiation
+	// gives (shared code for a reference type).
+	c.open("sealed class Bag<T>")
+	c.l("readonly T[] xs;")
+	// Its two items as arguments: an array of them written at the call
+	// site reads wrong for a multidimensional T (new double[,][] is a 2-D
+	// array of double[], not an array of double[,]).
+	c.l("public Bag(T a, T b) { xs = new T[] { a, b }; }")
+	c.l("public IEnumerable<T> Items() { foreach (var x in xs) yield return x; }")
+	c.close()
 	c.open("public static void Run()")
 	c.open("unchecked")
+	// A long enumeration, and one never disposed (run to its end by hand).
+	c.l("long sum = 0; foreach (var x in Count(%d, 1, 100000)) sum += x; Chk.L(sum);", g.between(200, 1200))
+	c.l("var m = Count(%d, %d, 100).GetEnumerator(); while (m.MoveNext()) Chk.L(m.Current);", g.between(0, 6), g.between(1, 4))
+	bt := g.anyType(nil)
+	bv := g.name("b")
+	c.l("foreach (%s %s in new Bag<%s>(%s, %s).Items()) { %s }", bt.cs, bv, bt.cs, g.expr(bt, 2, nil), g.expr(bt, 2, nil), bt.obs(bv))
 	c.l("Chk.E(Count(%d, %d, %d));", g.between(0, 12), g.between(-3, 7), g.between(0, 12))
 	c.l("Chk.E(Words(Count(%d, %d, 100)));", g.between(0, 8), g.between(1, 5))
 	c.l("Chk.E(Count(%d, 1, 100).Take(%d));", g.between(3, 10), g.between(0, 3))

@@ -540,9 +540,11 @@ func TestAsyncFlowsAcrossCompactingGC(t *testing.T) {
 
 // Work queued where the caller's ExecutionContext does not flow
 // (ThreadPool.UnsafeQueueUserWorkItem, or Task.Run under
-// ExecutionContext.SuppressFlow) starts a trace of its own, with a span
-// link to the closure span its maker made; flowing work stays nested, and
-// so does a continuation run inline inside the hooked ContinueWith.
+// ExecutionContext.SuppressFlow) starts a trace of its own at the lambda
+// that runs it, with a span link to the maker that made its closure (the
+// closure's constructor is the compiler's plumbing, no span); flowing work
+// stays nested, and so does a continuation run inline inside the hooked
+// ContinueWith.
 func TestSuppressedFlowStartsLinkedTrace(t *testing.T) {
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
 		r := asyncRun(t, rt, []string{"suppressed"}, map[string]string{"CLROTEL_EXCLUDE": "Program.Main"})
@@ -579,24 +581,31 @@ func TestSuppressedFlowStartsLinkedTrace(t *testing.T) {
 				t.Errorf("Work(%d) is in the trace of %s(%d): the flow was suppressed\n%s", id, maker, id, dumpSpans(r.Spans))
 				continue
 			}
+			if lambda := asyncNS + "Suppressed." + maker + "()::lambda#"; !strings.HasPrefix(root.Name, lambda) || w.ParentSpanID != root.SpanID {
+				t.Errorf("Work(%d)'s root is %q (Work's parent %q), want the lambda %s… right above it\n%s", id, root.Name, parentName(ids, w), lambda, dumpSpans(r.Spans))
+			}
 			if len(root.Links) != 1 {
 				t.Errorf("Work(%d)'s root %q has %d links, want 1\n%s", id, root.Name, len(root.Links), dumpSpans(r.Spans))
 				continue
 			}
-			l := root.Links[0]
-			made, ok := ids[l.SpanID]
-			if !ok || l.TraceID != m.TraceID || made.ParentSpanID != m.SpanID {
-				t.Errorf("Work(%d)'s root links to %s/%s (%q), want the closure span under %s(%d)\n%s",
-					id, l.TraceID, l.SpanID, made.Name, maker, id, dumpSpans(r.Spans))
+			if l := root.Links[0]; l.TraceID != m.TraceID || l.SpanID != m.SpanID {
+				t.Errorf("Work(%d)'s root links to %s/%s (%q), want %s(%d), which made its closure\n%s",
+					id, l.TraceID, l.SpanID, ids[l.SpanID].Name, maker, id, dumpSpans(r.Spans))
+			}
+		}
+		for _, s := range r.Spans {
+			if strings.Contains(s.Name, "c__AnonStorey") || strings.Contains(s.Name, "DisplayClass") {
+				t.Errorf("the compiler's plumbing is a span: %s", s.Name)
 			}
 		}
 	})
 }
 
 // An iterator method (IteratorStateMachineAttribute naming its
-// enumerator) is one span per enumeration: from its call until the
-// enumerator is disposed, its steps' calls as children; MoveNext and
-// Dispose are not spans. One never enumerated ends at exit, abandoned.
+// enumerator: Roslyn's shape) is one span per enumeration: from its call
+// until the enumerator is disposed, its steps' calls as children, the
+// elements yielded counted; MoveNext and Dispose are not spans. One never
+// enumerated ends at exit, abandoned.
 func TestIteratorOneSpanPerEnumeration(t *testing.T) {
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
 		r := asyncRun(t, rt, []string{"iter"}, nil)
@@ -622,6 +631,9 @@ func TestIteratorOneSpanPerEnumeration(t *testing.T) {
 				t.Errorf("Square(%v) is under %q (ending %v after the enumeration), want under Squares(4)\n%s",
 					sq.Attrs["dotnet.arg.i"], parentName(ids, sq), sq.End.Sub(full.End), dumpSpans(r.Spans))
 			}
+		}
+		if full.Attrs["clrotel.iterator.yielded"] != int64(4) || never.Attrs["clrotel.iterator.yielded"] != nil {
+			t.Errorf("elements yielded: enumerated %v, never enumerated %v; want 4 and none", full.Attrs["clrotel.iterator.yielded"], never.Attrs["clrotel.iterator.yielded"])
 		}
 		if full.Attrs["clrotel.end_reason"] != nil || never.Attrs["clrotel.end_reason"] != "abandoned" {
 			t.Errorf("end reasons: enumerated %v, never enumerated %v; want none and abandoned", full.Attrs["clrotel.end_reason"], never.Attrs["clrotel.end_reason"])

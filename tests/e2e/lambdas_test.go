@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"sort"
 	"strings"
 	"testing"
 )
@@ -10,8 +11,9 @@ const lambdasNS = "Lambdas.exe!Acme.Lambdas.Work."
 // Lambdas and an anonymous method compiled by mcs are named after the
 // method that holds them, as written (Work.Run()::lambda#N), with the
 // compiled name in dotnet.method.compiled_name; a closure's lambda run on
-// a thread of its own stays in the trace that made it. With values
-// captured and without.
+// a thread of its own stays in the trace that made it, right under the
+// method that made the closure: the closure's constructor is no span.
+// With values captured and without.
 func TestLambdasNamedAsWritten(t *testing.T) {
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
 		plain := runApp(t, rt, "Lambdas", nil, runOpts{})
@@ -51,21 +53,34 @@ func TestLambdasNamedAsWritten(t *testing.T) {
 						squares++
 					}
 				}
-				// In Run's trace, under Run (through the closure's
-				// constructor for the closure's lambda).
-				under := false
-				for p, i := l, 0; i < 4 && p.ParentSpanID != ""; i++ {
-					p = ids[p.ParentSpanID]
-					under = under || p.SpanID == runs[0].SpanID
-				}
-				if squares != 1 || !under {
-					t.Errorf("capture %v: %s: %d Square under it, under Run %v\n%s", capture, want.name, squares, under, dumpSpans(r.Spans))
+				// In Run's trace, right under Run: the closure's
+				// constructor is no span.
+				if squares != 1 || l.ParentSpanID != runs[0].SpanID || l.TraceID != runs[0].TraceID {
+					t.Errorf("capture %v: %s: %d Square under it, parent %q\n%s", capture, want.name, squares, parentName(ids, l), dumpSpans(r.Spans))
 				}
 			}
 			for _, s := range r.Spans {
 				if fn, _ := s.Attrs["code.function.name"].(string); strings.Contains(fn, "m__") {
 					t.Errorf("capture %v: a span named by its compiled name: %s", capture, s.Name)
 				}
+				if strings.Contains(s.Name, "c__AnonStorey") || strings.Contains(s.Name, "..ctor") || strings.Contains(s.Name, "..cctor") {
+					t.Errorf("capture %v: the compiler's plumbing is a span: %s", capture, s.Name)
+				}
+			}
+			// Roslyn's shapes: the display class's and the lambda cache's
+			// constructors make no span; their methods are calls under
+			// Roslyn(4), as written.
+			roslyn := byName(r.Spans, lambdasNS+"Roslyn(Int32 n)")
+			if len(roslyn) != 1 {
+				t.Fatalf("capture %v: %d Roslyn spans", capture, len(roslyn))
+			}
+			var under []string
+			for _, c := range children(r.Spans, roslyn[0]) {
+				under = append(under, strings.TrimPrefix(c.Name, lambdasNS))
+			}
+			sort.Strings(under)
+			if strings.Join(under, ",") != "Cache.Twice(Int32 x),DisplayClass.Body()" {
+				t.Errorf("capture %v: under Roslyn(4): %v, want DisplayClass.Body(), Cache.Twice(Int32 x)", capture, under)
 			}
 		}
 	})

@@ -166,6 +166,8 @@ var FnFlags = []Constant{
 	{"FN_ENTRY", C.FN_ENTRY},
 	{"FN_WORK_THREAD", C.FN_WORK_THREAD},
 	{"FN_ASYNC_LOOP", C.FN_ASYNC_LOOP},
+	{"FN_PLUMBING", C.FN_PLUMBING},
+	{"FN_ITER_STEP", C.FN_ITER_STEP},
 	{"FN_NOT_A_CALL", C.FN_NOT_A_CALL},
 	{"FN_NEVER_FOLDED", C.FN_NEVER_FOLDED},
 }
@@ -177,6 +179,9 @@ var Sizes = []Constant{
 	{"MAX_TYPE_ARGS", C.MAX_TYPE_ARGS},
 	{"FOLD_TOP", C.FOLD_TOP},
 	{"REC_FOLD_SIZE", C.REC_FOLD_SIZE},
+	{"EXIT_ITER_YIELDED", C.EXIT_ITER_YIELDED},
+	{"EXIT_ITER_DONE", C.EXIT_ITER_DONE},
+	{"EXIT_AUX_COUNT", C.EXIT_AUX_COUNT},
 }
 
 // PutHeader writes a record header at the start of p as the hooks do.

@@ -55,6 +55,10 @@ var goNames = map[string]struct {
 	"MAX_TYPE_ARGS": {"MaxTypeArgs", capture.MaxTypeArgs},
 	"FOLD_TOP":      {"FoldTop", capture.FoldTop},
 	"REC_FOLD_SIZE": {"FoldSize", capture.FoldSize},
+
+	"EXIT_ITER_YIELDED": {"ExitIterYielded", uint64(capture.ExitIterYielded)},
+	"EXIT_ITER_DONE":    {"ExitIterDone", uint64(capture.ExitIterDone)},
+	"EXIT_AUX_COUNT":    {"ExitAuxCount", uint64(capture.ExitAuxCount)},
 }
 
 // TestConstants: each number of the record format is the same in

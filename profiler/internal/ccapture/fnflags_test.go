@@ -43,6 +43,8 @@ var goFnFlags = map[string]struct {
 	"FN_ENTRY":          {"FnEntry", selection.FnEntry},
 	"FN_WORK_THREAD":    {"FnWorkThread", selection.FnWorkThread},
 	"FN_ASYNC_LOOP":     {"FnAsyncLoop", selection.FnAsyncLoop},
+	"FN_PLUMBING":       {"FnPlumbing", selection.FnPlumbing},
+	"FN_ITER_STEP":      {"FnIterStep", selection.FnIterStep},
 	"FN_NOT_A_CALL":     {"FnNotACall", selection.FnNotACall},
 	"FN_NEVER_FOLDED":   {"FnNeverFolded", selection.FnNeverFolded},
 }

@@ -21,6 +21,36 @@ static clr_runtime g_fake_rt;
 static ProfInfoVtbl g_fake_vt;
 static clr_slot_table *g_tab;
 
+// A replay with objects: the `this` of the call being entered (its ELT
+// block in g_elt_area, which reads as no saved registers), the objects
+// themselves (a state machine's fields at flow_off), and what a call
+// leaving returns (a bool).
+enum { MAX_OBJS = 4, OBJ_WORDS = 8, ELT_AREA = 4096 };
+static uintptr_t g_elt_area[ELT_AREA];
+static uint64_t g_objs[MAX_OBJS][OBJ_WORDS];
+static __thread uintptr_t g_cur_this;
+static __thread uint64_t g_cur_ret;
+
+static HRESULT fake_enter3(void *self, FunctionID fid, COR_PRF_ELT_INFO elt, COR_PRF_FRAME_INFO *frame, ULONG *cb,
+                           COR_PRF_FUNCTION_ARGUMENT_INFO *ai) {
+	(void)self; (void)fid; (void)elt; (void)cb;
+	*frame = 0;
+	ai->numRanges = 1;
+	ai->totalArgumentSize = 8;
+	ai->ranges[0].startAddress = (UINT_PTR)&g_cur_this;
+	ai->ranges[0].length = 8;
+	return S_OK;
+}
+
+static HRESULT fake_leave3(void *self, FunctionID fid, COR_PRF_ELT_INFO elt, COR_PRF_FRAME_INFO *frame,
+                           COR_PRF_FUNCTION_ARGUMENT_RANGE *rv) {
+	(void)self; (void)fid; (void)elt;
+	*frame = 0;
+	rv->startAddress = (UINT_PTR)&g_cur_ret;
+	rv->length = 1;
+	return S_OK;
+}
+
 static int setup(void) {
 	clr_capture_config cfg;
 	memset(&cfg, 0, sizeof cfg);
@@ -30,6 +60,8 @@ static int setup(void) {
 	cfg.stack_cap = 64;
 	g_fake_rt.vtbl = &g_fake_vt;
 	g_fake_rt.version = 12;
+	g_fake_vt.GetFunctionEnter3Info = fake_enter3;
+	g_fake_vt.GetFunctionLeave3Info = fake_leave3;
 	g_tab = clr_slot_table_init(&cfg);
 	if (g_tab == NULL)
 		return -1;
@@ -41,6 +73,8 @@ typedef struct {
 	int kind;
 	int fn;        // index into the replay's functions
 	uintptr_t sp;  // where the runtime's ELT block is on the thread's stack
+	int obj;       // with objects: the call's `this` (1..MAX_OBJS), 0 none
+	int ret;       // with objects: what a Leave returns
 } event;
 
 enum { MAX_FNS = 8 };
@@ -53,6 +87,10 @@ typedef struct {
 	int *depth;
 	int *left;  // frames on the shadow stack at the end: fn indexes
 	int nleft;
+	const uint32_t *flags; // per function, FN_SELECTED when NULL
+	int *top;              // after each event: the top frame's `recorded`, -1 for none
+	int objects;           // ELT blocks in g_elt_area, `this` from the events
+	uint64_t dropped;      // the thread's calls counted dropped
 } replay_t;
 
 static void *replay_thread(void *arg) {
@@ -62,25 +100,41 @@ static void *replay_thread(void *arg) {
 		memset(&local[i], 0, sizeof local[i]);
 		local[i].function_id = 0x1000 + (uintptr_t)i;
 		local[i].index = (uint32_t)i;
-		local[i].flags = FN_SELECTED;
+		local[i].flags = r->flags != NULL ? r->flags[i] : FN_SELECTED;
+		for (int k = 0; k < 6; k++)
+			local[i].flow_off[k] = (uint16_t)(8 * k);
 	}
+	if (r->objects)
+		memset(g_objs, 0, sizeof g_objs);
 	clr_slot *s = NULL;
+	uint64_t base = 0;
 	for (int i = 0; i < r->n; i++) {
 		const event *e = &r->evs[i];
+		uintptr_t elt = e->sp;
+		if (r->objects) {
+			elt = (uintptr_t)&g_elt_area[e->sp % ELT_AREA];
+			g_cur_this = e->obj > 0 && e->obj <= MAX_OBJS ? (uintptr_t)g_objs[e->obj - 1] : 0;
+			g_cur_ret = (uint64_t)e->ret;
+		}
 		if (e->kind == EV_ENTER)
-			clr_on_enter(&local[e->fn], e->sp);
+			clr_on_enter(&local[e->fn], elt);
 		else
-			clr_on_leave(&local[e->fn], e->sp);
+			clr_on_leave(&local[e->fn], elt);
 		if (s == NULL) {
 			clr_slot *all = clr_slots();
 			uint32_t n = clr_slot_count(), me = (uint32_t)syscall(SYS_gettid);
 			for (uint32_t k = 0; k < n; k++)
 				if (all[k].os_tid == me)
 					s = &all[k];
+			if (s != NULL && i == 0) // a slot may be reused: what this thread adds
+				base = atomic_load_explicit(&s->dropped, memory_order_relaxed);
 		}
 		r->depth[i] = s == NULL ? -1 : (int)s->depth;
+		if (r->top != NULL)
+			r->top[i] = s == NULL || s->depth == 0 ? -1 : (int)s->stack[s->depth - 1].recorded;
 	}
 	r->nleft = 0;
+	r->dropped = s == NULL ? 0 : atomic_load_explicit(&s->dropped, memory_order_relaxed) - base;
 	for (uint32_t d = 0; s != NULL && d < s->depth; d++)
 		r->left[r->nleft++] = (int)s->stack[d].fn_index;
 	return NULL;
@@ -134,12 +188,14 @@ static uint64_t bench_skipped(long n) {
 	return b.ns;
 }
 
-static int replay(const event *evs, int n, int *depth, int *left) {
-	replay_t r = {evs, n, depth, left, 0};
+static int replay(const event *evs, int n, int *depth, int *left, const uint32_t *flags, int *top, int objects,
+                  uint64_t *dropped) {
+	replay_t r = {evs, n, depth, left, 0, flags, top, objects, 0};
 	pthread_t th;
 	if (pthread_create(&th, NULL, replay_thread, &r) != 0)
 		return -1;
 	pthread_join(th, NULL);
+	*dropped = r.dropped;
 	return r.nleft;
 }
 */
@@ -162,16 +218,63 @@ func (setupError) Error() string { return "no slot table" }
 var errSetup = setupError{}
 
 // Event is a hook the runtime calls: Enter or Leave of function Fn, whose
-// ELT block is at SP on the thread's stack (lower: deeper).
+// ELT block is at SP on the thread's stack (lower: deeper). With objects
+// (ReplayObjects): This is the call's `this`, object 1 to 4 (0: none),
+// and Ret what a Leave returns.
 type Event struct {
 	Leave bool
 	Fn    int
 	SP    uint64
+	This  int
+	Ret   bool
 }
 
 // Replay runs evs on a new thread and returns the shadow stack's depth
 // after each event and the functions of the frames left on it.
 func Replay(evs []Event) (depths []int, left []int) {
+	depths, left, _ = ReplayFlags(evs, nil)
+	return depths, left
+}
+
+// The frame states ReplayFlags reports (capture.h FRAME_*).
+const (
+	FrameRecorded = int(C.FRAME_RECORDED)
+	FramePass     = int(C.FRAME_PASS)
+)
+
+// Plumbing is the flags of the compiler's plumbing (capture.h).
+const Plumbing = uint32(C.FN_SELECTED | C.FN_PLUMBING)
+
+// ReplayFlags is Replay with each function's flags (FN_SELECTED for all
+// when nil), and also returns the top frame's state after each event (-1:
+// no frame).
+func ReplayFlags(evs []Event, flags []uint32) (depths []int, left []int, top []int) {
+	r := replay(evs, flags, false)
+	return r.Depths, r.Left, r.Top
+}
+
+// Replayed is what ReplayObjects saw.
+type Replayed struct {
+	Depths, Left, Top []int
+	Dropped           uint64 // calls the thread counted dropped
+}
+
+// ReplayObjects is ReplayFlags with the events' objects: each function's
+// state machine fields (flow_off) are words 0 to 5 of its `this`; objects
+// start zeroed. SP stays under 4096.
+func ReplayObjects(evs []Event, flags []uint32) Replayed { return replay(evs, flags, true) }
+
+// The function flags of the async and iterator replays (capture.h).
+const (
+	Selected  = uint32(C.FN_SELECTED)
+	Folded    = uint32(C.FN_SELECTED | C.FN_FOLDED)
+	Kickoff   = uint32(C.FN_SELECTED | C.FN_ASYNC_KICKOFF)
+	IterCtor  = uint32(C.FN_SELECTED | C.FN_ASYNC_MOVENEXT | C.FN_PLUMBING)
+	IterStep  = uint32(C.FN_SELECTED | C.FN_ASYNC_MOVENEXT | C.FN_ITER_STEP)
+	FrameFold = int(C.FRAME_FOLDED)
+)
+
+func replay(evs []Event, flags []uint32, objects bool) Replayed {
 	ce := make([]C.event, len(evs))
 	for i, e := range evs {
 		ce[i].kind = C.EV_ENTER
@@ -180,17 +283,41 @@ func Replay(evs []Event) (depths []int, left []int) {
 		}
 		ce[i].fn = C.int(e.Fn)
 		ce[i].sp = C.uintptr_t(e.SP)
+		ce[i].obj = C.int(e.This)
+		if e.Ret {
+			ce[i].ret = 1
+		}
 	}
 	depth := make([]C.int, len(evs)+1)
+	topC := make([]C.int, len(evs)+1)
 	leftC := make([]C.int, 64)
-	n := C.replay((*C.event)(unsafe.Pointer(&ce[0])), C.int(len(evs)), &depth[0], &leftC[0])
+	var fl *C.uint32_t
+	if flags != nil {
+		cf := make([]C.uint32_t, C.MAX_FNS)
+		for i := range cf {
+			cf[i] = C.FN_SELECTED
+			if i < len(flags) {
+				cf[i] = C.uint32_t(flags[i])
+			}
+		}
+		fl = &cf[0]
+	}
+	obj := C.int(0)
+	if objects {
+		obj = 1
+	}
+	var dropped C.uint64_t
+	n := C.replay((*C.event)(unsafe.Pointer(&ce[0])), C.int(len(evs)), &depth[0], &leftC[0], fl, &topC[0], obj, &dropped)
+	var r Replayed
 	for i := range evs {
-		depths = append(depths, int(depth[i]))
+		r.Depths = append(r.Depths, int(depth[i]))
+		r.Top = append(r.Top, int(topC[i]))
 	}
 	for i := 0; i < int(n); i++ {
-		left = append(left, int(leftC[i]))
+		r.Left = append(r.Left, int(leftC[i]))
 	}
-	return depths, left
+	r.Dropped = uint64(dropped)
+	return r
 }
 
 // UnsampledPairs times n Enter/Leave pairs of a call under an unsampled

@@ -91,3 +91,107 @@ func BenchmarkUnsampledCall(b *testing.B) {
 		b.Fatal("no slot")
 	}
 }
+
+// The compiler's plumbing (a constructor of a compiler-generated nested
+// type) is a transparent frame: no span, and what it calls is decided
+// under the frame below it (a child of the recorded caller, or a root of
+// its own at the bottom of the thread); the stack stays balanced.
+func TestPlumbingIsTransparent(t *testing.T) {
+	flags := []uint32{caller: Plumbing, other: Plumbing}
+	for _, tc := range []struct {
+		name        string
+		evs         []Event
+		depths, top []int
+	}{{
+		name:   "under a recorded call",
+		evs:    []Event{enter(mainFn, 1000), enter(caller, 900), enter(helper, 800), leave(helper, 800), leave(caller, 900), leave(mainFn, 1000)},
+		depths: []int{1, 2, 3, 2, 1, 0},
+		top:    []int{FrameRecorded, FramePass, FrameRecorded, FramePass, FrameRecorded, -1},
+	}, {
+		name:   "at the bottom of a thread, and nested in another",
+		evs:    []Event{enter(other, 1000), enter(caller, 900), enter(helper, 800), leave(helper, 800), leave(caller, 900), leave(other, 1000)},
+		depths: []int{1, 2, 3, 2, 1, 0},
+		top:    []int{FramePass, FramePass, FrameRecorded, FramePass, FramePass, -1},
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			depths, left, top := ReplayFlags(tc.evs, flags)
+			if !reflect.DeepEqual(depths, tc.depths) || len(left) != 0 || !reflect.DeepEqual(top, tc.top) {
+				t.Errorf("depths %v, frames left %v, top frames %v; want %v, none, %v", depths, left, top, tc.depths, tc.top)
+			}
+		})
+	}
+}
+
+// An iterator's enumerator whose iterator method was folded (called under
+// a folded call, or folded into its caller for want of ring room) has no
+// span for its steps to continue: each MoveNext is a transparent frame, its
+// calls decided under whatever enumerates it (folded under a folded call,
+// recorded under a recorded one), none dropped. One whose iterator method
+// was recorded continues that span.
+func TestIteratorMadeUnderAFoldedCall(t *testing.T) {
+	const (
+		root = iota
+		folded
+		iter // the iterator method
+		work
+		ctor // its enumerator's constructor
+		step // its MoveNext
+	)
+	flags := []uint32{root: Selected, folded: Folded, iter: Kickoff, work: Selected, ctor: IterCtor, step: IterStep}
+	made := []Event{enter(iter, 800), {Fn: ctor, SP: 700, This: 1}, leave(ctor, 700), leave(iter, 800)}
+	moveNext := func(sp uint64, more bool) []Event {
+		return []Event{{Fn: step, SP: sp, This: 1}, enter(work, sp-100), leave(work, sp-100), {Leave: true, Fn: step, SP: sp, This: 1, Ret: more}}
+	}
+	cat := func(parts ...[]Event) []Event {
+		var out []Event
+		for _, p := range parts {
+			out = append(out, p...)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		name string
+		evs  []Event
+		// the states of the step and of the call under it, at each step
+		stepState, workState int
+	}{{
+		name: "made and enumerated under a folded call",
+		evs: cat([]Event{enter(root, 1000), enter(folded, 900)}, []Event{enter(iter, 800), {Fn: ctor, SP: 700, This: 1}, leave(ctor, 700)},
+			moveNext(700, true), moveNext(700, false), []Event{leave(iter, 800), leave(folded, 900), leave(root, 1000)}),
+		stepState: FramePass, workState: FrameFold,
+	}, {
+		name: "made under a folded call, enumerated by a recorded one",
+		evs: cat([]Event{enter(root, 1000), enter(folded, 900)}, made, []Event{leave(folded, 900)},
+			moveNext(900, true), moveNext(900, false), []Event{leave(root, 1000)}),
+		stepState: FramePass, workState: FrameRecorded,
+	}, {
+		name: "made under a recorded call: its steps continue the iterator method's span",
+		evs: cat([]Event{enter(root, 1000)}, []Event{enter(iter, 900), {Fn: ctor, SP: 800, This: 1}, leave(ctor, 800), leave(iter, 900)},
+			moveNext(900, true), moveNext(900, false), []Event{leave(root, 1000)}),
+		stepState: FrameRecorded, workState: FrameRecorded,
+	}} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := ReplayObjects(tc.evs, flags)
+			if len(r.Left) != 0 || r.Depths[len(r.Depths)-1] != 0 {
+				t.Fatalf("unbalanced: depths %v, frames left %v", r.Depths, r.Left)
+			}
+			steps := 0
+			for i, e := range tc.evs {
+				if e.Leave || (e.Fn != step && e.Fn != work) {
+					continue
+				}
+				want := tc.stepState
+				if e.Fn == work {
+					want = tc.workState
+					steps++
+				}
+				if r.Top[i] != want {
+					t.Errorf("event %d (fn %d): frame state %d, want %d (states %v)", i, e.Fn, r.Top[i], want, r.Top)
+				}
+			}
+			if steps != 2 || r.Dropped != 0 {
+				t.Errorf("%d steps' calls, %d dropped; want 2, none", steps, r.Dropped)
+			}
+		})
+	}
+}

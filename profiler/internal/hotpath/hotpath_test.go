@@ -46,12 +46,14 @@ var apiCallers = map[string]bool{
 	"clr_elt_arg":        true,
 	"clr_capture_enter":  true,
 	"clr_capture_leave":  true,
-	"write_value":        true,
-	"write_struct":       true,
-	"write_array":        true,
-	"write_object":       true,
-	"write_static":       true,
-	"write_statics":      true,
+	// What an iterator's MoveNext returned (an element, or the end).
+	"clr_elt_ret_bool": true,
+	"write_value":      true,
+	"write_struct":     true,
+	"write_array":      true,
+	"write_object":     true,
+	"write_static":     true,
+	"write_statics":    true,
 	// The exact class, or type argument, of a shared generic frame: for
 	// the `this` of a generic struct and for type-parameter values.
 	"frame_class":    true,
