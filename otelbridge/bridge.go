@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/clrotel/clrotel/methodmetrics"
+	"github.com/clrotel/clrotel/serving"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -65,6 +66,10 @@ type Bridge struct {
 
 	// metrics counts each method's calls as its spans end (nil: off).
 	metrics *methodmetrics.Registry
+
+	// serving: the rule the hooks apply, which bounds what a thread's
+	// outermost frame holds of its first calls (firstcalls.go).
+	serving serving.Rule
 }
 
 // SetMetrics has every call that made a span counted in r, per method,
@@ -123,6 +128,13 @@ type Thread struct {
 	exc      *Exception
 	excAttrs []attribute.KeyValue
 	excSpan  trace.SpanID // the span that got the throw's event
+
+	// The first calls of the outermost frame, held until it serves or not
+	// (firstcalls.go); heldTainted: the held call now open has an async
+	// span under it.
+	backlog     serving.Backlog
+	held        []heldSpan
+	heldTainted bool
 }
 
 type frame struct {
@@ -147,6 +159,9 @@ type frame struct {
 	// root: it began a trace, under open spans or none. exported: sent
 	// while still open (Serving); its end sends nothing more.
 	root, exported bool
+	// held: one of the first calls of its thread's outermost frame, or
+	// under one, whose span waits for that frame's fate (firstcalls.go).
+	held bool
 	// status set by SetStatus, applied if the call returns.
 	status     Status
 	statusDesc string
@@ -203,6 +218,7 @@ func (b *Bridge) Enter(t *Thread, ts int64, m *Method, traceID trace.TraceID, at
 		}
 		f.droppedCalls = b.droppedCalls.Load()
 	}
+	b.enterHeld(t, &f)
 	t.stack = append(t.stack, f)
 }
 
@@ -214,6 +230,9 @@ func (b *Bridge) Exit(t *Thread, ts int64, kind ExitKind, attrs ...attribute.Key
 	n := len(t.stack)
 	if n == 0 {
 		return false
+	}
+	if n == 1 {
+		b.releaseHeld(t) // the outermost frame ends without serving
 	}
 	f := &t.stack[n-1]
 	if f.pseudo {
@@ -258,6 +277,8 @@ func (b *Bridge) Exit(t *Thread, ts int64, kind ExitKind, attrs ...attribute.Key
 		if b.metrics != nil {
 			b.observe(f.method, ts-f.start, false)
 		}
+	} else if f.held {
+		b.holdSpan(t, f, &e)
 	} else {
 		b.finish(t, f, &e)
 	}
@@ -299,6 +320,9 @@ func (b *Bridge) AbandonUnhandled(t *Thread, ts int64) {
 		return
 	}
 	for n := len(t.stack); n > 0; n = len(t.stack) {
+		if n == 1 {
+			b.releaseHeld(t)
+		}
 		f := &t.stack[n-1]
 		if f.pseudo || f.exported {
 			t.pop()

@@ -65,6 +65,7 @@ func (d *drainer) run() {
 	var idle draining.Idle
 	for {
 		n := d.pass()
+		d.releaseDue()
 		d.shedTick()
 		sleep := idle.After(n)
 		d.p.bridge.SetDroppedCalls(dropped())
@@ -188,6 +189,13 @@ func (cSlots) Open(i int) (*draining.Thread, error) {
 // a burst needs it. Its pages read as zeros when next written.
 func releasePages(b []byte) {
 	_ = syscall.Madvise(b, syscall.MADV_DONTNEED)
+}
+
+// releaseDue exports, nested, the first calls of outermost frames that
+// did not serve in time (otelbridge.Bridge.ReleaseDue).
+func (d *drainer) releaseDue() {
+	now := time.Now().UnixNano()
+	d.slots.Each(func(_ int, t *draining.Thread) { d.p.bridge.ReleaseDue(t.Spans, now) })
 }
 
 // bridgeThreads lists the threads' span stacks, for a walk across them.

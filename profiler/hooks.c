@@ -942,7 +942,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
             bump(&s->shed_calls);
             return;
         }
-        flags |= RF_ROOT;
+        flags |= RF_ROOT | (unit ? RF_UNIT : 0);
         size += 16;
     }
     // An async method's span id is chosen here: its state machine carries

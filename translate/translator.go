@@ -215,6 +215,9 @@ func (t *Translator) enter(th *Thread, r capture.Record) {
 	if r.Flags&capture.FlagLink != 0 {
 		b.LinkRoot(th.Spans, trace.TraceID(e.LinkTrace), trace.SpanID(e.LinkSpan))
 	}
+	if r.Flags&(capture.FlagRoot|capture.FlagUnit) == capture.FlagRoot|capture.FlagUnit {
+		b.InUnit(th.Spans)
+	}
 	th.pushArgBytes(used)
 	th.keepEntered(keep, keepElems)
 }
