@@ -15,6 +15,7 @@ import (
 	"github.com/clrotel/clrotel/capture"
 	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/otlpsink"
+	"github.com/clrotel/clrotel/serving"
 	"github.com/clrotel/clrotel/values"
 )
 
@@ -370,5 +371,33 @@ func TestReturnBudget(t *testing.T) {
 		}
 		sort.Strings(keys)
 		t.Errorf("attributes %v", keys)
+	}
+}
+
+// TestUnitRootHoldsNothing: a root the hooks mark as a unit of work's
+// (FlagUnit) never serves, so its calls' spans go as they end; any other
+// outermost frame's first calls wait for its fate (otelbridge's
+// firstcalls.go).
+func TestUnitRootHoldsNothing(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		flags uint16
+		sent  bool
+	}{
+		{"a unit of work's root", capture.FlagRoot | capture.FlagUnit, true},
+		{"a thread's body, which may serve", capture.FlagRoot, false},
+	} {
+		f := newFixture(t)
+		f.tr.Bridge.SetServing(serving.Default())
+		f.feed(rec{kind: capture.KindEnter, flags: c.flags, fn: 1, trace: traceA, time: 100},
+			rec{kind: capture.KindEnter, fn: 2, time: 120, pos: 4096},
+			rec{kind: capture.KindLeave, fn: 2, time: 150})
+		if _, ok := f.spans(t)[price]; ok != c.sent {
+			t.Errorf("%s: its call's span sent before it ends: %v, want %v", c.name, ok, c.sent)
+		}
+		f.feed(rec{kind: capture.KindLeave, fn: 1, time: 200})
+		if s := f.spans(t); len(s) != 2 {
+			t.Errorf("%s: %d spans once it ended, want 2", c.name, len(s))
+		}
 	}
 }
