@@ -130,10 +130,11 @@ type Thread struct {
 	excSpan  trace.SpanID // the span that got the throw's event
 
 	// The first calls of the outermost frame, held until it serves or not
-	// (firstcalls.go); heldTainted: the held call now open has an async
-	// span under it.
+	// (firstcalls.go); heldGroup: the ordinal of the latest; heldTainted:
+	// it has an async span under it.
 	backlog     serving.Backlog
 	held        []heldSpan
+	heldGroup   uint32
 	heldTainted bool
 }
 

@@ -25,10 +25,12 @@ func (b *Bridge) SetServing(r serving.Rule) { b.serving = r }
 // outermost frame.
 type heldSpan struct {
 	pendingSpan
-	// direct: the call the outermost frame made (the spans before it, back
-	// to the previous direct one, are its subtree). tainted: its subtree
-	// has an async span, whose continuations on other threads carry this
-	// trace: it stays nested.
+	// group: the ordinal of the first call it is, or is under (held spans
+	// end while their first call is open, and that call is the latest
+	// entered). direct: the first call itself, its group's last span.
+	// tainted: its subtree has an async span, whose continuations on other
+	// threads carry this trace: it stays nested.
+	group           uint32
 	direct, tainted bool
 }
 
@@ -58,6 +60,8 @@ func (b *Bridge) enterHeld(t *Thread, f *frame) {
 		switch t.backlog.Call(f.start) {
 		case serving.Hold:
 			f.held = true
+			t.heldGroup++
+			t.heldTainted = false
 		case serving.Release:
 			b.releaseHeld(t)
 		}
@@ -74,10 +78,8 @@ func (b *Bridge) holdSpan(t *Thread, f *frame, e *ending) {
 		b.finish(t, f, e)
 		return
 	}
-	h := heldSpan{pendingSpan: snapshot(t, f, e), direct: len(t.stack) == 2}
-	if h.direct {
-		h.tainted, t.heldTainted = t.heldTainted, false
-	}
+	h := heldSpan{pendingSpan: snapshot(t, f, e), group: t.heldGroup, direct: len(t.stack) == 2}
+	h.tainted = h.direct && t.heldTainted
 	t.held = append(t.held, h)
 }
 
@@ -94,7 +96,7 @@ func (b *Bridge) releaseHeld(t *Thread) {
 func (b *Bridge) dropHeld(t *Thread) {
 	clear(t.held)
 	t.held = t.held[:0]
-	t.heldTainted = false
+	t.heldTainted, t.heldGroup = false, 0
 	t.backlog.Close()
 }
 
@@ -109,26 +111,26 @@ func (b *Bridge) ReleaseDue(t *Thread, now int64) {
 // reroot makes each call t's outermost frame made before it began serving
 // a trace of its own, linked to the frame's span, and exports them: t's
 // innermost span, a root just entered, is linked to that frame, which
-// serves its calls from now on.
+// serves its calls from now on. A group whose first call left no span
+// (too short: CLROTEL_MIN_DURATION) keeps its trace, as recorded.
 func (b *Bridge) reroot(t *Thread) {
 	o := &t.stack[0]
 	link := &spanLink{traceID: o.traceID, spanID: o.spanID}
-	first := 0
-	for i := range t.held {
+	var tid trace.TraceID // the trace of group g, invalid: kept
+	g := uint32(0)
+	// Backwards, so that a group's first call, its last span, comes first.
+	for i := len(t.held) - 1; i >= 0; i-- {
 		h := &t.held[i]
-		if !h.direct {
-			continue
+		if i == len(t.held)-1 || h.group != g {
+			g, tid = h.group, trace.TraceID{}
+			if h.direct && !h.tainted {
+				tid = newTraceID()
+				h.f.parent, h.f.root, h.f.link = trace.SpanID{}, true, link
+			}
 		}
-		group := t.held[first : i+1]
-		first = i + 1
-		if h.tainted {
-			continue
+		if tid.IsValid() {
+			h.f.traceID = tid
 		}
-		tid := newTraceID()
-		for k := range group {
-			group[k].f.traceID = tid
-		}
-		h.f.parent, h.f.root, h.f.link = trace.SpanID{}, true, link
 	}
 	b.releaseHeld(t)
 }

@@ -26,23 +26,26 @@ func TestFirstCalls(t *testing.T) {
 		calls  int
 		unit   bool // the loop is a unit of work's root
 		async  int  // the handler (1-based) that starts an async method, 0 none
+		short  int  // the handler too short to keep its span, its call failing
 		fate   string
 		own    int // first handlers each in a trace of their own
 		nested int // first handlers nested under the loop
 	}{
-		{"serves by count", serving.Default(), 31, false, 0, "serves", 31, 0},
-		{"serves by age, few calls", serving.Default(), 3, false, 0, "serves", 3, 0},
-		{"ends first: a batch program", serving.Default(), 5, false, 0, "ends", 0, 5},
-		{"window passes, serves later", serving.Default(), 4, false, 0, "due", 0, 4},
-		{"a unit of work never serves", serving.Default(), 5, true, 0, "ends", 0, 5},
-		{"a handler with an async method stays nested", serving.Default(), 6, false, 3, "serves", 5, 1},
-		{"rules off: nothing held", serving.Rule{}, 5, false, 0, "ends", 0, 5},
-		{"the thread ends", serving.Default(), 5, false, 0, "abandon", 0, 5},
+		{"serves by count", serving.Default(), 31, false, 0, 0, "serves", 31, 0},
+		{"serves by age, few calls", serving.Default(), 3, false, 0, 0, "serves", 3, 0},
+		{"ends first: a batch program", serving.Default(), 5, false, 0, 0, "ends", 0, 5},
+		{"window passes, serves later", serving.Default(), 4, false, 0, 0, "due", 0, 4},
+		{"a unit of work never serves", serving.Default(), 5, true, 0, 0, "ends", 0, 5},
+		{"a handler with an async method stays nested", serving.Default(), 6, false, 3, 0, "serves", 5, 1},
+		{"rules off: nothing held", serving.Rule{}, 5, false, 0, 0, "ends", 0, 5},
+		{"a handler left no span: its failed call keeps its trace, the others go", serving.Default(), 5, false, 0, 2, "serves", 4, 0},
+		{"the thread ends", serving.Default(), 5, false, 0, 0, "abandon", 0, 5},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			b, pipe, mc := newTestBridge(t, ExportOptions{})
 			b.SetServing(c.rule)
+			b.SetMinDuration(3)
 			m := func(name string) *Method { return NewMethod(MethodInfo{FunctionName: name}) }
 			th := NewThread(7)
 			b.EnterWithID(th, ms(0), m("Loop"), svc, loopID)
@@ -53,15 +56,24 @@ func TestFirstCalls(t *testing.T) {
 			for i := 1; i <= c.calls; i++ {
 				b.Enter(th, at, m("Handle"), trace.TraceID{})
 				b.Enter(th, at+1, m("Parse"), trace.TraceID{})
-				b.Exit(th, at+2, ExitReturn)
-				if i == c.async {
-					b.EnterAsync(th, at+3, m("SaveAsync"), trace.TraceID{}, trace.SpanID{0xa5, byte(i)})
-					b.Exit(th, at+4, ExitReturn)
+				if i == c.short {
+					b.Exit(th, at+2, ExitUnwind)
+					b.Exit(th, at+2, ExitReturn)
+					at += 10
+					continue
 				}
-				b.Exit(th, at+5, ExitReturn)
+				b.Exit(th, at+4, ExitReturn)
+				if i == c.async {
+					b.EnterAsync(th, at+4, m("SaveAsync"), trace.TraceID{}, trace.SpanID{0xa5, byte(i)})
+					b.Exit(th, at+7, ExitReturn)
+				}
+				b.Exit(th, at+8, ExitReturn)
 				at += 10
 			}
 			wantSpans := 2*c.calls + 1
+			if c.short > 0 {
+				wantSpans--
+			}
 			switch c.fate {
 			case "serves":
 				b.Serving(ms(1000), th, nil)
@@ -117,15 +129,23 @@ func TestFirstCalls(t *testing.T) {
 					}
 				}
 			}
+			orphans := 0
 			for _, s := range spans {
 				if strings.HasPrefix(s.Name, "Parse") || strings.HasPrefix(s.Name, "SaveAsync") {
 					h := handles[trace.SpanID(s.ParentSpanId)]
+					if h == nil && trace.TraceID(s.TraceId) == svc {
+						orphans++ // under the handler that left no span, as recorded
+						continue
+					}
 					if h == nil || h.trace != trace.TraceID(s.TraceId) {
 						t.Errorf("%s not under its handler in its trace", s.Name)
 						continue
 					}
 					h.parses++
 				}
+			}
+			if c.short > 0 != (orphans == 1) || orphans > 1 {
+				t.Errorf("%d calls kept in the loop's trace under a handler that left no span", orphans)
 			}
 			if own != c.own || nested != c.nested {
 				t.Errorf("first handlers: %d in traces of their own, %d nested; want %d, %d", own, nested, c.own, c.nested)
