@@ -104,6 +104,11 @@ const (
 // bit with FlagFolded, which only exit records carry.
 const FlagUnit uint16 = FlagFolded
 
+// FlagQueued (exit records): the frame made work that runs elsewhere in
+// its trace (a work item, a closure whose lambdas join its span). It
+// shares its bit with FlagLink, which only enter records carry.
+const FlagQueued uint16 = FlagLink
+
 // FlagApprox (exit records of spans with folded calls): a folded method
 // was re-JIT-compiled without hooks before the span ended; its later calls
 // are not in the span's folded counts (profiler/rejit.c).

@@ -131,7 +131,7 @@ type Thread struct {
 
 	// The first calls of the outermost frame, held until it serves or not
 	// (firstcalls.go); heldGroup: the ordinal of the latest; heldTainted:
-	// it has an async span under it.
+	// it has an async span, or a span that made work, under it.
 	backlog     serving.Backlog
 	held        []heldSpan
 	heldGroup   uint32

@@ -28,8 +28,9 @@ type heldSpan struct {
 	// group: the ordinal of the first call it is, or is under (held spans
 	// end while their first call is open, and that call is the latest
 	// entered). direct: the first call itself, its group's last span.
-	// tainted: its subtree has an async span, whose continuations on other
-	// threads carry this trace: it stays nested.
+	// tainted: its subtree has an async span, or a span that made work
+	// (MadeWork), whose continuations or work on other threads carry this
+	// trace: it stays nested.
 	group           uint32
 	direct, tainted bool
 }
@@ -40,6 +41,16 @@ type heldSpan struct {
 func (b *Bridge) InUnit(t *Thread) {
 	if len(t.stack) == 1 {
 		t.backlog.Close()
+	}
+}
+
+// MadeWork says that t's innermost span, about to end, made work that
+// runs elsewhere in its trace (a work item, a closure whose lambdas join
+// it: capture.FlagQueued). That work's spans name a parent in this trace,
+// whenever they come: a held call over it keeps its trace.
+func (b *Bridge) MadeWork(t *Thread) {
+	if n := len(t.stack); n > 0 && t.stack[n-1].held {
+		t.heldTainted = true
 	}
 }
 

@@ -30,16 +30,18 @@ func TestFirstCalls(t *testing.T) {
 		fate   string
 		own    int // first handlers each in a trace of their own
 		nested int // first handlers nested under the loop
+		work   int // the handler (1-based) whose Parse queued work, 0 none
 	}{
-		{"serves by count", serving.Default(), 31, false, 0, 0, "serves", 31, 0},
-		{"serves by age, few calls", serving.Default(), 3, false, 0, 0, "serves", 3, 0},
-		{"ends first: a batch program", serving.Default(), 5, false, 0, 0, "ends", 0, 5},
-		{"window passes, serves later", serving.Default(), 4, false, 0, 0, "due", 0, 4},
-		{"a unit of work never serves", serving.Default(), 5, true, 0, 0, "ends", 0, 5},
-		{"a handler with an async method stays nested", serving.Default(), 6, false, 3, 0, "serves", 5, 1},
-		{"rules off: nothing held", serving.Rule{}, 5, false, 0, 0, "ends", 0, 5},
-		{"a handler left no span: its failed call keeps its trace, the others go", serving.Default(), 5, false, 0, 2, "serves", 4, 0},
-		{"the thread ends", serving.Default(), 5, false, 0, 0, "abandon", 0, 5},
+		{"serves by count", serving.Default(), 31, false, 0, 0, "serves", 31, 0, 0},
+		{"serves by age, few calls", serving.Default(), 3, false, 0, 0, "serves", 3, 0, 0},
+		{"ends first: a batch program", serving.Default(), 5, false, 0, 0, "ends", 0, 5, 0},
+		{"window passes, serves later", serving.Default(), 4, false, 0, 0, "due", 0, 4, 0},
+		{"a unit of work never serves", serving.Default(), 5, true, 0, 0, "ends", 0, 5, 0},
+		{"a handler with an async method stays nested", serving.Default(), 6, false, 3, 0, "serves", 5, 1, 0},
+		{"rules off: nothing held", serving.Rule{}, 5, false, 0, 0, "ends", 0, 5, 0},
+		{"a handler left no span: its failed call keeps its trace, the others go", serving.Default(), 5, false, 0, 2, "serves", 4, 0, 0},
+		{"the thread ends", serving.Default(), 5, false, 0, 0, "abandon", 0, 5, 0},
+		{"a handler whose call queued work stays nested", serving.Default(), 6, false, 0, 0, "serves", 5, 1, 4},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -61,6 +63,9 @@ func TestFirstCalls(t *testing.T) {
 					b.Exit(th, at+2, ExitReturn)
 					at += 10
 					continue
+				}
+				if i == c.work {
+					b.MadeWork(th) // its work, on another thread, names Parse its parent
 				}
 				b.Exit(th, at+4, ExitReturn)
 				if i == c.async {

@@ -1115,6 +1115,8 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
         flags |= RF_APPROX;
     if (f->fn != NULL && (f->fn->flags & FN_ASYNC_KICKOFF) && !f->async_linked)
         flags |= RF_SYNC_END;
+    if (f->queued != 0)
+        flags |= RF_QUEUED;
     s->reserved -= base;
     uint32_t keep = s->reserved, size = base;
     uint8_t *p = NULL;

@@ -50,6 +50,7 @@ var goNames = map[string]struct {
 	"RF_VALUES_LIMITED": {"FlagValuesLimited", uint64(capture.FlagValuesLimited)},
 	"RF_VALUES_OMITTED": {"FlagValuesOmitted", uint64(capture.FlagValuesOmitted)},
 	"RF_UNIT":           {"FlagUnit", uint64(capture.FlagUnit)},
+	"RF_QUEUED":         {"FlagQueued", uint64(capture.FlagQueued)},
 
 	"REC_HEADER":    {"HeaderSize", capture.HeaderSize},
 	"REC_EXIT_SIZE": {"ExitSize", capture.ExitSize},
