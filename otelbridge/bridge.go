@@ -81,10 +81,16 @@ func (b *Bridge) SetMetrics(r *methodmetrics.Registry) { b.metrics = r }
 // method's metrics. A span sent while still open (a serving frame) has not
 // ended: it is not counted.
 func (b *Bridge) finish(t *Thread, f *frame, e *ending) {
+	b.count(f, e)
+	b.out.add(t, f, e)
+}
+
+// count counts f, ended with e, in its method's metrics, unless it was
+// sent while still open.
+func (b *Bridge) count(f *frame, e *ending) {
 	if b.metrics != nil && e.reason != EndServing {
 		b.observe(f.method, e.end-f.start, e.failed)
 	}
-	b.out.add(t, f, e)
 }
 
 // NoteFolded tells the method metrics that calls were folded (the hooks

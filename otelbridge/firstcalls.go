@@ -89,17 +89,20 @@ func (b *Bridge) holdSpan(t *Thread, f *frame, e *ending) {
 		b.finish(t, f, e)
 		return
 	}
+	// Counted now: the method metrics wait for no frame's fate.
+	b.count(f, e)
 	h := heldSpan{pendingSpan: snapshot(t, f, e), group: t.heldGroup, direct: len(t.stack) == 2}
 	h.tainted = h.direct && t.heldTainted
 	t.held = append(t.held, h)
 }
 
-// releaseHeld exports what t holds nested, as it was recorded, and holds
-// nothing more for its outermost frame.
+// releaseHeld exports what t holds nested, as it was recorded (counted
+// in the metrics when it ended), and holds nothing more for its outermost
+// frame.
 func (b *Bridge) releaseHeld(t *Thread) {
 	for i := range t.held {
 		h := &t.held[i]
-		b.finish(&h.t, &h.f, &h.e)
+		b.out.add(&h.t, &h.f, &h.e)
 	}
 	b.dropHeld(t)
 }
