@@ -99,6 +99,16 @@ const (
 	FlagSyncEnd uint16 = 1 << 12
 )
 
+// FlagUnit (a root's enter record): the trace is a unit of work's
+// (profiler/serving.h), whose outermost frame never serves. It shares its
+// bit with FlagFolded, which only exit records carry.
+const FlagUnit uint16 = FlagFolded
+
+// FlagQueued (exit records): the frame made work that runs elsewhere in
+// its trace (a work item, a closure whose lambdas join its span). It
+// shares its bit with FlagLink, which only enter records carry.
+const FlagQueued uint16 = FlagLink
+
 // FlagApprox (exit records of spans with folded calls): a folded method
 // was re-JIT-compiled without hooks before the span ended; its later calls
 // are not in the span's folded counts (profiler/rejit.c).

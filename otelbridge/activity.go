@@ -34,6 +34,9 @@ func (b *Bridge) LinkRoot(t *Thread, tid trace.TraceID, id trace.SpanID) bool {
 		return false
 	}
 	f.link = &spanLink{traceID: tid, spanID: id}
+	if len(t.held) > 0 && t.linkedToOutermost(id) {
+		b.reroot(t)
+	}
 	return true
 }
 

@@ -141,7 +141,11 @@ func (b *Bridge) AsyncPending() int {
 // EnterAsync starts an async method's span with the id the hook chose.
 func (b *Bridge) EnterAsync(t *Thread, ts int64, m *Method, traceID trace.TraceID, spanID trace.SpanID, attrs ...attribute.KeyValue) {
 	b.EnterWithID(t, ts, m, traceID, spanID, attrs...)
-	t.stack[len(t.stack)-1].async = true
+	f := &t.stack[len(t.stack)-1]
+	f.async = true
+	if f.held {
+		t.heldTainted = true // its continuations carry this trace
+	}
 }
 
 // EnterWithID starts a span with the id the hook chose (one that other
@@ -172,6 +176,9 @@ func (b *Bridge) Resume(t *Thread, ts int64, m *Method, traceID trace.TraceID, s
 			st.resumes++
 		}
 		b.asyncMu.Unlock()
+	}
+	if len(t.stack) == 0 {
+		t.backlog.Close() // an async loop's resume: it serves by its resumes
 	}
 	t.stack = append(t.stack, frame{method: m, start: ts, traceID: traceID, spanID: spanID, attrsAt: len(t.attrs), pseudo: true})
 }
@@ -251,14 +258,8 @@ func (b *Bridge) exitAsync(t *Thread, f *frame, e *ending) {
 		b.finish(t, f, e)
 		return
 	}
-	ps := &pendingSpan{
-		t: Thread{tidAttr: t.tidAttr, attrs: append([]byte(nil), t.attrs[f.attrsAt:]...)},
-		f: *f,
-		e: ending{end: e.end, attrs: append([]attribute.KeyValue(nil), e.attrs...), reason: e.reason, failed: e.failed, status: e.status, ok: e.ok},
-	}
-	ps.f.attrsAt = 0
-	ps.f.events = append([]event(nil), f.events...)
-	st.pending = ps
+	ps := snapshot(t, f, e)
+	st.pending = &ps
 	if st.end != nil {
 		b.finishAsync(f.spanID, st, st.end)
 	}

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/clrotel/clrotel/methodmetrics"
+	"github.com/clrotel/clrotel/serving"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/protobuf/encoding/protowire"
@@ -65,6 +66,10 @@ type Bridge struct {
 
 	// metrics counts each method's calls as its spans end (nil: off).
 	metrics *methodmetrics.Registry
+
+	// serving: the rule the hooks apply, which bounds what a thread's
+	// outermost frame holds of its first calls (firstcalls.go).
+	serving serving.Rule
 }
 
 // SetMetrics has every call that made a span counted in r, per method,
@@ -76,10 +81,16 @@ func (b *Bridge) SetMetrics(r *methodmetrics.Registry) { b.metrics = r }
 // method's metrics. A span sent while still open (a serving frame) has not
 // ended: it is not counted.
 func (b *Bridge) finish(t *Thread, f *frame, e *ending) {
+	b.count(f, e)
+	b.out.add(t, f, e)
+}
+
+// count counts f, ended with e, in its method's metrics, unless it was
+// sent while still open.
+func (b *Bridge) count(f *frame, e *ending) {
 	if b.metrics != nil && e.reason != EndServing {
 		b.observe(f.method, e.end-f.start, e.failed)
 	}
-	b.out.add(t, f, e)
 }
 
 // NoteFolded tells the method metrics that calls were folded (the hooks
@@ -123,6 +134,14 @@ type Thread struct {
 	exc      *Exception
 	excAttrs []attribute.KeyValue
 	excSpan  trace.SpanID // the span that got the throw's event
+
+	// The first calls of the outermost frame, held until it serves or not
+	// (firstcalls.go); heldGroup: the ordinal of the latest; heldTainted:
+	// it has an async span, or a span that made work, under it.
+	backlog     serving.Backlog
+	held        []heldSpan
+	heldGroup   uint32
+	heldTainted bool
 }
 
 type frame struct {
@@ -149,6 +168,9 @@ type frame struct {
 	// end it was sent with.
 	root, exported bool
 	sentEnd        int64
+	// held: one of the first calls of its thread's outermost frame, or
+	// under one, whose span waits for that frame's fate (firstcalls.go).
+	held bool
 	// status set by SetStatus, applied if the call returns.
 	status     Status
 	statusDesc string
@@ -205,6 +227,7 @@ func (b *Bridge) Enter(t *Thread, ts int64, m *Method, traceID trace.TraceID, at
 		}
 		f.droppedCalls = b.droppedCalls.Load()
 	}
+	b.enterHeld(t, &f)
 	t.stack = append(t.stack, f)
 }
 
@@ -216,6 +239,9 @@ func (b *Bridge) Exit(t *Thread, ts int64, kind ExitKind, attrs ...attribute.Key
 	n := len(t.stack)
 	if n == 0 {
 		return false
+	}
+	if n == 1 {
+		b.releaseHeld(t) // the outermost frame ends without serving
 	}
 	f := &t.stack[n-1]
 	if f.pseudo {
@@ -260,6 +286,8 @@ func (b *Bridge) Exit(t *Thread, ts int64, kind ExitKind, attrs ...attribute.Key
 		if b.metrics != nil {
 			b.observe(f.method, ts-f.start, false)
 		}
+	} else if f.held {
+		b.holdSpan(t, f, &e)
 	} else {
 		b.finish(t, f, &e)
 	}
@@ -301,6 +329,9 @@ func (b *Bridge) AbandonUnhandled(t *Thread, ts int64) {
 		return
 	}
 	for n := len(t.stack); n > 0; n = len(t.stack) {
+		if n == 1 {
+			b.releaseHeld(t)
+		}
 		f := &t.stack[n-1]
 		if f.pseudo || f.exported {
 			t.pop()

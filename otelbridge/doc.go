@@ -3,9 +3,11 @@
 //
 // It owns the per-thread stacks of open spans (a call nests under the
 // caller's span on the same thread; a call with no traced caller starts a
-// trace), the span contract (names, attributes, statuses, events), and the
-// export pipeline: each finished span is encoded once, straight into OTLP
-// protobuf, batched, and uploaded by the OTLP/gRPC client of
+// trace; the first calls of a thread's outermost frame wait for it to begin
+// serving, firstcalls.go), the span contract (names, attributes, statuses,
+// events), and the export pipeline: each finished span is encoded once,
+// straight into OTLP protobuf, batched, and uploaded by the OTLP/gRPC
+// client of
 // go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracegrpc, which
 // reads the standard OTEL_EXPORTER_OTLP_* variables and retries with
 // backoff. The resource comes from the SDK's resource package

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/clrotel/clrotel/methodmetrics"
+	"github.com/clrotel/clrotel/serving"
 	"go.opentelemetry.io/otel/sdk/instrumentation"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
@@ -101,5 +102,41 @@ func TestBridgeMetrics(t *testing.T) {
 	// Run is in the registry all the same, for the exit table.
 	if top := reg.Top(0); len(top) != 2 {
 		t.Errorf("Top: %+v", top)
+	}
+}
+
+// TestHeldCallsCounted: the first calls of a thread's outermost frame,
+// held until its fate is known (firstcalls.go), count in their method's
+// metrics when they end, not when they are exported, and once.
+func TestHeldCallsCounted(t *testing.T) {
+	b, pipe, _ := newTestBridge(t, ExportOptions{ServiceName: "svc"})
+	reg := methodmetrics.New(methodmetrics.Settings{Enabled: true, Include: []string{"Acme.Get"}}, pipe.ServiceName(), instrumentation.Scope{Name: ScopeName})
+	b.SetMetrics(reg)
+	b.SetServing(serving.Default())
+	loop := NewMethod(MethodInfo{Module: "A.dll", FunctionName: "Acme.Run"})
+	get := NewMethod(MethodInfo{Module: "A.dll", FunctionName: "Acme.Get"})
+	gets := func() uint64 {
+		for _, s := range reg.Top(0) {
+			if s.Function == "Acme.Get" {
+				return s.Calls
+			}
+		}
+		return 0
+	}
+	th := NewThread(1)
+	b.Enter(th, 1, loop, trace.TraceID{1})
+	for i := int64(0); i < 3; i++ {
+		b.Enter(th, 10+i*10, get, trace.TraceID{})
+		b.Exit(th, 15+i*10, ExitReturn)
+	}
+	if len(th.held) != 3 {
+		t.Fatalf("%d spans held, want 3", len(th.held))
+	}
+	if n := gets(); n != 3 {
+		t.Errorf("held: Get counted %d calls, want 3", n)
+	}
+	b.Exit(th, 100, ExitReturn) // released nested
+	if n := gets(); n != 3 {
+		t.Errorf("released: Get counted %d calls, want 3", n)
 	}
 }

@@ -58,6 +58,16 @@ enum { RF_PARENT = 128 };
 // (queue.c); a span link to the span that made it follows (trace id, 16
 // bytes; span id, 8), after RF_PARENT's part.
 enum { RF_LINK = 8192 };
+// RF_UNIT (a root's enter record): the trace is a unit of work's (serving.h),
+// whose outermost frame never serves. Enter records never carry RF_FOLDED,
+// an exit record's flag, so the two share a bit.
+enum { RF_UNIT = RF_FOLDED };
+// RF_QUEUED (exit records): the frame made work that runs elsewhere in its
+// trace (a work item, a closure whose lambdas join its span). A call the
+// outermost frame made before it served, with such work under it, keeps
+// its trace (otelbridge firstcalls.go). Shares RF_LINK's bit, which only
+// enter records carry.
+enum { RF_QUEUED = RF_LINK };
 enum { REC_HEADER = 16, REC_EXIT_SIZE = 24, MAX_TYPE_ARGS = 8 };
 enum { FOLD_TOP = 3, REC_FOLD_SIZE = 16 + 16 * FOLD_TOP };
 

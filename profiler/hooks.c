@@ -989,7 +989,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
             bump(&s->shed_calls);
             return;
         }
-        flags |= RF_ROOT;
+        flags |= RF_ROOT | (unit ? RF_UNIT : 0);
         size += 16;
     }
     // An async method's span id is chosen here: its state machine carries
@@ -1160,6 +1160,8 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
         flags |= RF_APPROX;
     if (f->fn != NULL && (f->fn->flags & FN_ASYNC_KICKOFF) && !f->async_linked)
         flags |= RF_SYNC_END;
+    if (f->queued != 0)
+        flags |= RF_QUEUED;
     s->reserved -= base;
     uint32_t keep = s->reserved, size = base;
     uint8_t *p = NULL;

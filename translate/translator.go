@@ -85,6 +85,12 @@ func (t *Translator) ValuesDropped() uint64 { return t.valuesDropped }
 func (t *Translator) Record(th *Thread, r capture.Record) {
 	b := t.Bridge
 	switch r.Kind {
+	case capture.KindLeave, capture.KindTailcall, capture.KindUnwind, capture.KindNoLeave:
+		if r.Flags&capture.FlagQueued != 0 {
+			b.MadeWork(th.Spans)
+		}
+	}
+	switch r.Kind {
 	case capture.KindEnter:
 		t.enter(th, r)
 	case capture.KindLeave:
@@ -223,6 +229,9 @@ func (t *Translator) enter(th *Thread, r capture.Record) {
 	}
 	if r.Flags&capture.FlagLink != 0 {
 		b.LinkRoot(th.Spans, trace.TraceID(e.LinkTrace), trace.SpanID(e.LinkSpan))
+	}
+	if r.Flags&(capture.FlagRoot|capture.FlagUnit) == capture.FlagRoot|capture.FlagUnit {
+		b.InUnit(th.Spans)
 	}
 	th.pushArgBytes(used)
 	th.keepEntered(keep, keepElems)

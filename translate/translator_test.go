@@ -15,6 +15,7 @@ import (
 	"github.com/clrotel/clrotel/capture"
 	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/otlpsink"
+	"github.com/clrotel/clrotel/serving"
 	"github.com/clrotel/clrotel/values"
 )
 
@@ -370,5 +371,71 @@ func TestReturnBudget(t *testing.T) {
 		}
 		sort.Strings(keys)
 		t.Errorf("attributes %v", keys)
+	}
+}
+
+// TestUnitRootHoldsNothing: a root the hooks mark as a unit of work's
+// (FlagUnit) never serves, so its calls' spans go as they end; any other
+// outermost frame's first calls wait for its fate (otelbridge's
+// firstcalls.go).
+func TestUnitRootHoldsNothing(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		flags uint16
+		sent  bool
+	}{
+		{"a unit of work's root", capture.FlagRoot | capture.FlagUnit, true},
+		{"a thread's body, which may serve", capture.FlagRoot, false},
+	} {
+		f := newFixture(t)
+		f.tr.Bridge.SetServing(serving.Default())
+		f.feed(rec{kind: capture.KindEnter, flags: c.flags, fn: 1, trace: traceA, time: 100},
+			rec{kind: capture.KindEnter, fn: 2, time: 120, pos: 4096},
+			rec{kind: capture.KindLeave, fn: 2, time: 150})
+		if _, ok := f.spans(t)[price]; ok != c.sent {
+			t.Errorf("%s: its call's span sent before it ends: %v, want %v", c.name, ok, c.sent)
+		}
+		f.feed(rec{kind: capture.KindLeave, fn: 1, time: 200})
+		if s := f.spans(t); len(s) != 2 {
+			t.Errorf("%s: %d spans once it ended, want 2", c.name, len(s))
+		}
+	}
+}
+
+// TestQueuedCallKeepsItsTrace: a first call of a thread's outermost frame
+// becomes a trace of its own once the frame serves, unless its exit record
+// says it made work for another thread (FlagQueued): that work joins its
+// trace, so it keeps it.
+func TestQueuedCallKeepsItsTrace(t *testing.T) {
+	loop := [8]byte{0x10, 1}
+	for _, c := range []struct {
+		name  string
+		flags uint16
+		own   bool
+	}{
+		{"a call that made no work", 0, true},
+		{"a call that queued work", capture.FlagQueued, false},
+	} {
+		f := newFixture(t)
+		f.tr.Bridge.SetServing(serving.Default())
+		f.feed(rec{kind: capture.KindEnter, flags: capture.FlagRoot | capture.FlagSpanID, fn: 1, trace: traceA, span: loop, time: 100},
+			rec{kind: capture.KindEnter, fn: 2, time: 120, pos: 4096},
+			rec{kind: capture.KindLeave, flags: c.flags, fn: 2, time: 150},
+			rec{kind: capture.KindServing, fn: 1, time: 200},
+			rec{kind: capture.KindEnter, flags: capture.FlagRoot | capture.FlagLink, fn: 2, trace: [16]byte{0xbb, 2}, linkTrace: traceA, linkSpan: loop, time: 300, pos: 8192},
+			rec{kind: capture.KindLeave, fn: 2, time: 310})
+		f.spans(t)
+		var first *otlpsink.Span
+		for _, s := range f.client.Spans() {
+			if s.Name == price && s.Start.UnixNano() == 120 {
+				first = &s
+			}
+		}
+		switch {
+		case first == nil:
+			t.Errorf("%s: no span of the first call", c.name)
+		case (first.TraceID != fmt.Sprintf("%x", traceA)) != c.own:
+			t.Errorf("%s: its trace %s, the loop's %x; want a trace of its own: %v", c.name, first.TraceID, traceA, c.own)
+		}
 	}
 }

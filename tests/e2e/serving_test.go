@@ -32,6 +32,10 @@ type servingShape struct {
 	// holds those, the handler and its two children, and nothing else.
 	chains [][]string
 	remote bool // each request carries a traceparent the handler joins
+	// first: the loop is its thread's outermost frame and calls the
+	// handler itself, so that its first requests, made before it serves,
+	// are checked too (a first-requests run).
+	first bool
 }
 
 const (
@@ -42,10 +46,12 @@ const (
 	servingConns       = 4
 	// servingWarmup is the quiet time between the app's ready line and the
 	// first request: longer than CLROTEL_SERVING_AFTER_MS's default (1 s),
-	// so every loop already serves when work comes, and every request
-	// counts. The first requests of a loop that is not yet known to serve
-	// belong to the loop's trace, which the contract allows.
+	// so every loop already serves when work comes. The first-requests
+	// runs have none: their work comes before any loop is known to serve.
 	servingWarmup = 1500 * time.Millisecond
+	// servingFirstLoad is the load of a first-requests run: past the time
+	// and the calls that make a loop serve, several times over.
+	servingFirstLoad = 5 * time.Second
 	// servingSettle bounds the wait after the load for the last batches:
 	// they come within a batch delay (OTEL_BSP_SCHEDULE_DELAY=100) of the
 	// drainer reaching them, which a loaded machine delays; the spans
@@ -57,7 +63,7 @@ const (
 
 var servingShapes = []servingShape{
 	// Four threads, each a GetContext loop calling Handle.
-	{name: "thread-loop", http: true, handler: servingHandle, chains: [][]string{{}}},
+	{name: "thread-loop", http: true, handler: servingHandle, chains: [][]string{{}}, first: true},
 	// An accept loop queuing each request in a lambda that captures it.
 	// The closure the loop makes per request is no span: the queued work
 	// begins the request's trace at the lambda (4 spans), linked to the
@@ -68,7 +74,7 @@ var servingShapes = []servingShape{
 	// An async accept loop starting HandleAsync per request.
 	{name: "async", http: true, handler: servingHandleAsync, chains: [][]string{{}}},
 	// A consumer thread handling what a paced producer thread queues.
-	{name: "queue", args: []string{"500"}, handler: servingHandle, chains: [][]string{{}}},
+	{name: "queue", args: []string{"500"}, handler: servingHandle, chains: [][]string{{}}, first: true},
 	// A Timer's ticks run OnTick, which calls Handle (4 spans); an async
 	// Task.Delay loop calls Handle itself (3).
 	{name: "timer", handler: servingHandle, chains: [][]string{{}, {"Acme.Serving.Ticker.OnTick("}}},
@@ -102,6 +108,22 @@ func TestServing(t *testing.T) {
 				checkServing(t, sh, r)
 			})
 		}
+		// The first requests: work from the moment the app is ready, so that
+		// a loop's first calls end before it is known to serve. Each is a
+		// trace of its own all the same, linked to the loop.
+		for _, sh := range servingShapes {
+			if !sh.first {
+				continue
+			}
+			sh := sh
+			t.Run(sh.name+"-first", func(t *testing.T) {
+				r := runServing(t, rt, sh, servingOpts{
+					env:  map[string]string{"CLROTEL_EXPORT_CPU_PERCENT": "0"},
+					rate: servingRate, conns: servingConns, load: servingFirstLoad, noWarmup: true,
+				})
+				checkServing(t, sh, r)
+			})
+		}
 		// Fast enough that the default budget sheds some traces here.
 		t.Run("pool-shed", func(t *testing.T) {
 			sh := servingShapes[1]
@@ -131,6 +153,8 @@ type servingOpts struct {
 	rate  int               // HTTP requests per second
 	conns int               // HTTP keep-alive connections
 	load  time.Duration
+	// noWarmup: the work begins as soon as the app is ready.
+	noWarmup bool
 }
 
 // servingRun is what one traced run of a shape gave.
@@ -184,7 +208,9 @@ func runServing(t *testing.T, rt dotnetRuntime, sh servingShape, o servingOpts) 
 	} else {
 		app.waitLine(t, "ready", 30*time.Second)
 	}
-	time.Sleep(servingWarmup)
+	if !o.noWarmup {
+		time.Sleep(servingWarmup)
+	}
 
 	r := servingRun{runtime: rt.Name}
 	marks := markThirds(sink, o.load)

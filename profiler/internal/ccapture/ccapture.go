@@ -138,6 +138,15 @@ var Flags = []Constant{
 	{"RF_VALUES_OMITTED", C.RF_VALUES_OMITTED},
 }
 
+// SharedFlags are capture.h's flags that reuse another's bit, on records
+// of a kind that never carries the other (RF_UNIT: enter records only;
+// RF_FOLDED: exit records only; RF_QUEUED: exit records only; RF_LINK:
+// enter records only).
+var SharedFlags = []Constant{
+	{"RF_UNIT", C.RF_UNIT},
+	{"RF_QUEUED", C.RF_QUEUED},
+}
+
 // FnFlags are capture.h's function flags (FN_*), which package selection
 // decides.
 var FnFlags = []Constant{

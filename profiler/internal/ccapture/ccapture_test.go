@@ -49,6 +49,8 @@ var goNames = map[string]struct {
 	"RF_LINK":           {"FlagLink", uint64(capture.FlagLink)},
 	"RF_VALUES_LIMITED": {"FlagValuesLimited", uint64(capture.FlagValuesLimited)},
 	"RF_VALUES_OMITTED": {"FlagValuesOmitted", uint64(capture.FlagValuesOmitted)},
+	"RF_UNIT":           {"FlagUnit", uint64(capture.FlagUnit)},
+	"RF_QUEUED":         {"FlagQueued", uint64(capture.FlagQueued)},
 
 	"REC_HEADER":    {"HeaderSize", capture.HeaderSize},
 	"REC_EXIT_SIZE": {"ExitSize", capture.ExitSize},
@@ -64,7 +66,7 @@ var goNames = map[string]struct {
 // TestConstants: each number of the record format is the same in
 // capture.h and package capture.
 func TestConstants(t *testing.T) {
-	for _, c := range slices.Concat(Kinds, Flags, Sizes) {
+	for _, c := range slices.Concat(Kinds, Flags, SharedFlags, Sizes) {
 		g, ok := goNames[c.Name]
 		if !ok {
 			t.Errorf("%s = %d in capture.h: no counterpart in package capture listed here", c.Name, c.Value)
@@ -100,7 +102,7 @@ func TestEveryConstantListed(t *testing.T) {
 		t.Fatal(err)
 	}
 	listed := map[string]bool{}
-	for _, c := range slices.Concat(Kinds, Flags, Sizes) {
+	for _, c := range slices.Concat(Kinds, Flags, SharedFlags, Sizes) {
 		listed[c.Name] = true
 	}
 	for _, m := range regexp.MustCompile(`\b((?:REC|RF)_[A-Z_]+)\s*=`).FindAllStringSubmatch(string(src), -1) {
