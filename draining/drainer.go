@@ -41,6 +41,9 @@ type Spans interface {
 	Abandon(t *otelbridge.Thread, now int64)
 	AbandonUnhandled(t *otelbridge.Thread, now int64)
 	AbandonAsync(now int64)
+	// ReleaseDue exports, nested, the first calls of a thread's outermost
+	// frame that did not begin serving in time (otelbridge.Bridge).
+	ReleaseDue(t *otelbridge.Thread, now int64)
 }
 
 // Translator turns records into spans (translate.Translator).
@@ -107,6 +110,7 @@ func (d *Drainer) Run() {
 	var idle Idle
 	for {
 		n := d.Pass()
+		d.releaseDue()
 		d.shedTick()
 		sleep := idle.After(n)
 		d.Spans.SetDroppedCalls(d.Hooks.Dropped())
@@ -126,6 +130,13 @@ func (d *Drainer) Run() {
 		case <-time.After(sleep):
 		}
 	}
+}
+
+// releaseDue hands each thread's held first calls whose time is up to
+// the spans (Spans.ReleaseDue).
+func (d *Drainer) releaseDue() {
+	now := time.Now().UnixNano()
+	d.Each(func(_ int, t *Thread) { d.Spans.ReleaseDue(t.Spans, now) })
 }
 
 // AbortFlush is how long the spans may take to leave when the process

@@ -39,8 +39,9 @@ func (h *fakeHooks) OpenFolds(slot, open int) ([]translate.OpenFold, bool) {
 
 // fakeSpans and fakeTranslator log what the drainer asks of them.
 type fakeSpans struct {
-	log     []string
-	dropped uint64
+	log      []string
+	dropped  uint64
+	released int // ReleaseDue calls
 }
 
 func (s *fakeSpans) SetDroppedCalls(n uint64)                { s.dropped = n }
@@ -48,7 +49,8 @@ func (s *fakeSpans) Abandon(t *otelbridge.Thread, now int64) { s.log = append(s.
 func (s *fakeSpans) AbandonUnhandled(t *otelbridge.Thread, now int64) {
 	s.log = append(s.log, "unhandled")
 }
-func (s *fakeSpans) AbandonAsync(now int64) { s.log = append(s.log, "async") }
+func (s *fakeSpans) AbandonAsync(now int64)                     { s.log = append(s.log, "async") }
+func (s *fakeSpans) ReleaseDue(t *otelbridge.Thread, now int64) { s.released++ }
 
 type fakeTranslator struct {
 	records []string
@@ -133,6 +135,9 @@ func TestDrainerAbort(t *testing.T) {
 		}
 		if len(tr.records) != 1 || !reflect.DeepEqual(sp.log, []string{"unhandled", "async"}) {
 			t.Errorf("records %v, spans %v; want the record drained and its thread failed", tr.records, sp.log)
+		}
+		if sp.released != 1 {
+			t.Errorf("ReleaseDue asked %d times for the one thread of one pass, want 1", sp.released)
 		}
 		want := "process aborting: 1 records drained and flushed"
 		if flushErr != nil {
