@@ -53,7 +53,7 @@ type asyncState struct {
 	// doneAt: an iterator's enumeration ended then (a MoveNext returned
 	// false); its span ends then if no Dispose ends it first.
 	doneAt int64
-	events []event              // from continuations, for the span
+	events events               // from continuations, for the span
 	folded []attribute.KeyValue // calls folded into continuations
 }
 
@@ -190,7 +190,7 @@ func (b *Bridge) AsyncEnd(t *Thread, ts int64, spanID trace.SpanID, o flows.Outc
 		// The exception's event, recorded when it was thrown in this step,
 		// has its message.
 		for i := len(t.stack) - 1; i >= 0 && t.stack[i].pseudo && t.stack[i].spanID == spanID; i-- {
-			for _, ev := range t.stack[i].events {
+			for _, ev := range t.stack[i].events.list {
 				for _, a := range ev.attrs {
 					if a.Key == "exception.message" && ev.name == EventException {
 						o.ExcMessage = a.Value.AsString()
@@ -298,7 +298,7 @@ func (b *Bridge) finishAsync(id trace.SpanID, st *asyncState, end *asyncEnd) {
 	if end.reason != "" {
 		e.reason = end.reason
 	}
-	ps.f.events = append(ps.f.events, st.events...)
+	ps.f.events.addAll(&st.events)
 	b.finish(&ps.t, &ps.f, &e)
 }
 
@@ -350,16 +350,16 @@ const maxMergedList = 8
 // state machine caught) and what was folded into it go to the async span,
 // which ends if the task completed in it.
 func (b *Bridge) exitContinuation(t *Thread, f *frame, attrs []attribute.KeyValue) {
-	if len(attrs) == 0 && len(f.events) == 0 && f.end == nil {
+	if len(attrs) == 0 && f.events.empty() && f.end == nil {
 		return
 	}
 	// Still on this thread's stack (the kickoff's first step): events go
 	// to it directly.
-	if len(f.events) > 0 {
+	if !f.events.empty() {
 		for i := len(t.stack) - 2; i >= 0; i-- {
 			if g := &t.stack[i]; g.spanID == f.spanID && !g.pseudo {
-				g.events = append(g.events, f.events...)
-				f.events = nil
+				g.events.addAll(&f.events)
+				f.events = events{}
 				break
 			}
 		}
@@ -379,9 +379,9 @@ func (b *Bridge) exitContinuation(t *Thread, f *frame, attrs []attribute.KeyValu
 	}
 	st.folded = mergeAttrs(st.folded, attrs...)
 	if st.pending != nil {
-		st.pending.f.events = append(st.pending.f.events, f.events...)
+		st.pending.f.events.addAll(&f.events)
 	} else {
-		st.events = append(st.events, f.events...)
+		st.events.addAll(&f.events)
 	}
 	if f.end != nil {
 		b.endAsync(f.spanID, f.end)

@@ -151,7 +151,7 @@ type frame struct {
 	spanID  trace.SpanID
 	parent  trace.SpanID
 	attrsAt int // where its encoded attributes start in Thread.attrs
-	events  []event
+	events  events
 	dropped int64 // children not exported as too short
 	// droppedCalls: on a root, the capture's drop count when it started.
 	droppedCalls uint64
@@ -192,12 +192,6 @@ func (b *Bridge) SetStatus(t *Thread, s Status, desc string) {
 	if n := len(t.stack); n > 0 {
 		t.stack[n-1].status, t.stack[n-1].statusDesc = s, desc
 	}
-}
-
-type event struct {
-	name  string
-	time  int64
-	attrs []attribute.KeyValue
 }
 
 // NewThread returns the span stack of the OS thread tid.
@@ -272,7 +266,7 @@ func (b *Bridge) Exit(t *Thread, ts int64, kind ExitKind, attrs ...attribute.Key
 		if t.exc != nil {
 			e.status = t.exc.Description()
 			if f.spanID != t.excSpan {
-				f.events = append(f.events, event{EventException, ts, t.excAttrs})
+				f.events.add(event{EventException, ts, t.excAttrs})
 			}
 		}
 		e.reason = kind.String()
@@ -338,7 +332,7 @@ func (b *Bridge) AbandonUnhandled(t *Thread, ts int64) {
 			continue
 		}
 		if f.spanID != t.excSpan {
-			f.events = append(f.events, event{EventException, ts, t.excAttrs})
+			f.events.add(event{EventException, ts, t.excAttrs})
 		}
 		b.finish(t, f, &ending{end: ts, reason: "unhandled_exception", failed: true, status: "unhandled " + t.exc.Description()})
 		t.pop()
@@ -374,14 +368,17 @@ func appendSpan(b []byte, field protowire.Number, t *Thread, f *frame, e *ending
 	if f.droppedCalls > 0 {
 		b = appendKeyValue(b, fSpanAttrs, KeyDroppedCalls.Int64(int64(f.droppedCalls)))
 	}
-	for i := range f.events {
-		ev := &f.events[i]
+	for i := range f.events.list {
+		ev := &f.events.list[i]
 		var es int
 		b, es = beginMsg(b, fSpanEvents)
 		b = appendFixed64(b, fEventTime, uint64(ev.time))
 		b = appendString(b, fEventName, ev.name)
 		b = appendKeyValues(b, fEventAttrs, ev.attrs)
 		b = endMsg(b, es)
+	}
+	if f.events.dropped > 0 {
+		b = appendVarint(b, fSpanDroppedEvents, uint64(f.events.dropped))
 	}
 	if f.link != nil {
 		var ls int

@@ -26,18 +26,19 @@ const (
 	// Resource
 	fResourceAttrs = 1
 	// Span
-	fSpanTraceID  = 1
-	fSpanSpanID   = 2
-	fSpanParentID = 4
-	fSpanName     = 5
-	fSpanKind     = 6
-	fSpanStart    = 7
-	fSpanEnd      = 8
-	fSpanAttrs    = 9
-	fSpanEvents   = 11
-	fSpanLinks    = 13
-	fSpanStatus   = 15
-	fSpanFlags    = 16
+	fSpanTraceID       = 1
+	fSpanSpanID        = 2
+	fSpanParentID      = 4
+	fSpanName          = 5
+	fSpanKind          = 6
+	fSpanStart         = 7
+	fSpanEnd           = 8
+	fSpanAttrs         = 9
+	fSpanEvents        = 11
+	fSpanDroppedEvents = 12
+	fSpanLinks         = 13
+	fSpanStatus        = 15
+	fSpanFlags         = 16
 	// Span.Link
 	fLinkTraceID = 1
 	fLinkSpanID  = 2

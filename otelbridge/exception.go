@@ -78,7 +78,7 @@ func (b *Bridge) Throw(t *Thread, ts int64, e Exception) {
 	t.exc = &e
 	t.excAttrs = e.attrs(sb.String())
 	top := &t.stack[len(t.stack)-1]
-	top.events = append(top.events, event{EventException, ts, t.excAttrs})
+	top.events.add(event{EventException, ts, t.excAttrs})
 	t.excSpan = top.spanID
 }
 
@@ -96,6 +96,6 @@ func (b *Bridge) Catch(t *Thread, ts int64) {
 		}
 	}
 	top := &t.stack[len(t.stack)-1]
-	top.events = append(top.events, event{EventExceptionCaught, ts, attrs})
+	top.events.add(event{EventExceptionCaught, ts, attrs})
 	t.exc, t.excAttrs, t.excSpan = nil, nil, trace.SpanID{}
 }

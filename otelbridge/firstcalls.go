@@ -165,6 +165,6 @@ func snapshot(t *Thread, f *frame, e *ending) pendingSpan {
 		e: ending{end: e.end, attrs: append([]attribute.KeyValue(nil), e.attrs...), reason: e.reason, failed: e.failed, status: e.status, ok: e.ok},
 	}
 	ps.f.attrsAt = 0
-	ps.f.events = append([]event(nil), f.events...)
+	ps.f.events = f.events.clone()
 	return ps
 }

@@ -195,9 +195,9 @@ func (b *Bridge) sendPendingAsync(id trace.SpanID, ts int64) (parent trace.SpanI
 	if st.resumes > 0 {
 		e.attrs = append(e.attrs, KeyAsyncResumes.Int64(st.resumes))
 	}
-	ps.f.events = append(ps.f.events, st.events...)
+	ps.f.events.addAll(&st.events)
 	b.finish(&ps.t, &ps.f, &e)
-	st.pending, st.events, st.folded, st.sent, st.sentEnd = nil, nil, nil, true, ts
+	st.pending, st.events, st.folded, st.sent, st.sentEnd = nil, events{}, nil, true, ts
 	return ps.f.parent, true
 }
 
