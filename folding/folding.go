@@ -1,8 +1,11 @@
 package folding
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -43,6 +46,9 @@ type Entry struct {
 	// Unhooked: in all, the method was re-JIT-compiled without hooks, and
 	// its count stops there.
 	Unhooked bool
+	// Name: under a span, the method's span name, so that what renders
+	// the span needs no table of methods.
+	Name string
 }
 
 // Span is what was folded into one span.
@@ -61,25 +67,65 @@ const (
 	KeyTruncated = attribute.Key("clrotel.trace_truncated")
 )
 
+// MaxTop bounds the methods a span lists as folded into it, when what was
+// folded into its steps (an async method's, an iterator's) adds up.
+const MaxTop = 8
+
+// Add adds what was folded into another step of the same span: the counts
+// add up, and a method listed by both is listed once, with both its calls.
+// The list keeps the MaxTop methods with the most folded time.
+func (s *Span) Add(o Span) {
+	s.Calls += o.Calls
+	s.Time += o.Time
+next:
+	for _, e := range o.Top {
+		for i := range s.Top {
+			if s.Top[i].Fn == e.Fn {
+				s.Top[i].Calls += e.Calls
+				s.Top[i].Time += e.Time
+				continue next
+			}
+		}
+		s.Top = append(s.Top, e)
+	}
+	if len(s.Top) > MaxTop {
+		sortTop(s.Top)
+		s.Top = s.Top[:MaxTop]
+	}
+}
+
+// sortTop orders entries by folded time, most first.
+func sortTop(top []Entry) {
+	slices.SortStableFunc(top, func(a, b Entry) int { return cmp.Compare(b.Time, a.Time) })
+}
+
 // Attrs renders what was folded into a span: the count, the time in
-// nanoseconds, and the top methods as "Name ×calls time" strings. name
-// names a method by index.
-func Attrs(s Span, name func(uint32) string) []attribute.KeyValue {
+// nanoseconds (when the hooks had room to record it), and the top methods
+// as "Name ×calls time" strings.
+func Attrs(s Span) []attribute.KeyValue {
 	if s.Calls == 0 {
 		return nil
 	}
-	top := make([]Entry, len(s.Top))
-	copy(top, s.Top)
-	sort.SliceStable(top, func(i, j int) bool { return top[i].Time > top[j].Time })
+	out := []attribute.KeyValue{KeyCount.Int64(int64(s.Calls))}
+	if s.Time > 0 {
+		out = append(out, KeyNs.Int64(int64(s.Time)))
+	}
+	if len(s.Top) == 0 {
+		return out
+	}
+	top := slices.Clone(s.Top)
+	sortTop(top)
 	list := make([]string, 0, len(top))
+	var b []byte
 	for _, e := range top {
-		list = append(list, fmt.Sprintf("%s ×%d %v", name(e.Fn), e.Calls, e.Time))
+		b = append(b[:0], e.Name...)
+		b = append(b, " ×"...)
+		b = strconv.AppendUint(b, e.Calls, 10)
+		b = append(b, ' ')
+		b = append(b, e.Time.String()...)
+		list = append(list, string(b))
 	}
-	out := []attribute.KeyValue{KeyCount.Int64(int64(s.Calls)), KeyNs.Int64(int64(s.Time))}
-	if len(list) > 0 {
-		out = append(out, KeyTop.StringSlice(list))
-	}
-	return out
+	return append(out, KeyTop.StringSlice(list))
 }
 
 // ParseTop reads back one entry of KeyTop ("Name ×calls time").

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/clrotel/clrotel/flows"
+	"github.com/clrotel/clrotel/folding"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
@@ -54,7 +55,8 @@ type asyncState struct {
 	// false); its span ends then if no Dispose ends it first.
 	doneAt int64
 	events events               // from continuations, for the span
-	folded []attribute.KeyValue // calls folded into continuations
+	folded []attribute.KeyValue // continuations' attributes, merged
+	fold   folding.Span         // calls folded into continuations
 }
 
 // pendingSpan is an async method's span whose call returned: what its
@@ -299,6 +301,7 @@ func (b *Bridge) finishAsync(id trace.SpanID, st *asyncState, end *asyncEnd) {
 		e.reason = end.reason
 	}
 	ps.f.events.addAll(&st.events)
+	ps.f.fold.Add(st.fold)
 	b.finish(&ps.t, &ps.f, &e)
 }
 
@@ -350,7 +353,7 @@ const maxMergedList = 8
 // state machine caught) and what was folded into it go to the async span,
 // which ends if the task completed in it.
 func (b *Bridge) exitContinuation(t *Thread, f *frame, attrs []attribute.KeyValue) {
-	if len(attrs) == 0 && f.events.empty() && f.end == nil {
+	if len(attrs) == 0 && f.fold.Calls == 0 && f.events.empty() && f.end == nil {
 		return
 	}
 	// Still on this thread's stack (the kickoff's first step): events go
@@ -371,13 +374,14 @@ func (b *Bridge) exitContinuation(t *Thread, f *frame, attrs []attribute.KeyValu
 		return
 	}
 	if st.sent {
-		b.countFoldedAfterSent(attrs)
+		b.foldedAfterSent.Add(f.fold.Calls)
 		if f.end != nil {
 			b.endAsync(f.spanID, f.end)
 		}
 		return
 	}
 	st.folded = mergeAttrs(st.folded, attrs...)
+	st.fold.Add(f.fold)
 	if st.pending != nil {
 		st.pending.f.events.addAll(&f.events)
 	} else {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/clrotel/clrotel/flows"
+	"github.com/clrotel/clrotel/folding"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 )
@@ -75,7 +76,8 @@ func TestAsyncSpanLifecycle(t *testing.T) {
 			b.Enter(pool, 310, child, trace.TraceID{})
 			b.Exit(pool, 320, ExitReturn)
 			b.AsyncEnd(pool, 330, sid, flows.Outcome{Attrs: []attribute.KeyValue{KeyReturn.String("done")}})
-			b.Exit(pool, 340, ExitReturn, attribute.Int64("clrotel.folded.count", 4))
+			b.Fold(pool, folding.Span{Calls: 4})
+			b.Exit(pool, 340, ExitReturn)
 		}
 		if endFirst {
 			resumeAndEnd()

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/clrotel/clrotel/folding"
 	"github.com/clrotel/clrotel/methodmetrics"
 	"github.com/clrotel/clrotel/serving"
 	"go.opentelemetry.io/otel/attribute"
@@ -82,6 +83,7 @@ func (b *Bridge) SetMetrics(r *methodmetrics.Registry) { b.metrics = r }
 // ended: it is not counted.
 func (b *Bridge) finish(t *Thread, f *frame, e *ending) {
 	b.count(f, e)
+	b.renderFold(f, e)
 	b.out.add(t, f, e)
 }
 
@@ -152,6 +154,8 @@ type frame struct {
 	parent  trace.SpanID
 	attrsAt int // where its encoded attributes start in Thread.attrs
 	events  events
+	// fold: what the hooks folded into it, raw (fold.go).
+	fold    folding.Span
 	dropped int64 // children not exported as too short
 	// droppedCalls: on a root, the capture's drop count when it started.
 	droppedCalls uint64
@@ -244,7 +248,7 @@ func (b *Bridge) Exit(t *Thread, ts int64, kind ExitKind, attrs ...attribute.Key
 		return true
 	}
 	if f.exported {
-		b.countFoldedAfterSent(attrs)
+		b.foldedAfterSent.Add(f.fold.Calls)
 		if f.async {
 			b.exportedAsyncReturned(f.spanID)
 		}
@@ -277,6 +281,7 @@ func (b *Bridge) Exit(t *Thread, ts int64, kind ExitKind, attrs ...attribute.Key
 		b.exitAsync(t, f, &e)
 	} else if md := b.minDuration.Load(); md > 0 && kind == ExitReturn && n > 1 && ts-f.start < md {
 		t.stack[n-2].dropped += 1 + f.dropped
+		t.stack[n-2].fold.Add(f.fold)
 		if b.metrics != nil {
 			b.observe(f.method, ts-f.start, false)
 		}

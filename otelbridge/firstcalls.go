@@ -91,6 +91,7 @@ func (b *Bridge) holdSpan(t *Thread, f *frame, e *ending) {
 	}
 	// Counted now: the method metrics wait for no frame's fate.
 	b.count(f, e)
+	b.renderFold(f, e)
 	h := heldSpan{pendingSpan: snapshot(t, f, e), group: t.heldGroup, direct: len(t.stack) == 2}
 	h.tainted = h.direct && t.heldTainted
 	t.held = append(t.held, h)

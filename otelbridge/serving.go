@@ -1,7 +1,6 @@
 package otelbridge
 
 import (
-	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/clrotel/clrotel/folding"
@@ -196,8 +195,9 @@ func (b *Bridge) sendPendingAsync(id trace.SpanID, ts int64) (parent trace.SpanI
 		e.attrs = append(e.attrs, KeyAsyncResumes.Int64(st.resumes))
 	}
 	ps.f.events.addAll(&st.events)
+	ps.f.fold.Add(st.fold)
 	b.finish(&ps.t, &ps.f, &e)
-	st.pending, st.events, st.folded, st.sent, st.sentEnd = nil, events{}, nil, true, ts
+	st.pending, st.events, st.folded, st.fold, st.sent, st.sentEnd = nil, events{}, nil, folding.Span{}, true, ts
 	return ps.f.parent, true
 }
 
@@ -215,16 +215,6 @@ func (b *Bridge) exportedAsyncReturned(id trace.SpanID) {
 		return
 	}
 	st.sent = true
-}
-
-// countFoldedAfterSent counts the calls folded into a span that was sent
-// while open, as its end reports them (attrs): no span carries them.
-func (b *Bridge) countFoldedAfterSent(attrs []attribute.KeyValue) {
-	for _, a := range attrs {
-		if a.Key == folding.KeyCount && a.Value.Type() == attribute.INT64 && a.Value.AsInt64() > 0 {
-			b.foldedAfterSent.Add(uint64(a.Value.AsInt64()))
-		}
-	}
 }
 
 // FoldedAfterSent is how many calls were folded into spans after they were

@@ -6,6 +6,7 @@ import (
 
 	"github.com/clrotel/clrotel/capture"
 	"github.com/clrotel/clrotel/folding"
+	"github.com/clrotel/clrotel/otelbridge"
 	"github.com/clrotel/clrotel/values"
 	"go.opentelemetry.io/otel/attribute"
 )
@@ -25,19 +26,20 @@ const (
 	KeyValuesTruncated = attribute.Key("dotnet.values.truncated")
 )
 
-// folded adds to an exit's attributes what was folded into its span and
-// whether its trace was cut at the span budget.
-func (t *Translator) folded(r capture.Record, x capture.Exit, attrs []attribute.KeyValue) []attribute.KeyValue {
+// folded gives th's innermost span what was folded into it (the bridge
+// renders it when the span is exported), and adds to its exit's
+// attributes whether its trace was cut at the span budget.
+func (t *Translator) folded(th *otelbridge.Thread, r capture.Record, x capture.Exit, attrs []attribute.KeyValue) []attribute.KeyValue {
 	if r.Flags&capture.FlagFolded != 0 {
 		fs := folding.Span{Calls: uint64(x.Fold.Calls), Time: time.Duration(x.Fold.Ns)}
 		for _, e := range x.Fold.Top {
-			fs.Top = append(fs.Top, folding.Entry{Fn: e.Func, Calls: uint64(e.Calls), Time: time.Duration(e.Ns)})
+			fs.Top = append(fs.Top, folding.Entry{Fn: e.Func, Calls: uint64(e.Calls), Time: time.Duration(e.Ns), Name: t.FuncName(e.Func)})
 		}
-		attrs = append(attrs, folding.Attrs(fs, t.FuncName)...)
+		t.Bridge.Fold(th, fs)
 		t.Bridge.NoteFolded()
 	}
 	if r.Flags&capture.FlagFoldedCount != 0 && x.Aux&capture.ExitAuxCount > 0 {
-		attrs = append(attrs, folding.KeyCount.Int64(int64(x.Aux&capture.ExitAuxCount)))
+		t.Bridge.Fold(th, folding.Span{Calls: uint64(x.Aux & capture.ExitAuxCount)})
 		t.Bridge.NoteFolded()
 	}
 	if r.Flags&capture.FlagTruncated != 0 {

@@ -28,7 +28,7 @@ func (t *Translator) AbandonAtExit(th *otelbridge.Thread, now int64, folds []Ope
 	for k := open - 1; k >= 0; k-- {
 		var attrs []attribute.KeyValue
 		if f := folds[k]; f.Calls > 0 {
-			attrs = folding.Attrs(folding.Span{Calls: uint64(f.Calls), Time: time.Duration(f.Ns)}, t.FuncName)
+			t.Bridge.Fold(th, folding.Span{Calls: uint64(f.Calls), Time: time.Duration(f.Ns)})
 			if approximate {
 				attrs = append(attrs, folding.KeyApproximate.Bool(true))
 			}

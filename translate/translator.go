@@ -116,7 +116,7 @@ func (t *Translator) Record(th *Thread, r capture.Record) {
 		if err != nil {
 			t.Log.Debugf("%v", err)
 		}
-		attrs := t.folded(r, x, nil)
+		attrs := t.folded(th.Spans, r, x, nil)
 		switch r.Kind {
 		case capture.KindTailcall:
 			b.Exit(th.Spans, r.Time, otelbridge.ExitTailcall, attrs...)
@@ -161,7 +161,7 @@ func (t *Translator) leave(th *Thread, r capture.Record) {
 		attrs = t.shapeReturn(th, sh, f, r, attrs)
 	}
 	attrs = t.markDropped(r, attrs)
-	attrs = t.folded(r, x, attrs)
+	attrs = t.folded(th.Spans, r, x, attrs)
 	// An iterator's step: an element yielded counts on the enumeration's
 	// span (summed over its steps); the end of the enumeration is when its
 	// span ends, should its enumerator never be disposed.
