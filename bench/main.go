@@ -78,7 +78,7 @@ func main() {
 	svcShapes := flag.String("service-shapes", strings.Join(serviceShapes, ","), "comma-separated shapes of the service benchmark (threads, pool, async)")
 	svcEnv := flag.String("service-env", "", "comma-separated K=V settings added to the traced service runs (e.g. CLROTEL_EXPORT_CPU_PERCENT=2)")
 	startupOnly := flag.Bool("startup-only", false, "run only the start-up section")
-	startupRounds := flag.Int("startup-rounds", 15, "interleaved rounds of the start-up section")
+	startupRounds := flag.Int("startup-rounds", 15, "interleaved rounds of the start-up section (0: skip it)")
 	flag.BoolVar(&realprogOnly, "realprog-only", false, "run only the real-programs section")
 	flag.IntVar(&realprogRounds, "realprog-rounds", 5, "interleaved rounds of the real-programs section (0: skip it)")
 	flag.BoolVar(&runcostOnly, "run-only", false, "run only the clrotel run section")
@@ -203,6 +203,9 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 		{"clrotel, defaults, re-JIT off", prof("CLROTEL_FOLD_REJIT=off"), true},
 	}
 	startupSection := func(raw *bytes.Buffer) error {
+		if startupRounds <= 0 {
+			return nil // skipped, as the other sections are with 0 rounds
+		}
 		table, lines, err := runStartup(host, work, version, rc, startupRounds, startupConfigs, base)
 		if err != nil {
 			return fmt.Errorf("start-up: %w", err)
