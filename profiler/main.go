@@ -26,6 +26,7 @@ import (
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 
+	"github.com/clrotel/clrotel/clr"
 	"github.com/clrotel/clrotel/config"
 	"github.com/clrotel/clrotel/draining"
 	"github.com/clrotel/clrotel/flows"
@@ -108,7 +109,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	p := &profiler{
 		cfg:      cfg,
 		log:      log,
-		resolver: naming.NewResolver(clrRuntime{}),
+		resolver: naming.NewResolver(clr.Runtime{}),
 		sel: selection.New(selection.Settings{Include: cfg.Include, Exclude: cfg.Exclude, DefaultExclude: config.DefaultExclude,
 			FoldExempt: cfg.Fold.Exempt, Entry: cfg.Serving.Entry, CaptureExclude: cfg.CaptureExclude, Capture: cfg.Capture}),
 		funcs: newFunctionTable(),
@@ -119,7 +120,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		ActivityCode: func() { p.ambient.refresh(true) },
 		QueueReady:   func() error { return p.queue.delegateTarget(p) }}
 	if cfg.Async {
-		p.decider.Special = asyncSpecialMethod
+		p.decider.Special = clr.SpecialMethod
 	}
 	p.planner = newPlanner(p, values.NewRedactor(append(append([]string{}, values.DefaultSensitive...), cfg.Redact...)), cfg.Statics, cfg.Capture)
 	p.render = &values.Renderer{Classes: p.planner, Limits: values.Limits{MaxAttrBytes: cfg.MaxAttrBytes, MaxSubAttrs: 16}, Redact: p.planner.redact,
