@@ -3,17 +3,15 @@ package main
 /*
 #include <stdlib.h>
 #include "ambient.h"
-#include "clrinfo.h"
 */
 import "C"
 
 import (
-	"errors"
-	"fmt"
 	"strings"
 	"unsafe"
 
 	"github.com/clrotel/clrotel/ambient"
+	"github.com/clrotel/clrotel/clr"
 	"github.com/clrotel/clrotel/planning"
 	"github.com/clrotel/clrotel/sampling"
 )
@@ -24,8 +22,7 @@ import (
 type ambientState struct {
 	p      *profiler
 	finder ambient.Finder
-	mods   []C.uintptr_t // the module list's buffer (Modules runs per compiled method)
-	ids    []uint64
+	mods   clr.Modules // the module list's buffer (Modules runs per compiled method)
 }
 
 func newAmbientState(p *profiler) *ambientState {
@@ -85,15 +82,8 @@ func (a *ambientState) publish(plan ambient.Plan) {
 	}
 }
 
-func (a *ambientState) Modules() []uint64 {
-	if a.mods == nil {
-		a.mods = make([]C.uintptr_t, maxModules)
-	}
-	a.ids = loadedModules(a.mods, a.ids[:0])
-	return a.ids
-}
-
-func (a *ambientState) Assembly(module uint64) (string, error) { return moduleAssembly(module) }
+func (a *ambientState) Modules() []uint64                      { return a.mods.Loaded() }
+func (a *ambientState) Assembly(module uint64) (string, error) { return clr.ModuleAssembly(module) }
 
 func (a *ambientState) Class(name string) (uint64, error) {
 	return a.p.planner.FindType(strings.Split(name, "+"))
@@ -112,16 +102,12 @@ func (a *ambientState) Fields(cid uint64) ([]ambient.Field, map[string]uint32, e
 }
 
 func (a *ambientState) Size(cid uint64) (uint32, error) {
-	_, size, err := classLayout(cid)
+	_, size, err := clr.ClassLayout(cid)
 	return size, err
 }
 
 func (a *ambientState) Static(cid uint64, field uint32) (uint64, error) {
-	var addr C.uintptr_t
-	if hr := C.clr_ambient_static(C.uintptr_t(cid), C.uint32_t(field), &addr); hr != 0 {
-		return 0, fmt.Errorf("HRESULT %#x", uint32(hr))
-	}
-	return uint64(addr), nil
+	return clr.StaticAddress(cid, field)
 }
 
 func (a *ambientState) Definition(chain []string) (uint64, uint32, bool) {
@@ -132,13 +118,7 @@ func (a *ambientState) Instantiate(module uint64, td uint32, args []uint64) (uin
 	return a.p.planner.src.Instantiate(module, td, args)
 }
 
-func (a *ambientState) StringLayout() (uint32, uint32, error) {
-	var lenOff, bufOff C.uint32_t
-	if C.clr_string_layout(&lenOff, &bufOff) != 0 {
-		return 0, 0, errors.New("GetStringLayout2 failed")
-	}
-	return uint32(lenOff), uint32(bufOff), nil
-}
+func (a *ambientState) StringLayout() (uint32, uint32, error) { return clr.StringLayout() }
 
 // keepActivity decides whether a stopped Activity of the app's is exported,
 // as the sampler would decide for a root of its trace.

@@ -4,7 +4,6 @@ package main
 #include <stdlib.h>
 #include "async.h"
 #include "capture.h"
-#include "clrinfo.h"
 #include "flowlayout.h"
 #include "queue.h"
 */
@@ -12,8 +11,8 @@ import "C"
 
 import (
 	"fmt"
-	"unsafe"
 
+	"github.com/clrotel/clrotel/clr"
 	"github.com/clrotel/clrotel/flows"
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/selection"
@@ -39,36 +38,24 @@ func (r asyncRole) apply(c *C.clr_fn) {
 	c.flow_layout = r.layout
 }
 
-// asyncSpecialMethod tells a builder's SetResult/SetException
-// (ASYNC_SPECIAL_BUILDER) or a CoreLib method that queues work
-// (ASYNC_SPECIAL_QUEUE) by FunctionID (the module-load scan found them),
-// before the method is named; 0 for any other.
-func asyncSpecialMethod(fid uint64) selection.Special {
-	var d C.clr_function_desc
-	if C.clr_function_info(C.uintptr_t(fid), &d) != 0 {
-		return selection.SpecialNone
-	}
-	return selection.Special(C.clr_async_special_method(d.module_id, C.uint32_t(d.token)))
-}
-
 // asyncRoleOf decides a method's part in async spans and queued work
 // (flows.Gather) and tells the C tables what they need of it.
 func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) {
 	var r asyncRole
-	var d C.clr_function_desc
-	if hr := C.clr_function_info(C.uintptr_t(fid), &d); hr != 0 {
-		return r, hrErr("GetFunctionInfo2", hr)
+	module, token, err := clr.MethodDef(fid)
+	if err != nil {
+		return r, err
 	}
-	fm := flows.Method{Name: m.Name, Display: m.SelectName, Token: uint32(d.token), Owner: m.OwnerToken,
+	fm := flows.Method{Name: m.Name, Display: m.SelectName, Token: token, Owner: m.OwnerToken,
 		ClassID: m.ClassID, HasThis: m.Sig.HasThis, ReturnType: m.ReturnType,
-		Builder: selection.Special(C.clr_async_special_method(d.module_id, C.uint32_t(d.token))) == selection.SpecialBuilder}
-	var mod flowModule
+		Builder: clr.Special(module, token) == selection.SpecialBuilder}
+	var mod clr.FlowModule
 	if !fm.Builder {
 		info, err := p.resolver.ModuleInfo(m.ModuleID)
 		if err != nil {
 			return r, err
 		}
-		mod = flowModule{p: p, md: info.Meta.(metadata), module: m.ModuleID}
+		mod = clr.FlowModule{Meta: info.Meta.(clr.Metadata), Module: m.ModuleID, Iterators: &p.iterators}
 	}
 	roles, err := flows.Gather(fm, mod)
 	if roles.Iterator != 0 {
@@ -109,83 +96,4 @@ func newFlowLayout(toks [flows.MaxFlowFields]uint32) *C.clr_flow_layout {
 		n++
 	}
 	return C.clr_flow_layout_new(&c[0], C.uint32_t(n))
-}
-
-// flowModule answers flows.Gather from a module's metadata and the
-// runtime's class layouts.
-type flowModule struct {
-	p      *profiler
-	md     metadata
-	module uint64
-}
-
-func (f flowModule) AttributeBlob(token uint32, attr string) ([]byte, bool) {
-	return f.md.AttributeBlob(token, attr)
-}
-
-func (f flowModule) FindNested(name string) (uint32, bool) { return f.md.FindNested(name) }
-func (f flowModule) Added(td uint32) (flows.Added, error)  { return f.md.fields.Added(td) }
-func (f flowModule) EnclosingClass(td uint32) uint32       { return f.md.EnclosingClass(td) }
-func (f flowModule) GenericParams(owner uint32) ([]string, error) {
-	return f.md.GenericParams(owner)
-}
-func (f flowModule) IteratorTracked(td uint32) bool {
-	return f.p.iterators.Has(f.module, td)
-}
-
-func (f flowModule) ILBody(token uint32) ([]byte, bool) {
-	var body *C.uint8_t
-	var n C.uint32_t
-	if C.clr_il_body(C.uintptr_t(f.module), C.uint32_t(token), &body, &n) != 0 || n == 0 {
-		return nil, false
-	}
-	return C.GoBytes(unsafe.Pointer(body), C.int(n)), true
-}
-
-func (f flowModule) ConstructedType(ctor uint32) (uint32, bool) {
-	switch ctor >> 24 {
-	case 0x06: // MethodDef
-		_, owner, _, err := f.md.MethodProps(ctor)
-		return owner, err == nil
-	case 0x0a: // MemberRef
-		var parent C.uint32_t
-		if C.md_memberref_parent(f.md.imp, C.uint32_t(ctor), &parent) != 0 {
-			return 0, false
-		}
-		switch uint32(parent) >> 24 {
-		case 0x02:
-			return uint32(parent), true
-		case 0x1b:
-			sig, err := f.md.TypeSpecBlob(uint32(parent))
-			if err != nil {
-				return 0, false
-			}
-			return flows.GenericTypeDef(sig)
-		}
-	}
-	return 0, false
-}
-
-func (f flowModule) ClassOf(td uint32) (uint64, error) { return typeSource{}.ClassOf(f.module, td) }
-
-func (f flowModule) Layout(cid uint64) ([]flows.FieldAt, error) {
-	layout, _, err := classLayout(cid)
-	out := make([]flows.FieldAt, len(layout))
-	for i, fl := range layout {
-		out[i] = flows.FieldAt{Token: fl.Token, Offset: fl.Offset}
-	}
-	return out, err
-}
-
-// addedNames are async.c's names of the fields it adds.
-type addedNames struct{}
-
-func (addedNames) Count(kind flows.TypeKind) int { return int(C.clr_async_field_count(C.int(kind))) }
-
-func (addedNames) Index(name string, kind flows.TypeKind) int {
-	if name == "" {
-		return -1
-	}
-	w := utf16z(name) // the NUL is past the length given
-	return int(C.clr_async_field_index(&w[0], C.uint32_t(len(w)-1), C.int(kind)))
 }

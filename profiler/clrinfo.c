@@ -8,7 +8,7 @@
 // Every buffer handed to the runtime is either NULL with a capacity of 0
 // (the runtime then only reports the length) or exactly as large as the
 // capacity passed with it. Go asks for a name's length first and then
-// passes a buffer of that size (profiler/runtime.go, askName). .NET 8's
+// passes a buffer of that size (clr/names.go, askName). .NET 8's
 // metadata reader writes a name into a non-NULL buffer even when told its
 // capacity is 0: a one-character buffer passed that way let a long enum
 // member name overwrite the caller's stack.

@@ -1,8 +1,10 @@
 // Command profiler is libclrotel.so, the CoreCLR profiler (built with
 // -buildmode=c-shared), and the composition root: its C half is the COM
 // surface, the callbacks, the hooks and the thin wrappers over the
-// runtime's interfaces; its Go half wires the pure packages to them
-// (docs/architecture.md lists what each file and package owns).
+// runtime's interfaces; its Go half wires the pure packages to them,
+// through package clr (the runtime's interfaces as Go types) and package
+// hookstate (the hooks' slot table and counters) (docs/architecture.md
+// lists what each file and package owns).
 //
 // What it must not do: run Go on a CLR thread per call. Every callback body
 // and hook is C, writes into preallocated lock-free rings, never blocks and

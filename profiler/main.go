@@ -26,10 +26,12 @@ import (
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/attribute"
 
+	"github.com/clrotel/clrotel/clr"
 	"github.com/clrotel/clrotel/config"
 	"github.com/clrotel/clrotel/draining"
 	"github.com/clrotel/clrotel/flows"
 	"github.com/clrotel/clrotel/folding"
+	"github.com/clrotel/clrotel/hookstate"
 	"github.com/clrotel/clrotel/internal/logging"
 	"github.com/clrotel/clrotel/methodmetrics"
 	"github.com/clrotel/clrotel/naming"
@@ -108,7 +110,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	p := &profiler{
 		cfg:      cfg,
 		log:      log,
-		resolver: naming.NewResolver(clrRuntime{}),
+		resolver: naming.NewResolver(clr.Runtime{}),
 		sel: selection.New(selection.Settings{Include: cfg.Include, Exclude: cfg.Exclude, DefaultExclude: config.DefaultExclude,
 			FoldExempt: cfg.Fold.Exempt, Entry: cfg.Serving.Entry, CaptureExclude: cfg.CaptureExclude, Capture: cfg.Capture}),
 		funcs: newFunctionTable(),
@@ -119,7 +121,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 		ActivityCode: func() { p.ambient.refresh(true) },
 		QueueReady:   func() error { return p.queue.delegateTarget(p) }}
 	if cfg.Async {
-		p.decider.Special = asyncSpecialMethod
+		p.decider.Special = clr.SpecialMethod
 	}
 	p.planner = newPlanner(p, values.NewRedactor(append(append([]string{}, values.DefaultSensitive...), cfg.Redact...)), cfg.Statics, cfg.Capture)
 	p.render = &values.Renderer{Classes: p.planner, Limits: values.Limits{MaxAttrBytes: cfg.MaxAttrBytes, MaxSubAttrs: 16}, Redact: p.planner.redact,
@@ -411,7 +413,7 @@ func (p *profiler) shutdown() {
 	if done {
 		// Folded calls still running count as folded (abandonAll puts
 		// them on the spans they fold into).
-		p.openFolded = uint64(C.clr_open_folded_calls(C.clr_slots(), C.clr_slot_count(), C.clr_stack_cap()))
+		p.openFolded = hookstate.OpenFoldedCalls()
 		p.drain.AbandonAll()
 		p.log.Infof("%v", p.tables())
 	}
@@ -422,16 +424,16 @@ func (p *profiler) shutdown() {
 			p.log.Warnf("%s", tg.Unmatched())
 		}
 	}
-	e := summary.Exit{Folding: folding.Summary(p.funcs.folded(), p.funcName, 20), ReJIT: reJITNote(),
+	e := summary.Exit{Folding: folding.Summary(p.funcs.folded(), p.funcName, 20), ReJIT: hookstate.ReJITNote(),
 		GuardFaults: uint64(C.clr_guard_faults()), AsyncOverflow: p.bridge.AsyncOverflow(), AsyncMaxPending: uint64(p.cfg.AsyncMaxPending),
 		Shedding:      shedding.Note(uint64(C.clr_shed_traces()), uint64(C.clr_shed_calls())),
 		EventsDropped: uint64(C.clr_events_dropped()), FoldedAfterSent: p.bridge.FoldedAfterSent(), NoLeave: uint64(C.clr_no_leave_count())}
 	if p.cfg.Async {
-		e.Async, e.AsyncTypes, e.AsyncSkippedModules, e.QueueSuppressed = true, uint64(C.clr_async_types()), uint64(C.clr_async_skipped_modules()), queueSuppressed()
-		e.WorkMade, e.WorkJoined, e.WorkFull, e.WorkLost = workCounts()
-		e.GCs, e.GCRanges = workGCCounts()
-		e.GCEvents = gcSession()
-		p.logLines(sharedCode())
+		e.Async, e.AsyncTypes, e.AsyncSkippedModules, e.QueueSuppressed = true, uint64(C.clr_async_types()), uint64(C.clr_async_skipped_modules()), hookstate.QueueSuppressed()
+		e.WorkMade, e.WorkJoined, e.WorkFull, e.WorkLost = hookstate.WorkCounts()
+		e.GCs, e.GCRanges = hookstate.WorkGCCounts()
+		e.GCEvents = hookstate.GCSession()
+		p.logLines(hookstate.SharedCode())
 	}
 	p.logLines(e.Lines())
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
@@ -442,7 +444,7 @@ func (p *profiler) shutdown() {
 	}
 	<-metricsDone
 	st := p.pipe.Stats()
-	p.log.Infof("%v", summary.Totals{Records: p.drain.Records.Load(), Exported: st.Exported, Failed: st.Failed, Lost: st.Lost, Dropped: dropped(),
+	p.log.Infof("%v", summary.Totals{Records: p.drain.Records.Load(), Exported: st.Exported, Failed: st.Failed, Lost: st.Lost, Dropped: hookstate.Dropped(),
 		Folded: uint64(C.clr_folded_calls()) + p.openFolded, ShedCalls: uint64(C.clr_shed_calls()), ShedTraces: uint64(C.clr_shed_traces()),
 		Unsampled: uint64(C.clr_unsampled_roots()), RateLimited: uint64(C.clr_rate_limited_roots())})
 }

@@ -1,11 +1,10 @@
 package main
 
-/*
-#include "clrinfo.h"
-*/
-import "C"
+import (
+	"errors"
 
-import "errors"
+	"github.com/clrotel/clrotel/clr"
+)
 
 // MethodAt implements values.Methods: the method a delegate's code pointer
 // leads to, as span names show it (Acme.Shop.Service.Count(Int32 extra)).
@@ -15,11 +14,11 @@ func (pl *planner) MethodAt(code uint64) (string, bool) {
 	name, err := pl.methods.Get(code, func() (name string, err error) {
 		err = errNoMethod
 		pl.gate.Do(func() {
-			var fid C.uintptr_t
-			if C.clr_code_function(C.uintptr_t(code), &fid) != 0 {
+			fid, ok := clr.CodeFunction(code)
+			if !ok {
 				return
 			}
-			m, merr := pl.p.resolver.Method(uint64(fid), 0, nil)
+			m, merr := pl.p.resolver.Method(fid, 0, nil)
 			if err = merr; err == nil {
 				name = m.FunctionName + "(" + m.Params + ")"
 			}

@@ -9,6 +9,7 @@ import "C"
 import (
 	"errors"
 
+	"github.com/clrotel/clrotel/clr"
 	"github.com/clrotel/clrotel/internal/memo"
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/planning"
@@ -17,7 +18,7 @@ import (
 )
 
 // planner runs the value planner (package planning) for the profiler:
-// it answers the planner through typeSource, copies its plans into C
+// it answers the planner through clr.TypeSource, copies its plans into C
 // memory for the hooks, and plans, on a goroutine of its own, the classes
 // the drainer met without a plan (planning.Requests).
 type planner struct {
@@ -43,8 +44,8 @@ type fnPlan struct {
 
 func newPlanner(p *profiler, redact *values.Redactor, statics []string, messages bool) *planner {
 	pl := &planner{p: p, redact: redact, methods: memo.Map[uint64, string]{Limit: 4096, Renew: true}}
-	rt := typeSource{resolver: p.resolver}
-	pl.src = planning.PerModule(rt, rt.metadata)
+	rt := clr.TypeSource{Resolver: p.resolver}
+	pl.src = planning.PerModule(rt, rt.Metadata)
 	pl.Planner = planning.New(pl.src, (*planSink)(pl), planning.Options{
 		Redact: redact, Statics: statics, Messages: messages, Log: p.log,
 	})

@@ -19,10 +19,6 @@ type queueState struct {
 	target bool
 }
 
-// queueSuppressed is how many closures were marked as queued with the
-// flow suppressed.
-func queueSuppressed() uint64 { return uint64(C.clr_queue_suppressed()) }
-
 // delegateTarget publishes Delegate._target's offset, once.
 func (s *queueState) delegateTarget(p *profiler) error {
 	s.mu.Lock()

@@ -42,10 +42,3 @@ func (p *profiler) submitReJIT(batch []uint32) int {
 	C.free(unsafe.Pointer(arr))
 	return n
 }
-
-func rejitInstalled() uint64 { return uint64(C.clr_rejit_installed()) }
-
-// reJITNote is the exit summary's line on re-JIT (empty when off).
-func reJITNote() string {
-	return folding.ReJITNote(uint64(C.clr_rejit_requested()), uint64(C.clr_rejit_installed()), uint64(C.clr_rejit_failed()), uint64(C.clr_rejit_waiting()))
-}

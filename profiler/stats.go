@@ -8,9 +8,9 @@ import "C"
 
 import (
 	"runtime/metrics"
-	"sync/atomic"
-	"unsafe"
 
+	"github.com/clrotel/clrotel/draining"
+	"github.com/clrotel/clrotel/hookstate"
 	"github.com/clrotel/clrotel/summary"
 )
 
@@ -20,7 +20,7 @@ func (p *profiler) tables() summary.Tables {
 	var s summary.Tables
 	s.SlotsHigh = int(C.clr_slot_count())
 	for i := 0; i < s.SlotsHigh; i++ {
-		if atomic.LoadUint32((*uint32)(unsafe.Pointer(&slotAt(i).state))) != C.SLOT_FREE {
+		if (hookstate.Slots{}).State(i) != draining.Free {
 			s.SlotsLive++
 		}
 	}

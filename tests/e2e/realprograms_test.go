@@ -370,8 +370,8 @@ var (
 	// Calls folded into a span after it was sent, while open, when its
 	// frame began serving (docs/user-guide.md "A service: one trace per request").
 	foldedAfterSentRE = regexp.MustCompile(`(\d+) calls folded into spans after they were sent`)
-	// Records lost for want of room in a capture ring (profiler/main.go,
-	// drain.go).
+	// Records lost for want of room in a capture ring (summary/drops.go,
+	// exit.go).
 	eventsLostRE = regexp.MustCompile(`\d+ exception, catch or Activity records not recorded: capture buffers full`)
 	valuesLostRE = regexp.MustCompile(`\d+ calls traced without their values since the last report`)
 )

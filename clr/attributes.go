@@ -1,8 +1,7 @@
-package main
+package clr
 
 /*
-#include <stdint.h>
-int md_attribute_blob(void *imp, uint32_t tok, const uint16_t *name, const uint8_t **data, uint32_t *len);
+#include "async.h"
 */
 import "C"
 
@@ -17,7 +16,7 @@ var attributeNames sync.Map // string -> []C.uint16_t
 
 // AttributeBlob returns the value blob of the custom attribute named attr
 // on the token, if it carries one (flows.Module).
-func (m metadata) AttributeBlob(token uint32, attr string) ([]byte, bool) {
+func (m Metadata) AttributeBlob(token uint32, attr string) ([]byte, bool) {
 	w, ok := attributeNames.Load(attr)
 	if !ok {
 		w, _ = attributeNames.LoadOrStore(attr, utf16z(attr))
@@ -32,7 +31,7 @@ func (m metadata) AttributeBlob(token uint32, attr string) ([]byte, bool) {
 
 // HasAttribute reports whether the token carries the custom attribute
 // named attr (naming.AttributeReader, planning.Metadata).
-func (m metadata) HasAttribute(token uint32, attr string) bool {
+func (m Metadata) HasAttribute(token uint32, attr string) bool {
 	_, ok := m.AttributeBlob(token, attr)
 	return ok
 }

@@ -1,0 +1,81 @@
+package clr
+
+/*
+#include "clrinfo.h"
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	"github.com/clrotel/clrotel/flows"
+)
+
+// FlowModule answers flows.Gather from a module's metadata and the
+// runtime's class layouts.
+type FlowModule struct {
+	Meta   Metadata
+	Module uint64
+	// Iterators are the traced iterators' enumerator types.
+	Iterators *flows.Iterators
+}
+
+var _ flows.Module = FlowModule{}
+
+func (f FlowModule) AttributeBlob(token uint32, attr string) ([]byte, bool) {
+	return f.Meta.AttributeBlob(token, attr)
+}
+
+func (f FlowModule) FindNested(name string) (uint32, bool) { return f.Meta.FindNested(name) }
+func (f FlowModule) Added(td uint32) (flows.Added, error)  { return f.Meta.fields.Added(td) }
+func (f FlowModule) EnclosingClass(td uint32) uint32       { return f.Meta.EnclosingClass(td) }
+func (f FlowModule) GenericParams(owner uint32) ([]string, error) {
+	return f.Meta.GenericParams(owner)
+}
+func (f FlowModule) IteratorTracked(td uint32) bool {
+	return f.Iterators.Has(f.Module, td)
+}
+
+func (f FlowModule) ILBody(token uint32) ([]byte, bool) {
+	var body *C.uint8_t
+	var n C.uint32_t
+	if C.clr_il_body(C.uintptr_t(f.Module), C.uint32_t(token), &body, &n) != 0 || n == 0 {
+		return nil, false
+	}
+	return C.GoBytes(unsafe.Pointer(body), C.int(n)), true
+}
+
+func (f FlowModule) ConstructedType(ctor uint32) (uint32, bool) {
+	switch ctor >> 24 {
+	case 0x06: // MethodDef
+		_, owner, _, err := f.Meta.MethodProps(ctor)
+		return owner, err == nil
+	case 0x0a: // MemberRef
+		var parent C.uint32_t
+		if C.md_memberref_parent(f.Meta.imp, C.uint32_t(ctor), &parent) != 0 {
+			return 0, false
+		}
+		switch uint32(parent) >> 24 {
+		case 0x02:
+			return uint32(parent), true
+		case 0x1b:
+			sig, err := f.Meta.TypeSpecBlob(uint32(parent))
+			if err != nil {
+				return 0, false
+			}
+			return flows.GenericTypeDef(sig)
+		}
+	}
+	return 0, false
+}
+
+func (f FlowModule) ClassOf(td uint32) (uint64, error) { return TypeSource{}.ClassOf(f.Module, td) }
+
+func (f FlowModule) Layout(cid uint64) ([]flows.FieldAt, error) {
+	layout, _, err := ClassLayout(cid)
+	out := make([]flows.FieldAt, len(layout))
+	for i, fl := range layout {
+		out[i] = flows.FieldAt{Token: fl.Token, Offset: fl.Offset}
+	}
+	return out, err
+}
