@@ -312,8 +312,10 @@ func withoutReturn(attrs []attribute.KeyValue) []attribute.KeyValue {
 	return out
 }
 
-// mergeAttrs adds src to dst, summing integers and joining lists under
-// keys both have (what was folded into several continuations of a span).
+// mergeAttrs adds src to dst, which keeps one attribute per key however
+// many continuations of a span are merged into it: under a key both have,
+// integers are summed, lists joined (bounded), a flag is set if either sets
+// it, and any other value is replaced by src's.
 func mergeAttrs(dst []attribute.KeyValue, src ...attribute.KeyValue) []attribute.KeyValue {
 next:
 	for _, a := range src {
@@ -321,15 +323,19 @@ next:
 			if dst[i].Key != a.Key {
 				continue
 			}
+			d := &dst[i].Value
 			switch {
-			case dst[i].Value.Type() == attribute.INT64 && a.Value.Type() == attribute.INT64:
-				dst[i].Value = attribute.Int64Value(dst[i].Value.AsInt64() + a.Value.AsInt64())
-				continue next
-			case dst[i].Value.Type() == attribute.STRINGSLICE && a.Value.Type() == attribute.STRINGSLICE:
-				l := append(dst[i].Value.AsStringSlice(), a.Value.AsStringSlice()...)
-				dst[i].Value = attribute.StringSliceValue(l[:min(len(l), maxMergedList)])
-				continue next
+			case d.Type() == attribute.INT64 && a.Value.Type() == attribute.INT64:
+				*d = attribute.Int64Value(d.AsInt64() + a.Value.AsInt64())
+			case d.Type() == attribute.STRINGSLICE && a.Value.Type() == attribute.STRINGSLICE:
+				l := append(d.AsStringSlice(), a.Value.AsStringSlice()...)
+				*d = attribute.StringSliceValue(l[:min(len(l), maxMergedList)])
+			case d.Type() == attribute.BOOL && a.Value.Type() == attribute.BOOL:
+				*d = attribute.BoolValue(d.AsBool() || a.Value.AsBool())
+			default:
+				*d = a.Value
 			}
+			continue next
 		}
 		dst = append(dst, a)
 	}

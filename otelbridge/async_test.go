@@ -11,11 +11,49 @@ import (
 )
 
 func TestMergeAttrs(t *testing.T) {
-	got := mergeAttrs([]attribute.KeyValue{attribute.Int64("n", 2), attribute.StringSlice("top", []string{"a"})},
-		attribute.Int64("n", 3), attribute.StringSlice("top", []string{"b"}), attribute.Bool("x", true))
-	want := []attribute.KeyValue{attribute.Int64("n", 5), attribute.StringSlice("top", []string{"a", "b"}), attribute.Bool("x", true)}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("got %v, want %v", got, want)
+	for _, tc := range []struct {
+		name           string
+		dst, src, want []attribute.KeyValue
+	}{
+		{"sums counts, joins lists, adds new keys",
+			[]attribute.KeyValue{attribute.Int64("n", 2), attribute.StringSlice("top", []string{"a"})},
+			[]attribute.KeyValue{attribute.Int64("n", 3), attribute.StringSlice("top", []string{"b"}), attribute.Bool("x", true)},
+			[]attribute.KeyValue{attribute.Int64("n", 5), attribute.StringSlice("top", []string{"a", "b"}), attribute.Bool("x", true)}},
+		{"a flag stays set",
+			[]attribute.KeyValue{attribute.Bool("approx", true)},
+			[]attribute.KeyValue{attribute.Bool("approx", false)},
+			[]attribute.KeyValue{attribute.Bool("approx", true)}},
+		{"a flag set by the later",
+			[]attribute.KeyValue{attribute.Bool("approx", false)},
+			[]attribute.KeyValue{attribute.Bool("approx", true)},
+			[]attribute.KeyValue{attribute.Bool("approx", true)}},
+		{"another type under a key both have: the later's",
+			[]attribute.KeyValue{attribute.String("s", "a"), attribute.Int64("k", 1)},
+			[]attribute.KeyValue{attribute.String("s", "b"), attribute.String("k", "x")},
+			[]attribute.KeyValue{attribute.String("s", "b"), attribute.String("k", "x")}},
+	} {
+		if got := mergeAttrs(tc.dst, tc.src...); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// What the folds of a span's many continuations merge into stays one
+// attribute per key: a key repeated would grow with every step, and each
+// merge would cost as much as all the steps before it.
+func TestMergeAttrsManySteps(t *testing.T) {
+	step := []attribute.KeyValue{attribute.Int64("clrotel.folded.count", 1), attribute.Int64("clrotel.folded.ns", 10),
+		attribute.StringSlice("clrotel.folded.top", []string{"M"}), attribute.Bool("clrotel.folded.approximate", true),
+		attribute.String("other", "v")}
+	var acc []attribute.KeyValue
+	for range 10000 {
+		acc = mergeAttrs(acc, step...)
+	}
+	if len(acc) != len(step) {
+		t.Fatalf("%d attributes after 10000 merges of %d: %v", len(acc), len(step), acc[:min(len(acc), 12)])
+	}
+	if n := acc[0].Value.AsInt64(); n != 10000 {
+		t.Errorf("count %d, want 10000", n)
 	}
 }
 
