@@ -232,10 +232,46 @@ func (r *Resolver) MethodOf(s Selection) (*Method, error) {
 	return r.method(s, 0, nil)
 }
 
+// Enumeration names the iterator method fid as enumerated by an
+// enumerator of the exact class enumClass. The enumerator, a type the
+// compiler nested in the iterator method's, declares the type's generic
+// parameters and then the method's (Roslyn's and mcs's alike): its type
+// arguments are theirs. Without them (enumClass 0, or counts that do not
+// add up) a generic iterator is named with its declared parameters.
+func (r *Resolver) Enumeration(fid, enumClass uint64) (*Method, error) {
+	s, err := r.Select(fid)
+	if err != nil {
+		return nil, err
+	}
+	typeParams, _ := s.mod.Meta.GenericParams(s.owner)
+	methodParams, _ := s.mod.Meta.GenericParams(s.fn.Token)
+	n := len(typeParams)
+	if n+len(methodParams) == 0 {
+		return r.method(s, 0, nil)
+	}
+	c, err := r.rt.Class(enumClass)
+	if enumClass == 0 || err != nil || c.IsArray || len(c.TypeArgs) != n+len(methodParams) {
+		return r.named(s, true, []uint64{}, nil)
+	}
+	return r.named(s, true, c.TypeArgs[:n:n], c.TypeArgs[n:])
+}
+
 func (r *Resolver) method(s Selection, class uint64, methodArgs []uint64) (*Method, error) {
-	fn, mod, name, owner := s.fn, s.mod, s.method, s.owner
 	if class != 0 {
-		fn.Class = class
+		s.fn.Class = class
+		s.fn.TypeArgs = methodArgs
+	}
+	return r.named(s, false, nil, nil)
+}
+
+// named names the function s was selected from; with exact, as the
+// instantiation of its type over typeArgs and of itself over methodArgs
+// (none: its declared parameters), else from s's class and method type
+// arguments.
+func (r *Resolver) named(s Selection, exact bool, typeArgIDs, methodArgs []uint64) (*Method, error) {
+	fn, mod, name, owner := s.fn, s.mod, s.method, s.owner
+	if exact {
+		fn.Class = 0
 		fn.TypeArgs = methodArgs
 	}
 	md := mod.Meta
@@ -258,7 +294,11 @@ func (r *Resolver) method(s Selection, class uint64, methodArgs []uint64) (*Meth
 	m.Generic = len(typeParams) > 0 || len(methodParams) > 0
 	var typeArgs []string
 	m.ModuleID, m.ClassID, m.MethodArgIDs = fn.Module, fn.Class, fn.TypeArgs
-	if len(typeParams) > 0 {
+	switch {
+	case len(typeParams) > 0 && exact:
+		typeArgs = r.argNames(typeArgIDs, &m.Shared)
+		m.TypeArgIDs = typeArgIDs
+	case len(typeParams) > 0:
 		// Without a frame the runtime cannot tell the class of code shared
 		// between instantiations, and says 0.
 		m.Shared = fn.Class == 0

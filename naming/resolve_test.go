@@ -74,6 +74,7 @@ func TestResolver(t *testing.T) {
 		clsInt, clsCanon, clsItem     = 100, 101, 102
 		clsRepoCanon, clsRepoItem     = 200, 201
 		clsString, clsArr             = 103, 104
+		clsEnum, clsEnumOdd           = 300, 301 // an enumerator nested in Repo`1, for Find<K>
 	)
 	shopMeta := fakeMeta{
 		typeDefs:  map[uint32]string{tdRepo: "Acme.Shop.Repo`1", tdLine: "Line", tdCart: "Acme.Shop.Cart", tdItem: "Acme.Shop.Item"},
@@ -100,6 +101,8 @@ func TestResolver(t *testing.T) {
 			clsRepoCanon: {Module: shop, Token: tdRepo, TypeArgs: []uint64{clsCanon}},
 			clsRepoItem:  {Module: shop, Token: tdRepo, TypeArgs: []uint64{clsItem}},
 			clsArr:       {IsArray: true, ElemCls: clsString, Rank: 2},
+			clsEnum:      {Module: shop, Token: 0x02000020, TypeArgs: []uint64{clsItem, clsInt}},
+			clsEnumOdd:   {Module: shop, Token: 0x02000020, TypeArgs: []uint64{clsItem}},
 		},
 		funcs: map[uint64]Function{
 			10: {Class: 0, Module: shop, Token: 0x06000001},
@@ -150,6 +153,28 @@ func TestResolver(t *testing.T) {
 	}
 	if _, err := r.Method(999, 0, nil); err == nil {
 		t.Error("unknown function resolved")
+	}
+	// An enumeration of an iterator method is named from its enumerator's
+	// type arguments: the type's, then the method's; the declared
+	// parameters when they cannot be told, whatever instantiation the
+	// function is; a method of no generic type as it is.
+	for _, tt := range []struct {
+		fid, class uint64
+		want       string
+	}{
+		{12, clsEnum, "Acme.Shop.Repo<Acme.Shop.Item>.Find<Int32>"},
+		{11, clsEnum, "Acme.Shop.Repo<Acme.Shop.Item>.Find<Int32>"},
+		{11, clsEnumOdd, "Acme.Shop.Repo<T>.Find<K>"},
+		{11, 0, "Acme.Shop.Repo<T>.Find<K>"},
+		{10, clsEnum, "Acme.Shop.Cart.Line.Qty"},
+	} {
+		m, err := r.Enumeration(tt.fid, tt.class)
+		if err != nil || m.FunctionName != tt.want {
+			t.Errorf("Enumeration(%d, %d) = %v (%v), want %s", tt.fid, tt.class, m, err, tt.want)
+		}
+	}
+	if _, err := r.Enumeration(999, clsEnum); err == nil {
+		t.Error("unknown iterator method named")
 	}
 }
 

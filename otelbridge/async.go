@@ -410,12 +410,12 @@ func (b *Bridge) AbandonAsync(ts int64) {
 }
 
 // IterDone says that the iterator step that is t's innermost frame (a
-// continuation) ended its enumeration at ts: its MoveNext returned false.
-// The span still ends at its enumerator's Dispose; never disposed, it
-// ends at ts (AbandonAsync).
+// continuation, or the enumeration's span its first step began) ended its
+// enumeration at ts: its MoveNext returned false. The span still ends at
+// its enumerator's Dispose; never disposed, it ends at ts (AbandonAsync).
 func (b *Bridge) IterDone(t *Thread, ts int64) {
 	n := len(t.stack)
-	if n == 0 || !t.stack[n-1].pseudo {
+	if n == 0 || !t.stack[n-1].pseudo && !t.stack[n-1].async {
 		return
 	}
 	b.asyncMu.Lock()

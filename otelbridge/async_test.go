@@ -132,6 +132,9 @@ func TestAsyncLimitAndAbandon(t *testing.T) {
 // its span; one that ran to its end (a MoveNext returned false) and was
 // never disposed ends at that step at exit, not abandoned; one disposed
 // ends at Dispose however it ran; one never run to its end is abandoned.
+// An enumeration its iterator method's call did not begin (a second one)
+// is begun by its first step, whose own element counts too, and whose
+// false (an empty enumeration) ends it.
 func TestIteratorEnumerations(t *testing.T) {
 	b, pipe, c := newTestBridge(t, ExportOptions{})
 	m := NewMethod(MethodInfo{FunctionName: "Acme.Count"})
@@ -163,14 +166,37 @@ func TestIteratorEnumerations(t *testing.T) {
 	enumerate(2, 2, false, true)  // broken off: ends at Dispose, 225
 	enumerate(3, 4, true, false)  // by hand to the end: ends at its last step, 245
 	enumerate(4, 1, false, false) // never finished: abandoned at exit
-	b.IterDone(th, 999)           // no continuation on the thread: nothing
+	// Begun by its first step: 300..305 yields, 310..315 yields, 320..325
+	// returns false; never disposed, it ends there.
+	again := func(id byte, yields int) {
+		sid := trace.SpanID{id}
+		ts := int64(300)
+		for i := 0; i <= yields; i++ {
+			if i == 0 {
+				b.EnterAsync(th, ts, m, trace.TraceID{1}, sid)
+			} else {
+				b.Resume(th, ts, mn, trace.TraceID{1}, sid)
+			}
+			if i < yields {
+				b.Exit(th, ts+5, ExitReturn, KeyIteratorYielded.Int64(1))
+			} else {
+				b.IterDone(th, ts+5)
+				b.Exit(th, ts+5, ExitReturn)
+			}
+			ts += 10
+		}
+	}
+	again(5, 2)
+	again(6, 0)         // empty: its first step returns false
+	b.IterDone(th, 999) // no continuation on the thread: nothing
 	b.AbandonAsync(500)
 	type end struct {
 		at      uint64
 		yielded any
 		reason  any
 	}
-	want := map[byte]end{1: {245, int64(3), nil}, 2: {225, int64(2), nil}, 3: {245, int64(4), nil}, 4: {500, int64(1), "abandoned"}}
+	want := map[byte]end{1: {245, int64(3), nil}, 2: {225, int64(2), nil}, 3: {245, int64(4), nil}, 4: {500, int64(1), "abandoned"},
+		5: {325, int64(2), nil}, 6: {305, nil, nil}}
 	spans := flushed(t, pipe, c)
 	if len(spans) != len(want) {
 		t.Fatalf("%d spans, want %d", len(spans), len(want))

@@ -27,6 +27,9 @@ type asyncRole struct {
 	// layout: shared generic code's step, whose fields the hooks find in
 	// each call's exact class (flowlayout.h) instead of at off.
 	layout *C.clr_flow_layout
+	// iterates: an iterator's step, the iterator method (its FunctionID)
+	// that the enumerations it begins are named after (flows.Iterators).
+	iterates uint64
 }
 
 // apply gives the hooks' entry of a function its part.
@@ -59,7 +62,10 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 	}
 	roles, err := flows.Gather(fm, mod)
 	if roles.Iterator != 0 {
-		p.iterators.Add(m.ModuleID, roles.Iterator)
+		p.iterators.Add(m.ModuleID, roles.Iterator, fid)
+	}
+	if roles.Role&flows.IterStep != 0 {
+		r.iterates, _ = p.iterators.Method(m.ModuleID, m.OwnerToken)
 	}
 	if roles.Role&(flows.ClosureCtor|flows.ClosureBody) != 0 {
 		// queue.c tells a closure by its class.

@@ -33,6 +33,10 @@ type function struct {
 	names sampling.MethodNames
 
 	insts memo.Map[string, *otelbridge.Method] // exact instantiations of shared code
+	// iterates: an iterator's step, the iterator method (FunctionID) the
+	// enumerations it begins are named after (0 for any other), and the
+	// step's class (0 for shared code: its records name theirs).
+	iterates, class uint64
 }
 
 // flags are the hooks' flags of f (0 when not selected); the hooks set

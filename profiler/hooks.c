@@ -355,7 +355,10 @@ static void record_continuation(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t
     }
 }
 
-enum { ASYNC_HANDLED = 0, ASYNC_NORMAL = 1 };
+// ASYNC_ITER_BEGIN: an iterator's MoveNext on an enumerator its iterator
+// method's call did not make (async_enter): the call begins an
+// enumeration's span (iter_begin).
+enum { ASYNC_HANDLED = 0, ASYNC_NORMAL = 1, ASYNC_ITER_BEGIN = 2 };
 
 // A resume of an async method whose state machine has the serving fields
 // (self: the state machine): a continuation that serves when its async
@@ -388,8 +391,9 @@ __attribute__((noinline)) static void resume_serving(clr_slot *s, clr_frame *f, 
 
 // The enter of a state machine's MoveNext or of a builder's completion.
 // Returns ASYNC_NORMAL when the call is to be traced as any other (a state
-// machine the profiler could not pair with its kickoff call).
-static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uint32_t d) {
+// machine the profiler could not pair with its kickoff call), or
+// ASYNC_ITER_BEGIN with w the enumerator's fields.
+static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uint32_t d, volatile uint64_t *w[ASYNC_FIELDS]) {
     clr_frame *parent = d > 0 ? &s->stack[d - 1] : NULL;
     if (fn->flags & FN_ASYNC_COMPLETE) {
         // SetResult/SetException end the task of the MoveNext that calls
@@ -416,7 +420,6 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
     }
     if (self == 0)
         return ASYNC_NORMAL;
-    volatile uint64_t *w[ASYNC_FIELDS];
     for (int i = 0; i < ASYNC_FIELDS; i++)
         w[i] = (volatile uint64_t *)(self + off[i]);
     uint64_t t[2] = {*w[0], *w[1]}, span = *w[2], check = *w[3];
@@ -435,6 +438,16 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
         }
         if (check != 0)
             return ASYNC_NORMAL;
+        // An enumerator its iterator method's call did not make: the one
+        // an enumerable's GetEnumerator makes for each enumeration after
+        // the first (or on another thread). Its first MoveNext begins the
+        // enumeration's span; a Dispose before any is no call of the user's.
+        if (fn->flags & FN_ITER_STEP)
+            return ASYNC_ITER_BEGIN;
+        if (fn->flags & FN_ITER_END) {
+            f->recorded = FRAME_PASS;
+            return ASYNC_HANDLED;
+        }
         // The first MoveNext, called (through the builder's Start, which is
         // not traced) by the kickoff method: the identity is written once,
         // here, and the compiler's copy into the task's box keeps it.
@@ -765,72 +778,13 @@ __attribute__((noinline)) static void plumbing(clr_slot *s, clr_frame *f, clr_fn
     }
 }
 
-void clr_on_enter(clr_fn *fn, uintptr_t elt) {
-    clr_park_check();
-    // A CoreLib special hooked before Go started, not given its role yet
-    // (callbacks.c): it pushes no frame, and its Leave finds none of its
-    // own (clr_on_leave ignores it).
-    if (__builtin_expect(fn->flags & FN_PENDING, 0))
-        return;
-    // A state machine's step and a builder's completion are continuations,
-    // not calls that make spans; CoreLib's queuing methods, work items'
-    // makers and runs and Activity.Stop are hooked for what they carry and
-    // make none either: a drop of one is not counted (its calls are), as a
-    // recorded one is not.
-    int counted = !(fn->flags & (FN_ASYNC_MOVENEXT | FN_ASYNC_COMPLETE | FN_NOT_A_CALL));
-    clr_slot *s = slot_get();
-    if (s == NULL) {
-        if (counted)
-            atomic_fetch_add_explicit(&g_no_slot, 1, memory_order_relaxed);
-        return;
-    }
-    // The top frame's call is over when this Enter is not below it on the
-    // stack: its Leave never came (close_stale).
-    if (s->depth > 0 && s->depth <= g_cfg.stack_cap && __builtin_expect(elt >= s->stack[s->depth - 1].sp, 0) &&
-        s->stack[s->depth - 1].sp != 0)
-        close_stale(s, elt);
-    uint32_t d = s->depth++;
-    if (d >= g_cfg.stack_cap) {
-        if (counted)
-            bump(&s->dropped);
-        return;
-    }
-    clr_frame *f = &s->stack[d];
-    f->function_id = fn->function_id;
-    f->sp = elt;
-    f->fn_index = fn->index;
-    f->fn = fn;
-    f->recorded = FRAME_SKIPPED;
-    f->span = 0;
-    f->start = 0; // a shed frame is timed only when shed_frame says so
-    f->flow = WORK_NONE;
-    f->tick = 0;
-    if (__builtin_expect(fn->flags & FN_ACTIVITY_STOP, 0)) {
-        f->recorded = FRAME_PASS;
-        activity_stopped(s, fn, elt);
-        return;
-    }
-    if (__builtin_expect(fn->flags & FN_QUEUE, 0)) {
-        f->recorded = FRAME_PASS;
-        clr_queue_point(fn, elt);
-        return;
-    }
-    if (__builtin_expect(fn->flags & (FN_WORK_MAKE | FN_WORK_RUN), 0)) {
-        f->recorded = FRAME_PASS;
-        work_point(s, f, fn, elt, d);
-        return;
-    }
-    // The frame this call is decided under (a root under a work item's run
-    // continues its maker's trace).
-    const clr_frame *flow, *run;
-    int unsafe_queue = 0;
-    d = below_pass(s, d, &flow, &run, &unsafe_queue);
-    if ((fn->flags & (FN_ASYNC_MOVENEXT | FN_ASYNC_COMPLETE)) && async_enter(s, f, fn, elt, d) == ASYNC_HANDLED)
-        return;
-    if (__builtin_expect(fn->flags & FN_PLUMBING, 0)) {
-        plumbing(s, f, fn, elt, d, flow);
-        return;
-    }
+// A call, decided under the frame below it (d: the frame the call is
+// decided under, after the transparent ones; flow and run: below_pass's)
+// and recorded as a span, folded, or not. iter: an enumeration's first
+// MoveNext (iter_begin), whose span is an async one (RF_SPANID). Inlined
+// in clr_on_enter, where iter is 0, and in iter_begin.
+__attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uint32_t d,
+                                                              const clr_frame *flow, const clr_frame *run, int iter) {
     // A frame is recorded only under a recorded parent, so a dropped enter
     // drops its whole subtree (each call of it counted) and nesting stays
     // exact. Under a recorded parent, a folded method's call (or any call
@@ -993,10 +947,12 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         size += 16;
     }
     // An async method's span id is chosen here: its state machine carries
-    // it to the resumes (async.c). Others have the id their record's
+    // it to the resumes (async.c); so is an enumeration's its MoveNext
+    // begins (iter_begin), the id telling its record from a plain call's.
+    // Others have the id their record's
     // position gives (clr_span_id).
     uint64_t span = 0;
-    if (fn->flags & FN_ASYNC_KICKOFF) {
+    if ((fn->flags & FN_ASYNC_KICKOFF) || iter) {
         while (span == 0)
             span = rng_next(s);
         flags |= RF_SPANID;
@@ -1086,6 +1042,116 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     } else {
         s->trace_spans++;
     }
+}
+
+// An iterator's MoveNext on an enumerator its iterator method's call did
+// not make (ASYNC_ITER_BEGIN, w its fields): the call is decided as any
+// other and, recorded, begins the enumeration's span, as the iterator
+// method's call does for the enumerator it makes; the fields carry that
+// span to the later steps and to Dispose, or say what they are (under an
+// unsampled, folded, shed or dropped call: as the call itself was).
+__attribute__((noinline)) static void iter_begin(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uint32_t d,
+                                                 const clr_frame *flow, const clr_frame *run, volatile uint64_t *w[ASYNC_FIELDS]) {
+    enter_call(s, f, fn, elt, d, flow, run, 1);
+    uint64_t mark;
+    switch (f->recorded) {
+    case FRAME_RECORDED:
+        *w[0] = f->trace[0];
+        *w[1] = f->trace[1];
+        *w[2] = f->span;
+        *w[3] = clr_async_check(f->trace[0], f->trace[1], f->span);
+        return;
+    case FRAME_FOLDED:
+        mark = ASYNC_FOLDED;
+        break;
+    case FRAME_SHED:
+        mark = ASYNC_SHED;
+        break;
+    case FRAME_DROPPED:
+        mark = ASYNC_DROPPED;
+        break;
+    default:
+        mark = ASYNC_UNTRACED;
+        break;
+    }
+    *w[3] = mark;
+}
+
+void clr_on_enter(clr_fn *fn, uintptr_t elt) {
+    clr_park_check();
+    // A CoreLib special hooked before Go started, not given its role yet
+    // (callbacks.c): it pushes no frame, and its Leave finds none of its
+    // own (clr_on_leave ignores it).
+    if (__builtin_expect(fn->flags & FN_PENDING, 0))
+        return;
+    // A state machine's step and a builder's completion are continuations,
+    // not calls that make spans; CoreLib's queuing methods, work items'
+    // makers and runs and Activity.Stop are hooked for what they carry and
+    // make none either: a drop of one is not counted (its calls are), as a
+    // recorded one is not.
+    int counted = !(fn->flags & (FN_ASYNC_MOVENEXT | FN_ASYNC_COMPLETE | FN_NOT_A_CALL));
+    clr_slot *s = slot_get();
+    if (s == NULL) {
+        if (counted)
+            atomic_fetch_add_explicit(&g_no_slot, 1, memory_order_relaxed);
+        return;
+    }
+    // The top frame's call is over when this Enter is not below it on the
+    // stack: its Leave never came (close_stale).
+    if (s->depth > 0 && s->depth <= g_cfg.stack_cap && __builtin_expect(elt >= s->stack[s->depth - 1].sp, 0) &&
+        s->stack[s->depth - 1].sp != 0)
+        close_stale(s, elt);
+    uint32_t d = s->depth++;
+    if (d >= g_cfg.stack_cap) {
+        if (counted)
+            bump(&s->dropped);
+        return;
+    }
+    clr_frame *f = &s->stack[d];
+    f->function_id = fn->function_id;
+    f->sp = elt;
+    f->fn_index = fn->index;
+    f->fn = fn;
+    f->recorded = FRAME_SKIPPED;
+    f->span = 0;
+    f->start = 0; // a shed frame is timed only when shed_frame says so
+    f->flow = WORK_NONE;
+    f->tick = 0;
+    if (__builtin_expect(fn->flags & FN_ACTIVITY_STOP, 0)) {
+        f->recorded = FRAME_PASS;
+        activity_stopped(s, fn, elt);
+        return;
+    }
+    if (__builtin_expect(fn->flags & FN_QUEUE, 0)) {
+        f->recorded = FRAME_PASS;
+        clr_queue_point(fn, elt);
+        return;
+    }
+    if (__builtin_expect(fn->flags & (FN_WORK_MAKE | FN_WORK_RUN), 0)) {
+        f->recorded = FRAME_PASS;
+        work_point(s, f, fn, elt, d);
+        return;
+    }
+    // The frame this call is decided under (a root under a work item's run
+    // continues its maker's trace).
+    const clr_frame *flow, *run;
+    int unsafe_queue = 0;
+    d = below_pass(s, d, &flow, &run, &unsafe_queue);
+    if (fn->flags & (FN_ASYNC_MOVENEXT | FN_ASYNC_COMPLETE)) {
+        volatile uint64_t *w[ASYNC_FIELDS];
+        int a = async_enter(s, f, fn, elt, d, w);
+        if (a == ASYNC_HANDLED)
+            return;
+        if (__builtin_expect(a == ASYNC_ITER_BEGIN, 0)) {
+            iter_begin(s, f, fn, elt, d, flow, run, w);
+            return;
+        }
+    }
+    if (__builtin_expect(fn->flags & FN_PLUMBING, 0)) {
+        plumbing(s, f, fn, elt, d, flow);
+        return;
+    }
+    enter_call(s, f, fn, elt, d, flow, run, 0);
 }
 
 // Whether the rule that folds hot methods judges a call whose span is (or

@@ -339,6 +339,7 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		return f
 	}
 	f.method = bridgeMethod(m)
+	f.iterates, f.class = role.iterates, m.ClassID
 	if p.shapes != nil {
 		if mf, err := p.resolver.MetadataForm(m); err == nil {
 			f.meta = &mf
@@ -369,6 +370,30 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	}
 	p.log.Debugf("tracing %s", f.method.SpanName)
 	return f
+}
+
+// enumeration names an enumeration the iterator step f begins after its
+// iterator method, instantiated as the enumerator's exact class says
+// (class, read from the frame of shared code; 0: f's own), once per class.
+func (p *profiler) enumeration(f *function, class uint64) *otelbridge.Method {
+	if f == nil {
+		return nil
+	}
+	if f.iterates == 0 {
+		return f.method
+	}
+	if class == 0 {
+		class = f.class
+	}
+	m, _ := f.insts.Get(fmt.Sprint("enumeration ", class), func() (*otelbridge.Method, error) {
+		nm, err := p.resolver.Enumeration(f.iterates, class)
+		if err != nil {
+			p.log.Debugf("%v", err)
+			return f.method, nil // named as the step
+		}
+		return bridgeMethod(nm), nil
+	})
+	return m
 }
 
 // instantiation names a call of shared generic code by the exact types the

@@ -26,11 +26,16 @@ func (m methods) Function(i uint32) (translate.Function, bool) {
 	if f.plan != nil {
 		out.Planned, out.Enter, out.Return = true, f.plan.enter, f.plan.ret
 	}
+	out.IterStep = f.iterates != 0
 	return out, true
 }
 
 func (m methods) Instantiation(i uint32, class uint64, typeArgs []uint64) *otelbridge.Method {
 	return m.p.instantiation(m.p.funcs.At(i), class, typeArgs)
+}
+
+func (m methods) Enumeration(i uint32, class uint64) *otelbridge.Method {
+	return m.p.enumeration(m.p.funcs.At(i), class)
 }
 
 func (m methods) ClassName(class uint64) string { return m.p.resolver.ClassName(class) }

@@ -18,6 +18,11 @@ type Function struct {
 	// AsyncKickoff: the method starts an async state machine; the span
 	// it begins is the async method's, ended when its task completes.
 	AsyncKickoff bool
+	// IterStep: an iterator's step. One whose record carries a span id
+	// begins an enumeration its iterator method's call did not (a second
+	// one, of an enumerator GetEnumerator made): an async span named after
+	// that method (Methods.Enumeration), ended by the enumeration's end.
+	IterStep bool
 	// Meta is the method in the metadata form no-code targets select by
 	// (nil: not known, or no targets).
 	Meta *naming.MetaForm
@@ -32,6 +37,10 @@ type Methods interface {
 	// Instantiation names the exact instantiation of shared generic code
 	// (method i called on class with method type arguments typeArgs).
 	Instantiation(i uint32, class uint64, typeArgs []uint64) *otelbridge.Method
+	// Enumeration names an enumeration the iterator step i begins: its
+	// iterator method, instantiated as the enumerator's exact class (from
+	// the record of shared generic code; 0: the step's own) says.
+	Enumeration(i uint32, class uint64) *otelbridge.Method
 	// ClassName names a runtime class ("?" when it cannot).
 	ClassName(class uint64) string
 	// NeedPlan says that values of class were met with no plan to read

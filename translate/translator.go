@@ -191,7 +191,13 @@ func (t *Translator) enter(th *Thread, r capture.Record) {
 		return
 	}
 	m := f.Method
-	if r.Flags&capture.FlagGeneric != 0 {
+	enumeration := r.Flags&capture.FlagSpanID != 0 && f.IterStep
+	switch {
+	case enumeration && r.Flags&capture.FlagGeneric != 0:
+		m = t.Methods.Enumeration(e.Func, e.Class)
+	case enumeration:
+		m = t.Methods.Enumeration(e.Func, 0)
+	case r.Flags&capture.FlagGeneric != 0:
 		m = t.Methods.Instantiation(e.Func, e.Class, e.TypeArgs)
 	}
 	var tid trace.TraceID
@@ -217,7 +223,7 @@ func (t *Translator) enter(th *Thread, r capture.Record) {
 	}
 	attrs = t.markDropped(r, attrs)
 	switch {
-	case r.Flags&capture.FlagSpanID != 0 && f.AsyncKickoff:
+	case r.Flags&capture.FlagSpanID != 0 && (f.AsyncKickoff || enumeration):
 		b.EnterAsync(th.Spans, r.Time, m, tid, trace.SpanID(e.SpanID), attrs...)
 	case r.Flags&capture.FlagSpanID != 0:
 		b.EnterWithID(th.Spans, r.Time, m, tid, trace.SpanID(e.SpanID), attrs...)

@@ -31,6 +31,9 @@ func (f *fakeMethods) Function(i uint32) (Function, bool) { fn, ok := f.fns[i]; 
 func (f *fakeMethods) Instantiation(i uint32, class uint64, typeArgs []uint64) *otelbridge.Method {
 	return otelbridge.NewMethod(otelbridge.MethodInfo{Module: "App.dll", FunctionName: fmt.Sprintf("App.Box<%s>.Get", f.ClassName(class)), ReturnType: "Void"})
 }
+func (f *fakeMethods) Enumeration(i uint32, class uint64) *otelbridge.Method {
+	return method("App.Shop.Items", "")
+}
 func (f *fakeMethods) ClassName(c uint64) string {
 	if n, ok := f.classes[c]; ok {
 		return n
@@ -153,8 +156,9 @@ func newFixture(t *testing.T) *fixture {
 			7: {Method: method("App.Shop.OrderAsync", "Int32 id"), AsyncKickoff: true, Planned: true,
 				Enter: []values.Slot{{Key: "dotnet.arg.id"}}, Return: []values.Slot{{Key: "dotnet.return"}},
 				Meta: &naming.MetaForm{Type: "App.Shop", Method: "OrderAsync", ReturnType: "System.Threading.Tasks.Task`1[System.Int32]", ParamTypes: []string{"System.Int32"}}},
-			8: {Method: method("App.Shop.Tag", "String[] tags"), Planned: true, Enter: []values.Slot{{Key: "dotnet.arg.tags"}}},
-			9: {Method: method("App.Shop.<OrderAsync>d__1.MoveNext", "")},
+			8:  {Method: method("App.Shop.Tag", "String[] tags"), Planned: true, Enter: []values.Slot{{Key: "dotnet.arg.tags"}}},
+			9:  {Method: method("App.Shop.<OrderAsync>d__1.MoveNext", "")},
+			10: {Method: method("App.Shop.<Items>d__2.MoveNext", ""), IterStep: true},
 		},
 		classes: map[uint64]string{0x10: "System.InvalidOperationException", 0x11: "System.FormatException", 0x20: "App.Money"},
 	}
@@ -336,6 +340,27 @@ func TestRecord(t *testing.T) {
 				s := spans["App.dll!App.Shop.RunAsync()"]
 				if s.End.UnixNano() != 300 || s.StatusCode != "error" {
 					t.Errorf("span %v, want it ended at 300 as failed", s)
+				}
+			}},
+		{"an iterator's step that begins an enumeration (its record has a span id) is the iterator method's span, to the enumeration's end",
+			[]rec{root(2, nil),
+				{kind: capture.KindEnter, flags: capture.FlagSpanID, fn: 10, span: [8]byte{0xef}, time: 110, pos: 64},
+				{kind: capture.KindLeave, fn: 10, aux: capture.ExitIterYielded, time: 115},
+				{kind: capture.KindEnter, flags: capture.FlagResume, fn: 10, trace: traceA, span: [8]byte{0xef}, time: 120},
+				{kind: capture.KindLeave, fn: 10, aux: capture.ExitIterYielded, time: 125},
+				{kind: capture.KindEnter, flags: capture.FlagResume, fn: 10, trace: traceA, span: [8]byte{0xef}, time: 130},
+				{kind: capture.KindLeave, fn: 10, aux: capture.ExitIterDone, time: 135},
+				{kind: capture.KindEnter, flags: capture.FlagResume | capture.FlagAsyncEnd, fn: 10, trace: traceA, span: [8]byte{0xef}, time: 140},
+				{kind: capture.KindLeave, fn: 10, time: 145},
+				leave(2, 0, nil)},
+			func(t *testing.T, f *fixture, spans map[string]otlpsink.Span) {
+				s, ok := spans["App.dll!App.Shop.Items()"]
+				if !ok || len(spans) != 2 {
+					t.Fatalf("spans %v, want Price and Items", spans)
+				}
+				if s.SpanID != "ef00000000000000" || s.ParentSpanID != spans[price].SpanID || s.Start.UnixNano() != 110 || s.End.UnixNano() != 140 ||
+					s.Attrs["clrotel.iterator.yielded"] != int64(2) {
+					t.Errorf("span %v, want ef00.. under Price, 110 to 140, 2 yielded", s)
 				}
 			}},
 		{"an Activity the sampler drops is not exported",

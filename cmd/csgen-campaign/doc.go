@@ -6,6 +6,9 @@
 //
 //	go run ./cmd/csgen-campaign -n 1000 -j 2 -lib build/libclrotel.so
 //
+// -units iterators,linq draws only the units of those kinds (tests/csgen's
+// unit names): a campaign over one feature's shapes.
+//
 // It prints a line per failing seed, progress every few seeds and a
 // summary; each failing seed's program, outputs and profiler logs are
 // kept under -out/<seed>/. It exits 1 when any seed failed.

@@ -29,6 +29,7 @@ func run() int {
 	out := flag.String("out", "build/campaign", "where failing seeds are kept")
 	lax := flag.Bool("lax", false, "do not count <unreadable> values and faulted runtime calls as failures")
 	timeout := flag.Duration("timeout", 60*time.Second, "per run")
+	units := flag.String("units", "", "draw only units of these kinds, comma-separated (iterators,linq...): a campaign over one feature's shapes")
 	vary := flag.Bool("vary", false, "vary the profiler's settings per seed (ring size, value limits, folding, depth...)")
 	var envs multi
 	flag.Var(&envs, "env", "KEY=VALUE for the traced runs (repeatable)")
@@ -65,6 +66,9 @@ func run() int {
 	cfg := &difftest.Config{Lib: libAbs, Runtimes: rts, Dir: work, Timeout: *timeout, StrictValues: !*lax, Env: envs}
 	if *vary {
 		cfg.EnvFor = difftest.Vary
+	}
+	if *units != "" {
+		cfg.Gen.Only = strings.Split(*units, ",")
 	}
 	if *minimize != "" {
 		return runMinimize(ctx, cfg, *minimize, *minRT, *minMode, *minKind)

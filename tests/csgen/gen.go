@@ -3,6 +3,7 @@ package csgen
 import (
 	"fmt"
 	"math/rand"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -22,6 +23,9 @@ type Program struct {
 type Options struct {
 	Units     int // units besides the arithmetic core (default 8..14, random)
 	CallLimit int // traced calls made by the arithmetic core (default 3000)
+	// Only: the units drawn are of these kinds (unitList's names); none:
+	// of every kind. A campaign over one feature's shapes.
+	Only []string
 }
 
 // Generate writes the program of seed.
@@ -156,8 +160,17 @@ func (g *gen) program() {
 	}
 	// Every program draws from the whole list; the order of the units
 	// in Main is the order drawn.
-	for i := 0; i < units; i++ {
-		u := pick(g, unitList)
+	list := unitList
+	if len(g.opts.Only) > 0 {
+		list = nil
+		for _, u := range unitList {
+			if slices.Contains(g.opts.Only, u.name) {
+				list = append(list, u)
+			}
+		}
+	}
+	for i := 0; i < units && len(list) > 0; i++ {
+		u := pick(g, list)
 		u.write(g)
 	}
 	g.write()

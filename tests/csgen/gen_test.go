@@ -34,7 +34,7 @@ func TestEveryFeatureAppears(t *testing.T) {
 		// parameter forms
 		"param:params", "param:ref", "param:out", "param:in", "param:optional", "named-arg", "nullable", "nullable-struct", "boxing",
 		// code forms
-		"delegate", "lambda", "closure", "event", "linq", "iterator", "async", "async-real", "async-generic", "exceptions", "exception-filter",
+		"delegate", "lambda", "closure", "event", "linq", "iterator", "iterator-again", "iterator-linq", "iterator-elsewhere", "async", "async-real", "async-generic", "exceptions", "exception-filter",
 		"finally", "recursion", "threads", "tasks", "parallel", "arith", "many-args", "record",
 		// ordinary members
 		"property", "indexer", "operator", "static-ctor", "extension", "using", "unsafe-pointer", "ref-return", "pattern", "checked",
@@ -54,6 +54,20 @@ func TestEveryFeatureAppears(t *testing.T) {
 	for _, f := range want {
 		if seen[f] == 0 {
 			t.Errorf("feature %q never appears in 40 seeds", f)
+		}
+	}
+}
+
+// Options.Only draws the units of those kinds only: a program of the
+// iterator units has their features, and none of another unit's.
+func TestOnly(t *testing.T) {
+	for s := int64(1); s <= 5; s++ {
+		p := Generate(s, Options{Only: []string{"iterators"}})
+		f := strings.Join(p.Features, " ")
+		units := strings.Count(p.Source, "public static class U")
+		iters := strings.Count(p.Source, "public static class UIterators")
+		if !strings.Contains(f, "iterator-again") || strings.Contains(f, "async") || iters < 8 || units != iters+1 {
+			t.Errorf("seed %d, iterators only: %d units, %d of them iterators (and the core); features %s", s, units, iters, f)
 		}
 	}
 }
@@ -82,8 +96,11 @@ func TestCompilesWithMcs(t *testing.T) {
 		t.Skip("compiles programs")
 	}
 	dir := t.TempDir()
-	for _, s := range []int64{3, 1001, 424242} {
-		p := Generate(s, Options{})
+	for _, o := range []struct {
+		s int64
+		o Options
+	}{{3, Options{}}, {1001, Options{}}, {424242, Options{}}, {7, Options{Only: []string{"iterators", "linq"}}}} {
+		s, p := o.s, Generate(o.s, o.o)
 		cs := filepath.Join(dir, "Gen.cs")
 		if err := os.WriteFile(cs, []byte(p.Source), 0o644); err != nil {
 			t.Fatal(err)

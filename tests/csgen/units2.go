@@ -242,6 +242,9 @@ func (g *gen) unitIterators() {
 	c.l("public Bag(T a, T b) { xs = new T[] { a, b }; }")
 	c.l("public IEnumerable<T> Items() { foreach (var x in xs) yield return x; }")
 	c.close()
+	// An enumerable made in one method and enumerated in another.
+	c.l("static IEnumerable<int> Made(int n) { return Count(n, 1, 100); }")
+	c.l("static long Consume(IEnumerable<int> xs) { long s = 0; foreach (var x in xs) s += x; return s; }")
 	c.open("public static void Run()")
 	c.open("unchecked")
 	// A long enumeration, and one never disposed (run to its end by hand).
@@ -257,6 +260,25 @@ func (g *gen) unitIterators() {
 	t := g.anyType(nil)
 	v := g.name("it")
 	c.l("foreach (%s %s in Twice<%s>(%s)) { %s }", t.cs, v, t.cs, g.expr(t, 2, nil), t.obs(v))
+	// The same enumerable enumerated again: its GetEnumerator makes a
+	// fresh enumerator after the first time; the third broken off early.
+	g.use("iterator-again")
+	c.l("var again = Count(%d, %d, 100); Chk.E(again); Chk.E(again);", g.between(0, 8), g.between(1, 5))
+	c.l("foreach (var x in again) { Chk.L(x); if (x >= %d) break; }", g.between(0, 10))
+	av := g.name("b")
+	c.l("var bag = new Bag<%s>(%s, %s).Items();", bt.cs, g.expr(bt, 2, nil), g.expr(bt, 2, nil))
+	c.l("foreach (%s %s in bag) { %s }", bt.cs, av, bt.obs(av))
+	c.l("foreach (%s %s in bag) { %s }", bt.cs, av, bt.obs(av))
+	// LINQ over an iterator, and a query over one run twice.
+	g.use("iterator-linq")
+	c.l("Chk.E(Count(%d, %d, 100).Where(x => x %% 2 == 0).Select(x => x * 3));", g.between(0, 10), g.between(1, 4))
+	c.l("var q = Count(%d, 1, 100).Where(x => x > %d); Chk.L(q.Count()); Chk.L(q.Sum());", g.between(0, 10), g.between(0, 5))
+	// Made in one method, enumerated in another, twice; then on another
+	// thread (joined: the program's output stays the seed's).
+	g.use("iterator-elsewhere")
+	c.l("var made = Made(%d); Chk.L(Consume(made)); Chk.L(Consume(made));", g.between(0, 8))
+	c.l("long ts = 0; var th = new Thread(() => { foreach (var x in made) ts += x; }); th.Start(); th.Join(); Chk.L(ts);")
+	c.l("var me = Made(%d).GetEnumerator(); long tm = 0; var tt = new Thread(() => { while (me.MoveNext()) tm += me.Current; }); tt.Start(); tt.Join(); Chk.L(tm);", g.between(0, 8))
 	c.l("Chk.L(finallies);")
 	c.close()
 	c.close()

@@ -7,6 +7,7 @@ package cstack
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#include "async.h"
 #include "hooks.h"
 #include "slots.h"
 
@@ -188,6 +189,9 @@ static uint64_t bench_skipped(long n) {
 	return b.ns;
 }
 
+// Word w of object o (0-based) after a replay with objects.
+static uint64_t obj_word(int o, int w) { return g_objs[o][w]; }
+
 static int replay(const event *evs, int n, int *depth, int *left, const uint32_t *flags, int *top, int objects,
                   uint64_t *dropped) {
 	replay_t r = {evs, n, depth, left, 0, flags, top, objects, 0};
@@ -257,7 +261,22 @@ func ReplayFlags(evs []Event, flags []uint32) (depths []int, left []int, top []i
 type Replayed struct {
 	Depths, Left, Top []int
 	Dropped           uint64 // calls the thread counted dropped
+	// Objects: each object's state machine fields (trace id, span id,
+	// check word) at the end.
+	Objects [][4]uint64
 }
+
+// AsyncCheck is the check word of a state machine's fields (async.h).
+func AsyncCheck(t0, t1, span uint64) uint64 {
+	return uint64(C.clr_async_check(C.uint64_t(t0), C.uint64_t(t1), C.uint64_t(span)))
+}
+
+// The marks a state machine's check word holds when its fields carry no
+// span (async.h).
+const (
+	AsyncUntraced = uint64(C.ASYNC_UNTRACED)
+	AsyncFolded   = uint64(C.ASYNC_FOLDED)
+)
 
 // ReplayObjects is ReplayFlags with the events' objects: each function's
 // state machine fields (flow_off) are words 0 to 5 of its `this`; objects
@@ -271,6 +290,7 @@ const (
 	Kickoff   = uint32(C.FN_SELECTED | C.FN_ASYNC_KICKOFF)
 	IterCtor  = uint32(C.FN_SELECTED | C.FN_ASYNC_MOVENEXT | C.FN_PLUMBING)
 	IterStep  = uint32(C.FN_SELECTED | C.FN_ASYNC_MOVENEXT | C.FN_ITER_STEP)
+	IterEnd   = uint32(C.FN_SELECTED | C.FN_ASYNC_MOVENEXT | C.FN_ITER_END)
 	FrameFold = int(C.FRAME_FOLDED)
 )
 
@@ -317,6 +337,13 @@ func replay(evs []Event, flags []uint32, objects bool) Replayed {
 		r.Left = append(r.Left, int(leftC[i]))
 	}
 	r.Dropped = uint64(dropped)
+	for o := 0; objects && o < C.MAX_OBJS; o++ {
+		var w [4]uint64
+		for i := range w {
+			w[i] = uint64(C.obj_word(C.int(o), C.int(i)))
+		}
+		r.Objects = append(r.Objects, w)
+	}
 	return r
 }
 

@@ -195,3 +195,111 @@ func TestIteratorMadeUnderAFoldedCall(t *testing.T) {
 		})
 	}
 }
+
+// An enumerable enumerated again: its GetEnumerator (the compiler's
+// plumbing) makes a fresh enumerator, which no iterator method's call
+// gave a span. Its first MoveNext begins the enumeration's span, decided
+// as a call under what enumerates it, and writes it to the enumerator for
+// the later steps (continuations) and Dispose (which ends it). Under a
+// folded call the enumeration folds, its steps transparent; a Dispose of
+// an enumerator never stepped is no span.
+func TestIteratorEnumeratedAgain(t *testing.T) {
+	const (
+		root = iota
+		folded
+		iter    // the iterator method
+		work    // what a step calls
+		ctor    // its enumerator's constructor
+		step    // its MoveNext
+		dispose // its Dispose
+		getEnum // its GetEnumerator
+	)
+	flags := []uint32{root: Selected, folded: Folded, iter: Kickoff, work: Selected, ctor: IterCtor, step: IterStep, dispose: IterEnd, getEnum: Plumbing}
+	moveNext := func(obj int, sp uint64, more bool) []Event {
+		return []Event{{Fn: step, SP: sp, This: obj}, enter(work, sp-100), leave(work, sp-100), {Leave: true, Fn: step, SP: sp, This: obj, Ret: more}}
+	}
+	disposed := func(obj int, sp uint64) []Event {
+		return []Event{{Fn: dispose, SP: sp, This: obj}, {Leave: true, Fn: dispose, SP: sp, This: obj}}
+	}
+	// The second enumeration's enumerator, object 2, made by object 1's
+	// GetEnumerator.
+	again := []Event{{Fn: getEnum, SP: 800, This: 1}, {Fn: ctor, SP: 700, This: 2}, leave(ctor, 700), {Leave: true, Fn: getEnum, SP: 800, This: 1}}
+	cat := func(parts ...[]Event) []Event {
+		var out []Event
+		for _, p := range parts {
+			out = append(out, p...)
+		}
+		return out
+	}
+	first := cat([]Event{enter(iter, 900), {Fn: ctor, SP: 800, This: 1}, leave(ctor, 800), leave(iter, 900)},
+		moveNext(1, 900, true), moveNext(1, 900, false), disposed(1, 900))
+
+	t.Run("under a recorded call", func(t *testing.T) {
+		evs := cat([]Event{enter(root, 1000)}, first, again, moveNext(2, 900, true), moveNext(2, 900, true), moveNext(2, 900, false),
+			disposed(2, 900), []Event{leave(root, 1000)})
+		r := ReplayObjects(evs, flags)
+		if len(r.Left) != 0 || r.Depths[len(r.Depths)-1] != 0 || r.Dropped != 0 {
+			t.Fatalf("unbalanced or dropped: depths %v, frames left %v, %d dropped", r.Depths, r.Left, r.Dropped)
+		}
+		for i, e := range evs {
+			if !e.Leave && (e.Fn == step || e.Fn == work || e.Fn == dispose) && r.Top[i] != FrameRecorded {
+				t.Errorf("event %d (fn %d, object %d): frame state %d, want recorded", i, e.Fn, e.This, r.Top[i])
+			}
+		}
+		// Both enumerators ended (Dispose): the marks say so, and the
+		// second enumeration's span was written to its enumerator.
+		for o := 0; o < 2; o++ {
+			if w := r.Objects[o]; w != [4]uint64{0, 0, 0, AsyncUntraced} {
+				t.Errorf("object %d after Dispose: %#x, want ended", o+1, w)
+			}
+		}
+		// Stopped before Dispose: the fields carry the enumeration's span.
+		mid := cat([]Event{enter(root, 1000)}, first, again, moveNext(2, 900, true))
+		r = ReplayObjects(mid, flags)
+		w := r.Objects[1]
+		if w[2] == 0 || w[0]|w[1] == 0 || w[3] != AsyncCheck(w[0], w[1], w[2]) {
+			t.Errorf("the second enumerator's fields %#x, want a span", w)
+		}
+	})
+	t.Run("under a folded call", func(t *testing.T) {
+		evs := cat([]Event{enter(root, 1000)}, first, []Event{enter(folded, 950)}, again, moveNext(2, 900, true), moveNext(2, 900, false),
+			disposed(2, 900), []Event{leave(folded, 950), leave(root, 1000)})
+		r := ReplayObjects(evs, flags)
+		if len(r.Left) != 0 || r.Depths[len(r.Depths)-1] != 0 || r.Dropped != 0 {
+			t.Fatalf("unbalanced or dropped: depths %v, frames left %v, %d dropped", r.Depths, r.Left, r.Dropped)
+		}
+		steps := 0
+		for i, e := range evs[len(first)+1:] {
+			i += len(first) + 1
+			switch {
+			case e.Leave:
+			case e.Fn == step && steps == 0:
+				steps++
+				if r.Top[i] != FrameFold {
+					t.Errorf("event %d: the first step %d, want folded", i, r.Top[i])
+				}
+			case e.Fn == step || e.Fn == dispose:
+				if r.Top[i] != FramePass {
+					t.Errorf("event %d (fn %d): state %d, want transparent", i, e.Fn, r.Top[i])
+				}
+			case e.Fn == work:
+				if r.Top[i] != FrameFold {
+					t.Errorf("event %d: a step's call %d, want folded", i, r.Top[i])
+				}
+			}
+		}
+		if w := r.Objects[1]; w != [4]uint64{0, 0, 0, AsyncFolded} {
+			t.Errorf("the second enumerator's fields %#x, want folded", w)
+		}
+	})
+	t.Run("disposed before a step", func(t *testing.T) {
+		evs := cat([]Event{enter(root, 1000)}, first, again, disposed(2, 900), []Event{leave(root, 1000)})
+		r := ReplayObjects(evs, flags)
+		if len(r.Left) != 0 || r.Depths[len(r.Depths)-1] != 0 {
+			t.Fatalf("unbalanced: depths %v, frames left %v", r.Depths, r.Left)
+		}
+		if i := len(evs) - 3; r.Top[i] != FramePass {
+			t.Errorf("Dispose of a fresh enumerator: state %d, want transparent", r.Top[i])
+		}
+	})
+}

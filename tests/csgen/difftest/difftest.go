@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -94,7 +95,7 @@ type Run struct {
 // Failure is one way a traced run differs from the untraced one.
 type Failure struct {
 	Runtime, Mode string
-	Kind          string // compile, crash, timeout, exit-code, stdout, accounting, unreadable, nondeterministic
+	Kind          string // compile, crash, timeout, exit-code, stdout, accounting, unreadable, nondeterministic, plumbing
 	Detail        string
 }
 
@@ -264,6 +265,9 @@ func (c *Config) compare(runs []Run, exactCalls bool) []Failure {
 		if reJITRE.MatchString(r.Stderr) {
 			rejitted = true
 		}
+		if p := iteratorPlumbing(r.spans); len(p) > 0 {
+			add(r, "plumbing", "an iterator's enumerator made spans (one span per enumeration, named as its iterator method): %s", strings.Join(p, ", "))
+		}
 		if c.StrictValues && (r.Unreadable > 0 || r.Faulted > 0) {
 			add(r, "unreadable", "%d values <unreadable>, %d runtime calls faulted", r.Unreadable, r.Faulted)
 		}
@@ -275,6 +279,25 @@ func (c *Config) compare(runs []Run, exactCalls bool) []Failure {
 	if exactCalls && okOn && okOff && on != off && !rejitted {
 		add(runs[1], "accounting", "%d calls accounted with capture on, %d with capture off", on, off)
 	}
+	return out
+}
+
+// iteratorPlumbing names the distinct spans of an iterator's enumerator
+// (its MoveNext, Current, Dispose, GetEnumerator, constructor), which the
+// profiler never makes: an enumeration is one span, its iterator
+// method's. The programs are compiled by mcs, whose enumerators are
+// <Method>c__IteratorN (a test's oracle may know the compiler; the
+// profiler tells them from metadata).
+func iteratorPlumbing(spans []otlpsink.Span) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range spans {
+		if strings.Contains(s.Name, ">c__Iterator") && !seen[s.Name] {
+			seen[s.Name] = true
+			out = append(out, s.Name)
+		}
+	}
+	sort.Strings(out)
 	return out
 }
 
