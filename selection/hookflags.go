@@ -48,6 +48,8 @@ const (
 	FnWorkThread Flags = 1 << 26
 	// With FnAsyncMoveNext: a state machine with the serving fields.
 	FnAsyncLoop Flags = 1 << 27
+	// With FnWorkMake: an item made without a delegate never runs.
+	FnWorkPromise Flags = 1 << 28
 
 	// Hooked for what they carry: never a span nor a counted call.
 	FnNotACall = FnActivityStop | FnQueue | FnWorkMake | FnWorkRun

@@ -43,6 +43,7 @@ var goFnFlags = map[string]struct {
 	"FN_ENTRY":          {"FnEntry", selection.FnEntry},
 	"FN_WORK_THREAD":    {"FnWorkThread", selection.FnWorkThread},
 	"FN_ASYNC_LOOP":     {"FnAsyncLoop", selection.FnAsyncLoop},
+	"FN_WORK_PROMISE":   {"FnWorkPromise", selection.FnWorkPromise},
 	"FN_NOT_A_CALL":     {"FnNotACall", selection.FnNotACall},
 	"FN_NEVER_FOLDED":   {"FnNeverFolded", selection.FnNeverFolded},
 }
