@@ -129,7 +129,7 @@ enum {
     // fields (async.h ASYNC_FIELD_BORN, ASYNC_FIELD_RESUMES).
     FN_ASYNC_LOOP = 1 << 27,
     // With FN_WORK_MAKE: an item made without a delegate never runs
-    // (workitems.h WORK_PROMISE_ARG) and is not recorded.
+    // (workitems.h, promise-style tasks) and is not recorded.
     FN_WORK_PROMISE = 1 << 28,
 };
 // Folded and asked to be re-JIT-compiled without hooks (rejit.c): its new

@@ -82,9 +82,16 @@ int clr_elt_arg(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, uint32_t id
 enum { ELT_RDI = 0x78, ELT_THIS_CHECKS = 64 };
 uintptr_t clr_elt_this(const clr_runtime *rt, uintptr_t fid, uintptr_t elt);
 
-// Whether `this` is read directly: 1 on, -1 off, 0 still checking; and a
-// reset to checking (a new runtime, a test).
+// Argument 1 of the call fid being entered (the first after `this`) as a
+// word, when it is one passed in an integer register (a reference): the
+// rsi the stub saved after rdi, read directly as `this` is, on agreement
+// with the runtime's answers of its own. 0 when it cannot be read.
+int clr_elt_arg1_word(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, uintptr_t *out);
+
+// Whether `this` (argument 1) is read directly: 1 on, -1 off, 0 still
+// checking; and a reset of both to checking (a new runtime, a test).
 int clr_elt_this_direct(void);
+int clr_elt_arg1_direct(void);
 void clr_elt_this_reset(void);
 
 #endif
