@@ -45,8 +45,11 @@ __attribute__((noinline)) int clr_elt_arg(const clr_runtime *rt, uintptr_t fid, 
     clr_enter_args a;
     clr_elt_fp fp;
     COR_PRF_FRAME_INFO frame = 0;
+    // The ranges run on past the one the runtime's struct declares, into
+    // a.more: reached through a pointer, not an index of that array.
+    const COR_PRF_FUNCTION_ARGUMENT_RANGE *r = a.info.ranges + idx;
     int ok = enter_args(rt, fid, elt, &frame, &a, &fp) >= 0 && idx < a.info.numRanges && idx < ELT_MAX_RANGES &&
-             a.info.ranges[idx].length >= size && clr_guarded_read(out, a.info.ranges[idx].startAddress, size);
+             r->length >= size && clr_guarded_read(out, r->startAddress, size);
     clr_enter_args_done(&fp);
     return ok;
 }
