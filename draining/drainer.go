@@ -109,10 +109,10 @@ func (d *Drainer) Run() {
 	d.shed.Start(time.Now(), d.Hooks.ThreadCPU())
 	var idle Idle
 	for {
-		n := d.Pass()
+		d.Pass()
 		d.releaseDue()
 		d.shedTick()
-		sleep := idle.After(n)
+		sleep := idle.After(d.Walker.Fullest())
 		d.Spans.SetDroppedCalls(d.Hooks.Dropped())
 		d.ReportDrops(false)
 		if time.Since(d.lastStats) >= summary.TablesEvery {

@@ -58,6 +58,7 @@ type Walker struct {
 	backlog shedding.Backlog
 	behind  bool
 	threads []*Thread // by slot
+	fullest float64   // the last pass's fullest ring, a share of Soft
 }
 
 // Pass drains every slot once and returns how many records it handed on.
@@ -68,7 +69,10 @@ func (w *Walker) Pass() int {
 	total := 0
 	var fullest uint64
 	size := float64(w.Slots.Soft())
-	defer func() { w.setBehind(w.backlog.Observe(float64(fullest) / size)) }()
+	defer func() {
+		w.fullest = float64(fullest) / size
+		w.setBehind(w.backlog.Observe(w.fullest))
+	}()
 	for i := 0; i < n; i++ {
 		state := w.Slots.State(i)
 		if state == Free {
@@ -98,6 +102,10 @@ func (w *Walker) Pass() int {
 	}
 	return total
 }
+
+// Fullest is how full the fullest ring was when the last pass read it, a
+// share of its resident size (Slots.Soft).
+func (w *Walker) Fullest() float64 { return w.fullest }
 
 // thread is slot i's thread, opened at its first pass.
 func (w *Walker) thread(i int) *Thread {

@@ -202,5 +202,11 @@ func TestBacklog(t *testing.T) {
 		if !slices.Equal(behind, c.want) {
 			t.Errorf("after %d and %d bytes: behind told %v, want %v", c.a, c.b, behind, c.want)
 		}
+		// The fullest ring of the pass, as a share of Soft (1024): what
+		// the drainer's sleep follows.
+		written := func(n int) int { return (n + 31) / 32 * 32 } // records of 32 bytes
+		if want := float64(max(written(c.a), written(c.b))) / 1024; w.Fullest() != want {
+			t.Errorf("after %d and %d bytes: fullest %v, want %v", c.a, c.b, w.Fullest(), want)
+		}
 	}
 }

@@ -245,6 +245,11 @@ static int has_method(void *imp, mdTypeDef td, const char *name) {
 }
 
 // Registers td's methods of the given names (every overload) as kind.
+// The kind of a work item's maker (workitems.c's table).
+static int work_make_kind(const clr_work_api *w) {
+    return w->repeat ? ASYNC_SPECIAL_WORK_MAKE_REPEAT : w->promise ? ASYNC_SPECIAL_WORK_MAKE_PROMISE : ASYNC_SPECIAL_WORK_MAKE;
+}
+
 static void add_special(void *imp, uintptr_t mid, mdTypeDef td, const char *const *names, int nnames, int kind) {
     pthread_mutex_lock(&g_special_mu);
     for (int k = 0; k < nnames; k++) {
@@ -334,7 +339,7 @@ static void corelib_specials(uintptr_t mid, const uint8_t *base, int flat) {
             if (td == 0 || md_image_methods_named(&img, td, w->make, NULL, 0) == 0 ||
                 md_image_methods_named(&img, td, w->run, NULL, 0) == 0)
                 continue;
-            image_specials(&img, mid, td, &w->make, 1, w->repeat ? ASYNC_SPECIAL_WORK_MAKE_REPEAT : ASYNC_SPECIAL_WORK_MAKE);
+            image_specials(&img, mid, td, &w->make, 1, work_make_kind(w));
             image_specials(&img, mid, td, &w->run, 1, w->repeat ? ASYNC_SPECIAL_WORK_REPEAT : ASYNC_SPECIAL_WORK_RUN);
             mdTypeDef in = w->inliner_type != NULL ? md_image_find_type(&img, w->ns, w->inliner_type) : 0;
             if (in != 0)
@@ -368,7 +373,7 @@ static void corelib_specials(uintptr_t mid, const uint8_t *base, int flat) {
             if (MD(imp)->FindTypeDefByName(imp, (const WCHAR *)n16, 0, &td) != S_OK || !has_method(imp, td, w->make) ||
                 !has_method(imp, td, w->run))
                 continue;
-            add_special(imp, mid, td, &w->make, 1, w->repeat ? ASYNC_SPECIAL_WORK_MAKE_REPEAT : ASYNC_SPECIAL_WORK_MAKE);
+            add_special(imp, mid, td, &w->make, 1, work_make_kind(w));
             add_special(imp, mid, td, &w->run, 1, w->repeat ? ASYNC_SPECIAL_WORK_REPEAT : ASYNC_SPECIAL_WORK_RUN);
             if (w->inliner_type == NULL)
                 continue;

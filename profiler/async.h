@@ -50,9 +50,12 @@ uint64_t clr_async_skipped_modules(void);
 // (queue.c), or neither (0).
 // ASYNC_SPECIAL_WORK_*: a work item's maker and run (workitems.c).
 // ASYNC_SPECIAL_WORK_MAKE_REPEAT: the maker of an item that may run more
-// than once (a timer's).
+// than once (a timer's); ASYNC_SPECIAL_WORK_MAKE_PROMISE: one whose item
+// never runs when made without a delegate (Task's: workitems.h,
+// promise-style tasks).
 enum { ASYNC_SPECIAL_BUILDER = 1, ASYNC_SPECIAL_QUEUE = 2, ASYNC_SPECIAL_WORK_MAKE = 3, ASYNC_SPECIAL_WORK_RUN = 4,
-       ASYNC_SPECIAL_WORK_REPEAT = 5, ASYNC_SPECIAL_COMPILE = 6, ASYNC_SPECIAL_WORK_MAKE_REPEAT = 7 };
+       ASYNC_SPECIAL_WORK_REPEAT = 5, ASYNC_SPECIAL_COMPILE = 6, ASYNC_SPECIAL_WORK_MAKE_REPEAT = 7,
+       ASYNC_SPECIAL_WORK_MAKE_PROMISE = 8 };
 int clr_async_special_method(uintptr_t mid, uint32_t tok);
 // A custom attribute's blob (the runtime's memory, valid while the module is).
 int md_attribute_blob(void *imp, uint32_t tok, const uint16_t *name, const uint8_t **data, uint32_t *len);

@@ -147,6 +147,9 @@ enum {
     // With FN_ASYNC_MOVENEXT: an iterator's MoveNext, whose exit record
     // says what it returned (EXIT_ITER_*).
     FN_ITER_STEP = 1 << 29,
+    // With FN_WORK_MAKE: an item made without a delegate never runs
+    // (workitems.h, promise-style tasks) and is not recorded.
+    FN_WORK_PROMISE = 1 << 30,
 };
 // The exit record's second word, of an iterator's MoveNext: the top bits
 // say it returned true (an element yielded) or false (the enumeration is

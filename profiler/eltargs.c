@@ -45,42 +45,66 @@ __attribute__((noinline)) int clr_elt_arg(const clr_runtime *rt, uintptr_t fid, 
     clr_enter_args a;
     clr_elt_fp fp;
     COR_PRF_FRAME_INFO frame = 0;
+    // The ranges run on past the one the runtime's struct declares, into
+    // a.more: reached through a pointer, not an index of that array.
+    const COR_PRF_FUNCTION_ARGUMENT_RANGE *r = a.info.ranges + idx;
     int ok = enter_args(rt, fid, elt, &frame, &a, &fp) >= 0 && idx < a.info.numRanges && idx < ELT_MAX_RANGES &&
-             a.info.ranges[idx].length >= size && clr_guarded_read(out, a.info.ranges[idx].startAddress, size);
+             r->length >= size && clr_guarded_read(out, r->startAddress, size);
     clr_enter_args_done(&fp);
     return ok;
 }
 
-static _Atomic int g_this_direct;
-static _Atomic uint32_t g_this_agreed;
+// Per saved register (rdi, rsi): whether it is read directly (1 on, -1
+// off, 0 checking) and how many of the runtime's answers agreed with it.
+// Each is judged on its own: rsi holds argument 1 only when that is a
+// word passed in an integer register.
+static struct {
+    _Atomic int direct;
+    _Atomic uint32_t agreed;
+} g_reg[2];
 
-int clr_elt_this_direct(void) { return atomic_load_explicit(&g_this_direct, memory_order_relaxed); }
+int clr_elt_this_direct(void) { return atomic_load_explicit(&g_reg[0].direct, memory_order_relaxed); }
+int clr_elt_arg1_direct(void) { return atomic_load_explicit(&g_reg[1].direct, memory_order_relaxed); }
 
 void clr_elt_this_reset(void) {
-    atomic_store_explicit(&g_this_agreed, 0, memory_order_relaxed);
-    atomic_store_explicit(&g_this_direct, 0, memory_order_relaxed);
+    for (int k = 0; k < 2; k++) {
+        atomic_store_explicit(&g_reg[k].agreed, 0, memory_order_relaxed);
+        atomic_store_explicit(&g_reg[k].direct, 0, memory_order_relaxed);
+    }
 }
 
-static inline uintptr_t saved_rdi(uintptr_t data) { return *(const uintptr_t *)(data + ELT_RDI); }
+static inline uintptr_t saved_reg(uintptr_t data, uint32_t k) { return *(const uintptr_t *)(data + ELT_RDI + 8 * k); }
 
-uintptr_t clr_elt_this(const clr_runtime *rt, uintptr_t fid, uintptr_t elt) {
+// Argument k (0: rdi, 1: rsi) as a word: the stub's saved register once
+// agreed, else the runtime's answer, which is checked against it.
+static int reg_arg(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, uint32_t k, uintptr_t *out) {
     uintptr_t data = elt != 0 ? *(const uintptr_t *)elt : 0;
-    int direct = atomic_load_explicit(&g_this_direct, memory_order_relaxed);
-    if (direct > 0 && data != 0)
-        return saved_rdi(data);
-    uintptr_t self = 0;
-    if (!clr_elt_arg(rt, fid, elt, 0, &self, sizeof self))
+    int direct = atomic_load_explicit(&g_reg[k].direct, memory_order_relaxed);
+    if (direct > 0 && data != 0) {
+        *out = saved_reg(data, k);
+        return 1;
+    }
+    uintptr_t v = 0;
+    if (!clr_elt_arg(rt, fid, elt, k, &v, sizeof v))
         return 0;
     if (direct == 0 && data != 0) {
-        if (saved_rdi(data) != self) {
-            atomic_store_explicit(&g_this_direct, -1, memory_order_relaxed);
-        } else if (atomic_fetch_add_explicit(&g_this_agreed, 1, memory_order_relaxed) + 1 >= ELT_THIS_CHECKS) {
+        if (saved_reg(data, k) != v) {
+            atomic_store_explicit(&g_reg[k].direct, -1, memory_order_relaxed);
+        } else if (atomic_fetch_add_explicit(&g_reg[k].agreed, 1, memory_order_relaxed) + 1 >= ELT_THIS_CHECKS) {
             int checking = 0;
-            atomic_compare_exchange_strong_explicit(&g_this_direct, &checking, 1, memory_order_relaxed, memory_order_relaxed);
+            atomic_compare_exchange_strong_explicit(&g_reg[k].direct, &checking, 1, memory_order_relaxed, memory_order_relaxed);
         }
     }
-    return self;
+    *out = v;
+    return 1;
 }
+
+uintptr_t clr_elt_this(const clr_runtime *rt, uintptr_t fid, uintptr_t elt) {
+    uintptr_t self = 0;
+    return reg_arg(rt, fid, elt, 0, &self) ? self : 0;
+}
+
+int clr_elt_arg1_word(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, uintptr_t *out) { return reg_arg(rt, fid, elt, 1, out); }
 
 int clr_elt_ret_bool(const clr_runtime *rt, uintptr_t fid, uintptr_t elt) {
     COR_PRF_FRAME_INFO frame = 0;

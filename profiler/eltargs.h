@@ -86,9 +86,16 @@ uintptr_t clr_elt_this(const clr_runtime *rt, uintptr_t fid, uintptr_t elt);
 // COR_PRF_ELT_INFO): 1 true, 0 false, -1 not known.
 int clr_elt_ret_bool(const clr_runtime *rt, uintptr_t fid, uintptr_t elt);
 
-// Whether `this` is read directly: 1 on, -1 off, 0 still checking; and a
-// reset to checking (a new runtime, a test).
+// Argument 1 of the call fid being entered (the first after `this`) as a
+// word, when it is one passed in an integer register (a reference): the
+// rsi the stub saved after rdi, read directly as `this` is, on agreement
+// with the runtime's answers of its own. 0 when it cannot be read.
+int clr_elt_arg1_word(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, uintptr_t *out);
+
+// Whether `this` and argument 1 are read directly: 1 on, -1 off, 0 still
+// checking; and a reset of both to checking (a new runtime, a test).
 int clr_elt_this_direct(void);
+int clr_elt_arg1_direct(void);
 void clr_elt_this_reset(void);
 
 #endif

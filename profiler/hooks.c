@@ -721,6 +721,9 @@ __attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_
     }
     if (how == WORK_JOIN && (suppressed || clr_ambient_flow_suppressed()))
         how = WORK_LINK;
+    uintptr_t action = 0;
+    if ((fn->flags & FN_WORK_PROMISE) && clr_elt_arg1_word(&g_rt, fn->function_id, elt, &action) && action == 0)
+        return; // a promise-style task: no run will ever take it
     if ((self = clr_elt_this(&g_rt, fn->function_id, elt)) == 0)
         return;
     ctx.made = now;

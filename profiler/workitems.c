@@ -54,24 +54,24 @@
 #include "workitems.h"
 
 const clr_work_api clr_work_apis[] = {
-    {"System.Threading.Tasks", "Task", "TaskConstructorCore", "ExecuteWithThreadLocal", 0, NULL, NULL},
-    {"System.Threading", "QueueUserWorkItemCallback", ".ctor", "Execute", 0, NULL, NULL},
-    {"System.Threading", "QueueUserWorkItemCallback`1", ".ctor", "Execute", 0, NULL, NULL},
-    {"System.Threading", "QueueUserWorkItemCallbackDefaultContext", ".ctor", "Execute", 0, NULL, NULL},
-    {"System.Threading", "QueueUserWorkItemCallbackDefaultContext`1", ".ctor", "Execute", 0, NULL, NULL},
+    {"System.Threading.Tasks", "Task", "TaskConstructorCore", "ExecuteWithThreadLocal", 0, NULL, NULL, 1},
+    {"System.Threading", "QueueUserWorkItemCallback", ".ctor", "Execute", 0, NULL, NULL, 0},
+    {"System.Threading", "QueueUserWorkItemCallback`1", ".ctor", "Execute", 0, NULL, NULL, 0},
+    {"System.Threading", "QueueUserWorkItemCallbackDefaultContext", ".ctor", "Execute", 0, NULL, NULL, 0},
+    {"System.Threading", "QueueUserWorkItemCallbackDefaultContext`1", ".ctor", "Execute", 0, NULL, NULL, 0},
     // A tick runs in Fire, not in the CallCallback it calls: on .NET 8 no
     // tick found its item through CallCallback once the timer code was
     // optimized (after tier-up, or from the start without tiering; the
     // profiler was never asked to allow an inlining of it), while Fire
     // finds it in every kind of code on both runtimes.
-    {"System.Threading", "TimerQueueTimer", ".ctor", "Fire", 1, NULL, NULL},
+    {"System.Threading", "TimerQueueTimer", ".ctor", "Fire", 1, NULL, NULL, 0},
     // A thread started with the caller's context (flows.WorkMaker keeps
     // Start() and Start(Object) of Start's overloads): .NET 5+ runs it in
     // Thread.StartCallback; .NET Core 3.1 through its ThreadHelper, given
     // the context on the starting thread.
-    {"System.Threading", "Thread", "Start", "StartCallback", 0, NULL, NULL},
-    {"System.Threading", "ThreadHelper", "SetExecutionContextHelper", "ThreadStart", 0, "Thread", "Start"},
-    {NULL, NULL, NULL, NULL, 0, NULL, NULL},
+    {"System.Threading", "Thread", "Start", "StartCallback", 0, NULL, NULL, 0},
+    {"System.Threading", "ThreadHelper", "SetExecutionContextHelper", "ThreadStart", 0, "Thread", "Start", 0},
+    {NULL, NULL, NULL, NULL, 0, NULL, NULL, 0},
 };
 
 // 10,000 items pending at once fill it a third: probes stay short.

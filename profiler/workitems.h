@@ -20,8 +20,20 @@ typedef struct clr_work_api {
     // inlines the maker: compiled instead (FN_COMPILE), so that the JIT,
     // asked (JITInlining), keeps the hooked maker a call. NULL: none.
     const char *inliner_type, *inliner;
+    // The maker's argument 1 is the item's delegate, which a promise-style
+    // item has none of (below).
+    int promise;
 } clr_work_api;
 extern const clr_work_api clr_work_apis[]; // ends with a NULL type
+
+// Promise-style tasks: the delegate of Task's maker, TaskConstructorCore(
+// Delegate action, object state, ...), its argument 1 (`this` is 0, read
+// by eltargs.h clr_elt_arg1_word), is null for a promise-style task
+// (a TaskCompletionSource's, FromAsync's, Task.Delay's), which completes
+// without ever running through ExecuteWithThreadLocal. Such an item is not
+// recorded: nothing would take it back, and until a collection forgot it,
+// it would lengthen every probe of the table (an HttpListener's
+// GetContextAsync makes one per request).
 
 // The period's argument of a repeating item's maker (`this` is 0): the
 // runtime's TimerQueueTimer(TimerCallback, object, uint dueTime, uint

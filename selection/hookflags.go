@@ -54,6 +54,8 @@ const (
 	// With FnAsyncMoveNext: an iterator's MoveNext (flows.IterStep), whose
 	// exit record says what it returned.
 	FnIterStep Flags = 1 << 29
+	// With FnWorkMake: an item made without a delegate never runs.
+	FnWorkPromise Flags = 1 << 30
 
 	// Hooked for what they carry: never a span nor a counted call.
 	FnNotACall = FnActivityStop | FnQueue | FnWorkMake | FnWorkRun | FnPlumbing

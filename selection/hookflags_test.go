@@ -53,7 +53,7 @@ func TestHookedFlags(t *testing.T) {
 func TestFlagBits(t *testing.T) {
 	bits := []Flags{FnSelected, FnSharedGeneric, FnFolded, FnFoldExempt, FnAsyncKickoff, FnAsyncMoveNext, FnAsyncComplete,
 		FnClosureCtor, FnClosureBody, FnReJIT, FnUnhooked, FnActivityStop, FnQueue, FnQueueUnsafe, FnIterEnd, FnWorkMake,
-		FnWorkRun, FnWorkRepeat, FnCompile, FnPending, FnEntry, FnWorkThread, FnAsyncLoop, FnPlumbing, FnIterStep}
+		FnWorkRun, FnWorkRepeat, FnCompile, FnPending, FnEntry, FnWorkThread, FnAsyncLoop, FnPlumbing, FnIterStep, FnWorkPromise}
 	var all Flags
 	for _, b := range bits {
 		if b == 0 || b&(b-1) != 0 || all&b != 0 {

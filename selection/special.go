@@ -15,15 +15,20 @@ const (
 	SpecialWorkRepeat     Special = 5 // runs an item that may run more than once
 	SpecialCompile        Special = 6 // compiles code (the runtime's JIT entry)
 	SpecialWorkMakeRepeat Special = 7 // makes an item that may run more than once (a timer's)
+	// Makes an item that never runs when made without a delegate (Task's
+	// TaskConstructorCore: a promise-style task).
+	SpecialWorkMakePromise Special = 8
 )
 
 // Work reports whether s makes or runs a work item.
 func (s Special) Work() bool {
-	return s == SpecialWorkMake || s == SpecialWorkMakeRepeat || s == SpecialWorkRun || s == SpecialWorkRepeat
+	return s.Maker() || s == SpecialWorkRun || s == SpecialWorkRepeat
 }
 
 // Maker reports whether s makes a work item.
-func (s Special) Maker() bool { return s == SpecialWorkMake || s == SpecialWorkMakeRepeat }
+func (s Special) Maker() bool {
+	return s == SpecialWorkMake || s == SpecialWorkMakeRepeat || s == SpecialWorkMakePromise
+}
 
 // WorkFlags are the flags of a work item's maker or run (s.Work());
 // thread: the run is a thread's start (flows.WorkThread), whose root may
@@ -35,6 +40,8 @@ func WorkFlags(s Special, thread bool) Flags {
 		f |= FnWorkMake
 	case SpecialWorkMakeRepeat:
 		f |= FnWorkMake | FnWorkRepeat
+	case SpecialWorkMakePromise:
+		f |= FnWorkMake | FnWorkPromise
 	case SpecialWorkRun:
 		f |= FnWorkRun
 		if thread {

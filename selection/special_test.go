@@ -12,6 +12,7 @@ func TestWorkFlags(t *testing.T) {
 		{SpecialWorkMake, false, FnSelected | FnWorkMake, true},
 		{SpecialWorkMake, true, FnSelected | FnWorkMake, true}, // only a run is a thread's start
 		{SpecialWorkMakeRepeat, false, FnSelected | FnWorkMake | FnWorkRepeat, true},
+		{SpecialWorkMakePromise, false, FnSelected | FnWorkMake | FnWorkPromise, true},
 		{SpecialWorkRun, false, FnSelected | FnWorkRun, false},
 		{SpecialWorkRun, true, FnSelected | FnWorkRun | FnWorkThread, false},
 		{SpecialWorkRepeat, true, FnSelected | FnWorkRun | FnWorkRepeat, false},

@@ -440,6 +440,47 @@ func TestManyPendingWorkItems(t *testing.T) {
 	})
 }
 
+// A promise-style task (a TaskCompletionSource's; HttpListener's
+// GetContextAsync makes one per request) never runs as a work item, so its
+// making is not recorded: only the Task.Run items made beside them are,
+// and every one of those continues its maker's trace. Recorded, the
+// promises would wait in the table until a collection forgot them.
+func TestPromiseTasksAreNoWorkItems(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		const n = 2000
+		r := asyncRun(t, rt, []string{"promises", fmt.Sprint(n)},
+			map[string]string{"CLROTEL_EXCLUDE": "Program.Main", "CLROTEL_FOLD": "off", "CLROTEL_LOG_LEVEL": "info"})
+		ids := byID(r.Spans)
+		makes := byName(r.Spans, asyncNS+"Promises.Make(Int32 id)")
+		works := byName(r.Spans, asyncNS+"Promises.Work(Int32 id)")
+		if len(makes) != n || len(works) != n {
+			t.Fatalf("%d Make and %d Work spans, want %d each\n%s", len(makes), len(works), n, r.Stderr)
+		}
+		for _, w := range works {
+			p := w
+			for p.ParentSpanID != "" && !strings.HasSuffix(p.Name, "Promises.Make(Int32 id)") {
+				p = ids[p.ParentSpanID]
+			}
+			if p.Attrs["dotnet.arg.id"] != w.Attrs["dotnet.arg.id"] || p.TraceID != w.TraceID {
+				t.Fatalf("Work(%v) is not under its Make: under %s (%v)", w.Attrs["dotnet.arg.id"], p.Name, p.Attrs["dotnet.arg.id"])
+			}
+		}
+		var made, joined int
+		if i := strings.Index(r.Stderr, "queued work: "); i < 0 {
+			t.Fatalf("no queued work line in the exit log\n%s", r.Stderr)
+		} else if _, err := fmt.Sscanf(r.Stderr[i:], "queued work: %d work items made under a span, %d runs", &made, &joined); err != nil {
+			t.Fatalf("queued work line: %v\n%s", err, r.Stderr[i:])
+		}
+		// Task.Run's n items, and a few the runtime makes on its own.
+		if made < n || made > n+n/20 {
+			t.Errorf("%d work items made under a span, want the %d Task.Run items (the %d promises are none)\n%s", made, n, n, r.Stderr)
+		}
+		if strings.Contains(r.Stderr, "work items forgotten") {
+			t.Errorf("items forgotten at a collection: a promise was recorded\n%s", r.Stderr)
+		}
+	})
+}
+
 // 10,000 flows in flight at once, each resumed on the pool: every step
 // stays with its own flow.
 func TestAsyncConcurrentFlows(t *testing.T) {

@@ -45,6 +45,7 @@ var goFnFlags = map[string]struct {
 	"FN_ASYNC_LOOP":     {"FnAsyncLoop", selection.FnAsyncLoop},
 	"FN_PLUMBING":       {"FnPlumbing", selection.FnPlumbing},
 	"FN_ITER_STEP":      {"FnIterStep", selection.FnIterStep},
+	"FN_WORK_PROMISE":   {"FnWorkPromise", selection.FnWorkPromise},
 	"FN_NOT_A_CALL":     {"FnNotACall", selection.FnNotACall},
 	"FN_NEVER_FOLDED":   {"FnNeverFolded", selection.FnNeverFolded},
 }

@@ -179,6 +179,28 @@ func This(rdi, self uint64) (uint64, int) {
 	return uint64(got), int(C.clr_elt_this_direct())
 }
 
+// Arg1 reads argument 1 of a call as This reads `this`: the stub saved
+// rsi, the runtime answers arg (GetFunctionEnter3Info's range 1). It
+// returns what the reader gave, whether that was read, and whether it now
+// reads the word directly (1), has stopped trying (-1) or is still
+// checking (0).
+func Arg1(rsi, arg uint64) (uint64, bool, int) {
+	var a C.fake_args
+	a.n = 2
+	a.slots[0] = 0x10
+	a.slots[1] = C.uint64_t(arg)
+	C.fake_set_args(&a)
+	data := C.calloc(1, 0x100)
+	defer C.free(data)
+	info := (*C.uintptr_t)(C.calloc(1, 16))
+	defer C.free(unsafe.Pointer(info))
+	*(*uint64)(unsafe.Add(data, C.ELT_RDI+8)) = rsi
+	*info = C.uintptr_t(uintptr(data))
+	var got C.uintptr_t
+	ok := C.clr_elt_arg1_word(C.fake_runtime(), 7, C.uintptr_t(uintptr(unsafe.Pointer(info))), &got) != 0
+	return uint64(got), ok, int(C.clr_elt_arg1_direct())
+}
+
 // ResetThis makes the reader check the runtime's answers again.
 func ResetThis() { C.clr_elt_this_reset() }
 

@@ -40,3 +40,41 @@ func TestThisDirect(t *testing.T) {
 		})
 	}
 }
+
+// Argument 1 is read from the saved rsi on the same terms, judged apart
+// from `this`: a call whose rsi does not hold it (a struct argument) turns
+// its direct read off, not that of `this`.
+func TestArg1Direct(t *testing.T) {
+	t.Cleanup(ResetThis)
+	tests := []struct {
+		name             string
+		rsi, arg         uint64
+		calls            int
+		lastRSI, lastArg uint64
+		want             uint64
+		wantDirect       int
+	}{
+		{name: "checking", rsi: 0x1000, arg: 0x1000, calls: 10, lastRSI: 0, lastArg: 0, want: 0, wantDirect: 0},
+		{name: "direct", rsi: 0x1000, arg: 0x1000, calls: 64, lastRSI: 0, lastArg: 0x4000, want: 0, wantDirect: 1},
+		{name: "off", rsi: 0x1000, arg: 0x5000, calls: 1, lastRSI: 0x3000, lastArg: 0, want: 0, wantDirect: -1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ResetThis()
+			for i := 0; i < tc.calls; i++ {
+				if got, ok, _ := Arg1(tc.rsi, tc.arg); !ok || got != tc.arg {
+					t.Fatalf("call %d: argument 1 = %#x (%v), want the runtime's %#x", i, got, ok, tc.arg)
+				}
+			}
+			got, ok, direct := Arg1(tc.lastRSI, tc.lastArg)
+			if !ok || got != tc.want || direct != tc.wantDirect {
+				t.Errorf("argument 1 = %#x (%v, direct %d), want %#x (direct %d)", got, ok, direct, tc.want, tc.wantDirect)
+			}
+			if this := This; tc.wantDirect == -1 {
+				if _, d := this(0x10, 0x10); d == -1 {
+					t.Errorf("argument 1's disagreement turned off the direct read of this")
+				}
+			}
+		})
+	}
+}

@@ -14,7 +14,8 @@ var goSpecials = map[string]selection.Special{
 	"ASYNC_SPECIAL_BUILDER": selection.SpecialBuilder, "ASYNC_SPECIAL_QUEUE": selection.SpecialQueue,
 	"ASYNC_SPECIAL_WORK_MAKE": selection.SpecialWorkMake, "ASYNC_SPECIAL_WORK_RUN": selection.SpecialWorkRun,
 	"ASYNC_SPECIAL_WORK_REPEAT": selection.SpecialWorkRepeat, "ASYNC_SPECIAL_COMPILE": selection.SpecialCompile,
-	"ASYNC_SPECIAL_WORK_MAKE_REPEAT": selection.SpecialWorkMakeRepeat,
+	"ASYNC_SPECIAL_WORK_MAKE_REPEAT":  selection.SpecialWorkMakeRepeat,
+	"ASYNC_SPECIAL_WORK_MAKE_PROMISE": selection.SpecialWorkMakePromise,
 }
 
 // TestSpecials: each special is the same in async.h and package selection,

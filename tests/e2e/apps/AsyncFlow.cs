@@ -252,6 +252,31 @@ namespace Acme.Async
         }
     }
 
+    // Promise-style tasks (a TaskCompletionSource's), which complete without
+    // ever running as a work item, beside Task.Run's, which run: made under
+    // a span each.
+    public static class Promises
+    {
+        public static int Work(int id) { return id; }
+
+        public static int Make(int id)
+        {
+            var tcs = new TaskCompletionSource<int>(TaskCreationOptions.RunContinuationsAsynchronously);
+            var run = Task.Run(() => Work(id));
+            tcs.SetResult(run.Result);
+            return tcs.Task.Result;
+        }
+
+        public static int Run(int n)
+        {
+            int sum = 0;
+            for (int i = 0; i < n; i++)
+                sum += Make(i);
+            GC.Collect();
+            return sum;
+        }
+    }
+
     // Work queued where the caller's context does not flow: by the API
     // (UnsafeQueueUserWorkItem) or on the thread (SuppressFlow). Each
     // starts a trace of its own, linked to the span that made it; Flowing
@@ -477,6 +502,11 @@ public static class Program
             {
                 Acme.Async.ManyItems.Run(int.Parse(args[1]));
                 Console.WriteLine("manyitems done");
+                break;
+            }
+            case "promises":
+            {
+                Console.WriteLine("promises " + Acme.Async.Promises.Run(int.Parse(args[1])));
                 break;
             }
             case "uncaptured":
