@@ -168,14 +168,9 @@ func This(rdi, self uint64) (uint64, int) {
 	a.n = 1
 	a.slots[0] = C.uint64_t(self)
 	C.fake_set_args(&a)
-	// The ELT info block's first word leads to the stub's data.
-	data := C.calloc(1, 0x100)
-	defer C.free(data)
-	info := (*C.uintptr_t)(C.calloc(1, 16))
-	defer C.free(unsafe.Pointer(info))
-	*(*uint64)(unsafe.Add(data, C.ELT_RDI)) = rdi
-	*info = C.uintptr_t(uintptr(data))
-	got := C.clr_elt_this(C.fake_runtime(), 7, C.uintptr_t(uintptr(unsafe.Pointer(info))))
+	info, free := eltInfo(0, rdi)
+	defer free()
+	got := C.clr_elt_this(C.fake_runtime(), 7, info)
 	return uint64(got), int(C.clr_elt_this_direct())
 }
 
@@ -190,15 +185,25 @@ func Arg1(rsi, arg uint64) (uint64, bool, int) {
 	a.slots[0] = 0x10
 	a.slots[1] = C.uint64_t(arg)
 	C.fake_set_args(&a)
-	data := C.calloc(1, 0x100)
-	defer C.free(data)
-	info := (*C.uintptr_t)(C.calloc(1, 16))
-	defer C.free(unsafe.Pointer(info))
-	*(*uint64)(unsafe.Add(data, C.ELT_RDI+8)) = rsi
-	*info = C.uintptr_t(uintptr(data))
+	info, free := eltInfo(1, rsi)
+	defer free()
 	var got C.uintptr_t
-	ok := C.clr_elt_arg1_word(C.fake_runtime(), 7, C.uintptr_t(uintptr(unsafe.Pointer(info))), &got) != 0
+	ok := C.clr_elt_arg1_word(C.fake_runtime(), 7, info, &got) != 0
 	return uint64(got), ok, int(C.clr_elt_arg1_direct())
+}
+
+// eltInfo builds an ELT info block whose stub saved v in the k-th integer
+// argument register (0: rdi, 1: rsi): the block's first word leads to
+// the stub's data. free releases both.
+func eltInfo(k int, v uint64) (C.uintptr_t, func()) {
+	data := C.calloc(1, 0x100)
+	info := (*C.uintptr_t)(C.calloc(1, 16))
+	*(*uint64)(unsafe.Add(data, C.ELT_RDI+8*k)) = v
+	*info = C.uintptr_t(uintptr(data))
+	return C.uintptr_t(uintptr(unsafe.Pointer(info))), func() {
+		C.free(unsafe.Pointer(info))
+		C.free(data)
+	}
 }
 
 // ResetThis makes the reader check the runtime's answers again.
