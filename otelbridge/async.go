@@ -53,10 +53,10 @@ type asyncState struct {
 	resumes int64
 	// doneAt: an iterator's enumeration ended then (a MoveNext returned
 	// false); its span ends then if no Dispose ends it first.
-	doneAt int64
-	events events               // from continuations, for the span
-	folded []attribute.KeyValue // continuations' attributes, merged
-	fold   folding.Span         // calls folded into continuations
+	doneAt    int64
+	events    events               // from continuations, for the span
+	stepAttrs []attribute.KeyValue // continuations' attributes, merged
+	fold      folding.Span         // calls folded into continuations
 }
 
 // pendingSpan is an async method's span whose call returned: what its
@@ -290,7 +290,7 @@ func (b *Bridge) finishAsync(id trace.SpanID, st *asyncState, end *asyncEnd) {
 			e.failed, e.status = true, sh.Desc
 		}
 	}
-	e.attrs = mergeAttrs(e.attrs, st.folded...)
+	e.attrs = mergeAttrs(e.attrs, st.stepAttrs...)
 	if st.resumes > 0 {
 		e.attrs = append(e.attrs, KeyAsyncResumes.Int64(st.resumes))
 	}
@@ -380,7 +380,7 @@ func (b *Bridge) exitContinuation(t *Thread, f *frame, attrs []attribute.KeyValu
 		}
 		return
 	}
-	st.folded = mergeAttrs(st.folded, attrs...)
+	st.stepAttrs = mergeAttrs(st.stepAttrs, attrs...)
 	st.fold.Add(f.fold)
 	if st.pending != nil {
 		st.pending.f.events.addAll(&f.events)

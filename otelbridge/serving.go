@@ -190,14 +190,14 @@ func (b *Bridge) sendPendingAsync(id trace.SpanID, ts int64) (parent trace.SpanI
 	e := ps.e
 	e.end = ts
 	e.reason = EndServing
-	e.attrs = mergeAttrs(withoutReturn(e.attrs), st.folded...)
+	e.attrs = mergeAttrs(withoutReturn(e.attrs), st.stepAttrs...)
 	if st.resumes > 0 {
 		e.attrs = append(e.attrs, KeyAsyncResumes.Int64(st.resumes))
 	}
 	ps.f.events.addAll(&st.events)
 	ps.f.fold.Add(st.fold)
 	b.finish(&ps.t, &ps.f, &e)
-	st.pending, st.events, st.folded, st.fold, st.sent, st.sentEnd = nil, events{}, nil, folding.Span{}, true, ts
+	st.pending, st.events, st.stepAttrs, st.fold, st.sent, st.sentEnd = nil, events{}, nil, folding.Span{}, true, ts
 	return ps.f.parent, true
 }
 
