@@ -26,6 +26,12 @@ type Versioned interface {
 // never repeat (a request's own objects) cost a hash and no copy. The memo
 // is bounded (memoEntries values, memoBytes of their bytes and text) and
 // emptied whole when full or when the classes change.
+//
+// The last recentEntries values rendered are also kept, in buffers reused
+// in turn: an object passed down a chain of calls (a request's context,
+// its command, its options) is the same bytes at each call, and is
+// rendered once for the chain rather than once per call, though it never
+// comes back after its request.
 type Memo struct {
 	seed    maphash.Seed
 	gen     uint64
@@ -33,6 +39,8 @@ type Memo struct {
 	entries map[uint64]*memoEntry
 	size    int
 	hits    uint64
+	recent  [recentEntries]recentEntry
+	next    int // the recent entry replaced next
 }
 
 type memoEntry struct {
@@ -42,6 +50,17 @@ type memoEntry struct {
 	attrs []attribute.KeyValue
 }
 
+func (e *memoEntry) holds(s Slot, raw []byte) bool {
+	return e.key == s.Key && e.enum == s.Enum && bytes.Equal(e.raw, raw)
+}
+
+// recentEntry is a memoEntry whose buffers are reused from value to value.
+type recentEntry struct {
+	memoEntry
+	hash uint64
+	used bool
+}
+
 const (
 	// memoMinBytes: smaller values (numbers, short strings) render faster
 	// than they hash and replay.
@@ -49,6 +68,11 @@ const (
 	memoEntries  = 2048
 	memoSeen     = 16384
 	memoBytes    = 8 << 20
+	// recentEntries: a handler's chain of calls passes a few values each;
+	// recentMaxBytes keeps the reused buffers small whatever
+	// CLROTEL_VALUE_BYTES allows.
+	recentEntries  = 8
+	recentMaxBytes = 16 << 10
 )
 
 // NewMemo returns an empty memo.
@@ -66,6 +90,9 @@ func (m *Memo) reset() {
 	clear(m.seen)
 	clear(m.entries)
 	m.size = 0
+	for i := range m.recent {
+		m.recent[i].used = false
+	}
 }
 
 func (m *Memo) hash(s Slot, raw []byte) uint64 {
@@ -75,9 +102,15 @@ func (m *Memo) hash(s Slot, raw []byte) uint64 {
 // lookup returns the attributes kept for s's value raw, or whether the
 // value is seen for the second time (and is to be kept).
 func (m *Memo) lookup(h uint64, s Slot, raw []byte) (attrs []attribute.KeyValue, hit, keep bool) {
-	if e := m.entries[h]; e != nil && e.key == s.Key && e.enum == s.Enum && bytes.Equal(e.raw, raw) {
+	if e := m.entries[h]; e != nil && e.holds(s, raw) {
 		m.hits++
 		return e.attrs, true, false
+	}
+	for i := range m.recent {
+		if e := &m.recent[i]; e.used && e.hash == h && e.holds(s, raw) {
+			m.hits++
+			return e.attrs, true, false
+		}
 	}
 	if _, ok := m.seen[h]; ok {
 		return nil, false, true
@@ -87,6 +120,24 @@ func (m *Memo) lookup(h uint64, s Slot, raw []byte) (attrs []attribute.KeyValue,
 	}
 	m.seen[h] = struct{}{}
 	return nil, false, false
+}
+
+// recentSlot is the recent entry a value seen for the first time is
+// rendered into (its attrs' array reused), or nil when raw is too large.
+func (m *Memo) recentSlot(raw []byte) *recentEntry {
+	if len(raw) > recentMaxBytes {
+		return nil
+	}
+	e := &m.recent[m.next]
+	m.next = (m.next + 1) % recentEntries
+	e.used = false // until remember
+	return e
+}
+
+// remember makes e hold s's value raw, rendered as attrs.
+func (e *recentEntry) remember(h uint64, s Slot, raw []byte, attrs []attribute.KeyValue) {
+	e.hash, e.key, e.enum, e.attrs, e.used = h, s.Key, s.Enum, attrs, true
+	e.raw = append(e.raw[:0], raw...)
 }
 
 func (m *Memo) keep(h uint64, s Slot, raw []byte, attrs []attribute.KeyValue) {

@@ -59,14 +59,14 @@ func TestMemoReplaysRendering(t *testing.T) {
 		hits   uint64 // replays after all calls
 		bump   int    // before this call the classes' generation moves (0: never)
 	}{
-		{name: "kept the second time, replayed from the third", slots: []Slot{itemSlot}, calls: [][]byte{item, item, item, item}, hits: 2},
-		{name: "service context", slots: []Slot{{Key: "dotnet.arg.ctx"}}, calls: [][]byte{svc, svc, svc}, hits: 1},
-		{name: "under a small budget", slots: []Slot{{Key: "dotnet.arg.ctx"}}, calls: [][]byte{svc, svc, svc}, budget: 300, hits: 1},
-		{name: "other bytes", slots: []Slot{itemSlot}, calls: [][]byte{item, item, other, other}, hits: 0},
+		{name: "replayed from the second time", slots: []Slot{itemSlot}, calls: [][]byte{item, item, item, item}, hits: 3},
+		{name: "service context", slots: []Slot{{Key: "dotnet.arg.ctx"}}, calls: [][]byte{svc, svc, svc}, hits: 2},
+		{name: "under a small budget", slots: []Slot{{Key: "dotnet.arg.ctx"}}, calls: [][]byte{svc, svc, svc}, budget: 300, hits: 2},
+		{name: "other bytes", slots: []Slot{itemSlot}, calls: [][]byte{item, other, item, other}, hits: 2},
 		{name: "small values are rendered", slots: []Slot{{Key: "dotnet.arg.q"}}, calls: [][]byte{short, short, short}, hits: 0},
-		{name: "classes changed", slots: []Slot{itemSlot}, calls: [][]byte{item, item, item}, bump: 2, hits: 0},
+		{name: "classes changed", slots: []Slot{itemSlot}, calls: [][]byte{item, item, item}, bump: 2, hits: 1},
 		{name: "unknown class not kept", slots: []Slot{{Key: "dotnet.arg.x"}}, calls: [][]byte{unknown, unknown, unknown}, hits: 0},
-		{name: "enum slot", slots: []Slot{{Key: "dotnet.arg.item", Enum: color}}, calls: [][]byte{item, item, item}, hits: 1},
+		{name: "enum slot", slots: []Slot{{Key: "dotnet.arg.item", Enum: color}}, calls: [][]byte{item, item, item}, hits: 2},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -93,6 +93,40 @@ func TestMemoReplaysRendering(t *testing.T) {
 				t.Errorf("%d replays, want %d", h, tc.hits)
 			}
 		})
+	}
+}
+
+// A value among the last recentEntries rendered is replayed; one pushed
+// out of them is kept when seen again, and replayed from then on.
+func TestMemoRecentThenKept(t *testing.T) {
+	cls := &versioned{fakeClasses: classes}
+	plain := &Renderer{Classes: cls, Limits: DefaultLimits}
+	r := &Renderer{Classes: cls, Limits: DefaultLimits, Memo: NewMemo()}
+	slots := []Slot{{Key: "dotnet.arg.item"}}
+	value := func(i int) []byte {
+		return (&enc{}).obj(10, 3).str(fmt.Sprintf("item number %d with a long enough name", i), 99).prim(KindR8, 0).prim(KindI4, 1).b
+	}
+	steps := []struct {
+		value int
+		hits  uint64 // replays so far, after this value
+	}{
+		{0, 0},
+		{0, 1}, // recent
+		{1, 1}, {2, 1}, {3, 1}, {4, 1}, {5, 1}, {6, 1}, {7, 1}, {8, 1}, // 0 pushed out
+		{0, 1}, // seen before: kept
+		{0, 2}, // kept
+		{8, 3}, // still recent
+	}
+	for i, st := range steps {
+		vals, raw := stream(t, value(st.value))
+		want, _, _ := plain.AppendAttrsWithin(nil, slots, vals, DefaultLimits.MaxAttrBytes)
+		got, _, _ := r.AppendAttrsOf(nil, slots, vals, raw, DefaultLimits.MaxAttrBytes)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("step %d: memo gave %v, rendering %v", i, got, want)
+		}
+		if h := r.Memo.Hits(); h != st.hits {
+			t.Fatalf("step %d (value %d): %d replays, want %d", i, st.value, h, st.hits)
+		}
 	}
 }
 

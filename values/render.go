@@ -91,9 +91,10 @@ type Renderer struct {
 	// unsure is set when a class or a method was not known while a value
 	// rendered: it may be known later, so that rendering is not kept.
 	unsure bool
-	// entries: entryFields's answers per class, for Classes generation entryGen.
-	entries  map[uint64][2]int16
-	entryGen uint64
+	// knownClasses: what was worked out of each class (known), for
+	// Classes generation knownGen.
+	knownClasses map[uint64]*known
+	knownGen     uint64
 
 	// scratch is the text buffer reused from one top-level value to the
 	// next: a Renderer renders for one goroutine at a time.
@@ -171,6 +172,18 @@ func (r *Renderer) typed(v Value, a at) (Rendering, bool) {
 	if v.Shape != Object && v.Shape != Struct {
 		return Rendering{}, false
 	}
+	if k := r.known(v.Class); k != nil {
+		if k.typed == 0 {
+			k.typed = 1
+			if c, ok := r.Types.(RenderChooser); ok {
+				k.typed = answer(c.Renders(k.info))
+			}
+		}
+		if k.typed < 0 {
+			return Rendering{}, false
+		}
+		return r.Types.Render(k.info, v, &ctx{r: r, at: a})
+	}
 	ci, ok := r.info(v.Class)
 	if !ok {
 		return Rendering{}, false
@@ -202,27 +215,16 @@ func (r *Renderer) hiddenEntryValue(ci ClassInfo, v Value) int {
 // names, kept per class while the Classes' generation holds: every object
 // rendered asks it, and it folds the case of each field name.
 func (r *Renderer) entryFields(ci ClassInfo, id uint64) (key, val int) {
-	v, ok := r.Classes.(Versioned)
-	if !ok {
+	k := r.known(id)
+	if k == nil {
 		return entryFieldsOf(ci)
 	}
-	if g := v.Generation(); g != r.entryGen || r.entries == nil {
-		r.entryGen = g
-		r.entries = make(map[uint64][2]int16)
+	if !k.entry {
+		key, val = entryFieldsOf(ci)
+		k.key, k.val, k.entry = int16(key), int16(val), true
 	}
-	if e, ok := r.entries[id]; ok {
-		return int(e[0]), int(e[1])
-	}
-	key, val = entryFieldsOf(ci)
-	if len(r.entries) < maxEntryClasses {
-		r.entries[id] = [2]int16{int16(key), int16(val)}
-	}
-	return key, val
+	return int(k.key), int(k.val)
 }
-
-// maxEntryClasses bounds Renderer.entries (a class past it is worked out
-// at each object).
-const maxEntryClasses = 1 << 14
 
 func entryFieldsOf(ci ClassInfo) (key, val int) {
 	key, val = -1, -1
@@ -379,10 +381,21 @@ func (r *Renderer) topMemo(b *attrBuilder, m *Memo, s Slot, v Value, raw []byte)
 	h := m.hash(s, raw)
 	attrs, hit, keep := m.lookup(h, s, raw)
 	if !hit && !keep {
-		r.top(b, s, v)
-		return
-	}
-	if !hit {
+		e := m.recentSlot(raw)
+		if e == nil {
+			r.top(b, s, v)
+			return
+		}
+		// Rendered without a limit into the entry's reused array (replays
+		// copy from it), then replayed through the span's limit.
+		rec := attrBuilder{out: e.attrs[:0]}
+		r.unsure = false
+		r.top(&rec, s, v)
+		attrs = rec.out
+		if !r.unsure {
+			e.remember(h, s, raw, attrs)
+		}
+	} else if !hit {
 		// Rendered without a limit, so that the whole rendering is kept;
 		// the span's limit applies as it is replayed.
 		rec := attrBuilder{}
@@ -560,6 +573,9 @@ func (r *Renderer) subAttrs(b *attrBuilder, prefix string, v Value, a at) {
 func (r *Renderer) info(id uint64) (ClassInfo, bool) {
 	if r.Classes == nil {
 		return ClassInfo{}, false
+	}
+	if k := r.known(id); k != nil {
+		return k.info, true
 	}
 	ci, ok := r.Classes.Class(id)
 	if !ok {
@@ -857,8 +873,6 @@ func FrameworkClass(name string) bool {
 	return name == "Object" || strings.HasPrefix(name, "System.") || strings.HasPrefix(name, "Microsoft.")
 }
 
-// isCollection reports whether a TypeRenderer rendered a collection (it
-// gives a count).
 // collection reports whether r.typed(v) would be a collection's rendering
 // or none, as r.Types can tell from v's class alone.
 func (r *Renderer) collection(v Value) bool {
@@ -872,9 +886,18 @@ func (r *Renderer) collection(v Value) bool {
 	if v.Shape != Object && v.Shape != Struct {
 		return false
 	}
+	if k := r.known(v.Class); k != nil {
+		if k.collection == 0 {
+			k.collection = answer(cr.Collection(k.info))
+		}
+		return k.collection > 0
+	}
 	ci, ok := r.info(v.Class)
 	return ok && cr.Collection(ci)
 }
+
+// isCollection reports whether a TypeRenderer rendered a collection (it
+// gives a count).
 
 func isCollection(tr Rendering) bool {
 	for _, s := range tr.Subs {

@@ -204,20 +204,41 @@ func renderTimeOnly(f fields, _ values.Context) (values.Rendering, bool) {
 
 // renderGuid: the canonical 8-4-4-4-12 form.
 func renderGuid(f fields, _ values.Context) (values.Rendering, bool) {
-	names := []string{"_a", "_b", "_c", "_d", "_e", "_f", "_g", "_h", "_i", "_j", "_k"}
-	var p [11]uint64
-	for i, n := range names {
+	var p [len(guidFields)]uint64
+	for i, n := range guidFields {
 		v, ok := f.primBits(n)
 		if !ok {
 			return values.Rendering{}, false
 		}
 		p[i] = v
 	}
-	text := fmt.Sprintf("%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-		uint32(p[0]), uint16(p[1]), uint16(p[2]), uint8(p[3]), uint8(p[4]),
-		uint8(p[5]), uint8(p[6]), uint8(p[7]), uint8(p[8]), uint8(p[9]), uint8(p[10]))
-	return values.Rendering{Text: text}, true
+	// _a, _b and _c, then _d to _k a byte each, grouped 8-4-4-4-12.
+	const hex = "0123456789abcdef"
+	var b [36]byte
+	at := 0
+	put := func(v uint64, digits int) {
+		for d := digits - 1; d >= 0; d-- {
+			b[at] = hex[(v>>(4*uint(d)))&0xf]
+			at++
+		}
+	}
+	put(p[0], 8)
+	b[at], at = '-', at+1
+	put(p[1], 4)
+	b[at], at = '-', at+1
+	put(p[2], 4)
+	b[at], at = '-', at+1
+	put(p[3], 2)
+	put(p[4], 2)
+	b[at], at = '-', at+1
+	for _, v := range p[5:] {
+		put(v, 2)
+	}
+	return values.Rendering{Text: string(b[:])}, true
 }
+
+// guidFields are System.Guid's fields in the order its text shows them.
+var guidFields = [...]string{"_a", "_b", "_c", "_d", "_e", "_f", "_g", "_h", "_i", "_j", "_k"}
 
 // renderUri: the string the Uri was made from.
 func renderUri(f fields, _ values.Context) (values.Rendering, bool) {

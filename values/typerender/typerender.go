@@ -135,6 +135,10 @@ func HasRendering(ci values.ClassInfo) bool {
 	return fn != nil || objectRenderer(base, fields{ci: ci}) != nil
 }
 
+// Renders implements values.RenderChooser: Render declines every object
+// of a class HasRendering says no to.
+func (r *Renderer) Renders(ci values.ClassInfo) bool { return HasRendering(ci) }
+
 // objectRenderer is the renderer an object of a class no name selects
 // gets from its name's shape and its fields, or nil.
 func objectRenderer(base string, f fields) renderFunc {

@@ -427,9 +427,28 @@ func TestHasRendering(t *testing.T) {
 		{"System.Func<Int32>", []string{"_target", "_methodBase", "_methodPtr", "_methodPtrAux", "_invocationList", "_invocationCount"}, true},
 		{"Acme.Shop.Item", []string{"Id", "Name"}, false},
 	}
+	ctx := fakeCtx{classes: map[uint64]values.ClassInfo{}, methods: map[uint64]string{}}
 	for _, tt := range tests {
-		if got := HasRendering(class(tt.name, tt.fields...)); got != tt.want {
+		ci := class(tt.name, tt.fields...)
+		if got := HasRendering(ci); got != tt.want {
 			t.Errorf("HasRendering(%s) = %v, want %v", tt.name, got, tt.want)
+		}
+		if got := New().Renders(ci); got != tt.want {
+			t.Errorf("Renders(%s) = %v, want %v", tt.name, got, tt.want)
+		}
+		if tt.want {
+			continue
+		}
+		// A class declined is declined for any object of it: the values
+		// Renderer no longer asks.
+		fields := make([]values.Value, len(tt.fields))
+		for i := range fields {
+			fields[i] = prim(values.KindI4, uint64(i))
+		}
+		for _, v := range []values.Value{obj(fields...), {Shape: values.Struct, Fields: fields}} {
+			if _, ok := New().Render(ci, v, ctx); ok {
+				t.Errorf("%s: not chosen, but an object of it was rendered", tt.name)
+			}
 		}
 	}
 }
