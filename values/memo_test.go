@@ -111,7 +111,7 @@ func TestMemoRecentThenKept(t *testing.T) {
 		hits  uint64 // replays so far, after this value
 	}{
 		{0, 0},
-		{0, 1}, // recent
+		{0, 1},                                                         // recent
 		{1, 1}, {2, 1}, {3, 1}, {4, 1}, {5, 1}, {6, 1}, {7, 1}, {8, 1}, // 0 pushed out
 		{0, 1}, // seen before: kept
 		{0, 2}, // kept
