@@ -103,3 +103,43 @@ func TestFoldReJIT(t *testing.T) {
 		}
 	})
 }
+
+// TestLoopLeafFolds: a CPU-bound program's Main serves by the rule (it
+// makes many calls), so each call it makes begins a trace; a leaf it calls
+// hot (Get(), under which nothing traced is called) is a helper, not a
+// request: it folds into Main and is re-JIT-compiled without hooks, while
+// Handle(), which calls a traced method, stays a trace per call. Fold loop
+// N calls Get() N times and Handle() every 50th time, twice, a sleep
+// between for the re-JIT to land. No CPU budget: every root is a trace.
+func TestLoopLeafFolds(t *testing.T) {
+	const n = 20000
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		want := runApp(t, rt, "Fold", []string{"loop", fmt.Sprint(n)}, runOpts{})
+		env := map[string]string{"CLROTEL_LOG_LEVEL": "info", "CLROTEL_EXPORT_CPU_PERCENT": "0"}
+		r := runApp(t, rt, "Fold", []string{"loop", fmt.Sprint(n)}, runOpts{profiler: true, env: env})
+		if r.ExitCode != want.ExitCode || r.Stdout != want.Stdout {
+			t.Fatalf("traced run differs: exit %d\n%s\nwant\n%s", r.ExitCode, r.Stdout, want.Stdout)
+		}
+		a := readAccount(t, r.Stderr)
+		if a.dropped != 0 {
+			t.Errorf("%d calls dropped", a.dropped)
+		}
+		handles := byName(r.Spans, "Fold.exe!Acme.Fold.Program.Handle(Acme.Fold.Box b, Int32 i)")
+		if want := 2 * ((n + 49) / 50); len(handles) != want {
+			t.Errorf("%d spans of Handle(), want %d: a method that calls a traced one is never folded under a serving frame", len(handles), want)
+		}
+		for _, h := range handles {
+			if h.ParentSpanID != "" {
+				t.Fatalf("a Handle() span has parent %s, want the root of a trace of its own", h.ParentSpanID)
+			}
+		}
+		gets := countNamed(r.Spans, "Box.Get()")
+		if gets > n/2 {
+			t.Errorf("%d spans of Get() of %d calls: the leaf did not fold under Main", gets, 2*n)
+		}
+		if !reJITInstalled(r.Stderr) || !strings.Contains(r.Stderr, "Acme.Fold.Box.Get() (counted until re-JIT)") {
+			t.Errorf("Get() not re-JIT-compiled without hooks:\n%s", r.Stderr)
+		}
+		t.Logf("%d spans of Get(), %d of Handle()", gets, len(handles))
+	})
+}
