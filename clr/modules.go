@@ -6,6 +6,11 @@ package clr
 */
 import "C"
 
+import (
+	"slices"
+	"sync"
+)
+
 // maxModules bounds the modules one lookup by name scans.
 const maxModules = 8192
 
@@ -28,6 +33,19 @@ func (l *Modules) Loaded() []uint64 {
 		l.ids = append(l.ids, uint64(m))
 	}
 	return l.ids
+}
+
+// modulesBufs are Modules' buffers for LoadedModules: a lookup by name
+// runs per compiled method, and each buffer is 64 KiB.
+var modulesBufs = sync.Pool{New: func() any { return new(Modules) }}
+
+// LoadedModules returns the loaded modules in a slice of its own. Safe
+// for concurrent use.
+func LoadedModules() []uint64 {
+	l := modulesBufs.Get().(*Modules)
+	ids := slices.Clone(l.Loaded())
+	modulesBufs.Put(l)
+	return ids
 }
 
 // ModuleLoaded reports whether module is loaded and not unloaded since.

@@ -69,6 +69,6 @@ func (s TypeSource) Instantiate(module uint64, td uint32, args []uint64) (uint64
 	return uint64(cid), nil
 }
 
-func (s TypeSource) Modules() []uint64 { return new(Modules).Loaded() }
+func (s TypeSource) Modules() []uint64 { return LoadedModules() }
 
 func (s TypeSource) ModuleLoaded(module uint64) bool { return ModuleLoaded(module) }

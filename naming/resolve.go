@@ -68,6 +68,24 @@ type Module struct {
 	// module is loaded, and the cache holds at most one entry per row of
 	// the TypeDef table.
 	typeNames memo.Map[uint32, string]
+	// typeParams caches TypeDefs' generic parameter names: every method
+	// of a type asks for its type's. At most one entry per TypeDef.
+	typeParams memo.Map[uint32, []string]
+	fileOnce   sync.Once
+	file       string
+}
+
+// genericParams are the generic parameter names of the module's TypeDef
+// td, read once.
+func (m *Module) genericParams(td uint32) []string {
+	ps, _ := m.typeParams.Get(td, func() ([]string, error) { return m.Meta.GenericParams(td) })
+	return ps
+}
+
+// fileName is the module's file name, as spans show it ("Shop.dll").
+func (m *Module) fileName() string {
+	m.fileOnce.Do(func() { m.file = path.Base(strings.ReplaceAll(m.Path, "\\", "/")) })
+	return m.file
 }
 
 // namer resolves tokens through the module's metadata, with its cache.
@@ -243,7 +261,7 @@ func (r *Resolver) Enumeration(fid, enumClass uint64) (*Method, error) {
 	if err != nil {
 		return nil, err
 	}
-	typeParams, _ := s.mod.Meta.GenericParams(s.owner)
+	typeParams := s.mod.genericParams(s.owner)
 	methodParams, _ := s.mod.Meta.GenericParams(s.fn.Token)
 	n := len(typeParams)
 	if n+len(methodParams) == 0 {
@@ -281,7 +299,7 @@ func (r *Resolver) named(s Selection, exact bool, typeArgIDs, methodArgs []uint6
 	}
 	namer := mod.namer()
 	m := &Method{
-		Module:   path.Base(strings.ReplaceAll(mod.Path, "\\", "/")),
+		Module:   mod.fileName(),
 		Assembly: mod.Assembly,
 		Name:     name,
 	}
@@ -289,7 +307,7 @@ func (r *Resolver) named(s Selection, exact bool, typeArgIDs, methodArgs []uint6
 	// The owning type: its declared name and generic parameters, filled in
 	// with the runtime's type arguments.
 	typeKey := namer.typeDefName(owner)
-	typeParams, _ := md.GenericParams(owner)
+	typeParams := mod.genericParams(owner)
 	methodParams, _ := md.GenericParams(fn.Token)
 	m.Generic = len(typeParams) > 0 || len(methodParams) > 0
 	var typeArgs []string

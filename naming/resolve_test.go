@@ -278,6 +278,15 @@ func TestPlumbing(t *testing.T) {
 type countingMeta struct {
 	fakeMeta
 	reads map[uint32]int
+	// generics counts GenericParams questions by token.
+	generics map[uint32]int
+}
+
+func (m countingMeta) GenericParams(owner uint32) ([]string, error) {
+	if m.generics != nil {
+		m.generics[owner]++
+	}
+	return m.fakeMeta.GenericParams(owner)
 }
 
 func (m countingMeta) TypeDefName(td uint32) (string, error) {
@@ -292,16 +301,16 @@ func TestSelectionAndTypeNameCache(t *testing.T) {
 	one := countingMeta{fakeMeta{
 		typeDefs:  map[uint32]string{tdA: "One.A", tdNested: "N`1"},
 		enclosing: map[uint32]uint32{tdNested: tdA},
-		methods:   map[uint32]fakeMethod{0x06000001: {"M", tdNested, sig}, 0x06000002: {"P", tdA, sig}},
-	}, map[uint32]int{}}
+		methods:   map[uint32]fakeMethod{0x06000001: {"M", tdNested, sig}, 0x06000002: {"P", tdA, sig}, 0x06000003: {"R", tdA, sig}},
+	}, map[uint32]int{}, map[uint32]int{}}
 	two := countingMeta{fakeMeta{
 		typeDefs: map[uint32]string{tdA: "Two.B"},
 		methods:  map[uint32]fakeMethod{0x06000001: {"Q", tdA, sig}},
-	}, map[uint32]int{}}
+	}, map[uint32]int{}, nil}
 	rt := fakeRuntime{
 		mods: map[uint64]*Module{1: {Path: "One.dll", Assembly: "One", Meta: one}, 2: {Path: "Two.dll", Assembly: "Two", Meta: two}},
 		funcs: map[uint64]Function{
-			10: {Module: 1, Token: 0x06000001}, 11: {Module: 1, Token: 0x06000002},
+			10: {Module: 1, Token: 0x06000001}, 11: {Module: 1, Token: 0x06000002}, 12: {Module: 1, Token: 0x06000003},
 			20: {Module: 2, Token: 0x06000001},
 		},
 	}
@@ -313,6 +322,7 @@ func TestSelectionAndTypeNameCache(t *testing.T) {
 	}{
 		{10, "One", "One.A.N.M", "One.A.N.M"},
 		{11, "One", "One.A.P", "One.A.P"},
+		{12, "One", "One.A.R", "One.A.R"},
 		{20, "Two", "Two.B.Q", "Two.B.Q"},
 		{10, "One", "One.A.N.M", "One.A.N.M"}, // from the cache
 	} {
@@ -339,6 +349,12 @@ func TestSelectionAndTypeNameCache(t *testing.T) {
 	for td, n := range one.reads {
 		if n != 1 {
 			t.Errorf("module One: TypeDef %#x read %d times, want once", td, n)
+		}
+	}
+	// Each method of a type asks for its type's generic parameters: read once.
+	for _, td := range []uint32{tdA, tdNested} {
+		if n := one.generics[td]; n != 1 {
+			t.Errorf("module One: TypeDef %#x's generic parameters read %d times, want once", td, n)
 		}
 	}
 	if _, err := r.MethodOf(Selection{}); err == nil {

@@ -24,7 +24,7 @@ func (pl *Planner) entry(cid uint64, depth int) (*classEntry, error) {
 	pl.building[cid] = true
 	defer delete(pl.building, cid)
 
-	c, err := pl.src.Class(cid)
+	c, err := pl.class(cid)
 	if err != nil {
 		return nil, err
 	}
@@ -91,6 +91,7 @@ type fieldRow struct {
 	name   string
 	offset uint32
 	slot   slot
+	redact bool
 }
 
 // layoutPlan plans a class or value type from its layout and its
@@ -102,7 +103,7 @@ func (pl *Planner) layoutPlan(e *classEntry, cid uint64, c naming.Class, depth i
 	}
 	chain := []link{{cid, c}}
 	for cur := c; cur.Parent != 0 && len(chain) < maxParents; {
-		pc, err := pl.src.Class(cur.Parent)
+		pc, err := pl.class(cur.Parent)
 		if err != nil {
 			break
 		}
@@ -132,28 +133,20 @@ func (pl *Planner) layoutPlan(e *classEntry, cid uint64, c naming.Class, depth i
 	var size uint32
 	for i := len(chain) - 1; i >= 0; i-- {
 		l := chain[i]
-		layout, sz, err := pl.src.Layout(l.cid)
+		fields, sz, err := pl.ownFields(l.cid, l.c)
 		if err != nil {
 			return err
 		}
 		size = sz
-		for _, f := range layout {
-			fp, err := pl.src.Field(l.c.Module, f.Token)
-			if err != nil || fp.Attrs&fieldStatic != 0 { // statics have no offset in the object
-				continue
-			}
-			if strings.HasPrefix(fp.Name, "<clrotel>") {
-				continue // the profiler's own fields (async.c): not the app's state
-			}
-			ft, err := naming.ParseFieldSig(fp.Sig)
+		for _, f := range fields {
 			var s slot
-			if err == nil {
-				s = pl.typeSlot(ft, l.c.Module, l.c.TypeArgs, nil, depth)
+			if f.typed {
+				s = pl.typeSlot(f.typ, l.c.Module, l.c.TypeArgs, nil, depth)
 			}
 			if s.kind == values.KindTypeArg {
 				s = slot{} // a class's own type arguments are always known
 			}
-			rows = append(rows, fieldRow{name: fp.Name, offset: f.Offset, slot: s})
+			rows = append(rows, fieldRow{name: f.name, offset: f.offset, slot: s, redact: f.redact})
 		}
 	}
 	if e.info.Enum != nil {
@@ -166,7 +159,7 @@ func (pl *Planner) layoutPlan(e *classEntry, cid uint64, c naming.Class, depth i
 	plan := &Class{ID: cid, Shape: ShapeObject, Fields: make([]Value, len(rows))}
 	e.info.Fields = make([]values.Field, len(rows))
 	for i, r := range rows {
-		plan.Fields[i] = Value{Kind: r.slot.kind, Offset: r.offset, Class: r.slot.cls, Redact: pl.redact.Sensitive(r.name)}
+		plan.Fields[i] = Value{Kind: r.slot.kind, Offset: r.offset, Class: r.slot.cls, Redact: r.redact}
 		e.info.Fields[i] = values.Field{Name: displayFieldName(r.name), Enum: r.slot.enum}
 	}
 	boundCollections(e.info.Name, rows, plan.Fields)

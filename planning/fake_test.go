@@ -70,6 +70,12 @@ type fakeSource struct {
 	loads []string
 	// scans counts the modules asked by name.
 	scans int
+	// asked counts the questions about one class, TypeDef or field
+	// ("Class 0x5", "Layout 0x5", "ClassOf 2 0x2000001", "Field 2 0x4000100").
+	asked map[string]int
+	// layoutFails: the next so many Layout questions of a class fail (a
+	// class not fully loaded yet).
+	layoutFails map[uint64]int
 }
 
 func newFake(t *testing.T) *fakeSource {
@@ -79,6 +85,7 @@ func newFake(t *testing.T) *fakeSource {
 		consts: map[[2]uint64]uint64{}, attrs: map[[2]uint64][]string{},
 		typeRefs: map[[2]uint64]typeRef{}, insts: map[string]uint64{},
 		modules: []uint64{core, app, lib}, unloaded: map[uint64]bool{},
+		asked: map[string]int{}, layoutFails: map[uint64]int{},
 	}
 	f.add(cidObject, core, 0x02000001, "Object", "System.Object", 0)
 	f.add(cidValueType, core, 0x02000002, "System.ValueType", "System.ValueType", cidObject)
@@ -173,6 +180,7 @@ func compressed(v uint32) []byte {
 }
 
 func (f *fakeSource) Class(cid uint64) (naming.Class, error) {
+	f.asked[fmt.Sprintf("Class %#x", cid)]++
 	if t, ok := f.types[cid]; ok {
 		return t.class, nil
 	}
@@ -187,6 +195,11 @@ func (f *fakeSource) ClassName(cid uint64) string {
 }
 
 func (f *fakeSource) Layout(cid uint64) ([]FieldOffset, uint32, error) {
+	f.asked[fmt.Sprintf("Layout %#x", cid)]++
+	if f.layoutFails[cid] > 0 {
+		f.layoutFails[cid]--
+		return nil, 0, fmt.Errorf("GetClassLayout: HRESULT 0x80131363")
+	}
 	if t, ok := f.types[cid]; ok {
 		return t.layout, t.size, nil
 	}
@@ -199,6 +212,7 @@ func (f *fakeSource) BoxOffset(cid uint64) (uint32, bool) {
 }
 
 func (f *fakeSource) ClassOf(mod uint64, td uint32) (uint64, error) {
+	f.asked[fmt.Sprintf("ClassOf %d %#x", mod, td)]++
 	f.loads = append(f.loads, fmt.Sprintf("ClassOf %d %#x", mod, td))
 	if t, ok := f.byDef[[2]uint64{mod, uint64(td)}]; ok && t.cid != 0 {
 		return t.cid, nil
@@ -274,6 +288,7 @@ func (f *fakeSource) Fields(mod uint64, td uint32) ([]uint32, error) {
 }
 
 func (f *fakeSource) Field(mod uint64, fd uint32) (FieldProps, error) {
+	f.asked[fmt.Sprintf("Field %d %#x", mod, fd)]++
 	if p, ok := f.fields[[2]uint64{mod, uint64(fd)}]; ok {
 		return p, nil
 	}

@@ -54,6 +54,12 @@ type Planner struct {
 	instances map[string]uint64
 	// defRefs: (module, TypeRef) -> the module and TypeDef it names.
 	defRefs map[[2]uint64][2]uint64
+	// known: ClassID -> its class and own fields (classfacts.go).
+	// Bounded by the classes planned and their parents.
+	known map[uint64]*classFacts
+	// defClasses: (module, TypeDef) -> ClassID. Bounded by the loaded
+	// TypeDefs.
+	defClasses map[[2]uint64]uint64
 	// valueTypes: (module, TypeDef) -> whether it is a value type.
 	// Bounded by the loaded TypeDefs.
 	valueTypes map[[2]uint64]bool
@@ -107,6 +113,8 @@ func New(src TypeSource, sink Sink, o Options) *Planner {
 		tokenClasses: map[[2]uint64]uint64{},
 		instances:    map[string]uint64{},
 		defRefs:      map[[2]uint64][2]uint64{},
+		known:        map[uint64]*classFacts{},
+		defClasses:   map[[2]uint64]uint64{},
 		valueTypes:   map[[2]uint64]bool{},
 		defs:         map[string][2]uint64{},
 	}

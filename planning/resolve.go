@@ -57,7 +57,7 @@ func (pl *Planner) resolveToken(mid uint64, tok uint32) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	cid, err := pl.src.ClassOf(m, td)
+	cid, err := pl.classOfDef(m, td)
 	if err != nil {
 		return 0, err
 	}
@@ -107,11 +107,21 @@ func (pl *Planner) scanDef(chain []string) (uint64, uint32, bool) {
 // FindType finds the class of a non-generic type by name (outermost first
 // for nested types). It may load the type.
 func (pl *Planner) FindType(chain []string) (uint64, error) {
+	return pl.findType(chain, pl.src.ClassOf)
+}
+
+// findClass is FindType with mu held: the class of each TypeDef is asked
+// once.
+func (pl *Planner) findClass(chain []string) (uint64, error) {
+	return pl.findType(chain, pl.classOfDef)
+}
+
+func (pl *Planner) findType(chain []string, classOf func(mid uint64, td uint32) (uint64, error)) (uint64, error) {
 	m, td, ok := pl.FindDef(chain)
 	if !ok {
 		return 0, fmt.Errorf("type %s not found in any loaded module", strings.Join(chain, "+"))
 	}
-	cid, err := pl.src.ClassOf(m, td)
+	cid, err := classOf(m, td)
 	if err != nil {
 		return 0, fmt.Errorf("type %s: %w", strings.Join(chain, "+"), err)
 	}

@@ -2,6 +2,7 @@ package planning
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/clrotel/clrotel/naming"
 	"github.com/clrotel/clrotel/values"
@@ -203,6 +204,20 @@ func (pl *Planner) planArrayElem(e naming.Type, mid uint64, targs, margs []uint6
 	}
 }
 
+// instanceKey is the key of pl.instances: a generic TypeDef of a module
+// and the classes of its type arguments, as decimal words.
+func instanceKey(mod uint64, td uint32, ids []uint64) string {
+	b := make([]byte, 0, 24+21*len(ids))
+	b = strconv.AppendUint(b, mod, 10)
+	b = append(b, ' ')
+	b = strconv.AppendUint(b, uint64(td), 10)
+	for _, id := range ids {
+		b = append(b, ' ')
+		b = strconv.AppendUint(b, id, 10)
+	}
+	return string(b)
+}
+
 // classOfType finds the runtime class of a signature type (the type
 // arguments of a generic instantiation among them).
 func (pl *Planner) classOfType(t naming.Type, mid uint64, targs, margs []uint64, depth int) (uint64, error) {
@@ -210,13 +225,13 @@ func (pl *Planner) classOfType(t naming.Type, mid uint64, targs, margs []uint64,
 		return 0, fmt.Errorf("type nested too deep")
 	}
 	if name, ok := primitiveTypeNames[t.Kind]; ok {
-		return pl.FindType([]string{"System." + name})
+		return pl.findClass([]string{"System." + name})
 	}
 	switch t.Kind {
 	case naming.ElemString:
-		return pl.FindType([]string{"System.String"})
+		return pl.findClass([]string{"System.String"})
 	case naming.ElemObject:
-		return pl.FindType([]string{"System.Object"})
+		return pl.findClass([]string{"System.Object"})
 	case naming.ElemClass, naming.ElemValueType:
 		return pl.resolveToken(mid, t.Token)
 	case naming.ElemVar, naming.ElemMVar:
@@ -240,7 +255,7 @@ func (pl *Planner) classOfType(t naming.Type, mid uint64, targs, margs []uint64,
 			}
 			ids[i] = id
 		}
-		key := fmt.Sprint(defMod, td, ids)
+		key := instanceKey(defMod, td, ids)
 		if c, ok := pl.instances[key]; ok {
 			return c, nil
 		}

@@ -54,64 +54,90 @@ __attribute__((noinline)) int clr_elt_arg(const clr_runtime *rt, uintptr_t fid, 
     return ok;
 }
 
-// Per saved register (rdi, rsi): whether it is read directly (1 on, -1
-// off, 0 checking) and how many of the runtime's answers agreed with it.
-// Each is judged on its own: rsi holds argument 1 only when that is a
-// word passed in an integer register.
+// Per saved register (rdi, rsi, rax): whether it is read directly (1 on,
+// -1 off, 0 checking) and how many of the runtime's answers agreed with
+// it. Each is judged on its own: rsi holds argument 1 only when that is a
+// word passed in an integer register, rax a return only when it is one.
+enum { REG_RDI, REG_RSI, REG_RAX, REG_COUNT };
+static const uint32_t g_reg_at[REG_COUNT] = {ELT_RDI, ELT_RDI + 8, ELT_RAX};
 static struct {
     _Atomic int direct;
     _Atomic uint32_t agreed;
-} g_reg[2];
+} g_reg[REG_COUNT];
 
-int clr_elt_this_direct(void) { return atomic_load_explicit(&g_reg[0].direct, memory_order_relaxed); }
-int clr_elt_arg1_direct(void) { return atomic_load_explicit(&g_reg[1].direct, memory_order_relaxed); }
+int clr_elt_this_direct(void) { return atomic_load_explicit(&g_reg[REG_RDI].direct, memory_order_relaxed); }
+int clr_elt_arg1_direct(void) { return atomic_load_explicit(&g_reg[REG_RSI].direct, memory_order_relaxed); }
+int clr_elt_ret_direct(void) { return atomic_load_explicit(&g_reg[REG_RAX].direct, memory_order_relaxed); }
 
 void clr_elt_this_reset(void) {
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; k < REG_COUNT; k++) {
         atomic_store_explicit(&g_reg[k].agreed, 0, memory_order_relaxed);
         atomic_store_explicit(&g_reg[k].direct, 0, memory_order_relaxed);
     }
 }
 
-static inline uintptr_t saved_reg(uintptr_t data, uint32_t k) { return *(const uintptr_t *)(data + ELT_RDI + 8 * k); }
+// The stub's data (PROFILE_PLATFORM_SPECIFIC_DATA) of an ELT info block, 0
+// when it has none.
+static inline uintptr_t stub_data(uintptr_t elt) { return elt != 0 ? *(const uintptr_t *)elt : 0; }
 
-// Argument k (0: rdi, 1: rsi) as a word: the stub's saved register once
+static inline const uintptr_t *saved_reg(uintptr_t data, uint32_t k) { return (const uintptr_t *)(data + g_reg_at[k]); }
+
+// Whether register k is read directly, for a call whose stub saved data:
+// only when its data is known and every answer so far agreed.
+static inline int reg_direct(uintptr_t data, uint32_t k) {
+    return data != 0 && atomic_load_explicit(&g_reg[k].direct, memory_order_relaxed) > 0;
+}
+
+// Records whether the runtime's answer for register k agreed with the
+// stub's saved register: ELT_REG_CHECKS agreements in a row turn the direct
+// read on, one disagreement turns it off for the process.
+static void reg_judge(uintptr_t data, uint32_t k, int agrees) {
+    if (data == 0 || atomic_load_explicit(&g_reg[k].direct, memory_order_relaxed) != 0)
+        return;
+    if (!agrees) {
+        atomic_store_explicit(&g_reg[k].direct, -1, memory_order_relaxed);
+    } else if (atomic_fetch_add_explicit(&g_reg[k].agreed, 1, memory_order_relaxed) + 1 >= ELT_REG_CHECKS) {
+        int checking = 0;
+        atomic_compare_exchange_strong_explicit(&g_reg[k].direct, &checking, 1, memory_order_relaxed, memory_order_relaxed);
+    }
+}
+
+// Argument k (REG_RDI, REG_RSI) as a word: the stub's saved register once
 // agreed, else the runtime's answer, which is checked against it.
 static int reg_arg(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, uint32_t k, uintptr_t *out) {
-    uintptr_t data = elt != 0 ? *(const uintptr_t *)elt : 0;
-    int direct = atomic_load_explicit(&g_reg[k].direct, memory_order_relaxed);
-    if (direct > 0 && data != 0) {
-        *out = saved_reg(data, k);
+    uintptr_t data = stub_data(elt);
+    if (reg_direct(data, k)) {
+        *out = *saved_reg(data, k);
         return 1;
     }
     uintptr_t v = 0;
     if (!clr_elt_arg(rt, fid, elt, k, &v, sizeof v))
         return 0;
-    if (direct == 0 && data != 0) {
-        if (saved_reg(data, k) != v) {
-            atomic_store_explicit(&g_reg[k].direct, -1, memory_order_relaxed);
-        } else if (atomic_fetch_add_explicit(&g_reg[k].agreed, 1, memory_order_relaxed) + 1 >= ELT_THIS_CHECKS) {
-            int checking = 0;
-            atomic_compare_exchange_strong_explicit(&g_reg[k].direct, &checking, 1, memory_order_relaxed, memory_order_relaxed);
-        }
-    }
+    reg_judge(data, k, data != 0 && *saved_reg(data, k) == v);
     *out = v;
     return 1;
 }
 
 uintptr_t clr_elt_this(const clr_runtime *rt, uintptr_t fid, uintptr_t elt) {
     uintptr_t self = 0;
-    return reg_arg(rt, fid, elt, 0, &self) ? self : 0;
+    return reg_arg(rt, fid, elt, REG_RDI, &self) ? self : 0;
 }
 
-int clr_elt_arg1_word(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, uintptr_t *out) { return reg_arg(rt, fid, elt, 1, out); }
+int clr_elt_arg1_word(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, uintptr_t *out) { return reg_arg(rt, fid, elt, REG_RSI, out); }
 
+// The runtime's answer is where the value is (GetReturnBufferAddr): for a
+// bool, the rax its Leave stub saved. It agrees when it is that very word,
+// so the byte read directly is the one the runtime would have pointed at.
 int clr_elt_ret_bool(const clr_runtime *rt, uintptr_t fid, uintptr_t elt) {
+    uintptr_t data = stub_data(elt);
+    // The stub's saved registers: its own stack, always readable.
+    if (reg_direct(data, REG_RAX))
+        return *(const uint8_t *)saved_reg(data, REG_RAX) != 0;
     COR_PRF_FRAME_INFO frame = 0;
     COR_PRF_FUNCTION_ARGUMENT_RANGE rv = {0, 0};
     if (rt->vtbl->GetFunctionLeave3Info(rt->info, fid, (COR_PRF_ELT_INFO)elt, &frame, &rv) < 0 || rv.startAddress == 0 ||
         rv.length < 1)
         return -1;
-    // The stub's saved return register: its own stack, always readable.
+    reg_judge(data, REG_RAX, data != 0 && rv.startAddress == (UINT_PTR)saved_reg(data, REG_RAX));
     return *(const uint8_t *)rv.startAddress != 0;
 }

@@ -76,14 +76,21 @@ int clr_elt_arg(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, uint32_t id
 // PROFILE_PLATFORM_SPECIFIC_DATA.rdi, at ELT_RDI in 3.1 through 8), and
 // asking for it (GetFunctionEnter3Info) walks the method's signature: a
 // few hundred ns on every work item and state machine step. The word is
-// read directly once the first ELT_THIS_CHECKS answers of the runtime all
+// read directly once the first ELT_REG_CHECKS answers of the runtime all
 // agreed with it; one that does not (another layout) turns the direct read
 // off for the process.
-enum { ELT_RDI = 0x78, ELT_THIS_CHECKS = 64 };
+enum { ELT_RDI = 0x78, ELT_REG_CHECKS = 64 };
 uintptr_t clr_elt_this(const clr_runtime *rt, uintptr_t fid, uintptr_t elt);
 
 // What the call fid leaving returned, a bool (elt: the Leave hook's
 // COR_PRF_ELT_INFO): 1 true, 0 false, -1 not known.
+//
+// The runtime's answer (GetFunctionLeave3Info, a few hundred ns on every
+// iterator step) is the rax its Leave stub saved
+// (PROFILE_PLATFORM_SPECIFIC_DATA.rax, at ELT_RAX in 3.1 through 8), read
+// directly on the terms `this` is: once ELT_REG_CHECKS of its answers
+// pointed at that word.
+enum { ELT_RAX = 0x28 };
 int clr_elt_ret_bool(const clr_runtime *rt, uintptr_t fid, uintptr_t elt);
 
 // Argument 1 of the call fid being entered (the first after `this`) as a
@@ -92,10 +99,12 @@ int clr_elt_ret_bool(const clr_runtime *rt, uintptr_t fid, uintptr_t elt);
 // with the runtime's answers of its own. 0 when it cannot be read.
 int clr_elt_arg1_word(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, uintptr_t *out);
 
-// Whether `this` and argument 1 are read directly: 1 on, -1 off, 0 still
-// checking; and a reset of both to checking (a new runtime, a test).
+// Whether `this`, argument 1 and a bool return are read directly: 1 on,
+// -1 off, 0 still checking; and a reset of all to checking (a new
+// runtime, a test).
 int clr_elt_this_direct(void);
 int clr_elt_arg1_direct(void);
+int clr_elt_ret_direct(void);
 void clr_elt_this_reset(void);
 
 #endif

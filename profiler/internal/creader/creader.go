@@ -192,13 +192,35 @@ func Arg1(rsi, arg uint64) (uint64, bool, int) {
 	return uint64(got), ok, int(C.clr_elt_arg1_direct())
 }
 
+// Ret reads the bool an iterator step returned, as its Leave hook does:
+// the stub saved rax; the runtime points at that word when atRAX, else at
+// a word of its own holding ret. It returns what the reader gave (1 true,
+// 0 false, -1 not known) and whether it now reads the saved rax directly
+// (1), has stopped trying (-1) or is still checking (0).
+func Ret(rax uint64, atRAX bool, ret uint64) (int, int) {
+	var a C.fake_args
+	if atRAX {
+		a.ret_in_rax = 1
+	}
+	a.ret = C.uint64_t(ret)
+	C.fake_set_args(&a)
+	info, free := eltInfoAt(C.ELT_RAX, rax)
+	defer free()
+	got := C.clr_elt_ret_bool(C.fake_runtime(), 7, info)
+	return int(got), int(C.clr_elt_ret_direct())
+}
+
 // eltInfo builds an ELT info block whose stub saved v in the k-th integer
 // argument register (0: rdi, 1: rsi): the block's first word leads to
 // the stub's data. free releases both.
-func eltInfo(k int, v uint64) (C.uintptr_t, func()) {
+func eltInfo(k int, v uint64) (C.uintptr_t, func()) { return eltInfoAt(C.ELT_RDI+8*k, v) }
+
+// eltInfoAt builds an ELT info block whose stub saved v at offset at of
+// its data.
+func eltInfoAt(at int, v uint64) (C.uintptr_t, func()) {
 	data := C.calloc(1, 0x100)
 	info := (*C.uintptr_t)(C.calloc(1, 16))
-	*(*uint64)(unsafe.Add(data, C.ELT_RDI+8*k)) = v
+	*(*uint64)(unsafe.Add(data, at)) = v
 	*info = C.uintptr_t(uintptr(data))
 	return C.uintptr_t(uintptr(unsafe.Pointer(info))), func() {
 		C.free(unsafe.Pointer(info))

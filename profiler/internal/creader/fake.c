@@ -10,6 +10,7 @@
 #include "profiler.h"
 #include "values.h"
 #include "fake.h"
+#include "eltargs.h"
 
 static ProfInfoVtbl g_vtbl;
 static void *g_self = &g_vtbl;
@@ -73,6 +74,15 @@ static HRESULT f_enter3(void *self, FunctionID fid, COR_PRF_ELT_INFO elt, COR_PR
     return S_OK;
 }
 
+static HRESULT f_leave3(void *self, FunctionID fid, COR_PRF_ELT_INFO elt, COR_PRF_FRAME_INFO *frame,
+                        COR_PRF_FUNCTION_ARGUMENT_RANGE *rv) {
+    (void)self; (void)fid;
+    *frame = 0;
+    rv->startAddress = g_args.ret_in_rax ? *(const uintptr_t *)elt + ELT_RAX : (UINT_PTR)&g_args.ret;
+    rv->length = 1;
+    return S_OK;
+}
+
 static void f_runtime_segv(int sig, siginfo_t *si, void *ctx) {
     (void)si; (void)ctx;
     // Stands for the runtime's own handler: a real fault ends the test.
@@ -97,6 +107,7 @@ void fake_init(const clr_value_limits *lim) {
     g_vtbl.GetClassIDInfo = f_class_id_info;
     g_vtbl.GetArrayObjectInfo = f_array_info;
     g_vtbl.GetFunctionEnter3Info = f_enter3;
+    g_vtbl.GetFunctionLeave3Info = f_leave3;
     clr_values_init(&(clr_runtime){&g_self, &g_vtbl, 12}, lim, 1024);
     clr_signals_install();
 }

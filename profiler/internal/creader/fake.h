@@ -9,6 +9,10 @@
 typedef struct fake_args {
     uint32_t n;
     uint64_t slots[8];
+    // What GetFunctionLeave3Info answers: the rax the Leave stub saved
+    // (ret_in_rax), else ret, a word of its own.
+    int ret_in_rax;
+    uint64_t ret;
 } fake_args;
 
 void fake_init(const clr_value_limits *lim);

@@ -78,3 +78,58 @@ func TestArg1Direct(t *testing.T) {
 		})
 	}
 }
+
+// An iterator step's bool is read from the rax its Leave stub saved once
+// the runtime's answers all pointed at that word, judged apart from the
+// arguments: a runtime that points elsewhere turns only this read off.
+func TestRetDirect(t *testing.T) {
+	t.Cleanup(ResetThis)
+	tests := []struct {
+		name string
+		// Calls before the last: the stub's rax, and whether the runtime
+		// points at it (else at a word of its own holding the same bool).
+		rax   uint64
+		atRAX bool
+		calls int
+		// The last call: rax, where the runtime points, what its own word holds.
+		lastRAX    uint64
+		lastAtRAX  bool
+		lastRet    uint64
+		want       int
+		wantDirect int
+	}{
+		{name: "checking", rax: 1, atRAX: true, calls: 10, lastRAX: 0, lastAtRAX: true, want: 0, wantDirect: 0},
+		// Agreed 64 times: the saved rax is read, the runtime not asked
+		// (it would point at its own word, holding the other answer).
+		{name: "direct true", rax: 1, atRAX: true, calls: 64, lastRAX: 1, lastAtRAX: false, lastRet: 0, want: 1, wantDirect: 1},
+		{name: "direct false", rax: 0, atRAX: true, calls: 64, lastRAX: 0x100, lastAtRAX: false, lastRet: 1, want: 0, wantDirect: 1},
+		// Only the low byte is the bool.
+		{name: "checking low byte", rax: 1, atRAX: true, calls: 3, lastRAX: 0xff00, lastAtRAX: true, want: 0, wantDirect: 0},
+		// The runtime's value is elsewhere (another layout): its answer, for good.
+		{name: "off", rax: 1, atRAX: false, calls: 1, lastRAX: 1, lastAtRAX: false, lastRet: 0, want: 0, wantDirect: -1},
+		{name: "off after agreeing", rax: 1, atRAX: true, calls: 63, lastRAX: 1, lastAtRAX: false, lastRet: 0, want: 0, wantDirect: -1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ResetThis()
+			for i := 0; i < tc.calls; i++ {
+				want := int(tc.rax & 0xff)
+				if want > 1 {
+					want = 1
+				}
+				if got, _ := Ret(tc.rax, tc.atRAX, tc.rax); got != want {
+					t.Fatalf("call %d: returned %d, want the runtime's %d", i, got, want)
+				}
+			}
+			got, direct := Ret(tc.lastRAX, tc.lastAtRAX, tc.lastRet)
+			if got != tc.want || direct != tc.wantDirect {
+				t.Errorf("returned %d (direct %d), want %d (direct %d)", got, direct, tc.want, tc.wantDirect)
+			}
+			if tc.wantDirect == -1 {
+				if _, d := This(0x10, 0x10); d == -1 {
+					t.Errorf("the return's disagreement turned off the direct read of this")
+				}
+			}
+		})
+	}
+}
