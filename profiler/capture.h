@@ -200,8 +200,9 @@ typedef struct clr_fn {
     // lost to a race only delays the verdict.
     _Atomic uint32_t stat_calls;
     _Atomic uint32_t stat_slow;
-    // Its calls in shed traces (the same plain loads and stores): 1 in
-    // SHED_TIMED of them is timed for the rule (hooks.c, shed_frame).
+    // Its calls in shed traces (the same plain loads and stores): each is
+    // timed for the rule until stat_calls reaches fold_min_calls, then 1
+    // in SHED_TIMED of them (hooks.c, shed_frame).
     _Atomic uint32_t shed_seen;
     // FN_ASYNC_MOVENEXT, FN_CLOSURE_*: where the added fields are from
     // `this` (async.h: ASYNC_FIELDS, CLOSURE_FIELDS).

@@ -137,11 +137,14 @@ static void fold_begin(clr_slot *s, clr_frame *f, uint32_t anc, uint64_t start) 
 
 static inline void ring_commit(clr_slot *s, uint32_t size) { clr_ring_commit(s, size); }
 
-// A call in a shed trace records nothing, but 1 in SHED_TIMED of a
-// method's calls there is timed for the fold rule (pop_frame): a hot,
-// short method that under load only shed traces call still folds and
-// loses its hooks, as it would if its calls were recorded. The rest cost
-// a count, no clock read. f is a frame just pushed (its start is 0).
+// A call in a shed trace records nothing, but it is timed for the fold
+// rule (pop_frame) while its method has had fewer judged calls than the
+// rule asks for, and 1 in SHED_TIMED of its calls after that: a hot,
+// short method that under load only shed traces call folds after as many
+// calls, and loses its hooks as soon, as it would if its calls were
+// recorded (the clock is read at most fold_min_calls times per method
+// more than before). The rest cost a count, no clock read. f is a frame
+// just pushed (its start is 0).
 enum { SHED_TIMED = 64 }; // a power of two
 static inline void shed_frame(clr_frame *f, clr_fn *fn) {
     f->recorded = FRAME_SHED;
@@ -149,7 +152,7 @@ static inline void shed_frame(clr_frame *f, clr_fn *fn) {
         return;
     uint32_t n = atomic_load_explicit(&fn->shed_seen, memory_order_relaxed) + 1;
     atomic_store_explicit(&fn->shed_seen, n, memory_order_relaxed);
-    if ((n & (SHED_TIMED - 1)) == 0)
+    if ((n & (SHED_TIMED - 1)) == 0 || atomic_load_explicit(&fn->stat_calls, memory_order_relaxed) < g_cfg.fold_min_calls)
         f->start = now_ns();
 }
 
@@ -945,9 +948,9 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
         // A sampled trace may still be shed whole under load (shed.h);
         // work queued by a recorded span belongs to a trace already begun.
         if (how != LINK_JOINED && !clr_shed_admit(clr_ring_used(s), g_cfg.ring_soft, joined && (pflags & AMB_SAMPLED), coarse_clock_ns)) {
-            // A root under a serving frame is timed as a shed call for
-            // the rule, which judges it if it is a leaf (fold_judges).
-            if (under != NULL)
+            // A leaf's root under a serving frame is timed as a shed call
+            // for the rule, which judges it there (fold_judges).
+            if (under != NULL && atomic_load_explicit(&fn->kids, memory_order_relaxed) == 0)
                 shed_frame(f, fn);
             else
                 f->recorded = FRAME_SHED;
