@@ -10,6 +10,8 @@ package cstack
 #include "async.h"
 #include "hooks.h"
 #include "slots.h"
+#include "shed.h"
+#include <pthread.h>
 
 // What the hooks link with outside these files: the module table
 // (callbacks.c), the re-JIT count (rejit.c), a thread's signal stack
@@ -52,6 +54,8 @@ static HRESULT fake_leave3(void *self, FunctionID fid, COR_PRF_ELT_INFO elt, COR
 	return S_OK;
 }
 
+static clr_capture_config g_base_cfg;
+
 static int setup(void) {
 	clr_capture_config cfg;
 	memset(&cfg, 0, sizeof cfg);
@@ -66,7 +70,53 @@ static int setup(void) {
 	g_tab = clr_slot_table_init(&cfg);
 	if (g_tab == NULL)
 		return -1;
+	g_base_cfg = cfg;
 	return clr_hooks_init(&g_fake_rt, g_tab, &cfg);
+}
+
+// A root shed whole (the backlog flag up) calling a method n times, under
+// the fold rule (min_calls, max_ns); on a thread of its own. Reports the
+// method's judged calls and whether it folded.
+typedef struct {
+	uint32_t min_calls;
+	uint64_t max_ns;
+	int n;
+	uint32_t judged;
+	int folded;
+} shed_fold_t;
+
+static void *shed_fold_thread(void *arg) {
+	shed_fold_t *r = arg;
+	clr_fn root, fn;
+	memset(&root, 0, sizeof root);
+	memset(&fn, 0, sizeof fn);
+	root.function_id = 0x3000;
+	root.flags = FN_SELECTED;
+	fn.function_id = 0x3001;
+	fn.index = 1;
+	fn.flags = FN_SELECTED;
+	clr_on_enter(&root, 1000);
+	for (int i = 0; i < r->n; i++) {
+		clr_on_enter(&fn, 900);
+		clr_on_leave(&fn, 900);
+	}
+	clr_on_leave(&root, 1000);
+	r->judged = atomic_load(&fn.stat_calls);
+	r->folded = (fn.flags & FN_FOLDED) != 0;
+	return NULL;
+}
+
+static void shed_fold(shed_fold_t *r) {
+	clr_capture_config cfg = g_base_cfg;
+	cfg.fold_min_calls = r->min_calls;
+	cfg.fold_max_ns = r->max_ns;
+	clr_hooks_init(&g_fake_rt, g_tab, &cfg);
+	atomic_store(&clr_shed.backlog, 1);
+	pthread_t t;
+	if (pthread_create(&t, NULL, shed_fold_thread, r) == 0)
+		pthread_join(t, NULL);
+	atomic_store(&clr_shed.backlog, 0);
+	clr_hooks_init(&g_fake_rt, g_tab, &g_base_cfg);
 }
 
 enum { EV_ENTER = 1, EV_LEAVE = 2 };
@@ -350,6 +400,15 @@ func replay(evs []Event, flags []uint32, objects bool) Replayed {
 // UnsampledPairs times n Enter/Leave pairs of a call under an unsampled
 // root on a thread of its own, in nanoseconds (0: no slot).
 func UnsampledPairs(n int) uint64 { return uint64(C.bench_skipped(C.long(n))) }
+
+// ShedFold calls a method n times under a root shed whole, on a thread of
+// its own, with the fold rule on (minCalls, maxNs); it reports how many
+// of the calls the rule judged and whether the method folded.
+func ShedFold(minCalls uint32, maxNs uint64, n int) (judged uint32, folded bool) {
+	r := C.shed_fold_t{min_calls: C.uint32_t(minCalls), max_ns: C.uint64_t(maxNs), n: C.int(n)}
+	C.shed_fold(&r)
+	return uint32(r.judged), r.folded != 0
+}
 
 // NoLeave is how many frames the hooks closed without their Leave.
 func NoLeave() uint64 { return uint64(C.clr_no_leave_count()) }

@@ -303,3 +303,30 @@ func TestIteratorEnumeratedAgain(t *testing.T) {
 		}
 	})
 }
+
+// A method that only shed traces call is judged as a recorded one would
+// be: each of its calls timed until the rule has judged enough of them,
+// then 1 in 64. It folds after the rule's calls, not 64 times as many.
+func TestShedCallsFoldAsRecordedOnes(t *testing.T) {
+	tests := []struct {
+		name       string
+		min        uint32
+		calls      int
+		wantFolded bool
+		judgedMin  uint32 // judged calls at least
+	}{
+		{"past the rule's calls", 250, 300, true, 250},
+		{"short of them", 250, 200, false, 200},
+		{"a small rule", 10, 20, true, 10},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// 10 ms: no call of the replay is long, however loaded the machine.
+			judged, folded := ShedFold(tt.min, 10_000_000, tt.calls)
+			if folded != tt.wantFolded || judged < tt.judgedMin {
+				t.Errorf("%d calls under a shed root, rule of %d: %d judged, folded %v; want at least %d judged, folded %v",
+					tt.calls, tt.min, judged, folded, tt.judgedMin, tt.wantFolded)
+			}
+		})
+	}
+}
