@@ -31,16 +31,8 @@ type Method struct {
 	// Activity.Stop, an entry method), so they must stay.
 	Special bool
 	// Rooted: a call of it began a trace. Its root calls are spans, so it
-	// keeps its hooks, unless they all began under a frame that serves
-	// (ServedOnly) and it is a Leaf.
+	// keeps its hooks.
 	Rooted bool
-	// ServedOnly: every call of it that began a trace was made right under
-	// a frame that serves (a request loop, or a CPU-bound program's Main).
-	ServedOnly bool
-	// Leaf: no hooked method was ever called under a call of it. A leaf the
-	// rule folds under a frame that serves is a helper of a loop (a getter,
-	// a formatter), not a request: it may lose its hooks.
-	Leaf bool
 }
 
 // maxMinCalls bounds MinCalls as the hooks apply it: they count calls in
@@ -104,11 +96,10 @@ func BudgetFolds(budget, spans uint32, c Counts) bool {
 
 // ReJITs reports whether a method is asked to be re-JIT-compiled without
 // hooks (profiler/rejit.go, rejit.c): with folding and ReJIT on, once the
-// rule folded it, unless it is special or rooted (save a leaf rooted only
-// under a frame that serves). The ReJIT thread then
+// rule folded it, unless it is special or rooted. The ReJIT thread then
 // waits until no call of it is running: a new-code call of a method made
 // from an old-code one would unwind an exception under the same
 // FunctionID, which the hooks cannot tell apart.
 func (r Rule) ReJITs(m Method) bool {
-	return r.Hook().ReJIT && m.Folded && !m.Special && (!m.Rooted || m.ServedOnly && m.Leaf)
+	return r.Hook().ReJIT && m.Folded && !m.Special && !m.Rooted
 }

@@ -81,10 +81,6 @@ func TestReJITs(t *testing.T) {
 		{"not folded", on, Method{}, false},
 		{"special", on, Method{Folded: true, Special: true}, false},
 		{"rooted", on, Method{Folded: true, Rooted: true}, false},
-		{"rooted, a leaf", on, Method{Folded: true, Rooted: true, Leaf: true}, false},
-		{"rooted under a serving frame, calls traced methods", on, Method{Folded: true, Rooted: true, ServedOnly: true}, false},
-		{"rooted under a serving frame, a leaf", on, Method{Folded: true, Rooted: true, ServedOnly: true, Leaf: true}, true},
-		{"rooted under a serving frame, a leaf, not folded", on, Method{Rooted: true, ServedOnly: true, Leaf: true}, false},
 		{"ReJIT off", noReJIT, Method{Folded: true}, false},
 		{"folding off", off, Method{Folded: true}, false},
 	}

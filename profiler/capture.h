@@ -213,13 +213,10 @@ typedef struct clr_fn {
     // callbacks (delegates) whose target may be a closure.
     uint16_t queue_args;
     uint32_t async_owner;
-    // Set once a call of it began a trace (sampled or not), ROOTED_*: a
-    // method called as a root is never re-JIT-compiled without hooks
-    // (rejit.c), or its root spans would go; unless it only began traces
-    // under a serving frame and is a leaf (clr_rejit_wanted).
+    // Set once a call of it began a trace (sampled or not): a method
+    // called as a root is never re-JIT-compiled without hooks
+    // (rejit.c), or its root spans would go.
     _Atomic uint32_t roots;
-    // Set once a hooked call was made under a call of it: it is no leaf.
-    _Atomic uint32_t kids;
     uint32_t scan_mark; // rejit.c's thread only: seen on a shadow stack in its last scan
     // FN_ASYNC_MOVENEXT of shared generic code: its added fields are found
     // per call, in the frame's exact class (flowlayout.h), not at
@@ -476,21 +473,11 @@ static inline int clr_fold_slow(const clr_fn *fn) {
 static inline int clr_budget_folds(uint32_t budget, uint32_t spans, const clr_fn *fn) {
     return budget != 0 && (spans >= budget || (spans >= budget - budget / 10 && !clr_fold_slow(fn)));
 }
-// What fn->roots says: no call began a trace; one did outside a serving
-// frame (a thread's first call, an entry method); calls began traces only
-// under a serving frame (serving.h).
-enum { ROOTED_NONE = 0, ROOTED_TRACE = 1, ROOTED_SERVED = 2 };
-
 // Whether a folded method may be re-JIT-compiled without hooks (rejit.c):
 // not one whose hooks do more than count its calls, nor one a call of
-// which began a trace (its root calls are spans), unless it began them only
-// under a serving frame and never called a hooked method: a leaf the rule
-// folded there is a loop's helper (a getter, a formatter), not a request
-// (package folding's Rule.ReJITs).
+// which began a trace (its root calls are spans).
 static inline int clr_rejit_wanted(const clr_fn *fn) {
-    uint32_t roots = atomic_load_explicit(&fn->roots, memory_order_relaxed);
-    int leaf = atomic_load_explicit(&fn->kids, memory_order_relaxed) == 0;
-    return (roots == ROOTED_NONE || (roots == ROOTED_SERVED && leaf)) && !(fn->flags & FN_NEVER_FOLDED);
+    return atomic_load_explicit(&fn->roots, memory_order_relaxed) == 0 && !(fn->flags & FN_NEVER_FOLDED);
 }
 uint64_t clr_fn_folded_calls(const clr_fn *fn);
 uint64_t clr_fn_folded_ns(const clr_fn *fn);

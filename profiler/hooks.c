@@ -858,12 +858,8 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
     uint64_t tid[2] = {0, 0}, parent = 0, link[3] = {0, 0, 0};
     int unit = d > 0 ? s->stack[d - 1].unit : 0;
     if (d == 0 || under != NULL) {
-        // rejit.c: never unhooked, unless rooted only under a serving
-        // frame and a leaf (clr_rejit_wanted).
-        uint32_t roots = atomic_load_explicit(&fn->roots, memory_order_relaxed);
-        uint32_t now_root = under != NULL && !(fn->flags & FN_ENTRY) ? ROOTED_SERVED : ROOTED_TRACE;
-        if (roots == ROOTED_NONE || (roots == ROOTED_SERVED && now_root == ROOTED_TRACE))
-            atomic_store_explicit(&fn->roots, now_root, memory_order_relaxed);
+        if (atomic_load_explicit(&fn->roots, memory_order_relaxed) == 0)
+            atomic_store_explicit(&fn->roots, 1, memory_order_relaxed); // rejit.c: never unhooked
         // A new trace: its id, then the sampling decision on it. An
         // unsampled trace records nothing; its calls only count depth.
         tid[0] = rng_next(s);
@@ -948,12 +944,7 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
         // A sampled trace may still be shed whole under load (shed.h);
         // work queued by a recorded span belongs to a trace already begun.
         if (how != LINK_JOINED && !clr_shed_admit(clr_ring_used(s), g_cfg.ring_soft, joined && (pflags & AMB_SAMPLED), coarse_clock_ns)) {
-            // A leaf's root under a serving frame is timed as a shed call
-            // for the rule, which judges it there (fold_judges).
-            if (under != NULL && atomic_load_explicit(&fn->kids, memory_order_relaxed) == 0)
-                shed_frame(f, fn);
-            else
-                f->recorded = FRAME_SHED;
+            f->recorded = FRAME_SHED; // a root: never judged (fold_judges)
             bump(&s->shed_traces);
             bump(&s->shed_calls);
             return;
@@ -1123,12 +1114,6 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         return;
     }
     clr_frame *f = &s->stack[d];
-    if (d > 0) {
-        // The caller is no leaf (fold_judges): a plain store, set once.
-        clr_fn *up = s->stack[d - 1].fn;
-        if (up != NULL && atomic_load_explicit(&up->kids, memory_order_relaxed) == 0)
-            atomic_store_explicit(&up->kids, 1, memory_order_relaxed);
-    }
     f->function_id = fn->function_id;
     f->sp = elt;
     f->fn_index = fn->index;
@@ -1185,19 +1170,12 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
 // could fold. Nor when up is the root of a unit of work, a request's
 // entry: that is often plumbing (the lambda a loop queued, a dispatcher)
 // whose calls are the request's handlers.
-static inline int fold_judges(const clr_frame *up, const clr_fn *fn) {
+static inline int fold_judges(const clr_frame *up) {
     if (up->recorded != FRAME_RECORDED || g_cfg.serving_children == 0)
         return 1;
     if (up->unit)
         return !up->root;
-    if (!(up->level == 0 && !(up->fn != NULL && (up->fn->flags & FN_ASYNC_MOVENEXT))))
-        return 1;
-    // Right under a frame that may serve: a call there may be a request,
-    // which folding must never take away, unless its method never called
-    // a hooked method. Such a leaf is a helper of a loop (a getter, a
-    // formatter in a CPU-bound program's Main): judged, it folds there too
-    // and loses its hooks (clr_rejit_wanted).
-    return atomic_load_explicit(&fn->kids, memory_order_relaxed) == 0;
+    return !(up->level == 0 && !(up->fn != NULL && (up->fn->flags & FN_ASYNC_MOVENEXT)));
 }
 
 // Pops the top frame and, if its enter was recorded, writes the exit record
@@ -1214,14 +1192,14 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
         uint64_t ns = f->start ? now_ns() - f->start : 0;
         // Calls folded by the span budget count for the rule too, so that
         // their method can fold and lose its hooks (rejit.c).
-        if (ns && kind == REC_LEAVE && g_cfg.fold_judge_folded && !(f->fn->flags & FN_NEVER_FOLDED) && fold_judges(&s->stack[f->anc], f->fn))
+        if (ns && kind == REC_LEAVE && g_cfg.fold_judge_folded && !(f->fn->flags & FN_NEVER_FOLDED) && fold_judges(&s->stack[f->anc]))
             clr_fold_judge(&g_cfg, f->fn, ns);
         clr_fold_account(s, &s->stack[f->anc], f->fn, f->fn_index, f->fold_state == FOLD_NESTED ? 0 : ns);
         return;
     }
     if (f->recorded == FRAME_SHED) {
         // Timed by shed_frame: judged as a recorded call would be.
-        if (f->start != 0 && d > 0 && kind == REC_LEAVE && fold_judges(&s->stack[d - 1], f->fn))
+        if (f->start != 0 && d > 0 && kind == REC_LEAVE && fold_judges(&s->stack[d - 1]))
             clr_fold_judge(&g_cfg, f->fn, now_ns() - f->start);
         return;
     }
@@ -1229,7 +1207,7 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
         return;
     uint64_t ts = now_ns();
     f->recorded = FRAME_SKIPPED;
-    if (d > 0 && kind == REC_LEAVE && !(f->fn->flags & FN_ASYNC) && fold_judges(&s->stack[d - 1], f->fn))
+    if (d > 0 && kind == REC_LEAVE && !(f->fn->flags & FN_ASYNC) && fold_judges(&s->stack[d - 1]))
         clr_fold_judge(&g_cfg, f->fn, ts - f->start);
     // The fixed part: the exit, then what was folded into the frame.
     uint32_t base = REC_EXIT_SIZE;

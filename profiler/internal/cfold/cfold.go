@@ -4,7 +4,7 @@ package cfold
 #include <stdlib.h>
 #include "capture.h"
 
-static clr_fn *fn_new(uint32_t calls, uint32_t slow, uint32_t flags, uint32_t roots, uint32_t kids) {
+static clr_fn *fn_new(uint32_t calls, uint32_t slow, uint32_t flags, uint32_t roots) {
     clr_fn *fn = calloc(1, sizeof *fn);
     if (fn == NULL)
         return NULL;
@@ -12,7 +12,6 @@ static clr_fn *fn_new(uint32_t calls, uint32_t slow, uint32_t flags, uint32_t ro
     atomic_store(&fn->stat_slow, slow);
     fn->flags = flags;
     atomic_store(&fn->roots, roots);
-    atomic_store(&fn->kids, kids);
     return fn;
 }
 
@@ -44,17 +43,10 @@ const (
 // Fn is a clr_fn as the hooks hold it, in C memory.
 type Fn struct{ p *C.clr_fn }
 
-// The values of clr_fn's roots.
-const (
-	RootNone   = C.ROOTED_NONE
-	RootTrace  = C.ROOTED_TRACE
-	RootServed = C.ROOTED_SERVED
-)
-
-// NewFn returns a function with the rule's counts, flags, roots (Root*)
-// and kids (0: a leaf) given. Free it.
-func NewFn(calls, slow, flags, roots, kids uint32) Fn {
-	p := C.fn_new(C.uint32_t(calls), C.uint32_t(slow), C.uint32_t(flags), C.uint32_t(roots), C.uint32_t(kids))
+// NewFn returns a function with the rule's counts, flags and root count
+// given. Free it.
+func NewFn(calls, slow, flags, roots uint32) Fn {
+	p := C.fn_new(C.uint32_t(calls), C.uint32_t(slow), C.uint32_t(flags), C.uint32_t(roots))
 	if p == nil {
 		panic("cfold: out of memory")
 	}

@@ -9,16 +9,14 @@ import (
 )
 
 // method is what package folding knows of the function f holds.
-func method(f Fn, roots, kids uint32) folding.Method {
+func method(f Fn, roots uint32) folding.Method {
 	fl := f.Flags()
 	return folding.Method{
-		Counts:     folding.Counts{Calls: f.Calls(), Long: f.Slow()},
-		Folded:     fl&FlagFolded != 0,
-		Exempt:     fl&FlagExempt != 0,
-		Special:    fl&FlagNeverFolded != 0,
-		Rooted:     roots != RootNone,
-		ServedOnly: roots == RootServed,
-		Leaf:       kids == 0,
+		Counts:  folding.Counts{Calls: f.Calls(), Long: f.Slow()},
+		Folded:  fl&FlagFolded != 0,
+		Exempt:  fl&FlagExempt != 0,
+		Special: fl&FlagNeverFolded != 0,
+		Rooted:  roots != 0,
 	}
 }
 
@@ -44,7 +42,7 @@ func (g gen) rule() folding.Rule {
 	return rule
 }
 
-func (g gen) fn(rule folding.Rule) (calls, slow, flags, roots, kids uint32) {
+func (g gen) fn(rule folding.Rule) (calls, slow, flags, roots uint32) {
 	h := rule.Hook()
 	switch g.r.IntN(4) {
 	case 0:
@@ -75,12 +73,9 @@ func (g gen) fn(rule folding.Rule) (calls, slow, flags, roots, kids uint32) {
 		flags |= FlagExempt
 	}
 	if g.r.IntN(3) == 0 {
-		roots = g.r.Uint32N(3) // RootNone, RootTrace, RootServed
+		roots = g.r.Uint32N(3)
 	}
-	if g.r.IntN(2) == 0 {
-		kids = 1
-	}
-	return calls, slow, flags, roots, kids
+	return calls, slow, flags, roots
 }
 
 func (g gen) duration(rule folding.Rule) time.Duration {
@@ -118,16 +113,16 @@ func TestJudgeParity(t *testing.T) {
 		{"MinCalls beyond 32 bits", folding.Rule{Enabled: true, MinCalls: 1 << 40, MaxDuration: time.Second}, call{1<<31 - 1, 0, 0, 0}},
 		{"calls wrap", rule, call{1<<32 - 1, 0, 0, 0}},
 	}
-	check := func(t *testing.T, rule folding.Rule, calls, slow, flags, roots, kids uint32, ds []time.Duration) {
+	check := func(t *testing.T, rule folding.Rule, calls, slow, flags, roots uint32, ds []time.Duration) {
 		t.Helper()
-		f := NewFn(calls, slow, flags, roots, kids)
+		f := NewFn(calls, slow, flags, roots)
 		defer f.Free()
-		m := method(f, roots, kids)
+		m := method(f, roots)
 		h := rule.Hook()
 		for i, d := range ds {
 			f.Judge(h.MinCalls, h.MaxNs, uint64(d))
 			m = rule.Judge(m, d)
-			if got := method(f, roots, kids); got != m {
+			if got := method(f, roots); got != m {
 				t.Fatalf("rule %+v, fn {calls %d slow %d flags %#x}, call %d of %v: C %+v, Go %+v", rule, calls, slow, flags, i, ds, got, m)
 			}
 			if got := f.Flags() &^ FlagFolded; got != flags&^FlagFolded {
@@ -137,18 +132,18 @@ func TestJudgeParity(t *testing.T) {
 	}
 	for _, tt := range table {
 		t.Run(tt.name, func(t *testing.T) {
-			check(t, tt.rule, tt.calls, tt.slow, tt.flags, 0, 0, []time.Duration{tt.d})
+			check(t, tt.rule, tt.calls, tt.slow, tt.flags, 0, []time.Duration{tt.d})
 		})
 	}
 	g := gen{rand.New(rand.NewPCG(28, 4))}
 	for i := 0; i < 100000; i++ {
 		rule := g.rule()
-		calls, slow, flags, roots, kids := g.fn(rule)
+		calls, slow, flags, roots := g.fn(rule)
 		ds := make([]time.Duration, 1+g.r.IntN(6))
 		for k := range ds {
 			ds[k] = g.duration(rule)
 		}
-		check(t, rule, calls, slow, flags, roots, kids, ds)
+		check(t, rule, calls, slow, flags, roots, ds)
 	}
 }
 
@@ -158,7 +153,7 @@ func TestBudgetParity(t *testing.T) {
 	g := gen{rand.New(rand.NewPCG(28, 5))}
 	budgets := []uint64{0, 1, 5, 9, 10, 11, 100, 1000, 1<<32 - 1}
 	for i := 0; i < 200000; i++ {
-		calls, slow, flags, roots, kids := g.fn(g.rule())
+		calls, slow, flags, roots := g.fn(g.rule())
 		budget := uint32(budgets[g.r.IntN(len(budgets))])
 		if g.r.IntN(4) == 0 {
 			budget = g.r.Uint32()
@@ -172,7 +167,7 @@ func TestBudgetParity(t *testing.T) {
 		default:
 			spans = g.r.Uint32N(budget/8*9 + 2)
 		}
-		f := NewFn(calls, slow, flags, roots, kids)
+		f := NewFn(calls, slow, flags, roots)
 		c := folding.Counts{Calls: calls, Long: slow}
 		if got, want := f.NotKnownFast(), c.Slow(); got != want {
 			t.Fatalf("%+v: clr_fold_slow %v, Counts.Slow %v", c, got, want)
@@ -192,11 +187,11 @@ func TestReJITParity(t *testing.T) {
 	g := gen{rand.New(rand.NewPCG(28, 6))}
 	for i := 0; i < 100000; i++ {
 		rule := g.rule()
-		calls, slow, flags, roots, kids := g.fn(rule)
-		f := NewFn(calls, slow, flags, roots, kids)
+		calls, slow, flags, roots := g.fn(rule)
+		f := NewFn(calls, slow, flags, roots)
 		got := rule.Hook().ReJIT && f.Flags()&FlagFolded != 0 && f.ReJITWanted()
-		if want := rule.ReJITs(method(f, roots, kids)); got != want {
-			t.Fatalf("rule %+v, flags %#x, roots %d, kids %d: C %v, Go %v", rule, flags, roots, kids, got, want)
+		if want := rule.ReJITs(method(f, roots)); got != want {
+			t.Fatalf("rule %+v, flags %#x, roots %d: C %v, Go %v", rule, flags, roots, got, want)
 		}
 		f.Free()
 	}

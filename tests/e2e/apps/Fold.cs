@@ -10,9 +10,6 @@
 //                  folded methods lands meanwhile) and then calls itself
 //                  into a throw it catches, Mark() 3 times, sleeps, then
 //                  calls Get(), Step() and Rec() N times each again
-//   Fold loop N    Main, serving by its many calls, calls Get() (a leaf) N
-//                  times and Handle() (which calls Mid()) every 50th time,
-//                  sleeps while re-JIT lands, then does it again
 using System;
 using System.Threading;
 
@@ -119,30 +116,10 @@ namespace Acme.Fold
             b.Last(-1);
         }
 
-        public static int Handle(Box b, int i) { return b.Mid(i) + 1; }
-
         public static int Main(string[] args)
         {
             int n = int.Parse(args[1]);
             var b = new Box(3);
-            if (args[0] == "loop")
-            {
-                long sum = 0;
-                for (int round = 0; round < 2; round++)
-                {
-                    for (int i = 0; i < n; i++)
-                    {
-                        sum += b.Get();
-                        if (i % 50 == 0)
-                            sum += Handle(b, i);
-                    }
-                    if (round == 0)
-                        Thread.Sleep(500);
-                }
-                Console.WriteLine("result " + sum);
-                Console.WriteLine("calls " + (2 * n + 2 * 2 * ((n + 49) / 50)));
-                return 0;
-            }
             if (args[0] == "exit")
                 Leaving(b, n);
             if (args[0] == "rejit")
