@@ -380,35 +380,39 @@ func (r *Renderer) memo() *Memo {
 func (r *Renderer) topMemo(b *attrBuilder, m *Memo, s Slot, v Value, raw []byte) {
 	h := m.hash(s, raw)
 	attrs, hit, keep := m.lookup(h, s, raw)
-	if !hit && !keep {
+	switch {
+	case hit:
+	case keep:
+		var sure bool
+		if attrs, sure = r.unlimited(nil, s, v); sure {
+			m.keep(h, s, raw, attrs)
+		}
+	default:
 		e := m.recentSlot(raw)
 		if e == nil {
 			r.top(b, s, v)
 			return
 		}
-		// Rendered without a limit into the entry's reused array (replays
-		// copy from it), then replayed through the span's limit.
-		rec := attrBuilder{out: e.attrs[:0]}
-		r.unsure = false
-		r.top(&rec, s, v)
-		attrs = rec.out
-		if !r.unsure {
+		// Into the entry's reused array: replays copy from it.
+		var sure bool
+		if attrs, sure = r.unlimited(e.attrs[:0], s, v); sure {
 			e.remember(h, s, raw, attrs)
-		}
-	} else if !hit {
-		// Rendered without a limit, so that the whole rendering is kept;
-		// the span's limit applies as it is replayed.
-		rec := attrBuilder{}
-		r.unsure = false
-		r.top(&rec, s, v)
-		attrs = rec.out
-		if !r.unsure {
-			m.keep(h, s, raw, attrs)
 		}
 	}
 	for _, kv := range attrs {
 		b.add(kv)
 	}
+}
+
+// unlimited renders s's value v without a byte limit, appended to dst, so
+// that the whole rendering can be kept (the span's limit applies as it is
+// replayed), and reports whether it may be: no class or method it met
+// was unknown.
+func (r *Renderer) unlimited(dst []attribute.KeyValue, s Slot, v Value) ([]attribute.KeyValue, bool) {
+	rec := attrBuilder{out: dst}
+	r.unsure = false
+	r.top(&rec, s, v)
+	return rec.out, !r.unsure
 }
 
 // nullValue is what an empty System.Nullable<T> renders as (never written).

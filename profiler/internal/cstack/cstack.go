@@ -54,6 +54,17 @@ static HRESULT fake_leave3(void *self, FunctionID fid, COR_PRF_ELT_INFO elt, COR
 	return S_OK;
 }
 
+// A selected root (FunctionID id) and a selected method it calls (id + 1).
+static void root_and_callee(clr_fn *root, clr_fn *fn, uintptr_t id) {
+	memset(root, 0, sizeof *root);
+	memset(fn, 0, sizeof *fn);
+	root->function_id = id;
+	root->flags = FN_SELECTED;
+	fn->function_id = id + 1;
+	fn->index = 1;
+	fn->flags = FN_SELECTED;
+}
+
 static clr_capture_config g_base_cfg;
 
 static int setup(void) {
@@ -88,13 +99,7 @@ typedef struct {
 static void *shed_fold_thread(void *arg) {
 	shed_fold_t *r = arg;
 	clr_fn root, fn;
-	memset(&root, 0, sizeof root);
-	memset(&fn, 0, sizeof fn);
-	root.function_id = 0x3000;
-	root.flags = FN_SELECTED;
-	fn.function_id = 0x3001;
-	fn.index = 1;
-	fn.flags = FN_SELECTED;
+	root_and_callee(&root, &fn, 0x3000);
 	clr_on_enter(&root, 1000);
 	for (int i = 0; i < r->n; i++) {
 		clr_on_enter(&fn, 900);
@@ -202,13 +207,7 @@ typedef struct {
 static void *bench_thread(void *arg) {
 	bench_t *b = arg;
 	clr_fn root, fn;
-	memset(&root, 0, sizeof root);
-	memset(&fn, 0, sizeof fn);
-	root.function_id = 0x2000;
-	root.flags = FN_SELECTED;
-	fn.function_id = 0x2001;
-	fn.index = 1;
-	fn.flags = FN_SELECTED;
+	root_and_callee(&root, &fn, 0x2000);
 	clr_on_enter(&root, 1000);
 	clr_slot *all = clr_slots(), *s = NULL;
 	uint32_t ns = clr_slot_count(), me = (uint32_t)syscall(SYS_gettid);
