@@ -246,7 +246,7 @@ func objectView(ci values.ClassInfo) View {
 	switch {
 	case typerender.HasRendering(ci):
 		return ViewRendered
-	case values.FrameworkClass(ci.Name):
+	case ci.Terse():
 		return ViewTerse
 	}
 	return ViewPlain

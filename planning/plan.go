@@ -42,8 +42,8 @@ const (
 	ViewRendered View = 0
 	// ViewPlain: field by field (an app's class).
 	ViewPlain View = 1
-	// ViewTerse: field by field, but as its type name alone where values
-	// show compactly (values.FrameworkClass): a framework class with no
+	// ViewTerse: field by field as a slot's value, as its type name alone
+	// nested in one (values.ClassInfo.Terse): a framework class with no
 	// rendering of its own.
 	ViewTerse View = 2
 )

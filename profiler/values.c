@@ -396,12 +396,9 @@ static void write_object(writer *w, uintptr_t obj) {
     default:
         if (w->nseen < MAX_SEEN)
             w->seen[w->nseen++] = obj;
-        // Package values would show it as its type name only (a framework
-        // object nested where values show compactly): its fields are not
-        // read. Depth here is the depth values renders it at only for a
-        // plain field of an object shown field by field; a collection's
-        // entries and nodes are a level deeper here than there.
-        if (plain_field && p->view == VIEW_TERSE && w->depth + 1 >= w->compact_depth) {
+        // Package values shows it as its type name only (a framework object
+        // nested in the slot's value): its fields are not read.
+        if (plain_field && p->view == VIEW_TERSE) {
             tag_u64(w, VT_DEPTH, p->class_id);
             return;
         }

@@ -69,9 +69,9 @@ enum { COMPACT_DEPTH = 3, COMPACT_DEPTH_THIS = 2 };
 
 // How package values shows an object of a class (clr_class_plan.view).
 // VIEW_TERSE: a framework class with no rendering of its own, which values
-// shows as its type name alone one level above COMPACT_DEPTH (in `this`,
-// COMPACT_DEPTH_THIS) when it is a field of an object shown field by field
-// (VIEW_PLAIN or VIEW_TERSE): the hook then reads none of its fields.
+// shows as its type name alone wherever it is nested in a slot's value;
+// as a field of an object shown field by field (VIEW_PLAIN or VIEW_TERSE)
+// the hook reads none of its fields.
 // VIEW_RENDERED (by meaning) may read any field of what it holds.
 enum { VIEW_RENDERED = 0, VIEW_PLAIN = 1, VIEW_TERSE = 2 };
 

@@ -37,22 +37,34 @@ func TestRenderPAN(t *testing.T) {
 	}
 }
 
-// TestThisCompact: inside `this`, framework objects show as their type.
-func TestThisCompact(t *testing.T) {
+// TestFrameworkTerse: a framework object with no rendering of its own
+// shows its fields as a slot's value itself, and its type alone nested in
+// one, in `this` as in an argument.
+func TestFrameworkTerse(t *testing.T) {
 	cls := fakeClasses{
 		30: {Name: "Acme.Service", Fields: []Field{{Name: "gate"}, {Name: "Name"}}},
 		31: {Name: "Object"},
+		32: {Name: "System.Net.HttpListenerContext", Fields: []Field{{Name: "_listener"}, {Name: "ErrorStatus"}}},
+		33: {Name: "System.Net.HttpListener", Fields: []Field{{Name: "_state"}}},
 	}
-	stream := (&enc{}).obj(30, 2).obj(31, 0).str("svc", 10).obj(30, 2).obj(31, 0).str("svc", 10).b
-	vals := decodeAll(t, stream)
-	r := &Renderer{Classes: cls, Limits: DefaultLimits}
-	attrs, _ := r.Attrs([]Slot{{Key: ThisKey}, {Key: "dotnet.arg.s"}}, vals)
-	got := map[string]any{}
-	for _, kv := range attrs {
-		got[string(kv.Key)] = kv.Value.AsInterface()
+	service := func(e *enc) *enc { return e.obj(30, 2).obj(31, 0).str("svc", 10) }
+	tests := []struct {
+		key    string
+		stream []byte
+		want   string
+	}{
+		{ThisKey, service(&enc{}).b, `Acme.Service{gate=Object{…}, Name="svc"}`},
+		{"dotnet.arg.s", service(&enc{}).b, `Acme.Service{gate=Object{…}, Name="svc"}`},
+		{"dotnet.arg.ctx", (&enc{}).obj(32, 2).obj(33, 1).prim(KindI4, 1).prim(KindI4, 400).b,
+			`System.Net.HttpListenerContext{_listener=System.Net.HttpListener{…}, ErrorStatus=400}`},
+		{"dotnet.arg.l", (&enc{}).obj(33, 1).prim(KindI4, 1).b, `System.Net.HttpListener{_state=1}`},
 	}
-	if got[ThisKey] != `Acme.Service{gate=Object{…}, Name="svc"}` || got["dotnet.arg.s"] != `Acme.Service{gate=Object{}, Name="svc"}` {
-		t.Errorf("%v", got)
+	for _, tt := range tests {
+		r := &Renderer{Classes: cls, Limits: DefaultLimits}
+		attrs, _ := r.Attrs([]Slot{{Key: tt.key}}, decodeAll(t, tt.stream))
+		if len(attrs) == 0 || attrs[0].Value.AsString() != tt.want {
+			t.Errorf("%s: %v, want %s", tt.key, attrs, tt.want)
+		}
 	}
 }
 

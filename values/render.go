@@ -101,9 +101,8 @@ type Renderer struct {
 	scratch []byte
 }
 
-// ThisKey is the slot key of `this`: inside it, collections and framework
-// objects show compactly from its fields on (a service's caches and
-// locks must not flood every span).
+// ThisKey is the slot key of `this`: inside it, collections show compactly
+// from its fields on (a service's caches must not flood every span).
 const ThisKey = "dotnet.this"
 
 // textBuf is where a value's text is written. Its String copies, so that
@@ -643,7 +642,7 @@ func (r *Renderer) plainText(sb *textBuf, v *Value, enum *Enum, a at) {
 	case Object, Struct:
 		ci, ok := r.info(v.Class)
 		sb.add(className(ci, ok))
-		if v.Shape == Object && a.nested() && ok && FrameworkClass(ci.Name) {
+		if v.Shape == Object && a.depth > 0 && ok && ci.Terse() {
 			sb.add("{" + TextMore + "}")
 			return
 		}
@@ -868,13 +867,14 @@ func writeQuoted(sb *textBuf, s []uint16) {
 	sb.addByte('"')
 }
 
-// FrameworkClass reports whether a class belongs to the framework
-// (System.*, Microsoft.*): an object of it with no rendering of its own
-// (TypeRenderer) shows as its type name only where values show compactly
-// (in `this` from its fields on, elsewhere from a field of a field on).
-// The planner relies on it too: the hooks do not read such objects' fields.
-func FrameworkClass(name string) bool {
-	return name == "Object" || strings.HasPrefix(name, "System.") || strings.HasPrefix(name, "Microsoft.")
+// Terse reports whether an object of the class, with no rendering of its
+// own (TypeRenderer; an exception has one), shows its fields only as a
+// slot's value itself and as its type name wherever nested in one: a
+// framework class (System.*, Microsoft.*). A request context's listener, a
+// lock or a logger is no part of the app's state worth a span's bytes. The
+// planner relies on it too: the hooks do not read such objects' fields.
+func (ci ClassInfo) Terse() bool {
+	return ci.Name == "Object" || strings.HasPrefix(ci.Name, "System.") || strings.HasPrefix(ci.Name, "Microsoft.")
 }
 
 // collection reports whether r.typed(v) would be a collection's rendering

@@ -410,8 +410,8 @@ func BenchmarkWalks(b *testing.B) {
 
 // TestTerseNotRead: a framework object with no rendering of its own, a
 // field of an object shown field by field, is left unread (a depth marker
-// with its class) from where package values shows it as its type only (a
-// field of a field of an argument); nowhere else.
+// with its class), as package values shows it as its type only; nowhere
+// else.
 func TestTerseNotRead(t *testing.T) {
 	var m Mem
 	defer m.Free()
@@ -438,8 +438,9 @@ func TestTerseNotRead(t *testing.T) {
 		arg  uint64
 		want string
 	}{
-		{"framework chain: the third level unread", owner(&m, clsFw, owner(&m, clsFw, owner(&m, clsFw, 0, 3), 2), 1), "Object Object DepthLimit"},
-		{"under an app's object", owner(&m, clsApp, owner(&m, clsFw, owner(&m, clsFw, 0, 3), 2), 1), "Object Object DepthLimit"},
+		{"framework chain: the second level unread", owner(&m, clsFw, owner(&m, clsFw, owner(&m, clsFw, 0, 3), 2), 1), "Object DepthLimit"},
+		{"under an app's object", owner(&m, clsApp, owner(&m, clsFw, owner(&m, clsFw, 0, 3), 2), 1), "Object DepthLimit"},
+		{"under an app's objects", owner(&m, clsApp, owner(&m, clsApp, owner(&m, clsFw, 0, 3), 2), 1), "Object Object DepthLimit"},
 		{"app's objects are read", owner(&m, clsApp, owner(&m, clsApp, owner(&m, clsApp, 0, 3), 2), 1), "Object Object Object Null"},
 		{"a field of a rendered object is read", owner(&m, clsApp, owner(&m, clsShown, owner(&m, clsFw, 0, 3), 2), 1), "Object Object Object Null"},
 	}
@@ -457,7 +458,7 @@ func TestTerseNotRead(t *testing.T) {
 	}
 	// The unread object's class is kept: values shows its name.
 	v = decodeAll(t, Capture([]uint8{uint8(values.KindRef)}, []uint64{owner(&m, clsFw, owner(&m, clsFw, owner(&m, clsFw, 0, 3), 2), 1)}, 4096))[0]
-	if c := v.Fields[0].Fields[0]; c.Class != clsFw {
+	if c := v.Fields[0]; c.Shape != values.DepthLimit || c.Class != clsFw {
 		t.Errorf("unread object's class %#x, want %#x", c.Class, clsFw)
 	}
 }
