@@ -1,8 +1,10 @@
 // Serving: a long-running service in the shapes real services take, for
 // the one-trace-per-request test (tests/e2e/serving_test.go). Every shape
-// handles each request with Handler.Handle (HandleAsync for "async"), which
-// calls exactly two traced children, Repo.Lookup and Render.Format, and is
-// short and hot: the kind of method folding would take. Selected with
+// but "queue-leaf" handles each request with Handler.Handle (HandleAsync
+// for "async"), which calls exactly two traced children, Repo.Lookup and
+// Render.Format, and is short and hot: the kind of method folding would
+// take. "queue-leaf" handles each message with Handler.Count, a leaf (it
+// calls no traced method), tinier and hotter still. Selected with
 // CLROTEL_INCLUDE=Acme.Serving.*, so Main, the loops, the thread bodies and
 // the lambdas are traced too, as a service's own code is by default.
 // The plumbing (HTTP, stdin, Activity by reflection, counting) is in
@@ -14,6 +16,7 @@
 //   Serving.exe async PORT         async accept loop, HandleAsync not awaited
 //   Serving.exe queue RATE         a paced producer thread and a consumer
 //                                  thread over a BlockingCollection
+//   Serving.exe queue-leaf RATE    queue, the consumer calling Count
 //   Serving.exe timer              a 20 ms Timer and a Task.Delay(20) loop
 //   Serving.exe activity PORT      thread-loop, each request under an
 //                                  Activity started from its traceparent
@@ -56,6 +59,13 @@ namespace Acme.Serving
                 throw new InvalidOperationException();
             Interlocked.Increment(ref Acme.Plumbing.Control.Served);
             return r;
+        }
+
+        // A leaf: arithmetic and the served count, no call to traced code.
+        public static int Count(int id)
+        {
+            Interlocked.Increment(ref Acme.Plumbing.Control.Served);
+            return id * 7 % 13;
         }
 
         public static async Task HandleAsync(HttpListenerContext ctx, int id)
@@ -161,8 +171,9 @@ namespace Acme.Serving
         static long produced;
 
         // A producer adding message ids at rate per second, in 1 ms slices,
-        // and a consumer handling them as they come.
-        public static void Run(int rate)
+        // and a consumer handling them as they come, with Handle, or with
+        // Count when leaf.
+        public static void Run(int rate, bool leaf)
         {
             var producer = new Thread(() =>
             {
@@ -179,7 +190,12 @@ namespace Acme.Serving
             var consumer = new Thread(() =>
             {
                 foreach (int m in q.GetConsumingEnumerable())
-                    Handler.Handle(m);
+                {
+                    if (leaf)
+                        Handler.Count(m);
+                    else
+                        Handler.Handle(m);
+                }
             });
             producer.IsBackground = consumer.IsBackground = true;
             consumer.Start();
@@ -248,7 +264,8 @@ namespace Acme.Serving
             switch (shape)
             {
                 case "queue":
-                    Queue.Run(int.Parse(args[1]));
+                case "queue-leaf":
+                    Queue.Run(int.Parse(args[1]), shape == "queue-leaf");
                     break;
                 case "timer":
                     Ticker.Run();
