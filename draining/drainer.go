@@ -18,6 +18,9 @@ import (
 type Hooks interface {
 	// ThreadCPU is the calling thread's CPU time so far.
 	ThreadCPU() time.Duration
+	// RecordTime is the time the app's threads spent recording the calls
+	// of admitted traces so far (estimated from a sample of the records).
+	RecordTime() time.Duration
 	// SetShedding hands the hooks a new admission rate of new traces.
 	SetShedding(l shedding.Limit)
 	// Dropped counts the calls the hooks could not record; Shed the
@@ -106,7 +109,7 @@ func (d *Drainer) Run() {
 	// One OS thread, so that its CPU time is the span work's.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	d.shed.Start(time.Now(), d.Hooks.ThreadCPU())
+	d.shed.Start(time.Now(), d.spanWork())
 	var idle Idle
 	for {
 		d.Pass()
@@ -183,6 +186,12 @@ func (d *Drainer) Wait(wait time.Duration) bool {
 	}
 }
 
+// spanWork is the CPU the span work took so far, as the CPU budget counts
+// it: the drainer's thread, and the hooks recording admitted traces' calls
+// on the app's threads (which cost as much again or more: a memo replays
+// the drainer's renderings, never the hooks' copies).
+func (d *Drainer) spanWork() time.Duration { return d.Hooks.ThreadCPU() + d.Hooks.RecordTime() }
+
 // shedTick hands a finished window to the shedding controller and
 // publishes the limit it answers to the hooks.
 func (d *Drainer) shedTick() {
@@ -191,7 +200,7 @@ func (d *Drainer) shedTick() {
 		return
 	}
 	was := d.shed.Limit()
-	if l, changed := d.shed.Tick(now, d.Hooks.ThreadCPU(), d.Translator.Roots()); changed {
+	if l, changed := d.shed.Tick(now, d.spanWork(), d.Translator.Roots()); changed {
 		d.Hooks.SetShedding(l)
 		if (l.Rate == 0) != (was.Rate == 0) {
 			d.Debugf("load shedding: new traces %v", l)

@@ -24,9 +24,11 @@ type fakeHooks struct {
 	aborting, rejit            bool
 	folds                      map[int][]translate.OpenFold
 	shedding                   []shedding.Limit
+	cpu, record                time.Duration
 }
 
-func (h *fakeHooks) ThreadCPU() time.Duration     { return 0 }
+func (h *fakeHooks) ThreadCPU() time.Duration     { return h.cpu }
+func (h *fakeHooks) RecordTime() time.Duration    { return h.record }
 func (h *fakeHooks) SetShedding(l shedding.Limit) { h.shedding = append(h.shedding, l) }
 func (h *fakeHooks) Dropped() uint64              { return h.dropped }
 func (h *fakeHooks) Shed() (uint64, uint64)       { return h.shedTr, h.shedCalls }
@@ -203,5 +205,14 @@ func TestDrainerReportDrops(t *testing.T) {
 		if !strings.Contains(all, want) {
 			t.Errorf("report %q lacks %q", all, want)
 		}
+	}
+}
+
+// The CPU budget counts the drainer's thread and the hooks' recording on
+// the app's threads.
+func TestSpanWorkCountsRecording(t *testing.T) {
+	d, _, _, _ := newDrainer(&fakeSlots{}, &fakeHooks{cpu: 3 * time.Millisecond, record: 5 * time.Millisecond})
+	if got := d.spanWork(); got != 8*time.Millisecond {
+		t.Errorf("span work %v, want 8ms", got)
 	}
 }

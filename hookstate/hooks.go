@@ -21,10 +21,11 @@ type Hooks struct{}
 
 var _ draining.Hooks = Hooks{}
 
-func (Hooks) ThreadCPU() time.Duration { return time.Duration(C.clr_thread_cpu_ns()) }
-func (Hooks) Aborting() bool           { return C.clr_abort_requested() != 0 }
-func (Hooks) ReJITInstalled() bool     { return C.clr_rejit_installed() > 0 }
-func (Hooks) Dropped() uint64          { return Dropped() }
+func (Hooks) ThreadCPU() time.Duration  { return time.Duration(C.clr_thread_cpu_ns()) }
+func (Hooks) RecordTime() time.Duration { return time.Duration(C.clr_record_ns()) }
+func (Hooks) Aborting() bool            { return C.clr_abort_requested() != 0 }
+func (Hooks) ReJITInstalled() bool      { return C.clr_rejit_installed() > 0 }
+func (Hooks) Dropped() uint64           { return Dropped() }
 
 func (Hooks) Shed() (traces, calls uint64) {
 	return uint64(C.clr_shed_traces()), uint64(C.clr_shed_calls())

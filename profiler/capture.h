@@ -331,6 +331,11 @@ typedef struct clr_slot {
     _Atomic uint64_t folded;       // calls folded into a recorded span
     _Atomic uint64_t shed_traces;  // roots shed under load (shed.h)
     _Atomic uint64_t shed_calls;   // calls of shed traces, their roots included
+    // The time this thread spent recording the calls of admitted traces,
+    // sampled (hooks.c, record_timed): their span work on the app's side,
+    // which the CPU budget counts with the drainer's (shedding).
+    _Atomic uint64_t record_ns;
+    uint32_t record_n; // recorded enters and exits so far, for the sampling
     // Odd while this thread decides on a root with a strategy block it
     // loaded: Go frees a replaced block once every odd count it saw moved.
     _Atomic uint64_t decision_seq;
@@ -411,6 +416,7 @@ uint64_t clr_unsampled_roots(void);
 uint64_t clr_rate_limited_roots(void);
 uint64_t clr_shed_traces(void);
 uint64_t clr_shed_calls(void);
+uint64_t clr_record_ns(void);
 
 // For Go: the slot table and its high-water mark.
 clr_slot *clr_slots(void);

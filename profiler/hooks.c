@@ -137,6 +137,22 @@ static void fold_begin(clr_slot *s, clr_frame *f, uint32_t anc, uint64_t start) 
 
 static inline void ring_commit(clr_slot *s, uint32_t size) { clr_ring_commit(s, size); }
 
+// One recorded enter or exit in RECORD_TIMED is timed, from its clock read
+// (start) to the record's commit, and counted RECORD_TIMED times: what
+// admitted traces cost the app's threads, for the CPU budget, for one
+// clock read in RECORD_TIMED records. The sampling counter is the slot's
+// own; a thread's counts are its only.
+enum { RECORD_TIMED = 8 };
+static inline void record_timed(clr_slot *s, uint64_t start) {
+    if ((++s->record_n & (RECORD_TIMED - 1)) != 0)
+        return;
+    uint64_t now = now_ns();
+    if (now > start)
+        atomic_store_explicit(&s->record_ns,
+                              atomic_load_explicit(&s->record_ns, memory_order_relaxed) + (now - start) * RECORD_TIMED,
+                              memory_order_relaxed);
+}
+
 // A call in a shed trace records nothing, but it is timed for the fold
 // rule (pop_frame) while its method has had fewer judged calls than the
 // rule asks for, and 1 in SHED_TIMED of its calls after that: a hot,
@@ -1031,6 +1047,7 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
         memcpy(q + 8, targs, 8 * (size_t)ntargs);
     }
     ring_commit(s, size);
+    record_timed(s, ts);
     int root = (flags & RF_ROOT) != 0;
     frame_recorded(s, f, ts, root ? tid : s->stack[d - 1].trace, span, unit, root ? 0 : level_under(s, d));
     f->async_linked = 0;
@@ -1266,6 +1283,7 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
     if (flags & RF_FOLDED)
         clr_fold_write(f, p + REC_EXIT_SIZE);
     ring_commit(s, size);
+    record_timed(s, ts);
 }
 
 static _Atomic uint64_t g_no_leave; // frames closed without their Leave

@@ -102,6 +102,7 @@ uint64_t clr_rate_limited_roots(void) { return sum_slots(offsetof(clr_slot, rate
 uint64_t clr_folded_calls(void) { return sum_slots(offsetof(clr_slot, folded)); }
 uint64_t clr_shed_traces(void) { return sum_slots(offsetof(clr_slot, shed_traces)); }
 uint64_t clr_shed_calls(void) { return sum_slots(offsetof(clr_slot, shed_calls)); }
+uint64_t clr_record_ns(void) { return sum_slots(offsetof(clr_slot, record_ns)); }
 
 clr_slot *clr_slots(void) { return g_table.slots; }
 uint32_t clr_slot_count(void) { return atomic_load_explicit(&g_table.hw, memory_order_acquire); }

@@ -6,12 +6,13 @@ import (
 	"time"
 )
 
-// DefaultBudget is the CPU, as a share of one core, that the drainer's
-// span work may take before new traces are shed
+// DefaultBudget is the CPU, as a share of one core, that the span work
+// (the drainer's thread, and the hooks recording admitted traces on the
+// app's threads) may take before new traces are shed
 // (CLROTEL_EXPORT_CPU_PERCENT). What the admitted traces cost elsewhere
-// (the hooks recording them on the app's threads, export, Go's collector)
-// about doubled it on the service benchmark (make bench, "Service"; perf in
-// docs/performance.md), so 3% keeps the whole near 6% of a core.
+// (export, Go's collector) about doubles it on the service benchmark
+// (make bench, "Service"; docs/operators-guide.md), so 3% keeps the whole
+// near 6% of a core.
 const DefaultBudget = 0.03
 
 // MinRate is the admission rate the controller never goes below, in traces

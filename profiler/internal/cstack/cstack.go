@@ -409,5 +409,9 @@ func ShedFold(minCalls uint32, maxNs uint64, n int) (judged uint32, folded bool)
 	return uint32(r.judged), r.folded != 0
 }
 
+// RecordNs is the time the hooks counted recording admitted calls, over
+// every thread so far (sampled: one record in 8).
+func RecordNs() uint64 { return uint64(C.clr_record_ns()) }
+
 // NoLeave is how many frames the hooks closed without their Leave.
 func NoLeave() uint64 { return uint64(C.clr_no_leave_count()) }

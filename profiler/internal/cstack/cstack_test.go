@@ -330,3 +330,22 @@ func TestShedCallsFoldAsRecordedOnes(t *testing.T) {
 		})
 	}
 }
+
+// Recording admitted calls adds to the time the CPU budget counts (one
+// record in 8 timed, counted 8 times); calls of a shed trace add nothing.
+func TestRecordTimeCountsRecordedCalls(t *testing.T) {
+	before := RecordNs()
+	evs := []Event{enter(mainFn, 1000)}
+	for i := 0; i < 32; i++ {
+		evs = append(evs, enter(helper, 900), leave(helper, 900))
+	}
+	Replay(append(evs, leave(mainFn, 1000)))
+	recorded := RecordNs()
+	if recorded <= before {
+		t.Errorf("66 records: the recording time stayed %d ns", before)
+	}
+	ShedFold(250, 10_000_000, 64)
+	if after := RecordNs(); after != recorded {
+		t.Errorf("64 calls of a shed trace: the recording time went from %d to %d ns", recorded, after)
+	}
+}
