@@ -160,10 +160,13 @@ static inline void record_timed(clr_slot *s, uint64_t start) {
 // calls, and loses its hooks as soon, as it would if its calls were
 // recorded (the clock is read at most fold_min_calls times per method
 // more than before). The rest cost a count, no clock read. f is a frame
-// just pushed (its start is 0).
+// just pushed (its start is 0); root: it would begin the trace if the
+// trace were recorded, so that its calls are judged as a recorded root's
+// would be (fold_judges).
 enum { SHED_TIMED = 64 }; // a power of two
-static inline void shed_frame(clr_frame *f, clr_fn *fn) {
+static inline void shed_frame(clr_frame *f, clr_fn *fn, int root) {
     f->recorded = FRAME_SHED;
+    f->root = (uint8_t)root;
     if (g_cfg.fold_min_calls == 0 || (fn->flags & (FN_FOLDED | FN_NEVER_FOLDED | FN_ASYNC | FN_CLOSURE_CTOR)))
         return;
     uint32_t n = atomic_load_explicit(&fn->shed_seen, memory_order_relaxed) + 1;
@@ -859,7 +862,7 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
             bump(&s->dropped);
             return;
         case FRAME_SHED:
-            shed_frame(f, fn);
+            shed_frame(f, fn, 0);
             bump(&s->shed_calls);
             return;
         default:
@@ -925,7 +928,7 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
             return;
         }
         if (how == LINK_SHED) {
-            shed_frame(f, fn); // work queued by a shed trace
+            shed_frame(f, fn, 1); // work queued by a shed trace
             bump(&s->shed_calls);
             return;
         }
@@ -960,7 +963,8 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
         // A sampled trace may still be shed whole under load (shed.h);
         // work queued by a recorded span belongs to a trace already begun.
         if (how != LINK_JOINED && !clr_shed_admit(clr_ring_used(s), g_cfg.ring_soft, joined && (pflags & AMB_SAMPLED), coarse_clock_ns)) {
-            f->recorded = FRAME_SHED; // a root: never judged (fold_judges)
+            f->recorded = FRAME_SHED; // a root: never judged (pop_frame)
+            f->root = 1;
             bump(&s->shed_traces);
             bump(&s->shed_calls);
             return;
@@ -1188,7 +1192,15 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
 // entry: that is often plumbing (the lambda a loop queued, a dispatcher)
 // whose calls are the request's handlers.
 static inline int fold_judges(const clr_frame *up) {
-    if (up->recorded != FRAME_RECORDED || g_cfg.serving_children == 0)
+    if (g_cfg.serving_children == 0)
+        return 1;
+    // A shed trace's calls are judged as the same calls recorded would be:
+    // never those right under its root, a request's entry under a queued
+    // lambda or a dispatcher (a recorded root's level is 0, or it is a
+    // unit's root).
+    if (up->recorded == FRAME_SHED)
+        return !up->root;
+    if (up->recorded != FRAME_RECORDED)
         return 1;
     if (up->unit)
         return !up->root;

@@ -85,26 +85,36 @@ static int setup(void) {
 	return clr_hooks_init(&g_fake_rt, g_tab, &cfg);
 }
 
-// A root shed whole (the backlog flag up) calling a method n times, under
-// the fold rule (min_calls, max_ns); on a thread of its own. Reports the
-// method's judged calls and whether it folded.
+// A root shed whole (the backlog flag up) calling a method n times, right
+// under it (direct) or under a call of another method, under the fold rule
+// (min_calls, max_ns) and the serving rule's default; on a thread of its
+// own. Reports the method's judged calls and whether it folded.
 typedef struct {
 	uint32_t min_calls;
 	uint64_t max_ns;
 	int n;
+	int direct;
 	uint32_t judged;
 	int folded;
 } shed_fold_t;
 
 static void *shed_fold_thread(void *arg) {
 	shed_fold_t *r = arg;
-	clr_fn root, fn;
+	clr_fn root, fn, mid;
 	root_and_callee(&root, &fn, 0x3000);
+	memset(&mid, 0, sizeof mid);
+	mid.function_id = 0x3010;
+	mid.index = 2;
+	mid.flags = FN_SELECTED;
 	clr_on_enter(&root, 1000);
+	if (!r->direct)
+		clr_on_enter(&mid, 950);
 	for (int i = 0; i < r->n; i++) {
 		clr_on_enter(&fn, 900);
 		clr_on_leave(&fn, 900);
 	}
+	if (!r->direct)
+		clr_on_leave(&mid, 950);
 	clr_on_leave(&root, 1000);
 	r->judged = atomic_load(&fn.stat_calls);
 	r->folded = (fn.flags & FN_FOLDED) != 0;
@@ -115,6 +125,7 @@ static void shed_fold(shed_fold_t *r) {
 	clr_capture_config cfg = g_base_cfg;
 	cfg.fold_min_calls = r->min_calls;
 	cfg.fold_max_ns = r->max_ns;
+	cfg.serving_children = 32;
 	clr_hooks_init(&g_fake_rt, g_tab, &cfg);
 	atomic_store(&clr_shed.backlog, 1);
 	pthread_t t;
@@ -400,11 +411,15 @@ func replay(evs []Event, flags []uint32, objects bool) Replayed {
 // root on a thread of its own, in nanoseconds (0: no slot).
 func UnsampledPairs(n int) uint64 { return uint64(C.bench_skipped(C.long(n))) }
 
-// ShedFold calls a method n times under a root shed whole, on a thread of
-// its own, with the fold rule on (minCalls, maxNs); it reports how many
-// of the calls the rule judged and whether the method folded.
-func ShedFold(minCalls uint32, maxNs uint64, n int) (judged uint32, folded bool) {
+// ShedFold calls a method n times under a root shed whole (right under it
+// when direct, else under a call of another method), on a thread of its
+// own, with the fold rule on (minCalls, maxNs); it reports how many of the
+// calls the rule judged and whether the method folded.
+func ShedFold(minCalls uint32, maxNs uint64, n int, direct bool) (judged uint32, folded bool) {
 	r := C.shed_fold_t{min_calls: C.uint32_t(minCalls), max_ns: C.uint64_t(maxNs), n: C.int(n)}
+	if direct {
+		r.direct = 1
+	}
 	C.shed_fold(&r)
 	return uint32(r.judged), r.folded != 0
 }

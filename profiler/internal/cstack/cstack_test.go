@@ -307,25 +307,31 @@ func TestIteratorEnumeratedAgain(t *testing.T) {
 // A method that only shed traces call is judged as a recorded one would
 // be: each of its calls timed until the rule has judged enough of them,
 // then 1 in 64. It folds after the rule's calls, not 64 times as many.
+// Right under the trace's root (a request's entry under the lambda a loop
+// queued) it is never judged, as it would not be in a recorded trace:
+// shedding must not take a request away.
 func TestShedCallsFoldAsRecordedOnes(t *testing.T) {
 	tests := []struct {
 		name       string
 		min        uint32
 		calls      int
+		direct     bool
 		wantFolded bool
 		judgedMin  uint32 // judged calls at least
+		judgedMax  uint32 // at most
 	}{
-		{"past the rule's calls", 250, 300, true, 250},
-		{"short of them", 250, 200, false, 200},
-		{"a small rule", 10, 20, true, 10},
+		{"past the rule's calls", 250, 300, false, true, 250, 300},
+		{"short of them", 250, 200, false, false, 200, 200},
+		{"a small rule", 10, 20, false, true, 10, 20},
+		{"right under the root", 10, 300, true, false, 0, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			// 10 ms: no call of the replay is long, however loaded the machine.
-			judged, folded := ShedFold(tt.min, 10_000_000, tt.calls)
-			if folded != tt.wantFolded || judged < tt.judgedMin {
-				t.Errorf("%d calls under a shed root, rule of %d: %d judged, folded %v; want at least %d judged, folded %v",
-					tt.calls, tt.min, judged, folded, tt.judgedMin, tt.wantFolded)
+			judged, folded := ShedFold(tt.min, 10_000_000, tt.calls, tt.direct)
+			if folded != tt.wantFolded || judged < tt.judgedMin || judged > tt.judgedMax {
+				t.Errorf("%d calls under a shed root (direct %v), rule of %d: %d judged, folded %v; want %d to %d judged, folded %v",
+					tt.calls, tt.direct, tt.min, judged, folded, tt.judgedMin, tt.judgedMax, tt.wantFolded)
 			}
 		})
 	}
@@ -344,7 +350,7 @@ func TestRecordTimeCountsRecordedCalls(t *testing.T) {
 	if recorded <= before {
 		t.Errorf("66 records: the recording time stayed %d ns", before)
 	}
-	ShedFold(250, 10_000_000, 64)
+	ShedFold(250, 10_000_000, 64, false)
 	if after := RecordNs(); after != recorded {
 		t.Errorf("64 calls of a shed trace: the recording time went from %d to %d ns", recorded, after)
 	}
