@@ -296,8 +296,10 @@ typedef struct clr_frame {
     uint16_t level;
     uint8_t unit;    // in a unit of work's trace (a request): never serving
     uint8_t serving; // SERVE_*: what under it begins traces of its own
-    // It began a trace (RF_ROOT): the thread's span budget counters of
-    // the trace below it, given back when it ends.
+    // It began a trace (RF_ROOT), or would have if its trace were not
+    // shed (FRAME_SHED): ROOT_* (hooks.c, fold_judges). Recorded, the
+    // thread's span budget counters of the trace below it, given back when
+    // it ends.
     uint8_t root;
     uint8_t outer_truncated, outer_limited;
     // FRAME_PASS of a work item's run: a periodic timer's tick (each is a
@@ -309,6 +311,12 @@ typedef struct clr_frame {
 // What begins traces of its own under a frame (serving.h): its calls and
 // its work (it serves), or its work only.
 enum { SERVE_CALLS = 1, SERVE_WORK = 2 };
+
+// How a frame began its trace: at the start of work (a thread's, a work
+// item's, a queued closure's, an entry joined to a caller's Activity),
+// whose calls are the work's handlers; or as a call a serving frame made,
+// itself the request's handler (serving.h).
+enum { ROOT_NONE = 0, ROOT_CALL = 1, ROOT_WORK = 2 };
 
 enum { FOLD_NONE = 0, FOLD_KEPT = 1, FOLD_NESTED = 2 }; // FOLD_NESTED: a folded frame under a folded call, timed only for the rule
 

@@ -160,9 +160,9 @@ static inline void record_timed(clr_slot *s, uint64_t start) {
 // calls, and loses its hooks as soon, as it would if its calls were
 // recorded (the clock is read at most fold_min_calls times per method
 // more than before). The rest cost a count, no clock read. f is a frame
-// just pushed (its start is 0); root: it would begin the trace if the
-// trace were recorded, so that its calls are judged as a recorded root's
-// would be (fold_judges).
+// just pushed (its start is 0); root (ROOT_*): how it would begin the
+// trace if the trace were recorded, so that its calls are judged as a
+// recorded root's would be (fold_judges).
 enum { SHED_TIMED = 64 }; // a power of two
 static inline void shed_frame(clr_frame *f, clr_fn *fn, int root) {
     f->recorded = FRAME_SHED;
@@ -862,7 +862,7 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
             bump(&s->dropped);
             return;
         case FRAME_SHED:
-            shed_frame(f, fn, 0);
+            shed_frame(f, fn, ROOT_NONE);
             bump(&s->shed_calls);
             return;
         default:
@@ -928,7 +928,7 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
             return;
         }
         if (how == LINK_SHED) {
-            shed_frame(f, fn, 1); // work queued by a shed trace
+            shed_frame(f, fn, ROOT_WORK); // work queued by a shed trace
             bump(&s->shed_calls);
             return;
         }
@@ -964,7 +964,7 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
         // work queued by a recorded span belongs to a trace already begun.
         if (how != LINK_JOINED && !clr_shed_admit(clr_ring_used(s), g_cfg.ring_soft, joined && (pflags & AMB_SAMPLED), coarse_clock_ns)) {
             f->recorded = FRAME_SHED; // a root: never judged (pop_frame)
-            f->root = 1;
+            f->root = under != NULL ? ROOT_CALL : ROOT_WORK;
             bump(&s->shed_traces);
             bump(&s->shed_calls);
             return;
@@ -1059,7 +1059,7 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
     if (root) {
         // The trace below it on this thread (a serving frame's) takes its
         // span budget back when this one ends.
-        f->root = 1;
+        f->root = under != NULL ? ROOT_CALL : ROOT_WORK;
         f->outer_spans = s->trace_spans;
         f->outer_truncated = (uint8_t)s->trace_truncated;
         f->outer_limited = (uint8_t)s->values_limited;
@@ -1182,28 +1182,28 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
 }
 
 // Whether the rule that folds hot methods judges a call whose span is (or
-// folds into) a child of the recorded frame up. Not when up is the
+// folds into) a child of frame up, recorded or shed (a shed trace's calls
+// are judged as the same calls recorded would be). Not when up is the
 // outermost frame of its thread outside any unit of work (a thread's body,
 // Main), whose calls may be the requests of a loop that will serve
 // (serving.h): folding must not take them away first, however many
 // threads run such a loop; an async loop's resume is no such frame, as it
 // serves by its resumes, one or two calls each, long before its calls
-// could fold. Nor when up is the root of a unit of work, a request's
-// entry: that is often plumbing (the lambda a loop queued, a dispatcher)
-// whose calls are the request's handlers.
+// could fold. Nor when up began its trace at the start of work
+// (ROOT_WORK): that is plumbing (the lambda a loop queued, a timer's
+// callback) whose calls are the request's handlers. A trace a serving
+// frame's call began (ROOT_CALL) is that call's, the request's handler's:
+// its calls are the request's parts, judged as any (a CPU-bound Main's
+// getter calls, each a trace of its own, are hot methods' callers).
 static inline int fold_judges(const clr_frame *up) {
     if (g_cfg.serving_children == 0)
         return 1;
-    // A shed trace's calls are judged as the same calls recorded would be:
-    // never those right under its root, a request's entry under a queued
-    // lambda or a dispatcher (a recorded root's level is 0, or it is a
-    // unit's root).
     if (up->recorded == FRAME_SHED)
-        return !up->root;
+        return up->root != ROOT_WORK;
     if (up->recorded != FRAME_RECORDED)
         return 1;
     if (up->unit)
-        return !up->root;
+        return up->root != ROOT_WORK;
     return !(up->level == 0 && !(up->fn != NULL && (up->fn->flags & FN_ASYNC_MOVENEXT)));
 }
 

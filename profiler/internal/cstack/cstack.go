@@ -85,15 +85,20 @@ static int setup(void) {
 	return clr_hooks_init(&g_fake_rt, g_tab, &cfg);
 }
 
-// A root shed whole (the backlog flag up) calling a method n times, right
-// under it (direct) or under a call of another method, under the fold rule
-// (min_calls, max_ns) and the serving rule's default; on a thread of its
-// own. Reports the method's judged calls and whether it folded.
+// A root shed whole (the backlog flag up) calling a method n times, under
+// the fold rule (min_calls, max_ns) and the serving rule counting 32 calls,
+// on a thread of its own. Shapes: the method called under a call of another
+// method (SHED_NESTED) or right under the root (SHED_DIRECT), the root the
+// thread's outermost frame; or (SHED_SERVED) each call right under a root
+// of its own, a call of the thread's outermost frame once that frame serves
+// (recorded before the backlog flag goes up). Reports the method's judged
+// calls and whether it folded.
+enum { SHED_NESTED = 0, SHED_DIRECT = 1, SHED_SERVED = 2 };
 typedef struct {
 	uint32_t min_calls;
 	uint64_t max_ns;
 	int n;
-	int direct;
+	int shape;
 	uint32_t judged;
 	int folded;
 } shed_fold_t;
@@ -106,16 +111,33 @@ static void *shed_fold_thread(void *arg) {
 	mid.function_id = 0x3010;
 	mid.index = 2;
 	mid.flags = FN_SELECTED;
-	clr_on_enter(&root, 1000);
-	if (!r->direct)
-		clr_on_enter(&mid, 950);
-	for (int i = 0; i < r->n; i++) {
-		clr_on_enter(&fn, 900);
-		clr_on_leave(&fn, 900);
+	if (r->shape == SHED_SERVED) {
+		clr_on_enter(&root, 1000);
+		for (int i = 0; i < 40; i++) {
+			clr_on_enter(&mid, 950);
+			clr_on_leave(&mid, 950);
+		}
+		atomic_store(&clr_shed.backlog, 1);
+		for (int i = 0; i < r->n; i++) {
+			clr_on_enter(&mid, 950);
+			clr_on_enter(&fn, 900);
+			clr_on_leave(&fn, 900);
+			clr_on_leave(&mid, 950);
+		}
+		clr_on_leave(&root, 1000);
+	} else {
+		atomic_store(&clr_shed.backlog, 1);
+		clr_on_enter(&root, 1000);
+		if (r->shape == SHED_NESTED)
+			clr_on_enter(&mid, 950);
+		for (int i = 0; i < r->n; i++) {
+			clr_on_enter(&fn, 900);
+			clr_on_leave(&fn, 900);
+		}
+		if (r->shape == SHED_NESTED)
+			clr_on_leave(&mid, 950);
+		clr_on_leave(&root, 1000);
 	}
-	if (!r->direct)
-		clr_on_leave(&mid, 950);
-	clr_on_leave(&root, 1000);
 	r->judged = atomic_load(&fn.stat_calls);
 	r->folded = (fn.flags & FN_FOLDED) != 0;
 	return NULL;
@@ -127,7 +149,6 @@ static void shed_fold(shed_fold_t *r) {
 	cfg.fold_max_ns = r->max_ns;
 	cfg.serving_children = 32;
 	clr_hooks_init(&g_fake_rt, g_tab, &cfg);
-	atomic_store(&clr_shed.backlog, 1);
 	pthread_t t;
 	if (pthread_create(&t, NULL, shed_fold_thread, r) == 0)
 		pthread_join(t, NULL);
@@ -411,15 +432,21 @@ func replay(evs []Event, flags []uint32, objects bool) Replayed {
 // root on a thread of its own, in nanoseconds (0: no slot).
 func UnsampledPairs(n int) uint64 { return uint64(C.bench_skipped(C.long(n))) }
 
-// ShedFold calls a method n times under a root shed whole (right under it
-// when direct, else under a call of another method), on a thread of its
-// own, with the fold rule on (minCalls, maxNs); it reports how many of the
-// calls the rule judged and whether the method folded.
-func ShedFold(minCalls uint32, maxNs uint64, n int, direct bool) (judged uint32, folded bool) {
-	r := C.shed_fold_t{min_calls: C.uint32_t(minCalls), max_ns: C.uint64_t(maxNs), n: C.int(n)}
-	if direct {
-		r.direct = 1
-	}
+// ShedShape is where ShedFold calls its method.
+type ShedShape int
+
+const (
+	ShedNested ShedShape = C.SHED_NESTED // under a call of another method, under the root
+	ShedDirect ShedShape = C.SHED_DIRECT // right under the root, the thread's outermost frame
+	ShedServed ShedShape = C.SHED_SERVED // right under roots a serving frame's calls began
+)
+
+// ShedFold calls a method n times in traces shed whole, shaped as shape
+// says, on a thread of its own, with the fold rule on (minCalls, maxNs); it
+// reports how many of the calls the rule judged and whether the method
+// folded.
+func ShedFold(minCalls uint32, maxNs uint64, n int, shape ShedShape) (judged uint32, folded bool) {
+	r := C.shed_fold_t{min_calls: C.uint32_t(minCalls), max_ns: C.uint64_t(maxNs), n: C.int(n), shape: C.int(shape)}
 	C.shed_fold(&r)
 	return uint32(r.judged), r.folded != 0
 }

@@ -315,23 +315,26 @@ func TestShedCallsFoldAsRecordedOnes(t *testing.T) {
 		name       string
 		min        uint32
 		calls      int
-		direct     bool
+		shape      ShedShape
 		wantFolded bool
 		judgedMin  uint32 // judged calls at least
 		judgedMax  uint32 // at most
 	}{
-		{"past the rule's calls", 250, 300, false, true, 250, 300},
-		{"short of them", 250, 200, false, false, 200, 200},
-		{"a small rule", 10, 20, false, true, 10, 20},
-		{"right under the root", 10, 300, true, false, 0, 0},
+		{"past the rule's calls", 250, 300, ShedNested, true, 250, 300},
+		{"short of them", 250, 200, ShedNested, false, 200, 200},
+		{"a small rule", 10, 20, ShedNested, true, 10, 20},
+		// A thread's outermost frame: its calls may be a loop's requests.
+		{"right under the thread's root", 10, 300, ShedDirect, false, 0, 0},
+		// Each root is the request's handler, its calls the request's parts.
+		{"right under roots a serving frame's calls began", 10, 300, ShedServed, true, 10, 300},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			// 10 ms: no call of the replay is long, however loaded the machine.
-			judged, folded := ShedFold(tt.min, 10_000_000, tt.calls, tt.direct)
+			judged, folded := ShedFold(tt.min, 10_000_000, tt.calls, tt.shape)
 			if folded != tt.wantFolded || judged < tt.judgedMin || judged > tt.judgedMax {
-				t.Errorf("%d calls under a shed root (direct %v), rule of %d: %d judged, folded %v; want %d to %d judged, folded %v",
-					tt.calls, tt.direct, tt.min, judged, folded, tt.judgedMin, tt.judgedMax, tt.wantFolded)
+				t.Errorf("%d calls in shed traces (shape %d), rule of %d: %d judged, folded %v; want %d to %d judged, folded %v",
+					tt.calls, tt.shape, tt.min, judged, folded, tt.judgedMin, tt.judgedMax, tt.wantFolded)
 			}
 		})
 	}
@@ -350,7 +353,7 @@ func TestRecordTimeCountsRecordedCalls(t *testing.T) {
 	if recorded <= before {
 		t.Errorf("66 records: the recording time stayed %d ns", before)
 	}
-	ShedFold(250, 10_000_000, 64, false)
+	ShedFold(250, 10_000_000, 64, ShedNested)
 	if after := RecordNs(); after != recorded {
 		t.Errorf("64 calls of a shed trace: the recording time went from %d to %d ns", recorded, after)
 	}
