@@ -105,13 +105,38 @@ func ReJITNote(requested, installed, failed, waiting uint64) string {
 	return s + "): their counts above are from before re-JIT; spans they folded into say clrotel.folded.approximate"
 }
 
+// FoldLog is the hooks' log of the methods they fold, in the order they
+// fold (profiler/fold.c): the loop reads what is new at each tick rather
+// than looking at every method.
+type FoldLog interface {
+	// Len is how many methods have folded so far.
+	Len() uint32
+	// At is the i-th method folded, i < Len; false while its entry is not
+	// written yet, or when the log had no room for it.
+	At(i uint32) (fn uint32, ok bool)
+	// Cap is how many methods the log holds.
+	Cap() uint32
+}
+
+// ScanEvery is how often the loop with a log still looks at every method
+// (Folded): a method whose hooks had to stay when it folded (KeepHooks)
+// may lose them after a reload of the settings.
+const ScanEvery = time.Second
+
 // ReJITLoop hands the functions the hooks folded, batched, to the re-JIT
 // thread (profiler/rejit.c) at each tick.
 type ReJITLoop struct {
 	Config ReJIT
-	// Folded calls add with each function (by index) found folded whose
-	// hooks may go.
+	// Folded calls add with each function (by index) found folded: a look
+	// at every method.
 	Folded func(add func(fn uint32))
+	// Log, when set, says which functions folded since the last tick;
+	// Folded is then called only once every ScanEvery, and at every tick
+	// once the log is full.
+	Log FoldLog
+	// KeepHooks says whether a folded function keeps its hooks (nil: none
+	// does).
+	KeepHooks func(fn uint32) bool
 	// Submit asks for a batch and returns how many were queued, or a
 	// negative number when the runtime cannot re-JIT.
 	Submit func(batch []uint32) int
@@ -123,12 +148,23 @@ type ReJITLoop struct {
 // runtime says it cannot re-JIT.
 func (l ReJITLoop) Run(tick <-chan time.Time, stop <-chan struct{}) {
 	b := NewBatcher(l.Config)
+	add := func(fn uint32) {
+		if l.KeepHooks == nil || !l.KeepHooks(fn) {
+			b.Add(fn)
+		}
+	}
+	var read uint32 // log entries read
+	var scanned time.Time
 	for {
 		select {
 		case <-stop:
 			return
 		case now := <-tick:
-			l.Folded(func(fn uint32) { b.Add(fn) })
+			if l.Log == nil {
+				l.Folded(add)
+			} else {
+				read = l.readLog(read, now, &scanned, add)
+			}
 			batch := b.Next(now)
 			if len(batch) == 0 {
 				continue
@@ -145,4 +181,26 @@ func (l ReJITLoop) Run(tick <-chan time.Time, stop <-chan struct{}) {
 			l.Debugf("re-JIT of %d folded methods asked for", n)
 		}
 	}
+}
+
+// readLog adds what folded since entry read of the log, or every folded
+// function when a look at every method is due (the first tick, ScanEvery
+// after the last, a full log); it returns the entries read.
+func (l ReJITLoop) readLog(read uint32, now time.Time, scanned *time.Time, add func(uint32)) uint32 {
+	n := l.Log.Len()
+	if scanned.IsZero() || now.Sub(*scanned) >= ScanEvery || n > l.Log.Cap() {
+		// A method counted in n was flagged folded before it was counted:
+		// the look sees it.
+		l.Folded(add)
+		*scanned = now
+		return n
+	}
+	for ; read < n; read++ {
+		fn, ok := l.Log.At(read)
+		if !ok {
+			break // not written yet: the next tick reads it
+		}
+		add(fn)
+	}
+	return read
 }

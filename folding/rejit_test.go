@@ -125,3 +125,102 @@ func TestReJITLoop(t *testing.T) {
 		})
 	}
 }
+
+// fakeLog is a FoldLog whose state at each tick comes down ticks as the
+// loop asks for its length, on the loop's goroutine.
+type fakeLog struct {
+	ticks chan logTick
+	cur   logTick
+	cap   uint32
+}
+
+// logTick is the log and the methods folded at one tick.
+type logTick struct {
+	at      time.Duration
+	entries []int    // the log: entries[i] the i-th method folded, -1 not written yet
+	n       uint32   // methods folded (past cap, not logged)
+	scan    []uint32 // what a look at every method finds
+}
+
+func (f *fakeLog) Len() uint32 { f.cur = <-f.ticks; return f.cur.n }
+func (f *fakeLog) Cap() uint32 { return f.cap }
+func (f *fakeLog) At(i uint32) (uint32, bool) {
+	if i >= f.cap || int(i) >= len(f.cur.entries) || f.cur.entries[i] < 0 {
+		return 0, false
+	}
+	return uint32(f.cur.entries[i]), true
+}
+
+// With the hooks' log, the loop reads what folded since the last tick, and
+// looks at every method only at its first tick, once every ScanEvery, or
+// once the log is full.
+func TestReJITLoopLog(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	cfg := ReJIT{Enabled: true, Interval: time.Millisecond, MaxBatch: 100}
+	tests := []struct {
+		name      string
+		cap       uint32
+		keep      map[uint32]bool
+		ticks     []logTick
+		wantScans int
+		wantBatch [][]uint32
+	}{
+		{name: "reads what is new", cap: 8, ticks: []logTick{
+			{at: 0},
+			{at: 5 * time.Millisecond, entries: []int{3, 5}, n: 2, scan: []uint32{3, 5}},
+			{at: 10 * time.Millisecond, entries: []int{3, 5, 9}, n: 3, scan: []uint32{3, 5, 9}},
+		}, wantScans: 1, wantBatch: [][]uint32{{3, 5}, {9}}},
+		{name: "an entry not written yet is read at a later tick", cap: 8, ticks: []logTick{
+			{at: 0},
+			{at: 5 * time.Millisecond, entries: []int{-1, 4}, n: 2, scan: []uint32{4}},
+			{at: 10 * time.Millisecond, entries: []int{7, 4}, n: 2, scan: []uint32{4, 7}},
+		}, wantScans: 1, wantBatch: [][]uint32{{7, 4}}},
+		{name: "looks at every method once a second", cap: 8, ticks: []logTick{
+			{at: 0},
+			{at: 500 * time.Millisecond, entries: []int{1}, n: 1, scan: []uint32{1, 2}},
+			{at: time.Second, entries: []int{1}, n: 1, scan: []uint32{1, 2}},
+		}, wantScans: 2, wantBatch: [][]uint32{{1}, {2}}},
+		{name: "a full log: a look at every tick", cap: 1, ticks: []logTick{
+			{at: 0},
+			{at: 5 * time.Millisecond, entries: []int{1, 2}, n: 2, scan: []uint32{1, 2}},
+			{at: 10 * time.Millisecond, entries: []int{1, 2, 3}, n: 3, scan: []uint32{1, 2, 3}},
+		}, wantScans: 3, wantBatch: [][]uint32{{1, 2}, {3}}},
+		{name: "methods that keep their hooks are left", cap: 8, keep: map[uint32]bool{2: true}, ticks: []logTick{
+			{at: 0},
+			{at: 5 * time.Millisecond, entries: []int{1, 2, 3}, n: 3, scan: []uint32{1, 2, 3}},
+		}, wantScans: 1, wantBatch: [][]uint32{{1, 3}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			log := &fakeLog{ticks: make(chan logTick), cap: tc.cap}
+			var batches [][]uint32
+			scans := 0
+			l := ReJITLoop{Config: cfg, Log: log, Warnf: t.Logf, Debugf: func(string, ...any) {},
+				Folded: func(add func(uint32)) {
+					scans++
+					for _, fn := range log.cur.scan {
+						add(fn)
+					}
+				},
+				KeepHooks: func(fn uint32) bool { return tc.keep[fn] },
+				Submit: func(batch []uint32) int {
+					batches = append(batches, batch)
+					return len(batch)
+				}}
+			ticks, stop, done := make(chan time.Time), make(chan struct{}), make(chan struct{})
+			go func() { l.Run(ticks, stop); close(done) }()
+			for _, tk := range tc.ticks {
+				ticks <- t0.Add(tk.at)
+				log.ticks <- tk
+			}
+			close(stop)
+			<-done
+			if scans != tc.wantScans {
+				t.Errorf("%d looks at every method, want %d", scans, tc.wantScans)
+			}
+			if !reflect.DeepEqual(batches, tc.wantBatch) {
+				t.Errorf("batches %v, want %v", batches, tc.wantBatch)
+			}
+		})
+	}
+}

@@ -465,6 +465,12 @@ uint64_t clr_folded_calls(void);
 // Folding (fold.c). Go marks a function folded; the hooks then count its
 // calls under a recorded span into that span instead of recording them.
 void clr_fn_fold(clr_fn *fn);
+// The log of methods folded (fold.c): how many have folded, and the i-th's
+// index + 1 (0: not stored yet, or past FOLD_LOG_CAP). Reset is for tests.
+enum { FOLD_LOG_CAP = 1 << 16 };
+uint32_t clr_folds(void);
+uint32_t clr_fold_logged(uint32_t i);
+void clr_fold_log_reset(void);
 // Gives a placeholder (FN_PENDING, callbacks.c) the role Go decided (src),
 // or none (src NULL: it stays idle).
 void clr_fn_adopt(clr_fn *ph, const clr_fn *src);

@@ -8,14 +8,41 @@
 // no span of their own: the hooks count them, and the time of the outermost
 // ones, into that span's frame, which reports them in its exit record. A
 // trace past its span budget folds the same way. Runs in the hooks: no
-// lock, no allocation, no locked instruction.
+// lock, no allocation, no locked instruction but the two that fold a
+// method, once per method.
 #include <stdatomic.h>
 #include <string.h>
 
 #include "capture.h"
 
+// The methods folded, in the order they folded, for the re-JIT loop
+// (folding.ReJITLoop) to read from where it left off rather than look at
+// every method at each tick: an entry is the method's index + 1, 0 until
+// its writer has stored it. Methods past FOLD_LOG_CAP are counted, not
+// logged: the loop then looks at every method.
+static _Atomic uint32_t g_fold_log[FOLD_LOG_CAP];
+static _Atomic uint32_t g_fold_n;
+
 void clr_fn_fold(clr_fn *fn) {
-    __atomic_or_fetch(&fn->flags, FN_FOLDED, __ATOMIC_RELEASE);
+    // Once per method: the thread that set the flag logs it.
+    if (__atomic_fetch_or(&fn->flags, FN_FOLDED, __ATOMIC_RELEASE) & FN_FOLDED)
+        return;
+    uint32_t i = atomic_fetch_add_explicit(&g_fold_n, 1, memory_order_relaxed);
+    if (i < FOLD_LOG_CAP)
+        atomic_store_explicit(&g_fold_log[i], fn->index + 1, memory_order_release);
+}
+
+uint32_t clr_folds(void) { return atomic_load_explicit(&g_fold_n, memory_order_acquire); }
+
+uint32_t clr_fold_logged(uint32_t i) {
+    return i < FOLD_LOG_CAP ? atomic_load_explicit(&g_fold_log[i], memory_order_acquire) : 0;
+}
+
+void clr_fold_log_reset(void) {
+    uint32_t n = atomic_load_explicit(&g_fold_n, memory_order_relaxed);
+    for (uint32_t i = 0; i < n && i < FOLD_LOG_CAP; i++)
+        atomic_store_explicit(&g_fold_log[i], 0, memory_order_relaxed);
+    atomic_store_explicit(&g_fold_n, 0, memory_order_release);
 }
 
 uint64_t clr_fn_folded_calls(const clr_fn *fn) { return atomic_load_explicit(&fn->folded_calls, memory_order_relaxed); }

@@ -23,11 +23,27 @@ func (p *profiler) reJITLoop(stop <-chan struct{}) {
 	folding.ReJITLoop{Config: p.cfg.Fold.ReJIT, Submit: p.submitReJIT, Warnf: p.log.Warnf, Debugf: p.log.Debugf,
 		Folded: func(add func(uint32)) {
 			p.funcs.Each(func(i uint32, f *function) {
-				if f != nil && f.c != nil && f.flags()&selection.FnFolded != 0 && !p.keepHooks(f) {
+				if f != nil && f.c != nil && f.flags()&selection.FnFolded != 0 {
 					add(i)
 				}
 			})
+		},
+		Log: foldLog{},
+		KeepHooks: func(i uint32) bool {
+			f := p.funcs.At(i)
+			return f == nil || f.c == nil || p.keepHooks(f)
 		}}.Run(tick.C, stop)
+}
+
+// foldLog is the hooks' log of the methods they folded (fold.c).
+type foldLog struct{}
+
+func (foldLog) Len() uint32 { return uint32(C.clr_folds()) }
+func (foldLog) Cap() uint32 { return C.FOLD_LOG_CAP }
+
+func (foldLog) At(i uint32) (uint32, bool) {
+	v := uint32(C.clr_fold_logged(C.uint32_t(i)))
+	return v - 1, v != 0
 }
 
 // submitReJIT hands a batch of functions to the ReJIT thread, in C memory:

@@ -28,6 +28,7 @@ static uint32_t fn_flags(const clr_fn *fn) { return fn->flags; }
 static int fn_slow_known(const clr_fn *fn) { return clr_fold_slow(fn); }
 static int budget_folds(uint32_t budget, uint32_t spans, const clr_fn *fn) { return clr_budget_folds(budget, spans, fn); }
 static int rejit_wanted(const clr_fn *fn) { return clr_rejit_wanted(fn); }
+static void fn_set_index(clr_fn *fn, uint32_t i) { fn->index = i; }
 */
 import "C"
 
@@ -73,6 +74,26 @@ func (f Fn) NotKnownFast() bool { return C.fn_slow_known(f.p) != 0 }
 func (f Fn) BudgetFolds(budget, spans uint32) bool {
 	return C.budget_folds(C.uint32_t(budget), C.uint32_t(spans), f.p) != 0
 }
+
+// SetIndex sets f's index in Go's function table.
+func (f Fn) SetIndex(i uint32) { C.fn_set_index(f.p, C.uint32_t(i)) }
+
+// Fold is clr_fn_fold.
+func (f Fn) Fold() { C.clr_fn_fold(f.p) }
+
+// FoldLog reads the log of methods folded: each entry's index + 1, 0 for
+// one not stored.
+func FoldLog() []uint32 {
+	n := uint32(C.clr_folds())
+	out := make([]uint32, n)
+	for i := range out {
+		out[i] = uint32(C.clr_fold_logged(C.uint32_t(i)))
+	}
+	return out
+}
+
+// ResetFoldLog empties the log.
+func ResetFoldLog() { C.clr_fold_log_reset() }
 
 // ReJITWanted is clr_rejit_wanted.
 func (f Fn) ReJITWanted() bool { return C.rejit_wanted(f.p) != 0 }

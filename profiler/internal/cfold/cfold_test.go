@@ -2,6 +2,7 @@ package cfold
 
 import (
 	"math/rand/v2"
+	"reflect"
 	"testing"
 	"time"
 
@@ -194,5 +195,29 @@ func TestReJITParity(t *testing.T) {
 			t.Fatalf("rule %+v, flags %#x, roots %d: C %v, Go %v", rule, flags, roots, got, want)
 		}
 		f.Free()
+	}
+}
+
+// Each method the rule folds is logged once, with its index + 1, whether
+// the rule or another thread got there first.
+func TestFoldLog(t *testing.T) {
+	ResetFoldLog()
+	defer ResetFoldLog()
+	a, b := NewFn(0, 0, 0, 0), NewFn(0, 0, 0, 0)
+	defer a.Free()
+	defer b.Free()
+	a.SetIndex(7)
+	b.SetIndex(0)
+	for i := 0; i < 300; i++ { // past the rule's 250 calls: it folds once
+		a.Judge(250, 20_000, 100)
+	}
+	b.Fold()
+	b.Fold()
+	a.Fold()
+	if got, want := FoldLog(), []uint32{8, 1}; !reflect.DeepEqual(got, want) {
+		t.Errorf("fold log %v, want %v", got, want)
+	}
+	if a.Flags()&FlagFolded == 0 || b.Flags()&FlagFolded == 0 {
+		t.Errorf("flags %#x and %#x: want both folded", a.Flags(), b.Flags())
 	}
 }
