@@ -13,7 +13,8 @@ func TestGoProcs(t *testing.T) {
 		before int
 		want   int
 	}{
-		{name: "one unless set", env: map[string]string{}, before: 2, want: 1},
+		{name: "two unless set", env: map[string]string{}, before: 1, want: 2},
+		{name: "two on a larger machine", env: map[string]string{}, before: 8, want: 2},
 		{name: "the user's number kept", env: map[string]string{"GOMAXPROCS": "3"}, before: 3, want: 3},
 	}
 	for _, tc := range tests {
