@@ -62,7 +62,7 @@ func TestIteratorEnumerations(t *testing.T) {
 		plain := runApp(t, rt, "Enumerations", nil, runOpts{})
 		for _, capture := range []string{"on", "off"} {
 			env := map[string]string{"CLROTEL_FOLD": "off", "CLROTEL_CAPTURE": capture, "CLROTEL_EXCLUDE": "Program.Main",
-				"CLROTEL_MAX_SPANS_PER_TRACE": "0", "CLROTEL_EXPORT_CPU_PERCENT": "0", "CLROTEL_RING_KB": "16384"}
+				"CLROTEL_MAX_SPANS_PER_TRACE": "0", "CLROTEL_RING_KB": "16384"}
 			r := runApp(t, rt, "Enumerations", nil, runOpts{profiler: true, env: env})
 			if plain.ExitCode != 0 || r.ExitCode != 0 || r.Stdout != plain.Stdout {
 				t.Fatalf("capture %s: exit %d/%d, stdout %q, untraced %q\n%s", capture, r.ExitCode, plain.ExitCode, r.Stdout, plain.Stdout, r.Stderr)

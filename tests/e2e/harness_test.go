@@ -5,10 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -17,6 +19,7 @@ import (
 
 	"github.com/clrotel/clrotel/internal/procenv"
 	"github.com/clrotel/clrotel/otlpsink"
+	"github.com/clrotel/clrotel/shedding"
 )
 
 // clsid is the profiler's CLSID (profiler/callbacks.c, cmd/clrotel).
@@ -193,6 +196,17 @@ type runOpts struct {
 	timeout        time.Duration
 }
 
+// The CPU budget sheds new traces by how fast the machine runs the app
+// against the windows it judges in: on a loaded machine a burst of roots
+// spreads over more windows, and more of it is shed. A test counts spans,
+// so runApp's runs have no budget unless the test sets one: the tests of
+// shedding, and those that account for what was shed under the defaults
+// (defaultCPUPercent).
+const cpuBudgetEnv = "CLROTEL_EXPORT_CPU_PERCENT"
+
+// defaultCPUPercent is the default CPU budget, as cpuBudgetEnv says it.
+var defaultCPUPercent = strconv.Itoa(int(math.Round(shedding.DefaultBudget * 100)))
+
 // runApp runs app with args on rt, with or without the profiler, and
 // collects the spans the profiler exported to a fresh receiver.
 func runApp(t *testing.T, rt dotnetRuntime, app string, args []string, o runOpts) run {
@@ -217,6 +231,9 @@ func runApp(t *testing.T, rt dotnetRuntime, app string, args []string, o runOpts
 	}
 	if o.profilerNoSink {
 		env = append(env, attachEnv()...)
+	}
+	if _, set := o.env[cpuBudgetEnv]; (o.profiler || o.profilerNoSink) && !set {
+		env = append(env, cpuBudgetEnv+"=0")
 	}
 	for k, v := range o.env {
 		env = append(env, k+"="+v)

@@ -120,7 +120,7 @@ func TestHundredMillionCalls(t *testing.T) {
 	rt := runtimes[0]
 	const n = 100_000_000
 	args := []string{"roots", strconv.Itoa(n)}
-	env := map[string]string{"CLROTEL_INCLUDE": "Acme.Shop.Tiny.Inc", "CLROTEL_LOG_LEVEL": "info"}
+	env := map[string]string{"CLROTEL_INCLUDE": "Acme.Shop.Tiny.Inc", "CLROTEL_LOG_LEVEL": "info", cpuBudgetEnv: defaultCPUPercent}
 	plain := runApp(t, rt, "Basic", args, runOpts{timeout: 5 * time.Minute})
 	sink, err := otlpsink.Listen("127.0.0.1:0", otlpsink.WithCountOnly())
 	if err != nil {
