@@ -138,19 +138,17 @@ static void fold_begin(clr_slot *s, clr_frame *f, uint32_t anc, uint64_t start) 
 static inline void ring_commit(clr_slot *s, uint32_t size) { clr_ring_commit(s, size); }
 
 // One recorded enter or exit in RECORD_TIMED is timed, from its clock read
-// (start) to the record's commit, and counted RECORD_TIMED times: what
-// admitted traces cost the app's threads, for the CPU budget, for one
-// clock read in RECORD_TIMED records. The sampling counter is the slot's
+// (start) to the record's commit, bounded (shed.h, clr_shed_record_cost),
+// and counted RECORD_TIMED times: what admitted traces cost the app's
+// threads, for the CPU budget, for one clock read in RECORD_TIMED records. The sampling counter is the slot's
 // own; a thread's counts are its only.
 enum { RECORD_TIMED = 8 };
 static inline void record_timed(clr_slot *s, uint64_t start) {
     if ((++s->record_n & (RECORD_TIMED - 1)) != 0)
         return;
-    uint64_t now = now_ns();
-    if (now > start)
-        atomic_store_explicit(&s->record_ns,
-                              atomic_load_explicit(&s->record_ns, memory_order_relaxed) + (now - start) * RECORD_TIMED,
-                              memory_order_relaxed);
+    uint64_t cost = clr_shed_record_cost(start, now_ns());
+    atomic_store_explicit(&s->record_ns, atomic_load_explicit(&s->record_ns, memory_order_relaxed) + cost * RECORD_TIMED,
+                          memory_order_relaxed);
 }
 
 // A call in a shed trace records nothing, but it is timed for the fold

@@ -50,4 +50,20 @@ static inline int clr_shed_admit(uint64_t used, uint64_t size, int joined_sample
     return clr_rate_allow(&clr_shed.tat, iv, tol, clock());
 }
 
+// What one timed record counts toward the CPU budget: the time from its
+// clock read to its commit, at most SHED_RECORD_MAX_NS. The hooks time a
+// record by the wall clock (a thread's CPU clock is a system call), so a
+// record longer than that is one the thread was descheduled in, on a
+// loaded machine, and the wait is no span work. Counted in full, a single
+// preemption in a timed record (milliseconds, counted RECORD_TIMED times)
+// took the budget of a second, and traces were shed for the machine's
+// load rather than clrotel's. A record, its values read, takes microseconds.
+#define SHED_RECORD_MAX_NS 50000u
+static inline uint64_t clr_shed_record_cost(uint64_t start, uint64_t now) {
+    if (now <= start)
+        return 0;
+    uint64_t d = now - start;
+    return d < SHED_RECORD_MAX_NS ? d : SHED_RECORD_MAX_NS;
+}
+
 #endif

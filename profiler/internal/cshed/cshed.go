@@ -41,3 +41,9 @@ func Admit(used, size uint64, joined bool, now int64) bool {
 	}
 	return C.admit(C.uint64_t(used), C.uint64_t(size), j, C.int64_t(now)) != 0
 }
+
+// RecordCost is what a record timed from start to now counts toward the
+// CPU budget.
+func RecordCost(start, now uint64) uint64 {
+	return uint64(C.clr_shed_record_cost(C.uint64_t(start), C.uint64_t(now)))
+}

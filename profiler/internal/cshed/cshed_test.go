@@ -81,3 +81,27 @@ func TestJoinedRootsFirst(t *testing.T) {
 		t.Errorf("a local root admitted while joined roots took the bucket ahead")
 	}
 }
+
+// A timed record counts its time toward the CPU budget, but a thread
+// descheduled inside one (a loaded machine) counts no more than a record
+// can take: the wait is not span work.
+func TestRecordCost(t *testing.T) {
+	const start = 1_000_000_000
+	tests := []struct {
+		name string
+		now  uint64
+		want uint64
+	}{
+		{"a record", start + 800, 800},
+		{"a record reading large values", start + 40_000, 40_000},
+		{"preempted for a time slice", start + 4_000_000, 50_000},
+		{"preempted for a second", start + 1_000_000_000, 50_000},
+		{"a clock stepped back", start - 5, 0},
+		{"the same instant", start, 0},
+	}
+	for _, tt := range tests {
+		if got := RecordCost(start, tt.now); got != tt.want {
+			t.Errorf("%s: %d ns counted, want %d", tt.name, got, tt.want)
+		}
+	}
+}
