@@ -101,18 +101,16 @@ func TestReJITLoop(t *testing.T) {
 					batches = append(batches, batch)
 					return min(tc.queued, len(batch))
 				}}
-			tick, stop, done := make(chan time.Time), make(chan struct{}), make(chan struct{})
-			go func() { l.Run(tick, stop); close(done) }()
 			early := false
-			for i := range tc.folded {
-				select {
-				case tick <- t0.Add(time.Duration(i) * cfg.Interval):
-				case <-done:
-					early = true
+			runTicks(l, func(tick chan<- time.Time, done <-chan struct{}) {
+				for i := range tc.folded {
+					select {
+					case tick <- t0.Add(time.Duration(i) * cfg.Interval):
+					case <-done:
+						early = true
+					}
 				}
-			}
-			close(stop)
-			<-done
+			})
 			if early != tc.wantEarly {
 				t.Errorf("returned before stop: %v, want %v", early, tc.wantEarly)
 			}
@@ -207,14 +205,12 @@ func TestReJITLoopLog(t *testing.T) {
 					batches = append(batches, batch)
 					return len(batch)
 				}}
-			ticks, stop, done := make(chan time.Time), make(chan struct{}), make(chan struct{})
-			go func() { l.Run(ticks, stop); close(done) }()
-			for _, tk := range tc.ticks {
-				ticks <- t0.Add(tk.at)
-				log.ticks <- tk
-			}
-			close(stop)
-			<-done
+			runTicks(l, func(tick chan<- time.Time, _ <-chan struct{}) {
+				for _, tk := range tc.ticks {
+					tick <- t0.Add(tk.at)
+					log.ticks <- tk
+				}
+			})
 			if scans != tc.wantScans {
 				t.Errorf("%d looks at every method, want %d", scans, tc.wantScans)
 			}
@@ -223,4 +219,14 @@ func TestReJITLoopLog(t *testing.T) {
 			}
 		})
 	}
+}
+
+// runTicks runs l until send has sent its ticks; done closes if l returns
+// before.
+func runTicks(l ReJITLoop, send func(tick chan<- time.Time, done <-chan struct{})) {
+	tick, stop, done := make(chan time.Time), make(chan struct{}), make(chan struct{})
+	go func() { l.Run(tick, stop); close(done) }()
+	send(tick, done)
+	close(stop)
+	<-done
 }
