@@ -161,6 +161,10 @@ static inline void record_timed(clr_slot *s, uint64_t start) {
 // just pushed (its start is 0); root (ROOT_*): how it would begin the
 // trace if the trace were recorded, so that its calls are judged as a
 // recorded root's would be (fold_judges).
+// How a root begins its trace: as a call a serving frame made (under is
+// that frame), or at the start of work.
+static inline uint8_t root_kind(const clr_frame *under) { return under != NULL ? ROOT_CALL : ROOT_WORK; }
+
 enum { SHED_TIMED = 64 }; // a power of two
 static inline void shed_frame(clr_frame *f, clr_fn *fn, int root) {
     f->recorded = FRAME_SHED;
@@ -962,7 +966,7 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
         // work queued by a recorded span belongs to a trace already begun.
         if (how != LINK_JOINED && !clr_shed_admit(clr_ring_used(s), g_cfg.ring_soft, joined && (pflags & AMB_SAMPLED), coarse_clock_ns)) {
             f->recorded = FRAME_SHED; // a root: never judged (pop_frame)
-            f->root = under != NULL ? ROOT_CALL : ROOT_WORK;
+            f->root = root_kind(under);
             bump(&s->shed_traces);
             bump(&s->shed_calls);
             return;
@@ -1057,7 +1061,7 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
     if (root) {
         // The trace below it on this thread (a serving frame's) takes its
         // span budget back when this one ends.
-        f->root = under != NULL ? ROOT_CALL : ROOT_WORK;
+        f->root = root_kind(under);
         f->outer_spans = s->trace_spans;
         f->outer_truncated = (uint8_t)s->trace_truncated;
         f->outer_limited = (uint8_t)s->values_limited;
