@@ -56,7 +56,7 @@ static inline int clr_shed_admit(uint64_t used, uint64_t size, int joined_sample
 // record longer than that is one the thread was descheduled in, on a
 // loaded machine, and the wait is no span work. Counted in full, a single
 // preemption in a timed record (milliseconds, counted RECORD_TIMED times)
-// took the budget of a second, and traces were shed for the machine's
+// could take the budget of a second, and shed traces for the machine's
 // load rather than clrotel's. A record, its values read, takes microseconds.
 #define SHED_RECORD_MAX_NS 50000u
 static inline uint64_t clr_shed_record_cost(uint64_t start, uint64_t now) {
