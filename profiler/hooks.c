@@ -140,8 +140,8 @@ static inline void ring_commit(clr_slot *s, uint32_t size) { clr_ring_commit(s, 
 // One recorded enter or exit in RECORD_TIMED is timed, from its clock read
 // (start) to the record's commit, bounded (shed.h, clr_shed_record_cost),
 // and counted RECORD_TIMED times: what admitted traces cost the app's
-// threads, for the CPU budget, for one clock read in RECORD_TIMED records. The sampling counter is the slot's
-// own; a thread's counts are its only.
+// threads, for the CPU budget, for one clock read in RECORD_TIMED records.
+// The sampling counter is the slot's own; a thread's counts are its only.
 enum { RECORD_TIMED = 8 };
 static inline void record_timed(clr_slot *s, uint64_t start) {
     if ((++s->record_n & (RECORD_TIMED - 1)) != 0)
@@ -150,6 +150,10 @@ static inline void record_timed(clr_slot *s, uint64_t start) {
     atomic_store_explicit(&s->record_ns, atomic_load_explicit(&s->record_ns, memory_order_relaxed) + cost * RECORD_TIMED,
                           memory_order_relaxed);
 }
+
+// How a root begins its trace: as a call a serving frame made (under is
+// that frame), or at the start of work.
+static inline uint8_t root_kind(const clr_frame *under) { return under != NULL ? ROOT_CALL : ROOT_WORK; }
 
 // A call in a shed trace records nothing, but it is timed for the fold
 // rule (pop_frame) while its method has had fewer judged calls than the
@@ -161,10 +165,6 @@ static inline void record_timed(clr_slot *s, uint64_t start) {
 // just pushed (its start is 0); root (ROOT_*): how it would begin the
 // trace if the trace were recorded, so that its calls are judged as a
 // recorded root's would be (fold_judges).
-// How a root begins its trace: as a call a serving frame made (under is
-// that frame), or at the start of work.
-static inline uint8_t root_kind(const clr_frame *under) { return under != NULL ? ROOT_CALL : ROOT_WORK; }
-
 enum { SHED_TIMED = 64 }; // a power of two
 static inline void shed_frame(clr_frame *f, clr_fn *fn, int root) {
     f->recorded = FRAME_SHED;
