@@ -305,6 +305,10 @@ typedef struct clr_frame {
     // FRAME_PASS of a work item's run: a periodic timer's tick (each is a
     // unit of work of its own).
     uint8_t tick;
+    // FRAME_RECORDED, a serving async loop's resume: its enter record is
+    // not written yet, and is only if something under it is (hooks.c,
+    // write_unwritten); ring room for it is kept meanwhile.
+    uint8_t unwritten;
     uint32_t outer_spans;
 } clr_frame;
 
@@ -357,6 +361,7 @@ typedef struct clr_slot {
     clr_frame *stack;          // shadow stack, stack_cap frames
     uint32_t depth;            // traced frames open (may exceed stack_cap)
     uint32_t reserved;         // ring bytes kept for the exit records of the recorded frames open
+    uint32_t unwritten_from;   // 1 + the lowest frame whose enter record waits (clr_frame.unwritten); 0: none
     uint32_t trace_spans;      // spans recorded in the thread's current trace
     uint32_t trace_truncated;  // that trace reached the span budget
     uint32_t values_limited;   // spans of that trace went without values (max_value_spans)

@@ -228,9 +228,54 @@ static inline int decide_root(clr_slot *s, clr_fn *fn, const uint8_t *tid, int p
     return verdict;
 }
 
+// A continuation's enter record: the span it continues, no values.
+enum { CONTINUATION_SIZE = REC_HEADER + 8 + 24 };
+
+static void put_continuation(uint8_t *p, uint32_t size, uint16_t flags, uint64_t ts, uint32_t fn_index, const uint64_t trace[2],
+                             uint64_t span) {
+    clr_put_header(p, size, REC_ENTER, flags | RF_RESUME, ts);
+    uint8_t *q = p + REC_HEADER;
+    *(uint32_t *)q = fn_index;
+    *(uint32_t *)(q + 4) = 0;
+    memcpy(q + 8, trace, 16);
+    memcpy(q + 24, &span, 8);
+}
+
+// Writes the enter records that wait in the frames below top (from the
+// lowest, clr_slot.unwritten_from), each with the time its frame began:
+// a record is about to be written under them, and Go must see it in its
+// place. Their room was kept (s->reserved), so the ring has it.
+__attribute__((noinline, cold)) static void write_unwritten(clr_slot *s, uint32_t top) {
+    for (uint32_t i = s->unwritten_from - 1; i < top && i < g_cfg.stack_cap; i++) {
+        clr_frame *f = &s->stack[i];
+        if (f->recorded != FRAME_RECORDED || !f->unwritten)
+            continue;
+        f->unwritten = 0;
+        s->reserved -= CONTINUATION_SIZE;
+        uint8_t *p = ring_reserve(s, CONTINUATION_SIZE, s->reserved);
+        if (p == NULL) {
+            // Cannot happen while the reservation holds; count it if it
+            // does. What is under the frame goes on without it.
+            atomic_fetch_add_explicit(&g_events_dropped, 1, memory_order_relaxed);
+            continue;
+        }
+        put_continuation(p, CONTINUATION_SIZE, 0, f->start, f->fn_index, f->trace, f->span);
+        ring_commit(s, CONTINUATION_SIZE);
+    }
+    s->unwritten_from = 0;
+}
+
+// Called before any record is written on s's ring: the frames whose enter
+// records wait are written first.
+static inline void write_pending(clr_slot *s) {
+    if (__builtin_expect(s->unwritten_from != 0, 0))
+        write_unwritten(s, s->depth);
+}
+
 // Activity.Stop (FN_ACTIVITY_STOP) is no span: its enter records the
 // Activity being stopped (ambient.c), for Go to export a span for it.
 __attribute__((noinline)) static void activity_stopped(clr_slot *s, clr_fn *fn, uintptr_t elt) {
+    write_pending(s);
     uint8_t *p = ring_reserve(s, REC_HEADER + 8 + AMB_STOP_MAX, s->reserved + 2 * REC_EXIT_SIZE);
     if (p == NULL) {
         atomic_fetch_add_explicit(&g_events_dropped, 1, memory_order_relaxed);
@@ -252,6 +297,7 @@ __attribute__((noinline)) static void activity_stopped(clr_slot *s, clr_fn *fn, 
 // record, every open frame's, and the pad an exit record may need at the
 // end of the ring. NULL: no room at all.
 static inline uint8_t *reserve_enter(clr_slot *s, uint32_t fixed, int values, uint32_t *budget, uint16_t *flags) {
+    write_pending(s);
     *budget = values ? g_cfg.value_bytes : 0;
     uint8_t *p = ring_reserve(s, fixed + *budget, s->reserved + 2 * REC_EXIT_SIZE);
     if (p == NULL && *budget > 0) {
@@ -293,6 +339,7 @@ static inline void frame_recorded(clr_slot *s, clr_frame *f, uint64_t ts, const 
     f->fold_calls = 0;
     f->fold_ntop = 0;
     f->fold_ns = 0;
+    f->unwritten = 0;
     s->reserved += REC_EXIT_SIZE;
 }
 
@@ -313,6 +360,7 @@ static inline clr_serving_rule serving_rule(void) {
 __attribute__((noinline)) static void begin_serving(clr_slot *s, clr_frame *f, uint64_t now) {
     if (now == 0)
         now = now_ns(); // the caller decided on the coarse clock
+    write_pending(s);
     uint8_t *p = ring_reserve(s, REC_EXIT_SIZE, s->reserved + 2 * REC_EXIT_SIZE);
     if (p == NULL) {
         atomic_fetch_add_explicit(&g_events_dropped, 1, memory_order_relaxed);
@@ -345,14 +393,25 @@ static inline int serves(clr_slot *s, clr_frame *p, int work, uint64_t now) {
     return (p->serving & (work ? SERVE_WORK : SERVE_CALLS)) != 0;
 }
 
+// The frame f at depth d continues the span span of trace from ts.
+static void continued(clr_slot *s, clr_frame *f, uint32_t d, uint64_t ts, const uint64_t trace[2], uint64_t span) {
+    // A continuation serves only as its async method does (async_enter).
+    frame_recorded(s, f, ts, trace, span, 1, level_under(s, d));
+    if (d == 0) {
+        // A resume on a thread with nothing else traced: the span budget
+        // counts from here.
+        s->trace_spans = 0;
+        s->trace_truncated = 0;
+    }
+}
+
 // A frame that continues an async method's span (a MoveNext, or the
 // builder call that completes the task): an enter record carrying the
 // span's trace id and span id, no span of its own. Calls under it are the
 // span's children, whatever thread this is and whatever ran it.
 static void record_continuation(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uint32_t d, uint16_t flags,
                                 const uint64_t trace[2], uint64_t span) {
-    uint32_t fixed = REC_HEADER + 8 + 24, budget;
-    flags |= RF_RESUME;
+    uint32_t fixed = CONTINUATION_SIZE, budget;
     uint8_t *p = reserve_enter(s, fixed, (flags & RF_ASYNC_END) && fn->plan != NULL, &budget, &flags);
     if (p == NULL) {
         // Its calls count as dropped; a continuation itself is not a call
@@ -362,21 +421,27 @@ static void record_continuation(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t
     }
     uint64_t ts = now_ns();
     uint32_t size = enter_values(fn, elt, p, fixed, budget, &flags);
-    clr_put_header(p, size, REC_ENTER, flags, ts);
-    uint8_t *q = p + REC_HEADER;
-    *(uint32_t *)q = fn->index;
-    *(uint32_t *)(q + 4) = 0;
-    memcpy(q + 8, trace, 16);
-    memcpy(q + 24, &span, 8);
+    put_continuation(p, size, flags, ts, fn->index, trace, span);
     ring_commit(s, size);
-    // A continuation serves only as its async method does (async_enter).
-    frame_recorded(s, f, ts, trace, span, 1, level_under(s, d));
-    if (d == 0) {
-        // A resume on a thread with nothing else traced: the span budget
-        // counts from here.
-        s->trace_spans = 0;
-        s->trace_truncated = 0;
+    continued(s, f, d, ts, trace, span);
+}
+
+// A serving async loop's resume (resume_serving) whose enter record waits
+// until a record is written under it (write_pending): most of an accept
+// loop's resumes only begin a request's trace, and under load most of
+// those are shed; two records per request for a span already sent (it
+// serves) would be most of what the hooks write. Ring room for the record
+// is kept meanwhile.
+static void continue_unwritten(clr_slot *s, clr_frame *f, uint32_t d, const uint64_t trace[2], uint64_t span) {
+    if (!ring_room(s, s->reserved + CONTINUATION_SIZE + 2 * REC_EXIT_SIZE)) {
+        f->recorded = FRAME_DROPPED; // as record_continuation's
+        return;
     }
+    continued(s, f, d, now_ns(), trace, span);
+    f->unwritten = 1;
+    s->reserved += CONTINUATION_SIZE;
+    if (s->unwritten_from == 0)
+        s->unwritten_from = d + 1;
 }
 
 // ASYNC_ITER_BEGIN: an iterator's MoveNext on an enumerator its iterator
@@ -393,7 +458,10 @@ __attribute__((noinline)) static void resume_serving(clr_slot *s, clr_frame *f, 
     volatile uint64_t *wb = (volatile uint64_t *)(self + off[ASYNC_FIELD_BORN]);
     volatile uint64_t *wr = (volatile uint64_t *)(self + off[ASYNC_FIELD_RESUMES]);
     uint64_t born = *wb, r = *wr;
-    record_continuation(s, f, fn, elt, d, 0, t, span);
+    if ((r & (ASYNC_RESUMES_SERVING | ASYNC_RESUMES_UNIT)) == ASYNC_RESUMES_SERVING)
+        continue_unwritten(s, f, d, t, span);
+    else
+        record_continuation(s, f, fn, elt, d, 0, t, span);
     if (f->recorded != FRAME_RECORDED || (r & ASYNC_RESUMES_UNIT))
         return;
     // One thread runs a state machine's step at a time: a plain update.
@@ -1236,6 +1304,17 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
     }
     if (f->recorded != FRAME_RECORDED)
         return;
+    if (f->unwritten) {
+        if (f->fold_state != FOLD_KEPT && f->fold_calls == 0) {
+            // Nothing was written under it: neither is it.
+            f->recorded = FRAME_SKIPPED;
+            s->reserved -= CONTINUATION_SIZE + REC_EXIT_SIZE;
+            if (s->unwritten_from == d + 1)
+                s->unwritten_from = 0;
+            return;
+        }
+        write_unwritten(s, d + 1); // its exit carries what folded into it
+    }
     uint64_t ts = now_ns();
     f->recorded = FRAME_SKIPPED;
     if (d > 0 && kind == REC_LEAVE && !(f->fn->flags & FN_ASYNC) && fold_judges(&s->stack[d - 1]))
@@ -1419,6 +1498,7 @@ void clr_on_exception_thrown(uintptr_t obj) {
         return;
     uint32_t budget = g_cfg.value_bytes ? g_cfg.value_bytes : 512;
     uint32_t fixed = REC_HEADER + 8;
+    write_pending(s);
     uint8_t *p = ring_reserve(s, fixed + budget, s->reserved + REC_EXIT_SIZE);
     if (p == NULL) {
         atomic_fetch_add_explicit(&g_events_dropped, 1, memory_order_relaxed);
@@ -1471,6 +1551,7 @@ void clr_on_exception_catcher(uintptr_t function_id) {
     clr_frame *f = top_recorded(s);
     if (f == NULL || f->function_id != function_id)
         return;
+    write_pending(s);
     uint8_t *p = ring_reserve(s, REC_EXIT_SIZE, s->reserved + REC_EXIT_SIZE);
     if (p == NULL) {
         atomic_fetch_add_explicit(&g_events_dropped, 1, memory_order_relaxed);

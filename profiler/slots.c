@@ -83,6 +83,7 @@ void clr_slot_release(clr_slot *s) {
     s->wrap_jumped = 0;
     s->depth = 0;
     s->reserved = 0;
+    s->unwritten_from = 0;
     s->trace_spans = 0;
     s->trace_truncated = 0;
     s->unwinding = 0;

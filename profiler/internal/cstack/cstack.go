@@ -179,7 +179,17 @@ typedef struct {
 	int *top;              // after each event: the top frame's `recorded`, -1 for none
 	int objects;           // ELT blocks in g_elt_area, `this` from the events
 	uint64_t dropped;      // the thread's calls counted dropped
+	uint32_t serving_children; // the serving rule's calls (0: the base config's)
+	// After each event: the ring's head (bytes written) and the bytes the
+	// hooks keep for records still to come; at the end, the records (kind,
+	// flags, function index, time), at most MAX_RECS.
+	uint64_t *head;
+	uint32_t *reserved;
+	uint32_t *recs; // 4 words each: kind | flags << 16, function index, time's low word, size
+	int nrecs;
 } replay_t;
+
+enum { MAX_RECS = 256 };
 
 static void *replay_thread(void *arg) {
 	replay_t *r = arg;
@@ -218,6 +228,8 @@ static void *replay_thread(void *arg) {
 				base = atomic_load_explicit(&s->dropped, memory_order_relaxed);
 		}
 		r->depth[i] = s == NULL ? -1 : (int)s->depth;
+		r->head[i] = s == NULL ? 0 : atomic_load_explicit(&s->head, memory_order_relaxed);
+		r->reserved[i] = s == NULL ? 0 : s->reserved;
 		if (r->top != NULL)
 			r->top[i] = s == NULL || s->depth == 0 ? -1 : (int)s->stack[s->depth - 1].recorded;
 	}
@@ -225,6 +237,21 @@ static void *replay_thread(void *arg) {
 	r->dropped = s == NULL ? 0 : atomic_load_explicit(&s->dropped, memory_order_relaxed) - base;
 	for (uint32_t d = 0; s != NULL && d < s->depth; d++)
 		r->left[r->nleft++] = (int)s->stack[d].fn_index;
+	// The records the events after the first wrote (the ring does not
+	// wrap in a replay).
+	r->nrecs = 0;
+	uint64_t end = s == NULL ? 0 : atomic_load_explicit(&s->head, memory_order_relaxed);
+	for (uint64_t pos = r->n > 0 && s != NULL ? r->head[0] : end; pos + REC_HEADER <= end && r->nrecs < MAX_RECS; r->nrecs++) {
+		const uint8_t *p = s->data + (pos & (g_base_cfg.ring_size - 1));
+		uint32_t size = *(const uint32_t *)p;
+		r->recs[4 * r->nrecs] = *(const uint16_t *)(p + 4) | (uint32_t)*(const uint16_t *)(p + 6) << 16;
+		r->recs[4 * r->nrecs + 1] = *(const uint32_t *)(p + REC_HEADER);
+		r->recs[4 * r->nrecs + 2] = (uint32_t)*(const uint64_t *)(p + 8);
+		r->recs[4 * r->nrecs + 3] = size;
+		if (size == 0)
+			break;
+		pos += size;
+	}
 	return NULL;
 }
 
@@ -273,15 +300,55 @@ static uint64_t bench_skipped(long n) {
 // Word w of object o (0-based) after a replay with objects.
 static uint64_t obj_word(int o, int w) { return g_objs[o][w]; }
 
-static int replay(const event *evs, int n, int *depth, int *left, const uint32_t *flags, int *top, int objects,
-                  uint64_t *dropped) {
-	replay_t r = {evs, n, depth, left, 0, flags, top, objects, 0};
+// A replay of n events with its outputs, in C memory (cgo passes no Go
+// pointers inside what it passes).
+static replay_t *replay_new(int n) {
+	replay_t *r = calloc(1, sizeof *r);
+	r->evs = calloc((size_t)n, sizeof(event));
+	r->n = n;
+	r->depth = calloc((size_t)n, sizeof(int));
+	r->top = calloc((size_t)n, sizeof(int));
+	r->left = calloc(64, sizeof(int));
+	r->head = calloc((size_t)n, sizeof(uint64_t));
+	r->reserved = calloc((size_t)n, sizeof(uint32_t));
+	r->recs = calloc(4 * MAX_RECS, sizeof(uint32_t));
+	return r;
+}
+
+static void replay_free(replay_t *r) {
+	free((void *)r->evs);
+	free(r->depth);
+	free(r->top);
+	free(r->left);
+	free(r->head);
+	free(r->reserved);
+	free(r->recs);
+	free((void *)r->flags);
+	free(r);
+}
+
+static event *replay_evs(replay_t *r) { return (event *)r->evs; }
+
+static void replay_flags(replay_t *r, const uint32_t *flags, int n) {
+	uint32_t *f = calloc(MAX_FNS, sizeof *f);
+	for (int i = 0; i < MAX_FNS; i++)
+		f[i] = i < n ? flags[i] : FN_SELECTED;
+	r->flags = f;
+}
+
+static int replay(replay_t *r) {
+	if (r->serving_children != 0) {
+		clr_capture_config cfg = g_base_cfg;
+		cfg.serving_children = r->serving_children;
+		clr_hooks_init(&g_fake_rt, g_tab, &cfg);
+	}
 	pthread_t th;
-	if (pthread_create(&th, NULL, replay_thread, &r) != 0)
-		return -1;
-	pthread_join(th, NULL);
-	*dropped = r.dropped;
-	return r.nleft;
+	int ok = pthread_create(&th, NULL, replay_thread, r) == 0;
+	if (ok)
+		pthread_join(th, NULL);
+	if (r->serving_children != 0)
+		clr_hooks_init(&g_fake_rt, g_tab, &g_base_cfg);
+	return ok ? r->nleft : -1;
 }
 */
 import "C"
@@ -334,7 +401,7 @@ const Plumbing = uint32(C.FN_SELECTED | C.FN_PLUMBING)
 // when nil), and also returns the top frame's state after each event (-1:
 // no frame).
 func ReplayFlags(evs []Event, flags []uint32) (depths []int, left []int, top []int) {
-	r := replay(evs, flags, false)
+	r := replay(evs, flags, false, 0)
 	return r.Depths, r.Left, r.Top
 }
 
@@ -342,6 +409,12 @@ func ReplayFlags(evs []Event, flags []uint32) (depths []int, left []int, top []i
 type Replayed struct {
 	Depths, Left, Top []int
 	Dropped           uint64 // calls the thread counted dropped
+	// After each event: the ring's head (bytes written) and the bytes kept
+	// for records still to come (clr_slot.reserved).
+	Heads    []uint64
+	Reserved []uint32
+	// The records written by the events after the first.
+	Records []Record
 	// Objects: each object's state machine fields (trace id, span id,
 	// check word) at the end.
 	Objects [][4]uint64
@@ -362,7 +435,34 @@ const (
 // ReplayObjects is ReplayFlags with the events' objects: each function's
 // state machine fields (flow_off) are words 0 to 5 of its `this`; objects
 // start zeroed. SP stays under 4096.
-func ReplayObjects(evs []Event, flags []uint32) Replayed { return replay(evs, flags, true) }
+func ReplayObjects(evs []Event, flags []uint32) Replayed { return replay(evs, flags, true, 0) }
+
+// ReplayServing is ReplayObjects with the serving rule counting
+// servingChildren calls (or resumes) under a frame.
+func ReplayServing(evs []Event, flags []uint32, servingChildren uint32) Replayed {
+	return replay(evs, flags, true, servingChildren)
+}
+
+// Record is one record the hooks wrote: its kind and flags (capture.h
+// REC_*, RF_*), its function's index, the low word of its time, its size.
+type Record struct {
+	Kind, Flags uint16
+	Fn          uint32
+	Time        uint32
+	Size        uint32
+}
+
+// The record kinds and flags ReplayServing's checks read (capture.h).
+const (
+	RecEnter   = uint16(C.REC_ENTER)
+	RecLeave   = uint16(C.REC_LEAVE)
+	RecServing = uint16(C.REC_SERVING)
+	FlagResume = uint16(C.RF_RESUME)
+	FlagRoot   = uint16(C.RF_ROOT)
+	// FlagFolded: an exit record carries the fold part of the calls
+	// folded into its frame (RF_FOLDED).
+	FlagFolded = uint16(C.RF_FOLDED)
+)
 
 // The function flags of the async and iterator replays (capture.h).
 const (
@@ -372,11 +472,20 @@ const (
 	IterCtor  = uint32(C.FN_SELECTED | C.FN_ASYNC_MOVENEXT | C.FN_PLUMBING)
 	IterStep  = uint32(C.FN_SELECTED | C.FN_ASYNC_MOVENEXT | C.FN_ITER_STEP)
 	IterEnd   = uint32(C.FN_SELECTED | C.FN_ASYNC_MOVENEXT | C.FN_ITER_END)
+	// AsyncLoopStep: the MoveNext of an async method whose state machine
+	// has the serving fields (words 4 and 5).
+	AsyncLoopStep = uint32(C.FN_SELECTED | C.FN_ASYNC_MOVENEXT | C.FN_ASYNC_LOOP)
 	FrameFold = int(C.FRAME_FOLDED)
 )
 
-func replay(evs []Event, flags []uint32, objects bool) Replayed {
-	ce := make([]C.event, len(evs))
+func replay(evs []Event, flags []uint32, objects bool, servingChildren uint32) Replayed {
+	var r Replayed
+	if len(evs) == 0 {
+		return r
+	}
+	cr := C.replay_new(C.int(len(evs)))
+	defer C.replay_free(cr)
+	ce := unsafe.Slice(C.replay_evs(cr), len(evs))
 	for i, e := range evs {
 		ce[i].kind = C.EV_ENTER
 		if e.Leave {
@@ -389,35 +498,36 @@ func replay(evs []Event, flags []uint32, objects bool) Replayed {
 			ce[i].ret = 1
 		}
 	}
-	depth := make([]C.int, len(evs)+1)
-	topC := make([]C.int, len(evs)+1)
-	leftC := make([]C.int, 64)
-	var fl *C.uint32_t
 	if flags != nil {
-		cf := make([]C.uint32_t, C.MAX_FNS)
-		for i := range cf {
-			cf[i] = C.FN_SELECTED
-			if i < len(flags) {
-				cf[i] = C.uint32_t(flags[i])
-			}
+		cf := make([]C.uint32_t, len(flags))
+		for i, f := range flags {
+			cf[i] = C.uint32_t(f)
 		}
-		fl = &cf[0]
+		C.replay_flags(cr, &cf[0], C.int(len(cf)))
 	}
-	obj := C.int(0)
 	if objects {
-		obj = 1
+		cr.objects = 1
 	}
-	var dropped C.uint64_t
-	n := C.replay((*C.event)(unsafe.Pointer(&ce[0])), C.int(len(evs)), &depth[0], &leftC[0], fl, &topC[0], obj, &dropped)
-	var r Replayed
+	cr.serving_children = C.uint32_t(servingChildren)
+	n := C.replay(cr)
+	depth, top := unsafe.Slice(cr.depth, len(evs)), unsafe.Slice(cr.top, len(evs))
+	head, reserved := unsafe.Slice(cr.head, len(evs)), unsafe.Slice(cr.reserved, len(evs))
 	for i := range evs {
 		r.Depths = append(r.Depths, int(depth[i]))
-		r.Top = append(r.Top, int(topC[i]))
+		r.Top = append(r.Top, int(top[i]))
+		r.Heads = append(r.Heads, uint64(head[i]))
+		r.Reserved = append(r.Reserved, uint32(reserved[i]))
 	}
+	left := unsafe.Slice(cr.left, 64)
 	for i := 0; i < int(n); i++ {
-		r.Left = append(r.Left, int(leftC[i]))
+		r.Left = append(r.Left, int(left[i]))
 	}
-	r.Dropped = uint64(dropped)
+	recs := unsafe.Slice(cr.recs, 4*C.MAX_RECS)
+	for i := 0; i < int(cr.nrecs); i++ {
+		w := recs[4*i : 4*i+4]
+		r.Records = append(r.Records, Record{Kind: uint16(w[0]), Flags: uint16(w[0] >> 16), Fn: uint32(w[1]), Time: uint32(w[2]), Size: uint32(w[3])})
+	}
+	r.Dropped = uint64(cr.dropped)
 	for o := 0; objects && o < C.MAX_OBJS; o++ {
 		var w [4]uint64
 		for i := range w {

@@ -358,3 +358,108 @@ func TestRecordTimeCountsRecordedCalls(t *testing.T) {
 		t.Errorf("64 calls of a shed trace: the recording time went from %d to %d ns", recorded, after)
 	}
 }
+
+// A serving async loop's resume (an accept loop awaiting its next request)
+// writes its continuation record only when a record is written under it:
+// a resume whose request is not recorded (shed, unsampled) writes nothing,
+// and keeps no ring room once it returns. One that is recorded writes the
+// continuation first, with the time the resume began, so that the drainer
+// sees what it would have seen had the record been written at once.
+func TestServingLoopResumeWritesOnlyUnderRecords(t *testing.T) {
+	const (
+		kickoff = iota // the loop's async method
+		moveNext
+		handler
+		folded
+	)
+	flags := []uint32{kickoff: Kickoff, moveNext: AsyncLoopStep, handler: Selected, folded: Folded}
+	resume := func(under ...Event) []Event {
+		evs := []Event{{Fn: moveNext, SP: 900, This: 1}}
+		evs = append(evs, under...)
+		return append(evs, Event{Leave: true, Fn: moveNext, SP: 900, This: 1})
+	}
+	call := func(fn int) []Event { return []Event{enter(fn, 800), leave(fn, 800)} }
+	// The loop's call and first step, then resumes until it serves (the
+	// rule counts 2 resumes: it serves from the one past them).
+	evs := []Event{enter(kickoff, 1000), {Fn: moveNext, SP: 900, This: 1}, {Leave: true, Fn: moveNext, SP: 900, This: 1}, leave(kickoff, 1000)}
+	for range 3 {
+		evs = append(evs, resume()...)
+	}
+	empty := len(evs)
+	evs = append(evs, resume()...)
+	withCall := len(evs)
+	evs = append(evs, resume(call(handler)...)...)
+	withFold := len(evs)
+	evs = append(evs, resume(call(folded)...)...)
+	last := len(evs)
+	evs = append(evs, resume()...)
+
+	r := ReplayServing(evs, flags, 2)
+	if len(r.Left) != 0 || r.Dropped != 0 {
+		t.Fatalf("frames left %v, %d dropped", r.Left, r.Dropped)
+	}
+	for i, e := range evs {
+		if e.Leave && r.Depths[i] == 0 && r.Reserved[i] != 0 {
+			t.Errorf("event %d: %d ring bytes kept with no frame open", i, r.Reserved[i])
+		}
+	}
+	if !servingIn(recordsBetween(r, 1, empty-1)) {
+		t.Fatalf("the loop did not serve by event %d: records %+v", empty, r.Records)
+	}
+	for _, at := range []int{empty, last} {
+		if r.Heads[at+1] != r.Heads[at-1] {
+			t.Errorf("a resume with nothing recorded under it (events %d-%d) wrote %d bytes", at, at+1, r.Heads[at+1]-r.Heads[at-1])
+		}
+	}
+	// What the resume with the handler's call wrote: the continuation,
+	// the handler's root and its exit, the continuation's exit.
+	recs := recordsBetween(r, withCall, withCall+3)
+	want := []Record{{Kind: RecEnter, Flags: FlagResume, Fn: moveNext}, {Kind: RecEnter, Flags: FlagRoot, Fn: handler},
+		{Kind: RecLeave, Fn: handler}, {Kind: RecLeave, Fn: moveNext}}
+	if !sameRecords(recs, want) || recs[0].Time > recs[1].Time {
+		t.Errorf("the resume with a call under it wrote %+v, want %+v (the continuation no later than the call)", recs, want)
+	}
+	// A folded call under a resume counts into it: its exit carries the
+	// fold part.
+	recs = recordsBetween(r, withFold, withFold+3)
+	want = []Record{{Kind: RecEnter, Flags: FlagResume, Fn: moveNext}, {Kind: RecLeave, Flags: FlagFolded, Fn: moveNext}}
+	if !sameRecords(recs, want) {
+		t.Errorf("the resume with a folded call under it wrote %+v, want %+v", recs, want)
+	}
+}
+
+func servingIn(recs []Record) bool {
+	for _, r := range recs {
+		if r.Kind == RecServing {
+			return true
+		}
+	}
+	return false
+}
+
+// recordsBetween returns the records written by events from to to
+// (inclusive).
+func recordsBetween(r Replayed, from, to int) []Record {
+	var out []Record
+	pos := r.Heads[0]
+	for _, rec := range r.Records {
+		if pos >= r.Heads[from-1] && pos < r.Heads[to] {
+			out = append(out, rec)
+		}
+		pos += uint64(rec.Size)
+	}
+	return out
+}
+
+// sameRecords compares kinds, functions and the flags want names.
+func sameRecords(got, want []Record) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := range got {
+		if got[i].Kind != want[i].Kind || got[i].Fn != want[i].Fn || got[i].Flags&want[i].Flags != want[i].Flags {
+			return false
+		}
+	}
+	return true
+}
