@@ -83,7 +83,7 @@ func hungCollector(t *testing.T, addr string) func() {
 // The collector misbehaving in every way the issue lists never shows in
 // the app: same output and exit code, run time within a bound of an
 // untraced run, bounded memory; every call is accounted for (exported,
-// failed, lost at exit or dropped, by the profiler's count, and what it
+// failed, lost at exit, dropped or shed, by the profiler's count, and what it
 // says it exported is what the receiver got); export resumes when the
 // collector comes back. The export layer is the same Go code on every
 // runtime, so one runtime suffices.
@@ -112,7 +112,7 @@ func TestFaultCollector(t *testing.T) {
 		// receive spans and a cleanup. It may act later, in the background.
 		start       func(t *testing.T, addr string) (sinks func() []*otlpsink.Sink, stop func())
 		wantSpans   bool   // some spans must arrive
-		wantAll     bool   // every call must arrive
+		wantAll     bool   // every call must arrive, or be shed with its trace
 		wantInLog   string // a line the log must hold ("" for none)
 		resumeSinks int    // spans must reach this many distinct sinks
 		// seconds the app runs (default 6). Resuming after an outage can
@@ -121,7 +121,7 @@ func TestFaultCollector(t *testing.T) {
 	}{
 		{
 			// The baseline: nothing exported is lost for an app that exits
-			// normally; spans received == traced calls.
+			// normally; spans received + calls shed == traced calls.
 			name: "healthy",
 			start: func(t *testing.T, addr string) (func() []*otlpsink.Sink, func()) {
 				s, err := otlpsink.Listen(addr, otlpsink.WithCountOnly())
@@ -169,21 +169,41 @@ func TestFaultCollector(t *testing.T) {
 					t.Fatal(err)
 				}
 				sinks := []*otlpsink.Sink{first}
-				kill := time.AfterFunc(1500*time.Millisecond, func() { first.Close() })
-				back := time.AfterFunc(3*time.Second, func() {
+				stopped := make(chan struct{})
+				done := make(chan struct{})
+				// The collector dies once it has received spans, not at a
+				// fixed time, which a slow start on a loaded machine can
+				// outlast; it comes back 1.5 s later.
+				go func() {
+					defer close(done)
+					tick := time.NewTicker(20 * time.Millisecond)
+					defer tick.Stop()
+					for first.Count() == 0 {
+						select {
+						case <-stopped:
+							return
+						case <-tick.C:
+						}
+					}
+					first.Close()
+					select {
+					case <-stopped:
+						return
+					case <-time.After(1500 * time.Millisecond):
+					}
 					mu.Lock()
 					defer mu.Unlock()
 					if s, err := otlpsink.Listen(addr, otlpsink.WithCountOnly()); err == nil {
 						sinks = append(sinks, s)
 					}
-				})
+				}()
 				return func() []*otlpsink.Sink {
 						mu.Lock()
 						defer mu.Unlock()
 						return append([]*otlpsink.Sink(nil), sinks...)
 					}, func() {
-						kill.Stop()
-						back.Stop()
+						close(stopped)
+						<-done
 						mu.Lock()
 						defer mu.Unlock()
 						for _, s := range sinks {
@@ -276,7 +296,7 @@ func TestFaultCollector(t *testing.T) {
 			t.Logf("%d calls: received %d; profiler: %+v; wall %v (untraced %v); peak RSS %d MB (untraced %d MB)",
 				calls, received, a, r.Wall.Round(time.Millisecond), plain.Wall.Round(time.Millisecond), r.MaxRSSKB>>10, plain.MaxRSSKB>>10)
 			if got := a.total(); got != calls {
-				t.Errorf("exported+failed+lost+dropped+folded = %d, want the %d calls made", got, calls)
+				t.Errorf("exported+failed+lost+dropped+folded+shed = %d, want the %d calls made", got, calls)
 			}
 			if a.exported != received {
 				t.Errorf("profiler says %d spans exported, receivers got %d", a.exported, received)
@@ -284,8 +304,10 @@ func TestFaultCollector(t *testing.T) {
 			if tt.wantSpans && received == 0 {
 				t.Errorf("no span arrived: export did not resume\n%s", r.Stderr)
 			}
-			if tt.wantAll && received != calls {
-				t.Errorf("received %d of %d calls", received, calls)
+			// A capture buffer half full sheds new traces whole, however
+			// healthy the collector: how many depends on the machine's load.
+			if tt.wantAll && (received+a.shed != calls || a.dropped+a.failed+a.lost != 0) {
+				t.Errorf("received %d of %d calls, %d shed, %d dropped, %d failed, %d lost", received, calls, a.shed, a.dropped, a.failed, a.lost)
 			}
 			if reached < tt.resumeSinks {
 				t.Errorf("spans reached %d receivers, want %d (export must resume after the outage)", reached, tt.resumeSinks)

@@ -202,8 +202,13 @@ func TestTraceSpanBudget(t *testing.T) {
 			// than its budget, Slow()'s other calls fold.
 			{20, 20, 2},
 		} {
+			// Slow() (a 2 ms sleep) must be judged slow and Mid() fast.
+			// Calls are long from 1 ms (CLROTEL_FOLD_MAX_US): all of
+			// Slow()'s, and of Mid()'s only one the thread was descheduled
+			// in for as long; at the default, 20 µs, a loaded machine makes
+			// many more of them long.
 			r := runApp(t, rt, "Fold", []string{"wide", fmt.Sprint(n)}, runOpts{profiler: true, env: map[string]string{
-				"CLROTEL_FOLD": "off", "CLROTEL_MAX_SPANS_PER_TRACE": fmt.Sprint(tc.budget), "CLROTEL_LOG_LEVEL": "info",
+				"CLROTEL_FOLD": "off", "CLROTEL_FOLD_MAX_US": "1000", "CLROTEL_MAX_SPANS_PER_TRACE": fmt.Sprint(tc.budget), "CLROTEL_LOG_LEVEL": "info",
 			}})
 			if len(r.Spans) != tc.spans || countNamed(r.Spans, "Box.Slow()") != tc.slow {
 				t.Errorf("budget %d: %d spans, %d of Slow(): want %d and %d of Slow()", tc.budget, len(r.Spans), countNamed(r.Spans, "Box.Slow()"), tc.spans, tc.slow)

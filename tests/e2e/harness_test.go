@@ -199,13 +199,27 @@ type runOpts struct {
 // The CPU budget sheds new traces by how fast the machine runs the app
 // against the windows it judges in: on a loaded machine a burst of roots
 // spreads over more windows, and more of it is shed. A test counts spans,
-// so runApp's runs have no budget unless the test sets one: the tests of
-// shedding, and those that account for what was shed under the defaults
-// (defaultCPUPercent).
+// so traced runs have no budget unless the test sets one (settingsEnv):
+// the tests of shedding, and those that account for what was shed under
+// the defaults (defaultCPUPercent).
 const cpuBudgetEnv = "CLROTEL_EXPORT_CPU_PERCENT"
 
 // defaultCPUPercent is the default CPU budget, as cpuBudgetEnv says it.
 var defaultCPUPercent = strconv.Itoa(int(math.Round(shedding.DefaultBudget * 100)))
+
+// settingsEnv lists a test's settings as environment entries, for every
+// runner of an app. A traced run gets no CPU budget unless they set one
+// (cpuBudgetEnv).
+func settingsEnv(settings map[string]string, traced bool) []string {
+	var env []string
+	if _, set := settings[cpuBudgetEnv]; traced && !set {
+		env = append(env, cpuBudgetEnv+"=0")
+	}
+	for k, v := range settings {
+		env = append(env, k+"="+v)
+	}
+	return env
+}
 
 // runApp runs app with args on rt, with or without the profiler, and
 // collects the spans the profiler exported to a fresh receiver.
@@ -232,13 +246,7 @@ func runApp(t *testing.T, rt dotnetRuntime, app string, args []string, o runOpts
 	if o.profilerNoSink {
 		env = append(env, attachEnv()...)
 	}
-	if _, set := o.env[cpuBudgetEnv]; (o.profiler || o.profilerNoSink) && !set {
-		env = append(env, cpuBudgetEnv+"=0")
-	}
-	for k, v := range o.env {
-		env = append(env, k+"="+v)
-	}
-	cmd.Env = env
+	cmd.Env = append(env, settingsEnv(o.env, o.profiler || o.profilerNoSink)...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()

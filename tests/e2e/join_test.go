@@ -33,9 +33,7 @@ func startJoin(t *testing.T, rt dotnetRuntime, sink *otlpsink.Sink, service stri
 	exe := appPath(t, "Join", rt)
 	cmd := exec.Command(rt.Host, append([]string{exe}, args...)...)
 	cmd.Env = append(append(baseEnv(), exportEnv(sink, service)...), "CLROTEL_INCLUDE=Acme.Join.Work.*")
-	for k, v := range env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
+	cmd.Env = append(cmd.Env, settingsEnv(env, true)...)
 	a := &joinApp{cmd: cmd, lines: make(chan string, 64)}
 	cmd.Stderr = &a.stderr
 	var err error

@@ -51,14 +51,10 @@ func startLive(t *testing.T, rt dotnetRuntime, profiled bool, env map[string]str
 		}
 		t.Cleanup(func() { sink.Close() })
 		a.sink = sink
-		e = append(e, "CORECLR_ENABLE_PROFILING=1", "CORECLR_PROFILER="+clsid, "CORECLR_PROFILER_PATH="+libPath,
-			"OTEL_EXPORTER_OTLP_ENDPOINT="+sink.Endpoint(), "OTEL_BSP_SCHEDULE_DELAY=100",
+		e = append(append(e, attachEnv()...), "OTEL_EXPORTER_OTLP_ENDPOINT="+sink.Endpoint(), "OTEL_BSP_SCHEDULE_DELAY=100",
 			"CLROTEL_INCLUDE=Acme.Remote.Work.*", "CLROTEL_LOG_LEVEL=info")
 	}
-	for k, v := range env {
-		e = append(e, k+"="+v)
-	}
-	a.cmd.Env = e
+	a.cmd.Env = append(e, settingsEnv(env, profiled)...)
 	var err error
 	if a.stdin, err = a.cmd.StdinPipe(); err != nil {
 		t.Fatal(err)

@@ -103,10 +103,7 @@ func TestServing(t *testing.T) {
 		for _, sh := range servingShapes {
 			sh := sh
 			t.Run(sh.name, func(t *testing.T) {
-				r := runServing(t, rt, sh, servingOpts{
-					env:  map[string]string{"CLROTEL_EXPORT_CPU_PERCENT": "0"},
-					rate: servingRate, conns: servingConns, load: servingLoad,
-				})
+				r := runServing(t, rt, sh, servingOpts{rate: servingRate, conns: servingConns, load: servingLoad})
 				checkServing(t, sh, r)
 			})
 		}
@@ -119,17 +116,14 @@ func TestServing(t *testing.T) {
 			}
 			sh := sh
 			t.Run(sh.name+"-first", func(t *testing.T) {
-				r := runServing(t, rt, sh, servingOpts{
-					env:  map[string]string{"CLROTEL_EXPORT_CPU_PERCENT": "0"},
-					rate: servingRate, conns: servingConns, load: servingFirstLoad, noWarmup: true,
-				})
+				r := runServing(t, rt, sh, servingOpts{rate: servingRate, conns: servingConns, load: servingFirstLoad, noWarmup: true})
 				checkServing(t, sh, r)
 			})
 		}
 		// Fast enough that the default budget sheds some traces here.
 		t.Run("pool-shed", func(t *testing.T) {
 			sh := servingShapes[1]
-			r := runServing(t, rt, sh, servingOpts{rate: 4000, conns: 8, load: 10 * time.Second})
+			r := runServing(t, rt, sh, servingOpts{env: map[string]string{cpuBudgetEnv: defaultCPUPercent}, rate: 4000, conns: 8, load: 10 * time.Second})
 			checkShed(t, sh, r)
 		})
 	})
@@ -162,7 +156,7 @@ const (
 func TestServingLeaf(t *testing.T) {
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
 		sh := servingLeafShape
-		r := runServing(t, rt, sh, servingOpts{rate: servingLeafRate, load: servingLeafLoad})
+		r := runServing(t, rt, sh, servingOpts{env: map[string]string{cpuBudgetEnv: defaultCPUPercent}, rate: servingLeafRate, load: servingLeafLoad})
 		checkShed(t, sh, r)
 		checkRequestTraces(t, sh, r)
 	})
@@ -205,6 +199,17 @@ type servingRun struct {
 	elapsed time.Duration
 }
 
+// servingEnv selects what a traced Serving.exe traces. The handler's
+// children are exempt from folding, so that a request's trace is three
+// spans whatever their timing; the handler is not: that it keeps its
+// span, hot and short as it is, is part of what is checked.
+func servingEnv() map[string]string {
+	return map[string]string{
+		"CLROTEL_INCLUDE":     "Acme.Serving.*",
+		"CLROTEL_FOLD_EXEMPT": "Acme.Serving.Repo.*,Acme.Serving.Render.*",
+	}
+}
+
 // runServing runs one shape traced: ready, a quiet warm-up, o.load of
 // work, a settle for the last exports, the spans received so far, then
 // quit and the rest.
@@ -216,14 +221,8 @@ func runServing(t *testing.T, rt dotnetRuntime, sh servingShape, o servingOpts) 
 		t.Fatal(err)
 	}
 	defer sink.Close()
-	// The handler's children are exempt from folding, so that a request's
-	// trace is three spans whatever their timing; the handler is not: that
-	// it keeps its span, hot and short as it is, is part of what is checked.
-	env := map[string]string{
-		"CLROTEL_INCLUDE":     "Acme.Serving.*",
-		"CLROTEL_FOLD_EXEMPT": "Acme.Serving.Repo.*,Acme.Serving.Render.*",
-		"CLROTEL_LOG_LEVEL":   "info",
-	}
+	env := servingEnv()
+	env["CLROTEL_LOG_LEVEL"] = "info"
 	for k, v := range o.env {
 		env[k] = v
 	}
@@ -698,10 +697,7 @@ func startServing(t *testing.T, rt dotnetRuntime, sink *otlpsink.Sink, env map[s
 	t.Helper()
 	exe := appPath(t, "Serving", rt)
 	cmd := exec.Command(rt.Host, append([]string{exe}, args...)...)
-	cmd.Env = append(baseEnv(), exportEnv(sink, "e2e-serving")...)
-	for k, v := range env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
+	cmd.Env = append(append(baseEnv(), exportEnv(sink, "e2e-serving")...), settingsEnv(env, true)...)
 	a := &servingApp{cmd: cmd, done: make(chan struct{})}
 	a.out.changed = make(chan struct{})
 	cmd.Stdout, cmd.Stderr = &a.out, &a.stderr

@@ -37,8 +37,10 @@ func TestParseAccount(t *testing.T) {
 		log  string
 		want Account
 	}{
-		{"clrotel: shut down: 9 records drained; 7 spans exported, 1 failed, 0 lost at exit; 2 calls dropped; 0 traces not sampled", Account{7, 1, 0, 2, 0}},
-		{"shut down: 9 records drained; 7 spans exported, 0 failed, 0 lost at exit; 0 calls dropped; 12 calls folded; 0 traces", Account{7, 0, 0, 0, 12}},
+		{"clrotel: shut down: 9 records drained; 7 spans exported, 1 failed, 0 lost at exit; 2 calls dropped; 0 traces not sampled", Account{7, 1, 0, 2, 0, 0}},
+		{"shut down: 9 records drained; 7 spans exported, 0 failed, 0 lost at exit; 0 calls dropped; 12 calls folded; 0 traces", Account{7, 0, 0, 0, 12, 0}},
+		{"shut down: 9 records drained; 7 spans exported, 0 failed, 0 lost at exit; 0 calls dropped; 12 calls folded; 30 calls shed (4 traces); 0 traces not sampled, 0 rate-limited",
+			Account{7, 0, 0, 0, 12, 30}},
 	} {
 		got, ok := ParseAccount(tt.log)
 		if !ok || got != tt.want {
