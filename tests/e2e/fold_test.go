@@ -34,7 +34,7 @@ func foldsAfter(spans []otlpsink.Span) int {
 	rule := folding.DefaultRule()
 	var m folding.Method
 	for i, s := range spans {
-		if hasEvent(s, "exception") {
+		if len(events(s, "exception")) > 0 {
 			continue
 		}
 		if m = rule.Judge(m, s.Duration()); m.Folded {
@@ -44,26 +44,7 @@ func foldsAfter(spans []otlpsink.Span) int {
 	return len(spans)
 }
 
-func hasEvent(s otlpsink.Span, name string) bool {
-	for _, e := range s.Events {
-		if e.Name == name {
-			return true
-		}
-	}
-	return false
-}
-
-func namedSpans(spans []otlpsink.Span, part string) []otlpsink.Span {
-	var out []otlpsink.Span
-	for _, s := range spans {
-		if strings.Contains(s.Name, part) {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-func countNamed(spans []otlpsink.Span, part string) int { return len(namedSpans(spans, part)) }
+func countNamed(spans []otlpsink.Span, part string) int { return len(byNameFragment(spans, part)) }
 
 // TestFolding: a tiny method called in a tight loop folds into its caller
 // once the rule is met (250 calls, few of them long), with capture on and
@@ -89,10 +70,10 @@ func TestFolding(t *testing.T) {
 				if a.dropped != 0 || len(r.Spans)+folded != calls {
 					t.Errorf("%d spans + %d folded calls, %d dropped; want %d calls accounted for", len(r.Spans), folded, a.dropped, calls)
 				}
-				if gets := namedSpans(r.Spans, "Box.Get()"); len(gets) < 250 || len(gets) != foldsAfter(gets) {
+				if gets := byNameFragment(r.Spans, "Box.Get()"); len(gets) < 250 || len(gets) != foldsAfter(gets) {
 					t.Errorf("%d spans of Get(): want the %d the rule lets it have before it folds (at least 250)", len(gets), foldsAfter(gets))
 				}
-				risky := namedSpans(r.Spans, "Box.Risky(")
+				risky := byNameFragment(r.Spans, "Box.Risky(")
 				if len(risky) != foldsAfter(risky) {
 					t.Errorf("%d spans of Risky(): want the %d the rule lets it have before it folds", len(risky), foldsAfter(risky))
 				}

@@ -181,8 +181,8 @@ typedef struct {
 	uint64_t dropped;      // the thread's calls counted dropped
 	uint32_t serving_children; // the serving rule's calls (0: the base config's)
 	// After each event: the ring's head (bytes written) and the bytes the
-	// hooks keep for records still to come; at the end, the records (kind,
-	// flags, function index, time), at most MAX_RECS.
+	// hooks keep for records still to come; at the end, the records the
+	// events after the first wrote, at most MAX_RECS.
 	uint64_t *head;
 	uint32_t *reserved;
 	uint32_t *recs; // 4 words each: kind | flags << 16, function index, time's low word, size
