@@ -113,22 +113,28 @@ func TestQueueMethod(t *testing.T) {
 	for _, c := range []struct {
 		name    string
 		hasThis bool
+		hidden  bool
 		params  []string
 		want    Queue
 	}{
-		{"Run", false, []string{"System.Action"}, Queue{Callbacks: 1}},
-		{"Run", false, []string{"System.Func<System.Threading.Tasks.Task>", "System.Threading.CancellationToken"}, Queue{Callbacks: 1}},
-		{"ContinueWith", true, []string{"System.Action<System.Threading.Tasks.Task, System.Object>", "System.Object"}, Queue{Callbacks: 2}},
-		{"StartNew", true, []string{"System.Func<!!0>"}, Queue{Callbacks: 2}},
-		{"QueueUserWorkItem", false, []string{"System.Threading.WaitCallback", "System.Object"}, Queue{Callbacks: 1}},
-		{"UnsafeQueueUserWorkItem", false, []string{"System.Threading.WaitCallback", "System.Object"}, Queue{Callbacks: 1, Unsafe: true}},
-		{"UnsafeQueueUserWorkItem", false, []string{"System.Threading.IThreadPoolWorkItem", "Boolean"}, Queue{Unsafe: true}},
-		{".ctor", true, []string{"System.Threading.TimerCallback", "System.Object", "Int32", "Int32"}, Queue{Callbacks: 2}},
-		{"RegisterWaitForSingleObject", false, []string{"System.Threading.WaitHandle", "System.Threading.WaitOrTimerCallback", "System.Object", "Int32", "Boolean"}, Queue{Callbacks: 2}},
-		{"Run", false, []string{"System.Threading.Tasks.Task"}, Queue{}},
+		{"Run", false, false, []string{"System.Action"}, Queue{Callbacks: 1, Registers: true}},
+		{"Run", false, false, []string{"System.Func<System.Threading.Tasks.Task>", "System.Threading.CancellationToken"}, Queue{Callbacks: 1, Registers: true}},
+		{"ContinueWith", true, false, []string{"System.Action<System.Threading.Tasks.Task, System.Object>", "System.Object"}, Queue{Callbacks: 2, Registers: true}},
+		// A generic method's call passes its instantiation first.
+		{"StartNew", true, true, []string{"System.Func<!!0>"}, Queue{Callbacks: 2}},
+		{"QueueUserWorkItem", false, false, []string{"System.Threading.WaitCallback", "System.Object"}, Queue{Callbacks: 1, Registers: true}},
+		{"UnsafeQueueUserWorkItem", false, false, []string{"System.Threading.WaitCallback", "System.Object"}, Queue{Callbacks: 1, Unsafe: true, Registers: true}},
+		{"UnsafeQueueUserWorkItem", false, false, []string{"System.Threading.IThreadPoolWorkItem", "Boolean"}, Queue{Unsafe: true}},
+		{".ctor", true, false, []string{"System.Threading.TimerCallback", "System.Object", "Int32", "Int32"}, Queue{Callbacks: 2, Registers: true}},
+		// Argument 0 of a static method is no callback: its register is
+		// not known from its type's name.
+		{"RegisterWaitForSingleObject", false, false, []string{"System.Threading.WaitHandle", "System.Threading.WaitOrTimerCallback", "System.Object", "Int32", "Boolean"}, Queue{Callbacks: 2}},
+		{"Both", false, false, []string{"System.Action", "System.Action"}, Queue{Callbacks: 3, Registers: true}},
+		{"Third", true, false, []string{"System.Object", "System.Action"}, Queue{Callbacks: 4}},
+		{"Run", false, false, []string{"System.Threading.Tasks.Task"}, Queue{}},
 	} {
-		if got := QueueMethod(c.name, c.hasThis, c.params); got != c.want {
-			t.Errorf("QueueMethod(%s, %v, %v) = %+v, want %+v", c.name, c.hasThis, c.params, got, c.want)
+		if got := QueueMethod(c.name, c.hasThis, c.hidden, c.params); got != c.want {
+			t.Errorf("QueueMethod(%s, %v, %v, %v) = %+v, want %+v", c.name, c.hasThis, c.hidden, c.params, got, c.want)
 		}
 	}
 }

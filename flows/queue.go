@@ -14,6 +14,12 @@ type Queue struct {
 	// UnsafeRegisterWaitForSingleObject): work queued through it starts a
 	// trace of its own, linked to its maker.
 	Unsafe bool
+	// Registers: every callback is argument 0 or 1, and each argument up
+	// to the last callback is a reference, so that (the call passing no
+	// hidden argument ahead of them) the System V ABI puts them in the
+	// first two integer registers, which the hooks read as the runtime's
+	// stub saved them rather than ask the runtime to walk the signature.
+	Registers bool
 }
 
 // callbackTypes are the delegate types the queuing methods take, by full
@@ -25,9 +31,11 @@ var callbackTypes = map[string]bool{
 }
 
 // QueueMethod decides for a queuing method, from its name, whether it is an
-// instance method, and its parameters' type names (as naming.FormatType
-// writes them: System.Action<System.Object>).
-func QueueMethod(name string, hasThis bool, params []string) Queue {
+// instance method, its parameters' type names (as naming.FormatType
+// writes them: System.Action<System.Object>), and whether a call of it
+// may pass the runtime a hidden argument ahead of them (a generic
+// context, a struct's return buffer).
+func QueueMethod(name string, hasThis, hidden bool, params []string) Queue {
 	q := Queue{Unsafe: strings.HasPrefix(name, "Unsafe")}
 	first := 0
 	if hasThis {
@@ -44,5 +52,8 @@ func QueueMethod(name string, hasThis bool, params []string) Queue {
 			q.Callbacks |= 1 << (i + first)
 		}
 	}
+	// Argument 0 is a reference when it is `this` or a callback.
+	q.Registers = !hidden && q.Callbacks != 0 && q.Callbacks&^3 == 0 &&
+		(q.Callbacks&2 == 0 || hasThis || q.Callbacks&1 != 0)
 	return q
 }

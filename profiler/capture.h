@@ -110,6 +110,11 @@ enum {
     // the method never flows the context (UnsafeQueueUserWorkItem).
     FN_QUEUE = 1 << 17,
     FN_QUEUE_UNSAFE = 1 << 18,
+    // With FN_QUEUE: its callbacks are arguments 0 and 1, references in the
+    // first two integer registers, no hidden argument ahead of them (Go
+    // read its signature: flows.Queue.Registers), read as the runtime's
+    // stub saved them.
+    FN_QUEUE_REGISTERS = 1 << 9,
     // With FN_ASYNC_MOVENEXT: an iterator's Dispose, which ends the span of
     // the iterator method whose enumeration it ends (hooks.c async_enter).
     FN_ITER_END = 1 << 19,

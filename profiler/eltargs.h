@@ -69,7 +69,8 @@ int clr_elt_arg(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, uint32_t id
 // machine's MoveNext an object reference (a class) or a managed pointer to
 // the struct (in the kickoff method's frame, or in the task's box); for a
 // closure's, a work item's or an Activity's method the object. 0 when it
-// cannot be read.
+// cannot be read. A static method's argument 0, when it is a reference
+// and no hidden argument precedes it, is the same word (queue.c).
 //
 // At Enter the runtime's answer is the rdi its stub saved in the block
 // COR_PRF_ELT_INFO leads to (ProfileArgIterator::GetThis on Unix x64:

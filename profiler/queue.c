@@ -129,24 +129,36 @@ static void mark(uintptr_t obj) {
     }
 }
 
-// The callback arguments' targets. The references are read before the
-// floating-point registers the runtime saved are put back (eltargs.h), as
-// value capture does.
+// A delegate's target object, when it has one other than the delegate.
+static int delegate_target(uintptr_t dlg, uint32_t target_off, uintptr_t *target) {
+    return dlg != 0 && clr_guarded_read(target, dlg + target_off, 8) && *target != 0 && *target != dlg;
+}
+
+// The callback arguments' targets. With FN_QUEUE_REGISTERS they are the
+// words the runtime's stub saved from rdi and rsi, read without asking the
+// runtime, which would walk the method's signature on each call (eltargs.h).
+// Otherwise the references are read before the floating-point registers
+// the runtime saved are put back (eltargs.h), as value capture does.
 static void mark_callbacks(clr_fn *fn, uintptr_t elt, uint32_t target_off) {
-    clr_enter_args ai;
-    clr_elt_fp fp;
-    COR_PRF_FRAME_INFO frame = 0;
-    uintptr_t targets[16];
+    uintptr_t targets[16], dlg = 0, target = 0;
     uint32_t n = 0;
-    if (clr_enter_args_get(&g_rt, fn->function_id, elt, &frame, &ai, &fp) >= 0) {
-        for (ULONG i = 0; i < ai.info.numRanges && i < 16; i++) {
-            uintptr_t dlg = 0, target = 0;
-            if ((fn->queue_args & (1u << i)) && ai.info.ranges[i].length == 8 && clr_guarded_read(&dlg, ai.info.ranges[i].startAddress, 8) &&
-                dlg != 0 && clr_guarded_read(&target, dlg + target_off, 8) && target != 0 && target != dlg)
-                targets[n++] = target;
+    if (fn->flags & FN_QUEUE_REGISTERS) {
+        if ((fn->queue_args & 1) && delegate_target(clr_elt_this(&g_rt, fn->function_id, elt), target_off, &target))
+            targets[n++] = target;
+        if ((fn->queue_args & 2) && clr_elt_arg1_word(&g_rt, fn->function_id, elt, &dlg) && delegate_target(dlg, target_off, &target))
+            targets[n++] = target;
+    } else {
+        clr_enter_args ai;
+        clr_elt_fp fp;
+        COR_PRF_FRAME_INFO frame = 0;
+        if (clr_enter_args_get(&g_rt, fn->function_id, elt, &frame, &ai, &fp) >= 0) {
+            for (ULONG i = 0; i < ai.info.numRanges && i < 16; i++)
+                if ((fn->queue_args & (1u << i)) && ai.info.ranges[i].length == 8 &&
+                    clr_guarded_read(&dlg, ai.info.ranges[i].startAddress, 8) && delegate_target(dlg, target_off, &target))
+                    targets[n++] = target;
         }
+        clr_enter_args_done(&fp);
     }
-    clr_enter_args_done(&fp);
     for (uint32_t i = 0; i < n; i++)
         mark(targets[i]);
 }

@@ -92,7 +92,7 @@ func (d Decider) queue(m *naming.Method) Decision {
 		d.Debugf("queued work: %s: %v", m.SelectName, err)
 		return Decision{}
 	}
-	q := flows.QueueMethod(m.Name, m.Sig.HasThis, params)
+	q := flows.QueueMethod(m.Name, m.Sig.HasThis, hiddenArgument(m), params)
 	if q.Callbacks == 0 {
 		return Decision{}
 	}
@@ -100,7 +100,28 @@ func (d Decider) queue(m *naming.Method) Decision {
 		d.Debugf("queued work: %v", err)
 		return Decision{}
 	}
-	return Decision{Route: Queue, Method: m, Flags: QueueFlags(q.Unsafe), QueueArgs: q.Callbacks}
+	return Decision{Route: Queue, Method: m, Flags: QueueFlags(q.Unsafe, q.Registers), QueueArgs: q.Callbacks}
+}
+
+// hiddenArgument reports whether a call of m may pass the runtime a
+// hidden argument ahead of its parameters, taking the registers they would
+// otherwise have: the instantiation of generic code, or the buffer of a
+// struct it returns. A generic method or a method of a generic type
+// counts, whether or not its code is shared: only a method with neither is
+// known to pass none.
+func hiddenArgument(m *naming.Method) bool {
+	if m.Generic || m.Sig.GenericParams > 0 {
+		return true
+	}
+	switch r := m.Sig.Ret; r.Kind {
+	case naming.ElemVoid, naming.ElemBoolean, naming.ElemChar, naming.ElemI1, naming.ElemU1, naming.ElemI2, naming.ElemU2,
+		naming.ElemI4, naming.ElemU4, naming.ElemI8, naming.ElemU8, naming.ElemI, naming.ElemU,
+		naming.ElemString, naming.ElemClass, naming.ElemObject, naming.ElemSZArray:
+		return false
+	case naming.ElemGenericInst:
+		return r.Elem == nil || r.Elem.Kind != naming.ElemClass
+	}
+	return true
 }
 
 // work hooks the maker or the run of one of CoreLib's work items

@@ -127,3 +127,27 @@ func TestDecide(t *testing.T) {
 		})
 	}
 }
+
+func TestHiddenArgument(t *testing.T) {
+	class := naming.Type{Kind: naming.ElemClass}
+	value := naming.Type{Kind: naming.ElemValueType}
+	for _, c := range []struct {
+		name string
+		m    naming.Method
+		want bool
+	}{
+		{"void", naming.Method{Sig: naming.MethodSig{Ret: naming.Type{Kind: naming.ElemVoid}}}, false},
+		{"bool", naming.Method{Sig: naming.MethodSig{Ret: naming.Type{Kind: naming.ElemBoolean}}}, false},
+		{"a class", naming.Method{Sig: naming.MethodSig{Ret: class}}, false},
+		{"Task<T>", naming.Method{Sig: naming.MethodSig{Ret: naming.Type{Kind: naming.ElemGenericInst, Elem: &class}}}, false},
+		{"a struct", naming.Method{Sig: naming.MethodSig{Ret: value}}, true},
+		{"ValueTask<T>", naming.Method{Sig: naming.MethodSig{Ret: naming.Type{Kind: naming.ElemGenericInst, Elem: &value}}}, true},
+		{"a type parameter", naming.Method{Sig: naming.MethodSig{Ret: naming.Type{Kind: naming.ElemVar}}}, true},
+		{"a generic method", naming.Method{Sig: naming.MethodSig{GenericParams: 1, Ret: naming.Type{Kind: naming.ElemVoid}}}, true},
+		{"a generic type's method", naming.Method{Generic: true, Sig: naming.MethodSig{HasThis: true, Ret: naming.Type{Kind: naming.ElemVoid}}}, true},
+	} {
+		if got := hiddenArgument(&c.m); got != c.want {
+			t.Errorf("%s: hiddenArgument = %v, want %v", c.name, got, c.want)
+		}
+	}
+}

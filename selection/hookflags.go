@@ -32,6 +32,9 @@ const (
 	// A method that queues work; one that never flows the context.
 	FnQueue       Flags = 1 << 17
 	FnQueueUnsafe Flags = 1 << 18
+	// With FnQueue: its callbacks are read from their registers
+	// (flows.Queue.Registers).
+	FnQueueRegisters Flags = 1 << 9
 	// With FnAsyncMoveNext: an iterator's Dispose (flows.IterEnd).
 	FnIterEnd Flags = 1 << 19
 	// A work item's maker and run; an item run more than once.

@@ -54,10 +54,16 @@ func WorkFlags(s Special, thread bool) Flags {
 }
 
 // QueueFlags are the flags of a method that queues work; unsafe: it never
-// flows the caller's context (flows.Queue.Unsafe).
-func QueueFlags(unsafe bool) Flags {
+// flows the caller's context (flows.Queue.Unsafe); registers: its
+// callbacks are read from the registers they came in
+// (flows.Queue.Registers).
+func QueueFlags(unsafe, registers bool) Flags {
+	f := FnSelected | FnQueue
 	if unsafe {
-		return FnSelected | FnQueue | FnQueueUnsafe
+		f |= FnQueueUnsafe
 	}
-	return FnSelected | FnQueue
+	if registers {
+		f |= FnQueueRegisters
+	}
+	return f
 }

@@ -32,10 +32,17 @@ func TestWorkFlags(t *testing.T) {
 }
 
 func TestQueueFlags(t *testing.T) {
-	if got := QueueFlags(false); got != FnSelected|FnQueue {
-		t.Errorf("QueueFlags(false) = %#x", got)
-	}
-	if got := QueueFlags(true); got != FnSelected|FnQueue|FnQueueUnsafe {
-		t.Errorf("QueueFlags(true) = %#x", got)
+	for _, c := range []struct {
+		unsafe, registers bool
+		want              Flags
+	}{
+		{false, false, FnSelected | FnQueue},
+		{true, false, FnSelected | FnQueue | FnQueueUnsafe},
+		{false, true, FnSelected | FnQueue | FnQueueRegisters},
+		{true, true, FnSelected | FnQueue | FnQueueUnsafe | FnQueueRegisters},
+	} {
+		if got := QueueFlags(c.unsafe, c.registers); got != c.want {
+			t.Errorf("QueueFlags(%v, %v) = %#x, want %#x", c.unsafe, c.registers, got, c.want)
+		}
 	}
 }
