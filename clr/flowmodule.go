@@ -36,10 +36,14 @@ func (f FlowModule) IteratorTracked(td uint32) bool {
 	return f.Iterators.Has(f.Module, td)
 }
 
-func (f FlowModule) ILBody(token uint32) ([]byte, bool) {
+func (f FlowModule) ILBody(token uint32) ([]byte, bool) { return ILBody(f.Module, token) }
+
+// ILBody is the body (header and IL) of MethodDef token of a module, a
+// copy; false when the runtime gives none.
+func ILBody(module uint64, token uint32) ([]byte, bool) {
 	var body *C.uint8_t
 	var n C.uint32_t
-	if C.clr_il_body(C.uintptr_t(f.Module), C.uint32_t(token), &body, &n) != 0 || n == 0 {
+	if C.clr_il_body(C.uintptr_t(module), C.uint32_t(token), &body, &n) != 0 || n == 0 {
 		return nil, false
 	}
 	return C.GoBytes(unsafe.Pointer(body), C.int(n)), true

@@ -35,6 +35,16 @@ func (m Metadata) MethodProps(md uint32) (string, uint32, []byte, error) {
 	return name, uint32(owner), C.GoBytes(unsafe.Pointer(sig), C.int(sl)), nil
 }
 
+// MethodAttrs is a MethodDef's attributes (CorMethodAttr).
+func (m Metadata) MethodAttrs(md uint32) (uint32, error) {
+	var owner, attrs, sl, n C.uint32_t
+	var sig *C.uint8_t
+	if hr := C.md_method_props(m.imp, C.uint32_t(md), &owner, nil, 0, &n, &attrs, &sig, &sl); hr < 0 {
+		return 0, hrErr("GetMethodProps", hr)
+	}
+	return uint32(attrs), nil
+}
+
 func (m Metadata) TypeDefName(td uint32) (string, error) {
 	var flags, ext C.uint32_t
 	return askName("GetTypeDefProps", func(buf *C.uint16_t, capacity C.uint32_t, n *C.uint32_t) C.int {

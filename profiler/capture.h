@@ -188,6 +188,8 @@ extern _Atomic uint64_t clr_rejit_installed_count;
 // never freed (the library cannot be unloaded anyway).
 struct clr_fn_plan;
 
+enum { TAIL_CALLEES = 4 }; // flows.MaxTailCallees
+
 typedef struct clr_fn {
     uintptr_t function_id;
     uint32_t index; // the function's index in Go's table
@@ -227,7 +229,17 @@ typedef struct clr_fn {
     // per call, in the frame's exact class (flowlayout.h), not at
     // flow_off. NULL for every other function.
     struct clr_flow_layout *flow_layout;
+    // Its definition (module and MethodDef, as a key), and those of the
+    // methods of its module it calls in tail position (flows.TailCallees;
+    // 0 past the last): a frame that leaves by a tail call waits for the
+    // Enter of one of them, its callee (hooks.c, tail_callee).
+    uint64_t def_key;
+    uint64_t tail_keys[TAIL_CALLEES];
 } clr_fn;
+
+// Registers a hooked function by its definition (def_key), for the tail
+// calls of others (hooks.c): called by Go once its block is filled.
+void clr_def_put(clr_fn *fn);
 
 // What became of a traced frame's enter.
 enum {
@@ -261,6 +273,10 @@ typedef struct clr_frame {
     uintptr_t sp;
     uint32_t fn_index;
     uint32_t recorded; // a FRAME_* state
+    // Left by a tail call (hooks.c, clr_on_tailcall): TAIL_WAITING for the
+    // thread's next hook, TAIL_REPLACED while the call that took its place
+    // runs. Beside sp: every Enter reads both.
+    uint32_t tail;
     struct clr_fn *fn;
     // FRAME_FOLDED: the recorded frame it counts into, and when it began
     // (0 for a folded call under another folded call: only counted).
@@ -314,8 +330,12 @@ typedef struct clr_frame {
     // not written yet, and is only if something under it is (hooks.c,
     // write_unwritten); ring room for it is kept meanwhile.
     uint8_t unwritten;
+    // When it left by a tail call (hooks.c, clr_on_tailcall); see tail.
+    uint64_t tail_at;
     uint32_t outer_spans;
 } clr_frame;
+
+enum { TAIL_NONE = 0, TAIL_WAITING = 1, TAIL_REPLACED = 2 };
 
 // What begins traces of its own under a frame (serving.h): its calls and
 // its work (it serves), or its work only.

@@ -26,6 +26,7 @@
 #include "serving.h"
 #include "hooks.h"
 #include "slots.h"
+#include "lftable.h"
 #include "ring.h"
 
 static clr_runtime g_rt;
@@ -1174,6 +1175,64 @@ __attribute__((noinline)) static void iter_begin(clr_slot *s, clr_frame *f, clr_
     *w[3] = mark;
 }
 
+// Tail calls. The JIT may compile a call in tail position as a jump: the
+// runtime reports the caller leaving (the Tailcall hook), and the callee's
+// frame takes its place, its Leave the only one. The caller's call is not
+// over until the callee returns. A frame whose method calls methods of its
+// module in tail position (clr_fn.tail_keys, from its IL) so stays,
+// waiting (TAIL_WAITING). If the thread's next hook is the Enter of one of
+// them, that is the call that replaced it (nothing runs between the jump
+// and the callee's Enter): it is pushed above the frame (TAIL_REPLACED),
+// which ends when it does (pop_frame), as a span ends with its callee's.
+// Any other hook first ends the frame where it tail-called (tail_settle):
+// its callee was another, not traced. The stack cannot tell the two apart
+// (a callee not traced returns to the frame's caller, whose next call then
+// enters where the callee would have), the method's IL can. So a root that
+// tail-calls its work keeps that work in its trace.
+static void tail_settle(clr_slot *s);
+
+// Whether fn is one of the methods the waiting frame t's method calls in
+// tail position.
+static inline int tail_callee(const clr_frame *t, const clr_fn *fn) {
+    for (int k = 0; k < TAIL_CALLEES && t->fn->tail_keys[k] != 0; k++)
+        if (t->fn->tail_keys[k] == fn->def_key)
+            return 1;
+    return 0;
+}
+
+// The hooked functions by definition (clr_fn.def_key), for tail_waits:
+// written once per function by Go, never erased (a later instantiation of
+// a generic method replaces the earlier).
+#define DEFS 16384 // power of two
+static lft_slot g_def_slots[DEFS];
+static _Atomic uint64_t g_defs_full;
+static lftable g_defs = {g_def_slots, DEFS - 1, 64, &g_defs_full};
+
+void clr_def_put(clr_fn *fn) {
+    if (fn->def_key != 0 && fn->def_key != LFT_GONE)
+        lft_put(&g_defs, fn->def_key, (uintptr_t)fn);
+}
+
+// Whether a frame of fn that leaves by a tail call waits for its callee:
+// only when every method fn calls in tail position is hooked, with hooks
+// that run (not a CoreLib special waiting for its role, not re-JIT-compiled
+// without them), so that whichever it called enters at once. Otherwise
+// the frame ends at the tail call: one whose callee never enters would
+// wait for whatever the thread does next.
+static int tail_waits(const clr_fn *fn) {
+    if (fn->tail_keys[0] == 0)
+        return 0;
+    for (int k = 0; k < TAIL_CALLEES && fn->tail_keys[k] != 0; k++) {
+        const clr_fn *c = (const clr_fn *)lft_get(&g_defs, fn->tail_keys[k]);
+        if (c == NULL)
+            return 0;
+        uint32_t fl = __atomic_load_n(&c->flags, __ATOMIC_RELAXED);
+        if (!(fl & FN_SELECTED) || (fl & (FN_PENDING | FN_REJIT | FN_UNHOOKED)))
+            return 0;
+    }
+    return 1;
+}
+
 void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     clr_park_check();
     // A CoreLib special hooked before Go started, not given its role yet
@@ -1193,10 +1252,20 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
             atomic_fetch_add_explicit(&g_no_slot, 1, memory_order_relaxed);
         return;
     }
-    // The top frame's call is over when this Enter is not below it on the
-    // stack: its Leave never came (close_stale).
+    // A frame that left by a tail call is replaced by this call, or ends
+    // (the tail calls above). The top frame's call is over when this Enter
+    // is not below it on the stack: its Leave never came (close_stale).
+    if (s->depth > 0 && s->depth <= g_cfg.stack_cap) {
+        clr_frame *t = &s->stack[s->depth - 1];
+        if (__builtin_expect(t->tail == TAIL_WAITING, 0)) {
+            if (tail_callee(t, fn))
+                t->tail = TAIL_REPLACED;
+            else
+                tail_settle(s);
+        }
+    }
     if (s->depth > 0 && s->depth <= g_cfg.stack_cap && __builtin_expect(elt >= s->stack[s->depth - 1].sp, 0) &&
-        s->stack[s->depth - 1].sp != 0)
+        s->stack[s->depth - 1].sp != 0 && s->stack[s->depth - 1].tail != TAIL_REPLACED)
         close_stale(s, elt);
     uint32_t d = s->depth++;
     if (d >= g_cfg.stack_cap) {
@@ -1214,6 +1283,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     f->start = 0; // a shed frame is timed only when shed_frame says so
     f->flow = WORK_NONE;
     f->tick = 0;
+    f->tail = TAIL_NONE;
     if (__builtin_expect(fn->flags & FN_ACTIVITY_STOP, 0)) {
         f->recorded = FRAME_PASS;
         activity_stopped(s, fn, elt);
@@ -1277,9 +1347,13 @@ static inline int fold_judges(const clr_frame *up) {
     return !(up->level == 0 && !(up->fn != NULL && (up->fn->flags & FN_ASYNC_MOVENEXT)));
 }
 
+// When the top frame f's call ended: now, or, for a frame that left by a
+// tail call to a method not traced, when it tail-called.
+static inline uint64_t frame_end(const clr_frame *f) { return f->tail == TAIL_WAITING ? f->tail_at : now_ns(); }
+
 // Pops the top frame and, if its enter was recorded, writes the exit record
 // into the space reserved for it (with the return value when it fits).
-static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
+static void pop_one(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
     if (s->depth == 0)
         return;
     uint32_t d = --s->depth;
@@ -1288,7 +1362,7 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
     clr_frame *f = &s->stack[d];
     if (f->recorded == FRAME_FOLDED) {
         f->recorded = FRAME_SKIPPED;
-        uint64_t ns = f->start ? now_ns() - f->start : 0;
+        uint64_t ns = f->start ? frame_end(f) - f->start : 0;
         // Calls folded by the span budget count for the rule too, so that
         // their method can fold and lose its hooks (rejit.c).
         if (ns && kind == REC_LEAVE && g_cfg.fold_judge_folded && !(f->fn->flags & FN_NEVER_FOLDED) && fold_judges(&s->stack[f->anc]))
@@ -1299,7 +1373,7 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
     if (f->recorded == FRAME_SHED) {
         // Timed by shed_frame: judged as a recorded call would be.
         if (f->start != 0 && d > 0 && kind == REC_LEAVE && fold_judges(&s->stack[d - 1]))
-            clr_fold_judge(&g_cfg, f->fn, now_ns() - f->start);
+            clr_fold_judge(&g_cfg, f->fn, frame_end(f) - f->start);
         return;
     }
     if (f->recorded != FRAME_RECORDED)
@@ -1315,7 +1389,7 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
         }
         write_unwritten(s, d + 1); // its exit carries what folded into it
     }
-    uint64_t ts = now_ns();
+    uint64_t ts = frame_end(f);
     f->recorded = FRAME_SKIPPED;
     if (d > 0 && kind == REC_LEAVE && !(f->fn->flags & FN_ASYNC) && fold_judges(&s->stack[d - 1]))
         clr_fold_judge(&g_cfg, f->fn, ts - f->start);
@@ -1379,6 +1453,21 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
     record_timed(s, ts);
 }
 
+// Pops the top frame, and the frames it had replaced by tail calls
+// (TAIL_REPLACED), which end with it.
+static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
+    pop_one(s, kind, fn, elt);
+    while (s->depth > 0 && s->depth <= g_cfg.stack_cap && s->stack[s->depth - 1].tail == TAIL_REPLACED)
+        pop_one(s, REC_TAILCALL, NULL, 0);
+}
+
+// A hook other than the Enter of a call replacing it: the waiting top
+// frame's callee is not traced, and the frame ends where it tail-called.
+static void tail_settle(clr_slot *s) {
+    if (__builtin_expect(s->depth > 0 && s->depth <= g_cfg.stack_cap && s->stack[s->depth - 1].tail == TAIL_WAITING, 0))
+        pop_frame(s, REC_TAILCALL, NULL, 0);
+}
+
 static _Atomic uint64_t g_no_leave; // frames closed without their Leave
 uint64_t clr_no_leave_count(void) { return atomic_load_explicit(&g_no_leave, memory_order_relaxed); }
 
@@ -1429,17 +1518,31 @@ static inline int top_is(clr_slot *s, clr_fn *fn) {
 void clr_on_leave(clr_fn *fn, uintptr_t elt) {
     clr_park_check();
     clr_slot *s = t_slot;
-    if (s != NULL && top_is(s, fn))
+    if (s == NULL)
+        return;
+    tail_settle(s);
+    if (top_is(s, fn))
         pop_frame(s, REC_LEAVE, fn, elt);
 }
 
 void clr_on_tailcall(clr_fn *fn, uintptr_t elt) {
-    // The Tailcall hook reports the frame that is leaving by a tail call.
+    // The Tailcall hook reports the frame that is leaving by a tail call:
+    // it waits for the call replacing it (tail_callee).
     (void)elt;
     clr_park_check();
     clr_slot *s = t_slot;
-    if (s != NULL && top_is(s, fn))
+    if (s == NULL)
+        return;
+    tail_settle(s);
+    if (!top_is(s, fn) || s->depth == 0)
+        return;
+    if (s->depth > g_cfg.stack_cap || !tail_waits(fn)) {
         pop_frame(s, REC_TAILCALL, NULL, 0);
+        return;
+    }
+    clr_frame *f = &s->stack[s->depth - 1];
+    f->tail = TAIL_WAITING;
+    f->tail_at = now_ns();
 }
 
 // Exception unwinding: the runtime reports each frame it pops with
@@ -1449,6 +1552,7 @@ void clr_on_tailcall(clr_fn *fn, uintptr_t elt) {
 void clr_on_unwind_enter(uintptr_t function_id) {
     clr_slot *s = t_slot;
     if (s != NULL) {
+        tail_settle(s);
         s->unwinding = function_id;
         s->exc_pending = 0; // the second pass: a catcher was found
     }
@@ -1456,7 +1560,10 @@ void clr_on_unwind_enter(uintptr_t function_id) {
 
 void clr_on_unwind_leave(void) {
     clr_slot *s = t_slot;
-    if (s == NULL || s->depth == 0)
+    if (s == NULL)
+        return;
+    tail_settle(s);
+    if (s->depth == 0)
         return;
     uint32_t d = s->depth - 1;
     if (d >= g_cfg.stack_cap || s->stack[d].function_id == s->unwinding)
@@ -1489,6 +1596,7 @@ void clr_on_exception_thrown(uintptr_t obj) {
     uint64_t ts = now_ns();
     clr_slot *s = t_slot;
     if (s != NULL) {
+        tail_settle(s);
         s->exc_pending = 1;
         s->search_pos = s->depth < g_cfg.stack_cap ? s->depth : g_cfg.stack_cap;
         s->in_filter = 0;
@@ -1546,8 +1654,10 @@ int clr_unhandled_suspected(void) {
 void clr_on_exception_catcher(uintptr_t function_id) {
     uint64_t ts = now_ns();
     clr_slot *s = t_slot;
-    if (s != NULL)
+    if (s != NULL) {
+        tail_settle(s);
         s->exc_pending = 0;
+    }
     clr_frame *f = top_recorded(s);
     if (f == NULL || f->function_id != function_id)
         return;

@@ -353,6 +353,11 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		return f
 	}
 	f.c = newCFn(fid, index, flags, p.samp.Setting(f.names))
+	if info, err := p.resolver.ModuleInfo(m.ModuleID); err == nil {
+		if meta, ok := info.Meta.(clr.Metadata); ok {
+			setTailCallees(f.c, fid, meta)
+		}
+	}
 	p.pipe.Warm() // its spans will be exported: connect now, not at exit
 	role.apply(f.c)
 	p.planner.Prepare()

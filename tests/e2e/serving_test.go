@@ -69,9 +69,10 @@ var servingShapes = []servingShape{
 	// An accept loop queuing each request in a lambda that captures it.
 	// The closure the loop makes per request is no span: the queued work
 	// begins the request's trace at the lambda (4 spans), linked to the
-	// loop.
+	// loop; or the lambda tail-calls Serve, which calls the handler (5).
 	{name: "pool", http: true, handler: servingHandle, chains: [][]string{
 		{"Acme.Serving.Pool.AcceptLoop()::lambda#"},
+		{"Acme.Serving.Pool.AcceptLoop()::lambda#", "Acme.Serving.Pool.Serve("},
 	}},
 	// An async accept loop starting HandleAsync per request.
 	{name: "async", http: true, handler: servingHandleAsync, chains: [][]string{{}}},

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/clrotel/clrotel/capture"
+	"github.com/clrotel/clrotel/flows"
 )
 
 // goNames gives, for each number of capture.h, what package capture calls
@@ -55,6 +56,7 @@ var goNames = map[string]struct {
 	"REC_HEADER":    {"HeaderSize", capture.HeaderSize},
 	"REC_EXIT_SIZE": {"ExitSize", capture.ExitSize},
 	"MAX_TYPE_ARGS": {"MaxTypeArgs", capture.MaxTypeArgs},
+	"TAIL_CALLEES":  {"flows.MaxTailCallees", flows.MaxTailCallees},
 	"FOLD_TOP":      {"FoldTop", capture.FoldTop},
 	"REC_FOLD_SIZE": {"FoldSize", capture.FoldSize},
 

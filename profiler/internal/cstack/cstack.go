@@ -156,7 +156,7 @@ static void shed_fold(shed_fold_t *r) {
 	clr_hooks_init(&g_fake_rt, g_tab, &g_base_cfg);
 }
 
-enum { EV_ENTER = 1, EV_LEAVE = 2 };
+enum { EV_ENTER = 1, EV_LEAVE = 2, EV_TAILCALL = 3 };
 typedef struct {
 	int kind;
 	int fn;        // index into the replay's functions
@@ -180,6 +180,7 @@ typedef struct {
 	int objects;           // ELT blocks in g_elt_area, `this` from the events
 	uint64_t dropped;      // the thread's calls counted dropped
 	uint32_t serving_children; // the serving rule's calls (0: the base config's)
+	int *tails;                // per function, 1 + the function it calls in tail position (0: none)
 	// After each event: the ring's head (bytes written) and the bytes the
 	// hooks keep for records still to come; at the end, the records the
 	// events after the first wrote, at most MAX_RECS.
@@ -199,6 +200,10 @@ static void *replay_thread(void *arg) {
 		local[i].function_id = 0x1000 + (uintptr_t)i;
 		local[i].index = (uint32_t)i;
 		local[i].flags = r->flags != NULL ? r->flags[i] : FN_SELECTED;
+		local[i].def_key = 0x100 + (uint64_t)i;
+		if (r->tails != NULL && r->tails[i] != 0)
+			local[i].tail_keys[0] = 0x100 + (uint64_t)(r->tails[i] - 1);
+		clr_def_put(&local[i]);
 		for (int k = 0; k < 6; k++)
 			local[i].flow_off[k] = (uint16_t)(8 * k);
 	}
@@ -216,6 +221,8 @@ static void *replay_thread(void *arg) {
 		}
 		if (e->kind == EV_ENTER)
 			clr_on_enter(&local[e->fn], elt);
+		else if (e->kind == EV_TAILCALL)
+			clr_on_tailcall(&local[e->fn], elt);
 		else
 			clr_on_leave(&local[e->fn], elt);
 		if (s == NULL) {
@@ -324,6 +331,7 @@ static void replay_free(replay_t *r) {
 	free(r->reserved);
 	free(r->recs);
 	free((void *)r->flags);
+	free(r->tails);
 	free(r);
 }
 
@@ -334,6 +342,12 @@ static void replay_flags(replay_t *r, const uint32_t *flags, int n) {
 	for (int i = 0; i < MAX_FNS; i++)
 		f[i] = i < n ? flags[i] : FN_SELECTED;
 	r->flags = f;
+}
+
+static void replay_tails(replay_t *r, const int *tails, int n) {
+	r->tails = calloc(MAX_FNS, sizeof *r->tails);
+	for (int i = 0; i < MAX_FNS && i < n; i++)
+		r->tails[i] = tails[i] + 1;
 }
 
 static int replay(replay_t *r) {
@@ -369,12 +383,14 @@ func (setupError) Error() string { return "no slot table" }
 
 var errSetup = setupError{}
 
-// Event is a hook the runtime calls: Enter or Leave of function Fn, whose
-// ELT block is at SP on the thread's stack (lower: deeper). With objects
-// (ReplayObjects): This is the call's `this`, object 1 to 4 (0: none),
-// and Ret what a Leave returns.
+// Event is a hook the runtime calls: Enter or Leave of function Fn, or
+// its Tailcall (it leaves by a tail call), whose ELT block is at SP on the
+// thread's stack (lower: deeper). With objects (ReplayObjects): This is
+// the call's `this`, object 1 to 4 (0: none), and Ret what a Leave
+// returns.
 type Event struct {
 	Leave bool
+	Tail  bool
 	Fn    int
 	SP    uint64
 	This  int
@@ -401,7 +417,7 @@ const Plumbing = uint32(C.FN_SELECTED | C.FN_PLUMBING)
 // when nil), and also returns the top frame's state after each event (-1:
 // no frame).
 func ReplayFlags(evs []Event, flags []uint32) (depths []int, left []int, top []int) {
-	r := replay(evs, flags, false, 0)
+	r := replay(evs, flags, false, 0, nil)
 	return r.Depths, r.Left, r.Top
 }
 
@@ -435,12 +451,18 @@ const (
 // ReplayObjects is ReplayFlags with the events' objects: each function's
 // state machine fields (flow_off) are words 0 to 5 of its `this`; objects
 // start zeroed. SP stays under 4096.
-func ReplayObjects(evs []Event, flags []uint32) Replayed { return replay(evs, flags, true, 0) }
+func ReplayObjects(evs []Event, flags []uint32) Replayed { return replay(evs, flags, true, 0, nil) }
 
 // ReplayServing is ReplayObjects with the serving rule counting
 // servingChildren calls (or resumes) under a frame.
 func ReplayServing(evs []Event, flags []uint32, servingChildren uint32) Replayed {
-	return replay(evs, flags, true, servingChildren)
+	return replay(evs, flags, true, servingChildren, nil)
+}
+
+// ReplayTails is ReplayServing with what each function calls in tail
+// position: tails[i] is the function i calls so (-1: none).
+func ReplayTails(evs []Event, flags []uint32, tails []int) Replayed {
+	return replay(evs, flags, true, 0, tails)
 }
 
 // Record is one record the hooks wrote: its kind and flags (capture.h
@@ -457,6 +479,7 @@ const (
 	RecEnter   = uint16(C.REC_ENTER)
 	RecLeave   = uint16(C.REC_LEAVE)
 	RecServing = uint16(C.REC_SERVING)
+	RecTail    = uint16(C.REC_TAILCALL)
 	FlagResume = uint16(C.RF_RESUME)
 	FlagRoot   = uint16(C.RF_ROOT)
 	// FlagFolded: an exit record carries the fold part of the calls
@@ -466,19 +489,19 @@ const (
 
 // The function flags of the async and iterator replays (capture.h).
 const (
-	Selected  = uint32(C.FN_SELECTED)
-	Folded    = uint32(C.FN_SELECTED | C.FN_FOLDED)
-	Kickoff   = uint32(C.FN_SELECTED | C.FN_ASYNC_KICKOFF)
-	IterCtor  = uint32(C.FN_SELECTED | C.FN_ASYNC_MOVENEXT | C.FN_PLUMBING)
-	IterStep  = uint32(C.FN_SELECTED | C.FN_ASYNC_MOVENEXT | C.FN_ITER_STEP)
-	IterEnd   = uint32(C.FN_SELECTED | C.FN_ASYNC_MOVENEXT | C.FN_ITER_END)
+	Selected = uint32(C.FN_SELECTED)
+	Folded   = uint32(C.FN_SELECTED | C.FN_FOLDED)
+	Kickoff  = uint32(C.FN_SELECTED | C.FN_ASYNC_KICKOFF)
+	IterCtor = uint32(C.FN_SELECTED | C.FN_ASYNC_MOVENEXT | C.FN_PLUMBING)
+	IterStep = uint32(C.FN_SELECTED | C.FN_ASYNC_MOVENEXT | C.FN_ITER_STEP)
+	IterEnd  = uint32(C.FN_SELECTED | C.FN_ASYNC_MOVENEXT | C.FN_ITER_END)
 	// AsyncLoopStep: the MoveNext of an async method whose state machine
 	// has the serving fields (words 4 and 5).
 	AsyncLoopStep = uint32(C.FN_SELECTED | C.FN_ASYNC_MOVENEXT | C.FN_ASYNC_LOOP)
-	FrameFold = int(C.FRAME_FOLDED)
+	FrameFold     = int(C.FRAME_FOLDED)
 )
 
-func replay(evs []Event, flags []uint32, objects bool, servingChildren uint32) Replayed {
+func replay(evs []Event, flags []uint32, objects bool, servingChildren uint32, tails []int) Replayed {
 	var r Replayed
 	if len(evs) == 0 {
 		return r
@@ -490,6 +513,9 @@ func replay(evs []Event, flags []uint32, objects bool, servingChildren uint32) R
 		ce[i].kind = C.EV_ENTER
 		if e.Leave {
 			ce[i].kind = C.EV_LEAVE
+		}
+		if e.Tail {
+			ce[i].kind = C.EV_TAILCALL
 		}
 		ce[i].fn = C.int(e.Fn)
 		ce[i].sp = C.uintptr_t(e.SP)
@@ -507,6 +533,13 @@ func replay(evs []Event, flags []uint32, objects bool, servingChildren uint32) R
 	}
 	if objects {
 		cr.objects = 1
+	}
+	if len(tails) > 0 {
+		ct := make([]C.int, len(tails))
+		for i, tl := range tails {
+			ct[i] = C.int(tl)
+		}
+		C.replay_tails(cr, &ct[0], C.int(len(ct)))
 	}
 	cr.serving_children = C.uint32_t(servingChildren)
 	n := C.replay(cr)

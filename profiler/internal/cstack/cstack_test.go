@@ -463,3 +463,94 @@ func sameRecords(got, want []Record) bool {
 	}
 	return true
 }
+
+// A call that leaves by a tail call is not over until the call that
+// replaced it returns: when the thread's next hook is the Enter of a method
+// its method calls in tail position (its IL says which), the callee nests
+// under it and both end at the callee's Leave, the caller's exit a tail
+// call. Otherwise (its callee was not traced) it ends where it
+// tail-called, before what comes next: a call its caller makes next is
+// not taken for its callee. A root's tail call so keeps its work in its
+// trace.
+func TestTailCallKeepsTheCalleeUnderItsCaller(t *testing.T) {
+	const (
+		root = iota
+		a
+		b
+		c
+	)
+	none := -1
+	tail := func(fn int, sp uint64) Event { return Event{Tail: true, Fn: fn, SP: sp} }
+	tests := []struct {
+		name   string
+		tails  []int // what each function calls in tail position
+		evs    []Event
+		depths []int
+		recs   []Record // written after the first event
+	}{{
+		name:   "a traced callee",
+		tails:  []int{none, b, none, none},
+		evs:    []Event{enter(root, 1000), enter(a, 900), tail(a, 900), enter(b, 950), leave(b, 950), leave(root, 1000)},
+		depths: []int{1, 2, 2, 3, 1, 0},
+		recs: []Record{{Kind: RecEnter, Fn: a}, {Kind: RecEnter, Fn: b}, {Kind: RecLeave, Fn: b},
+			{Kind: RecTail, Fn: a}, {Kind: RecLeave, Fn: root}},
+	}, {
+		name:  "a chain of tail calls",
+		tails: []int{none, b, c, none},
+		evs: []Event{enter(root, 1000), enter(a, 900), tail(a, 900), enter(b, 850), tail(b, 850), enter(c, 900),
+			leave(c, 900), leave(root, 1000)},
+		depths: []int{1, 2, 2, 3, 3, 4, 1, 0},
+		recs: []Record{{Kind: RecEnter, Fn: a}, {Kind: RecEnter, Fn: b}, {Kind: RecEnter, Fn: c}, {Kind: RecLeave, Fn: c},
+			{Kind: RecTail, Fn: b}, {Kind: RecTail, Fn: a}, {Kind: RecLeave, Fn: root}},
+	}, {
+		name:   "a callee not traced",
+		tails:  []int{none, b, none, none},
+		evs:    []Event{enter(root, 1000), enter(a, 900), tail(a, 900), leave(root, 1000)},
+		depths: []int{1, 2, 2, 0},
+		recs:   []Record{{Kind: RecEnter, Fn: a}, {Kind: RecTail, Fn: a}, {Kind: RecLeave, Fn: root}},
+	}, {
+		name:   "the caller's next call",
+		tails:  []int{none, b, none, none},
+		evs:    []Event{enter(root, 1000), enter(a, 900), tail(a, 900), enter(c, 900), leave(c, 900), leave(root, 1000)},
+		depths: []int{1, 2, 2, 2, 1, 0},
+		recs: []Record{{Kind: RecEnter, Fn: a}, {Kind: RecTail, Fn: a}, {Kind: RecEnter, Fn: c}, {Kind: RecLeave, Fn: c},
+			{Kind: RecLeave, Fn: root}},
+	}, {
+		name:   "a method with no call in tail position",
+		tails:  []int{none, none, none, none},
+		evs:    []Event{enter(root, 1000), enter(a, 900), tail(a, 900), enter(b, 900), leave(b, 900), leave(root, 1000)},
+		depths: []int{1, 2, 1, 2, 1, 0},
+		recs: []Record{{Kind: RecEnter, Fn: a}, {Kind: RecTail, Fn: a}, {Kind: RecEnter, Fn: b}, {Kind: RecLeave, Fn: b},
+			{Kind: RecLeave, Fn: root}},
+	}, {
+		name:   "the root's own tail call",
+		tails:  []int{a, none, none, none},
+		evs:    []Event{enter(root, 1000), tail(root, 1000), enter(a, 1000), enter(b, 900), leave(b, 900), leave(a, 1000)},
+		depths: []int{1, 1, 2, 3, 2, 0},
+		recs: []Record{{Kind: RecEnter, Fn: a}, {Kind: RecEnter, Fn: b}, {Kind: RecLeave, Fn: b}, {Kind: RecLeave, Fn: a},
+			{Kind: RecTail, Fn: root}},
+	}}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := ReplayTails(tt.evs, []uint32{root: Selected, a: Selected, b: Selected, c: Selected}, tt.tails)
+			if !reflect.DeepEqual(r.Depths, tt.depths) || len(r.Left) != 0 {
+				t.Errorf("depths %v (left %v), want %v", r.Depths, r.Left, tt.depths)
+			}
+			if !sameRecords(r.Records, tt.recs) {
+				t.Errorf("records %+v, want %+v", r.Records, tt.recs)
+			}
+			for _, rec := range r.Records {
+				if rec.Kind == RecEnter && rec.Flags&FlagRoot != 0 {
+					t.Errorf("%+v begins a trace of its own: it is its caller's callee", rec)
+				}
+			}
+			// Exits in order of time: the caller's no earlier than its
+			// callee's.
+			for i := 1; i < len(r.Records); i++ {
+				if r.Records[i].Kind != RecEnter && r.Records[i-1].Kind != RecEnter && r.Records[i].Time < r.Records[i-1].Time {
+					t.Errorf("record %d (%+v) ends before record %d (%+v)", i, r.Records[i], i-1, r.Records[i-1])
+				}
+			}
+		})
+	}
+}

@@ -44,8 +44,9 @@ namespace Acme.Shed
         public static int Request(Repo repo, int i)
         {
             Item it = repo.Lookup(Parse(i));
-            // Not a tail call (the JIT may make one, and the Tailcall hook ends the
-            // lambda's frame before Render's enter: Render would begin a trace).
+            // Not a tail call (the JIT may make one: on the first call, Render,
+            // compiled only once the lambda has jumped to it, is not known to be
+            // hooked, and would begin a trace; docs/architecture.md, tail calls).
             int r = Task.Run(() => Render(it, i) + 1).Result - 1;
             return r + StepAsync(i).Result;
         }
