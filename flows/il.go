@@ -12,34 +12,46 @@ import (
 // reads a method body (ECMA-335 II.25.4: its header, then its IL) and
 // returns the constructor tokens of its `newobj` instructions, in order.
 func NewObjTokens(body []byte) ([]uint32, error) {
-	code, err := ilCode(body)
+	var out []uint32
+	err := eachInstruction(body, func(op uint16, operand []byte) {
+		if op == opNewobj {
+			out = append(out, binary.LittleEndian.Uint32(operand))
+		}
+	})
 	if err != nil {
 		return nil, err
 	}
-	var out []uint32
+	return out, nil
+}
+
+// eachInstruction calls f with each instruction of a method body's IL, in
+// order: its opcode (0xfeXX for the two-byte ones) and operand.
+func eachInstruction(body []byte, f func(op uint16, operand []byte)) error {
+	code, err := ilCode(body)
+	if err != nil {
+		return err
+	}
 	for pc := 0; pc < len(code); {
 		op := uint16(code[pc])
 		pc++
 		if op == 0xfe {
 			if pc >= len(code) {
-				return nil, errTruncated
+				return errTruncated
 			}
 			op = 0xfe00 | uint16(code[pc])
 			pc++
 		}
 		n, err := operandSize(op, code[pc:])
 		if err != nil {
-			return nil, fmt.Errorf("IL offset %d: %w", pc, err)
+			return fmt.Errorf("IL offset %d: %w", pc, err)
 		}
 		if pc+n > len(code) {
-			return nil, errTruncated
+			return errTruncated
 		}
-		if op == opNewobj {
-			out = append(out, binary.LittleEndian.Uint32(code[pc:]))
-		}
+		f(op, code[pc:pc+n])
 		pc += n
 	}
-	return out, nil
+	return nil
 }
 
 const opNewobj = 0x73

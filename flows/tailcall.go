@@ -24,10 +24,6 @@ const (
 // returns (hooks.c). A call through a MemberRef or a MethodSpec (another
 // module, a generic instantiation) is not resolved here.
 func TailCallees(body []byte) ([]uint32, error) {
-	code, err := ilCode(body)
-	if err != nil {
-		return nil, err
-	}
 	var out []uint32
 	add := func(tok uint32) {
 		if tok>>24 != 0x06 || len(out) == MaxTailCallees {
@@ -41,28 +37,12 @@ func TailCallees(body []byte) ([]uint32, error) {
 		out = append(out, tok)
 	}
 	var pending uint32 // the MethodDef of the last call, while only nops follow it
-	for pc := 0; pc < len(code); {
-		op := uint16(code[pc])
-		pc++
-		if op == 0xfe {
-			if pc >= len(code) {
-				return nil, errTruncated
-			}
-			op = 0xfe00 | uint16(code[pc])
-			pc++
-		}
-		n, err := operandSize(op, code[pc:])
-		if err != nil {
-			return nil, err
-		}
-		if pc+n > len(code) {
-			return nil, errTruncated
-		}
+	err := eachInstruction(body, func(op uint16, operand []byte) {
 		switch op {
 		case opCall, opCallvirt:
-			pending = binary.LittleEndian.Uint32(code[pc:])
+			pending = binary.LittleEndian.Uint32(operand)
 		case opJmp:
-			add(binary.LittleEndian.Uint32(code[pc:]))
+			add(binary.LittleEndian.Uint32(operand))
 			pending = 0
 		case opRet:
 			if pending != 0 {
@@ -73,7 +53,9 @@ func TailCallees(body []byte) ([]uint32, error) {
 		default:
 			pending = 0
 		}
-		pc += n
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }
