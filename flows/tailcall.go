@@ -12,21 +12,26 @@ const (
 	opCall     = 0x28
 	opRet      = 0x2a
 	opCallvirt = 0x6f
+	opCalli    = 0x29
 	opNop      = 0x00
 )
 
 // TailCallees reads a method body (ECMA-335 II.25.4) and returns the
-// methods of its own module it calls in tail position: a `call` or
-// `callvirt` of a MethodDef whose next instruction (past `nop`s) is `ret`,
-// or a `jmp`; at most MaxTailCallees of them, each once, in order. The
-// JIT may make such a call a tail call, whose callee's frame replaces the
-// caller's: the hooks then keep the caller's frame until that callee
-// returns (hooks.c). A call through a MemberRef or a MethodSpec (another
-// module, a generic instantiation) is not resolved here.
+// methods of its own module it may call in tail position: a `call` or
+// `callvirt` whose next instruction (past `nop`s) is `ret`, or a `jmp`,
+// each once, in order. The JIT may make such a call a tail call, whose
+// callee's frame replaces the caller's: the hooks then keep the caller's
+// frame until that callee returns (hooks.c). It returns none when any
+// such call is of a method it cannot name this way (through a MemberRef
+// or a MethodSpec: another module, a generic instantiation; or `calli`),
+// or when there are more than MaxTailCallees: the hooks could not tell
+// that callee's Enter, and would wait for whatever the thread does next.
 func TailCallees(body []byte) ([]uint32, error) {
 	var out []uint32
+	unknown := false
 	add := func(tok uint32) {
-		if tok>>24 != 0x06 || len(out) == MaxTailCallees {
+		if tok>>24 != 0x06 {
+			unknown = true
 			return
 		}
 		for _, t := range out {
@@ -36,11 +41,13 @@ func TailCallees(body []byte) ([]uint32, error) {
 		}
 		out = append(out, tok)
 	}
-	var pending uint32 // the MethodDef of the last call, while only nops follow it
+	var pending uint32 // the token of the last call, while only nops follow it
 	err := eachInstruction(body, func(op uint16, operand []byte) {
 		switch op {
 		case opCall, opCallvirt:
 			pending = binary.LittleEndian.Uint32(operand)
+		case opCalli:
+			pending = 1 // a call of no method token
 		case opJmp:
 			add(binary.LittleEndian.Uint32(operand))
 			pending = 0
@@ -56,6 +63,9 @@ func TailCallees(body []byte) ([]uint32, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	if unknown || len(out) > MaxTailCallees {
+		return nil, nil
 	}
 	return out, nil
 }

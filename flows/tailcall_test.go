@@ -29,6 +29,10 @@ func TestTailCallees(t *testing.T) {
 		{"jmp", cat([]byte{opJmp}, def(3)), []uint32{0x06000003}},
 		{"a call whose result is used", cat([]byte{opCall}, def(5), []byte{0x17, 0x58, opRet}), nil},
 		{"a MemberRef", cat([]byte{opCall}, ref, []byte{opRet}), nil},
+		// A callee it cannot name makes every callee unknown: the frame
+		// does not wait.
+		{"a MethodDef and a MemberRef", cat([]byte{opCall}, def(5), []byte{opRet, opCall}, ref, []byte{opRet}), nil},
+		{"calli", cat([]byte{opCall}, def(5), []byte{opRet, opCalli}, def(1), []byte{opRet}), nil},
 		{"two returns, the same callee once", cat([]byte{opCall}, def(5), []byte{opRet, opCall}, def(5), []byte{opRet, opCall}, def(6), []byte{opRet}),
 			[]uint32{0x06000005, 0x06000006}},
 		{"no call", []byte{0x16, opRet}, nil},
@@ -45,8 +49,8 @@ func TestTailCallees(t *testing.T) {
 	for row := byte(1); row <= 6; row++ {
 		many = append(append(append(many, opCall), def(row)...), opRet)
 	}
-	if got, _ := TailCallees(tiny(many...)); len(got) != MaxTailCallees {
-		t.Errorf("%d tail callees kept of 6, want %d", len(got), MaxTailCallees)
+	if got, err := TailCallees(tiny(many...)); len(got) != 0 || err != nil {
+		t.Errorf("6 tail callees: %#x, %v; want none (more than %d)", got, err, MaxTailCallees)
 	}
 	if _, err := TailCallees(tiny(opCall, 1, 0)); err == nil {
 		t.Error("a truncated call: no error")

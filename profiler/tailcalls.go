@@ -16,7 +16,7 @@ const mdVirtual = 0x0040
 
 // setTailCallees gives the hooks' block of function fid (in module mod)
 // its definition's key and those of the methods of its module it calls in
-// tail position (flows.TailCallees, the virtual ones left out), and
+// tail position (flows.TailCallees; none when one is virtual), and
 // registers it by its definition: a frame of it that leaves by a tail call
 // stays until the callee that replaced it returns (hooks.c, tail calls).
 func setTailCallees(c *C.clr_fn, fid uint64, meta clr.Metadata) {
@@ -34,13 +34,15 @@ func setTailCallees(c *C.clr_fn, fid uint64, meta clr.Metadata) {
 	if err != nil {
 		return
 	}
-	n := 0
 	for _, t := range toks {
+		// A virtual callee may be an override elsewhere: its Enter could
+		// not be told, so none is waited for.
 		if a, err := meta.MethodAttrs(t); err != nil || a&mdVirtual != 0 {
-			continue
+			return
 		}
-		c.tail_keys[n] = C.uint64_t(defKey(module, t))
-		n++
+	}
+	for i, t := range toks {
+		c.tail_keys[i] = C.uint64_t(defKey(module, t))
 	}
 }
 
