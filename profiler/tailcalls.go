@@ -14,7 +14,7 @@ import (
 // override of another definition, or of another module.
 const mdVirtual = 0x0040
 
-// setTailCallees gives the hooks' block of function fid (in module mod)
+// setTailCallees gives the hooks' block of function fid
 // its definition's key and those of the methods of its module it calls in
 // tail position (flows.TailCallees; none when one is virtual), and
 // registers it by its definition: a frame of it that leaves by a tail call
