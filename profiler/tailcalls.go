@@ -14,11 +14,11 @@ import (
 // override of another definition, or of another module.
 const mdVirtual = 0x0040
 
-// setTailCallees gives the hooks' block of function fid
-// its definition's key and those of the methods of its module it calls in
-// tail position (flows.TailCallees; none when one is virtual), and
-// registers it by its definition: a frame of it that leaves by a tail call
-// stays until the callee that replaced it returns (hooks.c, tail calls).
+// setTailCallees gives the hooks' block of function fid its definition's
+// key and those of the methods of its module it calls in tail position
+// (flows.TailCallees; none when one is virtual), and registers it by its
+// definition: a frame of it that leaves by a tail call stays until the
+// callee that replaced it returns (hooks.c, tail calls).
 func setTailCallees(c *C.clr_fn, fid uint64, meta clr.Metadata) {
 	module, token, err := clr.MethodDef(fid)
 	if err != nil {
