@@ -274,8 +274,9 @@ typedef struct clr_frame {
     uint32_t fn_index;
     uint32_t recorded; // a FRAME_* state
     // Left by a tail call (hooks.c, clr_on_tailcall): TAIL_WAITING for the
-    // thread's next hook, TAIL_REPLACED while the call that took its place
-    // runs. Beside sp: every Enter reads both.
+    // thread's next hook (TAIL_RUN, a work item's run: for its callback's
+    // Enter), TAIL_REPLACED while the call that took its place runs.
+    // Beside sp: every Enter reads both.
     uint32_t tail;
     struct clr_fn *fn;
     // FRAME_FOLDED: the recorded frame it counts into, and when it began
@@ -296,6 +297,10 @@ typedef struct clr_frame {
     // span in span. The first call under it that starts a root continues
     // that trace.
     uint32_t flow;
+    // FRAME_PASS of a work item's run that took its maker's trace: the
+    // words its callback is called with, 0 when unknown (workitems.h
+    // RUN_*): its delegate's target, its argument.
+    uintptr_t callee_words[2];
     // FRAME_RECORDED: entered past the trace's value budget: no return
     // value is read either.
     uint32_t values_off;
@@ -335,7 +340,9 @@ typedef struct clr_frame {
     uint32_t outer_spans;
 } clr_frame;
 
-enum { TAIL_NONE = 0, TAIL_WAITING = 1, TAIL_REPLACED = 2 };
+// TAIL_RUN: a work item's run (FN_WORK_RUN) that jumped to its callback,
+// waiting for the callback's Enter (hooks.c, run_callee).
+enum { TAIL_NONE = 0, TAIL_WAITING = 1, TAIL_REPLACED = 2, TAIL_RUN = 3 };
 
 // What begins traces of its own under a frame (serving.h): its calls and
 // its work (it serves), or its work only.

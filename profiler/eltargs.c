@@ -125,6 +125,15 @@ uintptr_t clr_elt_this(const clr_runtime *rt, uintptr_t fid, uintptr_t elt) {
 
 int clr_elt_arg1_word(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, uintptr_t *out) { return reg_arg(rt, fid, elt, REG_RSI, out); }
 
+int clr_elt_saved_words(uintptr_t elt, uintptr_t out[2]) {
+    uintptr_t data = stub_data(elt);
+    if (data == 0)
+        return 0;
+    out[0] = *saved_reg(data, REG_RDI);
+    out[1] = *saved_reg(data, REG_RSI);
+    return 1;
+}
+
 // The runtime's answer is where the value is (GetReturnBufferAddr): for a
 // bool, the rax its Leave stub saved. It agrees when it is that very word,
 // so the byte read directly is the one the runtime would have pointed at.

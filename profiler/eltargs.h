@@ -100,6 +100,11 @@ int clr_elt_ret_bool(const clr_runtime *rt, uintptr_t fid, uintptr_t elt);
 // with the runtime's answers of its own. 0 when it cannot be read.
 int clr_elt_arg1_word(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, uintptr_t *out);
 
+// The words the stub saved from rdi and rsi, to compare only (hooks.c,
+// run_callee): read without the runtime's agreement, since a word never
+// dereferenced can be wrong without harm. 0 when the stub saved none.
+int clr_elt_saved_words(uintptr_t elt, uintptr_t out[2]);
+
 // Whether `this`, argument 1 and a bool return are read directly: 1 on,
 // -1 off, 0 still checking; and a reset of all to checking (a new
 // runtime, a test).

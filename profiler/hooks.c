@@ -28,6 +28,7 @@
 #include "slots.h"
 #include "lftable.h"
 #include "ring.h"
+#include "safecopy.h"
 
 static clr_runtime g_rt;
 
@@ -753,6 +754,28 @@ static int flow_link(const clr_frame *flow, clr_link *j, uint64_t link[3]) {
     return LINK_NONE;
 }
 
+// The words the callback of the item self, run by fn, is called with
+// (workitems.h RUN_*): its delegate's target (not the delegate itself, as
+// a static method's is) and its argument; 0 where unknown. Read through
+// guarded reads: the layout is Go's, from the runtime's metadata.
+static void run_callee_words(clr_frame *f, const clr_fn *fn, uintptr_t self, uintptr_t elt) {
+    f->callee_words[0] = f->callee_words[1] = 0;
+    uint16_t via = fn->flow_off[RUN_VIA], dlg_off = fn->flow_off[RUN_DELEGATE];
+    if (dlg_off == 0)
+        return;
+    uintptr_t obj = self, dlg = 0, target = 0, arg = 0;
+    if (via != 0 && (!clr_guarded_read(&obj, self + via, 8) || obj == 0))
+        return;
+    if (clr_guarded_read(&dlg, obj + dlg_off, 8) && dlg != 0 && fn->flow_off[RUN_TARGET] != 0 &&
+        clr_guarded_read(&target, dlg + fn->flow_off[RUN_TARGET], 8) && target != dlg)
+        f->callee_words[0] = target;
+    if (fn->flow_off[RUN_PARAM])
+        (void)clr_elt_arg1_word(&g_rt, fn->function_id, elt, &arg);
+    else if (fn->flow_off[RUN_ARG] != 0)
+        (void)clr_guarded_read(&arg, obj + fn->flow_off[RUN_ARG], 8);
+    f->callee_words[1] = arg;
+}
+
 // A work item's maker or run (FN_WORK_MAKE, FN_WORK_RUN), frame f at depth
 // d: a transparent frame. A maker records the item with the span it is
 // made under: the recorded frame below (a folded call's: the span it folds
@@ -775,6 +798,7 @@ __attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_
             f->span = ctx.span;
             f->born = ctx.made;
             f->unit = (uint8_t)(ctx.unit != 0);
+            run_callee_words(f, fn, self, elt);
         }
         return;
     }
@@ -1233,6 +1257,26 @@ static int tail_waits(const clr_fn *fn) {
     return 1;
 }
 
+// Whether the call entering (its ELT block elt) is the callback the
+// waiting run t jumped to: a call with its delegate's target or its
+// argument in rdi or rsi (`this` and argument 1, or a static method's
+// argument 0). A work item's run cannot name its callback's method as a
+// tail call's caller can (tail_callee): the delegate decides, at run time.
+// The callback need not enter at once: the run may jump to CoreLib code
+// that calls it deeper (ExecutionContext.RunForThreadPoolUnsafe, a
+// thread's StartHelper.Run). Any other call first ends the run, as a
+// callback not traced leaves the next call to whatever the thread does
+// next, which must not take the item's trace.
+static int run_callee(const clr_frame *t, uintptr_t elt) {
+    uintptr_t w[2];
+    if (!clr_elt_saved_words(elt, w))
+        return 0;
+    for (int k = 0; k < 2; k++)
+        if (t->callee_words[k] != 0 && (w[0] == t->callee_words[k] || w[1] == t->callee_words[k]))
+            return 1;
+    return 0;
+}
+
 void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     clr_park_check();
     // A CoreLib special hooked before Go started, not given its role yet
@@ -1257,8 +1301,8 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     // is not below it on the stack: its Leave never came (close_stale).
     if (s->depth > 0 && s->depth <= g_cfg.stack_cap) {
         clr_frame *t = &s->stack[s->depth - 1];
-        if (__builtin_expect(t->tail == TAIL_WAITING, 0)) {
-            if (tail_callee(t, fn))
+        if (__builtin_expect(t->tail == TAIL_WAITING || t->tail == TAIL_RUN, 0)) {
+            if (t->tail == TAIL_WAITING ? tail_callee(t, fn) : run_callee(t, elt))
                 t->tail = TAIL_REPLACED;
             else
                 tail_settle(s);
@@ -1464,7 +1508,9 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
 // A hook other than the Enter of a call replacing it: the waiting top
 // frame's callee is not traced, and the frame ends where it tail-called.
 static void tail_settle(clr_slot *s) {
-    if (__builtin_expect(s->depth > 0 && s->depth <= g_cfg.stack_cap && s->stack[s->depth - 1].tail == TAIL_WAITING, 0))
+    if (__builtin_expect(s->depth > 0 && s->depth <= g_cfg.stack_cap &&
+                             (s->stack[s->depth - 1].tail == TAIL_WAITING || s->stack[s->depth - 1].tail == TAIL_RUN),
+                         0))
         pop_frame(s, REC_TAILCALL, NULL, 0);
 }
 
@@ -1536,6 +1582,13 @@ void clr_on_tailcall(clr_fn *fn, uintptr_t elt) {
     tail_settle(s);
     if (!top_is(s, fn) || s->depth == 0)
         return;
+    if (s->depth <= g_cfg.stack_cap && (fn->flags & FN_WORK_RUN)) {
+        clr_frame *f = &s->stack[s->depth - 1];
+        if (f->flow != WORK_NONE && (f->callee_words[0] | f->callee_words[1]) != 0) {
+            f->tail = TAIL_RUN;
+            return;
+        }
+    }
     if (s->depth > g_cfg.stack_cap || !tail_waits(fn)) {
         pop_frame(s, REC_TAILCALL, NULL, 0);
         return;

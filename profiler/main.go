@@ -317,6 +317,11 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 		f.method = bridgeMethod(m)
 		f.c = newCFn(fid, index, uint32(d.Flags), sampling.MethodSetting{})
 		f.c.queue_args = C.uint16_t(d.QueueArgs)
+		if d.Flags&selection.FnWorkRun != 0 {
+			if err := p.setWorkCallee(f.c, m); err != nil {
+				p.log.Debugf("work items: %s: %v", m.SelectName, err)
+			}
+		}
 		// Whether the flow is suppressed is read through the thread's
 		// ExecutionContext.
 		p.ambient.refresh(false)

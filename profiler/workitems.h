@@ -26,6 +26,19 @@ typedef struct clr_work_api {
 } clr_work_api;
 extern const clr_work_api clr_work_apis[]; // ends with a NULL type
 
+// A run that ends by calling its callback may be compiled, once optimized,
+// to jump to it (a tail call): the runtime reports the run leaving before
+// the callback's Enter. The words the callback is called with tell that
+// Enter from any other (hooks.c, run_callee): its delegate's target and the
+// object argument it is given. Go writes where the run finds them in
+// clr_fn.flow_off (flows.WorkRunCallee): RUN_VIA, a field of the item
+// holding the object that has the other two (0: the item itself);
+// RUN_DELEGATE, the delegate's field; RUN_ARG, the argument's field (0:
+// none); RUN_TARGET, Delegate._target's offset; RUN_PARAM, 1 when the
+// run's own argument 1 is the callback's argument. No RUN_DELEGATE: the
+// run does not wait for its callback.
+enum { RUN_VIA = 0, RUN_DELEGATE = 1, RUN_ARG = 2, RUN_TARGET = 3, RUN_PARAM = 4 };
+
 // Promise-style tasks: the delegate of Task's maker, TaskConstructorCore(
 // Delegate action, object state, ...), its argument 1 (`this` is 0, read
 // by eltargs.h clr_elt_arg1_word), is null for a promise-style task

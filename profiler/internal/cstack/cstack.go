@@ -11,6 +11,8 @@ package cstack
 #include "hooks.h"
 #include "slots.h"
 #include "shed.h"
+#include "eltargs.h"
+#include "workitems.h"
 #include <pthread.h>
 
 // What the hooks link with outside these files: the module table
@@ -260,6 +262,91 @@ static void *replay_thread(void *arg) {
 		pos += size;
 	}
 	return NULL;
+}
+
+// A work item's run that jumps to its callback (workitems.h RUN_*), on a
+// thread of its own: an item made under a span (clr_work_made), its run
+// entered (`this` the item), its Tailcall, then the next Enter, of a
+// method called with rdi and rsi as given (its ELT block above or below
+// the run's), and its Leave. The item holds its delegate (word 1) and its
+// argument (word 2); the delegate its target (word 1).
+enum { RT_STATIC = 0, RT_INSTANCE = 1, RT_OTHER = 2, RT_STATIC_NULL_ARG = 3 };
+typedef struct {
+	int callee;   // RT_*: what the next call is called with
+	int no_words; // the run knows no delegate field
+	int no_arg;   // the item's argument is null
+	int above;    // the next call's ELT block is above the run's
+	int joined;   // the next call's span is in the maker's trace, under its span
+	int depth_in, depth_out;
+} run_tail_t;
+
+static uint64_t g_rt_item[4], g_rt_dlg[4], g_rt_target[2], g_rt_arg[2];
+static uintptr_t g_rt_data[2][32];
+static uintptr_t g_rt_elt[8];
+
+static void *run_tail_thread(void *arg) {
+	run_tail_t *r = arg;
+	clr_fn run, callee;
+	root_and_callee(&run, &callee, 0x4000);
+	run.flags = FN_SELECTED | FN_WORK_RUN;
+	if (!r->no_words) {
+		run.flow_off[RUN_DELEGATE] = 8;
+		run.flow_off[RUN_ARG] = 16;
+		run.flow_off[RUN_TARGET] = 8;
+	}
+	g_rt_item[0] = 0x7770;
+	g_rt_item[1] = (uintptr_t)g_rt_dlg;
+	g_rt_item[2] = r->no_arg ? 0 : (uintptr_t)g_rt_arg;
+	g_rt_dlg[0] = 0x7771;
+	g_rt_dlg[1] = r->callee == RT_STATIC_NULL_ARG ? (uintptr_t)g_rt_dlg : (uintptr_t)g_rt_target;
+	struct timespec now;
+	clock_gettime(CLOCK_REALTIME_COARSE, &now);
+	clr_work_ctx ctx = {{0xaa, 0xbb}, 0xcc, (uint64_t)now.tv_sec * 1000000000ull + (uint64_t)now.tv_nsec, 1, 0, 0};
+	clr_work_made((uintptr_t)g_rt_item, WORK_JOIN, &ctx);
+	// ELT blocks: a word pointing at the stub's saved registers.
+	uintptr_t *run_elt = &g_rt_elt[4], *next_elt = r->above ? &g_rt_elt[6] : &g_rt_elt[1];
+	*run_elt = (uintptr_t)g_rt_data[0];
+	*next_elt = (uintptr_t)g_rt_data[1];
+	g_rt_data[0][ELT_RDI / 8] = (uintptr_t)g_rt_item;
+	uintptr_t rdi = 0x5150, rsi = 0x5158;
+	switch (r->callee) {
+	case RT_STATIC:
+		rdi = (uintptr_t)g_rt_arg;
+		break;
+	case RT_INSTANCE:
+		rdi = (uintptr_t)g_rt_target;
+		rsi = r->no_arg ? 0 : (uintptr_t)g_rt_arg;
+		break;
+	case RT_STATIC_NULL_ARG:
+		rdi = 0;
+		break;
+	}
+	g_rt_data[1][ELT_RDI / 8] = rdi;
+	g_rt_data[1][ELT_RDI / 8 + 1] = rsi;
+	g_cur_this = (uintptr_t)g_rt_item;
+	clr_on_enter(&run, (uintptr_t)run_elt);
+	clr_on_tailcall(&run, (uintptr_t)run_elt);
+	g_cur_this = rdi;
+	clr_on_enter(&callee, (uintptr_t)next_elt);
+	clr_slot *all = clr_slots(), *s = NULL;
+	uint32_t n = clr_slot_count(), me = (uint32_t)syscall(SYS_gettid);
+	for (uint32_t k = 0; k < n; k++)
+		if (all[k].os_tid == me)
+			s = &all[k];
+	if (s == NULL || s->depth == 0)
+		return NULL;
+	clr_frame *top = &s->stack[s->depth - 1];
+	r->depth_in = (int)s->depth;
+	r->joined = top->fn == &callee && top->recorded == FRAME_RECORDED && top->trace[0] == 0xaa && top->trace[1] == 0xbb;
+	clr_on_leave(&callee, (uintptr_t)next_elt);
+	r->depth_out = (int)s->depth;
+	return NULL;
+}
+
+static void run_tail(run_tail_t *r) {
+	pthread_t t;
+	if (pthread_create(&t, NULL, run_tail_thread, r) == 0)
+		pthread_join(t, NULL);
 }
 
 // Enter and Leave of a call under an unsampled root, n times, on a thread
@@ -600,3 +687,40 @@ func RecordNs() uint64 { return uint64(C.clr_record_ns()) }
 
 // NoLeave is how many frames the hooks closed without their Leave.
 func NoLeave() uint64 { return uint64(C.clr_no_leave_count()) }
+
+// RunTail is what a work item's run that jumped to its callback became,
+// once the next call entered (run_tail_thread): whether that call joined
+// the item's maker's trace, and the depths with it and after its Leave.
+type RunTail struct {
+	Joined            bool
+	DepthIn, DepthOut int
+}
+
+// The calls that may follow a run's jump (RT_*): its callback as a static
+// method given the item's argument, as an instance method of the
+// delegate's target, a call with neither, or a static method's delegate
+// (its target is the delegate) with no argument.
+const (
+	RunCalleeStatic        = int(C.RT_STATIC)
+	RunCalleeInstance      = int(C.RT_INSTANCE)
+	RunCalleeOther         = int(C.RT_OTHER)
+	RunCalleeStaticNullArg = int(C.RT_STATIC_NULL_ARG)
+)
+
+// ReplayRunTail runs the scenario with the next call as callee; noWords:
+// the run knows no delegate field; noArg: the item's argument is null;
+// above: the call's ELT block is above the run's on the stack.
+func ReplayRunTail(callee int, noWords, noArg, above bool) RunTail {
+	r := C.run_tail_t{callee: C.int(callee)}
+	if noWords {
+		r.no_words = 1
+	}
+	if noArg {
+		r.no_arg = 1
+	}
+	if above {
+		r.above = 1
+	}
+	C.run_tail(&r)
+	return RunTail{Joined: r.joined != 0, DepthIn: int(r.depth_in), DepthOut: int(r.depth_out)}
+}

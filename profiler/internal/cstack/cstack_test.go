@@ -554,3 +554,34 @@ func TestTailCallKeepsTheCalleeUnderItsCaller(t *testing.T) {
 		})
 	}
 }
+
+// A work item's run that jumps to its callback (CoreLib's
+// QueueUserWorkItem run, `callback(_state)`, once optimized) stays until
+// the callback's Enter, told by the words it is called with, so that the
+// callback joins the item's maker's trace; any other next call ends the
+// run first and begins a trace of its own.
+func TestWorkRunTailCallKeepsItsMakersTrace(t *testing.T) {
+	if err := Setup(); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name                  string
+		callee                int
+		noWords, noArg, above bool
+		want                  RunTail
+	}{
+		{"a static callback given the argument", RunCalleeStatic, false, false, false, RunTail{true, 2, 0}},
+		{"an instance callback of the delegate's target", RunCalleeInstance, false, false, false, RunTail{true, 2, 0}},
+		{"an instance callback, no argument", RunCalleeInstance, false, true, false, RunTail{true, 2, 0}},
+		{"the callback entering above the run", RunCalleeStatic, false, false, true, RunTail{true, 2, 0}},
+		{"another call", RunCalleeOther, false, false, false, RunTail{false, 1, 0}},
+		{"a run that knows no delegate", RunCalleeStatic, true, false, false, RunTail{false, 1, 0}},
+		// Nothing to tell it by: a static method's delegate given null.
+		{"a static callback given null", RunCalleeStaticNullArg, false, true, false, RunTail{false, 1, 0}},
+	}
+	for _, c := range cases {
+		if got := ReplayRunTail(c.callee, c.noWords, c.noArg, c.above); got != c.want {
+			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
+		}
+	}
+}
