@@ -454,15 +454,26 @@ static int replay(replay_t *r) {
 */
 import "C"
 
-import "unsafe"
+import (
+	"sync"
+	"unsafe"
+)
 
 // Setup makes the slot table and gives it to the hooks (once).
 func Setup() error {
-	if C.setup() != 0 {
-		return errSetup
-	}
-	return nil
+	setupOnce.Do(func() {
+		if C.setup() != 0 {
+			setupErr = errSetup
+		}
+	})
+	return setupErr
 }
+
+// A second setup would make a second slot table, the first one lost.
+var (
+	setupOnce sync.Once
+	setupErr  error
+)
 
 type setupError struct{}
 

@@ -561,9 +561,6 @@ func TestTailCallKeepsTheCalleeUnderItsCaller(t *testing.T) {
 // callback joins the item's maker's trace; any other next call ends the
 // run first and begins a trace of its own.
 func TestWorkRunTailCallKeepsItsMakersTrace(t *testing.T) {
-	if err := Setup(); err != nil {
-		t.Fatal(err)
-	}
 	cases := []struct {
 		name                  string
 		callee                int
