@@ -3,7 +3,7 @@ package flows
 import "encoding/binary"
 
 // MaxTailCallees is how many of a method's tail callees the hooks know
-// (capture.h FN_TAIL_KEYS): a method calling more in tail position has
+// (capture.h TAIL_CALLEES): a method calling more in tail position has
 // the rest ended where it tail-calls them.
 const MaxTailCallees = 4
 

@@ -1215,6 +1215,9 @@ __attribute__((noinline)) static void iter_begin(clr_slot *s, clr_frame *f, clr_
 // tail-calls its work keeps that work in its trace.
 static void tail_settle(clr_slot *s);
 
+// Whether frame t left by a tail call and waits for the call replacing it.
+static inline int tail_waiting(const clr_frame *t) { return t->tail == TAIL_WAITING || t->tail == TAIL_RUN; }
+
 // Whether fn is one of the methods the waiting frame t's method calls in
 // tail position.
 static inline int tail_callee(const clr_frame *t, const clr_fn *fn) {
@@ -1301,7 +1304,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     // is not below it on the stack: its Leave never came (close_stale).
     if (s->depth > 0 && s->depth <= g_cfg.stack_cap) {
         clr_frame *t = &s->stack[s->depth - 1];
-        if (__builtin_expect(t->tail == TAIL_WAITING || t->tail == TAIL_RUN, 0)) {
+        if (__builtin_expect(tail_waiting(t), 0)) {
             if (t->tail == TAIL_WAITING ? tail_callee(t, fn) : run_callee(t, elt))
                 t->tail = TAIL_REPLACED;
             else
@@ -1508,9 +1511,7 @@ static void pop_frame(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
 // A hook other than the Enter of a call replacing it: the waiting top
 // frame's callee is not traced, and the frame ends where it tail-called.
 static void tail_settle(clr_slot *s) {
-    if (__builtin_expect(s->depth > 0 && s->depth <= g_cfg.stack_cap &&
-                             (s->stack[s->depth - 1].tail == TAIL_WAITING || s->stack[s->depth - 1].tail == TAIL_RUN),
-                         0))
+    if (__builtin_expect(s->depth > 0 && s->depth <= g_cfg.stack_cap && tail_waiting(&s->stack[s->depth - 1]), 0))
         pop_frame(s, REC_TAILCALL, NULL, 0);
 }
 
