@@ -55,15 +55,15 @@ func (f FlowModule) ConstructedType(ctor uint32) (uint32, bool) {
 		_, owner, _, err := f.Meta.MethodProps(ctor)
 		return owner, err == nil
 	case 0x0a: // MemberRef
-		var parent C.uint32_t
-		if C.md_memberref_parent(f.Meta.imp, C.uint32_t(ctor), &parent) != 0 {
+		parent, _, _, err := f.Meta.MemberRef(ctor)
+		if err != nil {
 			return 0, false
 		}
-		switch uint32(parent) >> 24 {
+		switch parent >> 24 {
 		case 0x02:
-			return uint32(parent), true
+			return parent, true
 		case 0x1b:
-			sig, err := f.Meta.TypeSpecBlob(uint32(parent))
+			sig, err := f.Meta.TypeSpecBlob(parent)
 			if err != nil {
 				return 0, false
 			}

@@ -149,3 +149,47 @@ func (m Metadata) Constant(fd uint32) (uint64, uint32, bool) {
 	}
 	return uint64(v), uint32(attrs), true
 }
+
+// MemberRef is a MemberRef's parent (a TypeDef, TypeRef, TypeSpec...),
+// name and signature.
+func (m Metadata) MemberRef(mr uint32) (parent uint32, name string, sig []byte, err error) {
+	var p, sl C.uint32_t
+	var s *C.uint8_t
+	name, err = askName("GetMemberRefProps", func(buf *C.uint16_t, capacity C.uint32_t, n *C.uint32_t) C.int {
+		return C.md_memberref_props(m.imp, C.uint32_t(mr), &p, buf, capacity, n, &s, &sl)
+	})
+	if err != nil {
+		return 0, "", nil, err
+	}
+	return uint32(p), name, C.GoBytes(unsafe.Pointer(s), C.int(sl)), nil
+}
+
+// MethodSpecParent is the method a MethodSpec instantiates.
+func (m Metadata) MethodSpecParent(ms uint32) (uint32, error) {
+	var p C.uint32_t
+	if hr := C.md_methodspec_parent(m.imp, C.uint32_t(ms), &p); hr != 0 {
+		return 0, hrErr("GetMethodSpecProps", hr)
+	}
+	return uint32(p), nil
+}
+
+// FindMethod is the MethodDef of TypeDef td with this name and signature
+// (a signature of this module: its tokens are the module's).
+func (m Metadata) FindMethod(td uint32, name string, sig []byte) (uint32, bool) {
+	if len(sig) == 0 {
+		return 0, false
+	}
+	w := utf16z(name)
+	var md C.uint32_t
+	ok := C.md_find_method(m.imp, C.uint32_t(td), &w[0], (*C.uint8_t)(&sig[0]), C.uint32_t(len(sig)), &md) == 0
+	return uint32(md), ok
+}
+
+// MethodsNamed is the MethodDefs of TypeDef td with this name.
+func (m Metadata) MethodsNamed(td uint32, name string) ([]uint32, error) {
+	w := utf16z(name)
+	toks, err := enumAll("EnumMethodsWithName", 8, func(toks *C.uint32_t, capacity C.uint32_t, count, total *C.uint32_t) C.int {
+		return C.md_methods_named(m.imp, C.uint32_t(td), &w[0], toks, capacity, count, total)
+	})
+	return goTokens(toks), err
+}

@@ -17,20 +17,22 @@ const (
 )
 
 // TailCallees reads a method body (ECMA-335 II.25.4) and returns the
-// methods of its own module it may call in tail position: a `call` or
-// `callvirt` whose next instruction (past `nop`s) is `ret`, or a `jmp`,
-// each once, in order. The JIT may make such a call a tail call, whose
-// callee's frame replaces the caller's: the hooks then keep the caller's
-// frame until that callee returns (hooks.c). It returns none when any
-// such call is of a method it cannot name this way (through a MemberRef
-// or a MethodSpec: another module, a generic instantiation; or `calli`),
-// or when there are more than MaxTailCallees: the hooks could not tell
-// that callee's Enter, and would wait for whatever the thread does next.
+// method tokens it may call in tail position: a `call` or `callvirt`
+// whose next instruction (past `nop`s) is `ret`, or a `jmp`, each once,
+// in order. The JIT may make such a call a tail call, whose callee's frame
+// replaces the caller's: the hooks then keep the caller's frame until that
+// callee returns (hooks.c). The tokens are MethodDefs, MemberRefs and
+// MethodSpecs, for CallTarget to name. It returns none when any such call
+// names no method (`calli`), or when there are more than MaxTailCallees:
+// the hooks could not tell that callee's Enter, and would wait for
+// whatever the thread does next.
 func TailCallees(body []byte) ([]uint32, error) {
 	var out []uint32
 	unknown := false
 	add := func(tok uint32) {
-		if tok>>24 != 0x06 {
+		switch tok >> 24 {
+		case tokMethodDef, tokMemberRef, tokMethodSpec:
+		default:
 			unknown = true
 			return
 		}

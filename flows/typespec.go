@@ -7,14 +7,10 @@ package flows
 // another module). An iterator of a generic type or a generic iterator
 // method constructs its enumerator through such a TypeSpec.
 func GenericTypeDef(sig []byte) (uint32, bool) {
-	if len(sig) < 3 || sig[0] != 0x15 || sig[1] != 0x12 && sig[1] != 0x11 {
-		return 0, false
+	if t := genericType(sig); t>>24 == tokTypeDef {
+		return t, true
 	}
-	coded, ok := compressed(sig[2:])
-	if !ok || coded&3 != 0 || coded>>2 == 0 { // tag 0: a TypeDef, rows from 1
-		return 0, false
-	}
-	return 0x02000000 | coded>>2, true
+	return 0, false
 }
 
 // compressed reads an ECMA-335 compressed unsigned integer (II.23.2).

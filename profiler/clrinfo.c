@@ -157,16 +157,42 @@ int md_typeref_props(void *imp, uint32_t tr, uint32_t *scope, uint16_t *name, ui
     return 0;
 }
 
-// A MemberRef's parent (a TypeDef, TypeRef, TypeSpec...), without its
-// name.
-int md_memberref_parent(void *imp, uint32_t mr, uint32_t *parent) {
+// A MemberRef's parent, name and signature (the module's memory).
+int md_memberref_props(void *imp, uint32_t mr, uint32_t *parent, uint16_t *name, uint32_t cap, uint32_t *len,
+                       const uint8_t **sig, uint32_t *sig_len) {
     mdToken p = 0;
     ULONG n = 0, sl = 0;
     PCCOR_SIGNATURE s = NULL;
-    HRESULT hr = MD(imp)->GetMemberRefProps(imp, mr, &p, NULL, 0, &n, &s, &sl);
+    HRESULT hr = MD(imp)->GetMemberRefProps(imp, mr, &p, NAMEBUF(name, cap), &n, &s, &sl);
     if (hr < 0)
         return hr;
     *parent = p;
+    *len = n;
+    *sig = s;
+    *sig_len = sl;
+    return 0;
+}
+
+// The method a MethodSpec instantiates: a MethodDef or a MemberRef.
+int md_methodspec_parent(void *imp, uint32_t ms, uint32_t *parent) {
+    mdToken p = 0;
+    PCCOR_SIGNATURE s = NULL;
+    ULONG sl = 0;
+    HRESULT hr = MD(imp)->GetMethodSpecProps(imp, ms, &p, &s, &sl);
+    if (hr < 0)
+        return hr;
+    *parent = p;
+    return 0;
+}
+
+// The MethodDef of TypeDef td with this name (NUL-terminated UTF-16) and
+// signature: S_OK, or CLDB_E_RECORD_NOTFOUND.
+int md_find_method(void *imp, uint32_t td, const uint16_t *name, const uint8_t *sig, uint32_t sig_len, uint32_t *md) {
+    mdMethodDef m = 0;
+    HRESULT hr = MD(imp)->FindMethod(imp, td, (const WCHAR *)name, sig, sig_len, &m);
+    if (hr != S_OK)
+        return hr < 0 ? hr : -1;
+    *md = m;
     return 0;
 }
 
@@ -203,6 +229,24 @@ int md_params(void *imp, uint32_t md, uint32_t *tokens, uint32_t cap, uint32_t *
     HCORENUM e = NULL;
     ULONG n = 0;
     HRESULT hr = MD(imp)->EnumParams(imp, &e, md, tokens, cap, &n);
+    ULONG all = n;
+    if (e != NULL) {
+        if (hr >= 0)
+            MD(imp)->CountEnum(imp, e, &all);
+        MD(imp)->CloseEnum(imp, e);
+    }
+    *count = hr < 0 ? 0 : n;
+    *total = hr < 0 ? 0 : (all > n ? all : n);
+    return hr < 0 ? hr : 0;
+}
+
+// The MethodDefs of TypeDef td named name (NUL-terminated UTF-16): its
+// overloads.
+int md_methods_named(void *imp, uint32_t td, const uint16_t *name, uint32_t *tokens, uint32_t cap, uint32_t *count,
+                     uint32_t *total) {
+    HCORENUM e = NULL;
+    ULONG n = 0;
+    HRESULT hr = MD(imp)->EnumMethodsWithName(imp, &e, td, (const WCHAR *)name, tokens, cap, &n);
     ULONG all = n;
     if (e != NULL) {
         if (hr >= 0)

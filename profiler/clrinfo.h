@@ -47,9 +47,14 @@ int md_typedef_props(void *imp, uint32_t td, uint16_t *name, uint32_t cap, uint3
 int md_enclosing_class(void *imp, uint32_t td, uint32_t *enclosing);
 int md_typeref_props(void *imp, uint32_t tr, uint32_t *scope, uint16_t *name, uint32_t cap, uint32_t *len);
 int md_typespec(void *imp, uint32_t ts, const uint8_t **sig, uint32_t *len);
-int md_memberref_parent(void *imp, uint32_t mr, uint32_t *parent);
+int md_memberref_props(void *imp, uint32_t mr, uint32_t *parent, uint16_t *name, uint32_t cap, uint32_t *len,
+                       const uint8_t **sig, uint32_t *sig_len);
+int md_methodspec_parent(void *imp, uint32_t ms, uint32_t *parent);
+int md_find_method(void *imp, uint32_t td, const uint16_t *name, const uint8_t *sig, uint32_t sig_len, uint32_t *md);
 int clr_il_body(uintptr_t mid, uint32_t md, const uint8_t **body, uint32_t *len);
 int md_params(void *imp, uint32_t md, uint32_t *tokens, uint32_t cap, uint32_t *count, uint32_t *total);
+int md_methods_named(void *imp, uint32_t td, const uint16_t *name, uint32_t *tokens, uint32_t cap, uint32_t *count,
+                     uint32_t *total);
 int md_param_props(void *imp, uint32_t pd, uint32_t *seq, uint16_t *name, uint32_t cap, uint32_t *len, uint32_t *attrs);
 int md_generic_params(void *imp, uint32_t owner, uint32_t *tokens, uint32_t cap, uint32_t *count, uint32_t *total);
 int md_generic_param_props(void *imp, uint32_t gp, uint32_t *seq, uint16_t *name, uint32_t cap, uint32_t *len);

@@ -69,6 +69,7 @@ type profiler struct {
 	shapes     *shaping.Rules        // no-code targets; nil: none
 
 	planner      *planner
+	tails        tailWaits // functions waiting for their tail callees' keys
 	render       *values.Renderer
 	stop         chan struct{}
 	shutdownOnce sync.Once
@@ -360,7 +361,7 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	f.c = newCFn(fid, index, flags, p.samp.Setting(f.names))
 	if info, err := p.resolver.ModuleInfo(m.ModuleID); err == nil {
 		if meta, ok := info.Meta.(clr.Metadata); ok {
-			setTailCallees(f.c, fid, meta)
+			p.setTailCallees(f.c, fid, meta, m.Name)
 		}
 	}
 	p.pipe.Warm() // its spans will be exported: connect now, not at exit

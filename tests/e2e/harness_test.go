@@ -96,7 +96,7 @@ func findRuntimes() []dotnetRuntime {
 // appLibraries lists the library assemblies an app references, as paths
 // relative to the app's directory: "dir/Lib" is tests/e2e/apps/Lib.cs
 // compiled to dir/Lib.dll, where the runtime does not look for it.
-var appLibraries = map[string][]string{"Values": {"Geometry"}, "Resolve": {"plugins/ResolvePlugin"}}
+var appLibraries = map[string][]string{"Values": {"Geometry"}, "Basic": {"Geometry"}, "Resolve": {"plugins/ResolvePlugin"}}
 
 // appSources names apps kept outside tests/e2e/apps, by their source
 // relative to the repository root.

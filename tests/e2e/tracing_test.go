@@ -318,27 +318,37 @@ func TestSelectedMethodsAreNotInlined(t *testing.T) {
 	})
 }
 
-// Whether or not the JIT turns the call into a tail call, Inner is Outer's
-// child and ends within it: a frame that leaves by a tail call stays until
-// the traced callee that replaced it returns (Outer then ends as a tail
-// call).
+// Whether or not the JIT turns the call into a tail call, the callee is
+// its caller's child and ends within it: a frame that leaves by a tail
+// call stays until the traced callee that replaced it returns (the caller
+// then ends as a tail call). The callee is named by a MethodDef, a
+// MethodSpec, a MemberRef through a generic class's instantiation, or a
+// MemberRef to another assembly's type.
 func TestTailCallKeepsNesting(t *testing.T) {
+	pairs := []struct{ outer, inner string }{
+		{"Basic.exe!Acme.Shop.Tail.Outer(Int64 x)", "Basic.exe!Acme.Shop.Tail.Inner(Int64 x)"},
+		{"Basic.exe!Acme.Shop.Tail.OuterSpec(Int64 x)", "Basic.exe!Acme.Shop.Tail.Same<String>(String v, Int64 x)"},
+		{"Basic.exe!Acme.Shop.Tail.OuterGeneric(Int64 x)", "Basic.exe!Acme.Shop.Box<Int64>.Twice(Int64 x)"},
+		{"Basic.exe!Acme.Shop.Tail.OuterOther(Int64 x)", "Geometry.dll!Geometry.Calc.Triple(Int64 x)"},
+	}
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
 		r := runApp(t, rt, "Basic", []string{"tail"}, runOpts{profiler: true, env: fullyOptimized})
-		if !strings.Contains(r.Stdout, "tail 15") {
+		if !strings.Contains(r.Stdout, "tail 15") || !strings.Contains(r.Stdout, "tail other 15") {
 			t.Fatalf("stdout %q\n%s", r.Stdout, r.Stderr)
 		}
-		outer := byName(r.Spans, "Basic.exe!Acme.Shop.Tail.Outer(Int64 x)")
-		inner := byName(r.Spans, "Basic.exe!Acme.Shop.Tail.Inner(Int64 x)")
-		if len(outer) != 1 || len(inner) != 1 {
-			t.Fatalf("%d Outer, %d Inner spans:\n%s", len(outer), len(inner), dumpSpans(r.Spans))
-		}
-		o, i := outer[0], inner[0]
-		if i.ParentSpanID != o.SpanID || i.TraceID != o.TraceID || i.End.After(o.End) {
-			t.Errorf("Inner is not Outer's child ending within it (Outer's end_reason %v)\n%s", o.Attrs["clrotel.end_reason"], dumpSpans(r.Spans))
-		}
-		if o.Attrs["clrotel.end_reason"] == "tailcall" {
-			t.Logf("%s: the JIT made a tail call", rt.Name)
+		for _, p := range pairs {
+			outer, inner := byName(r.Spans, p.outer), byName(r.Spans, p.inner)
+			if len(outer) != 1 || len(inner) != 1 {
+				t.Errorf("%d %s, %d %s spans:\n%s", len(outer), p.outer, len(inner), p.inner, dumpSpans(r.Spans))
+				continue
+			}
+			o, i := outer[0], inner[0]
+			if i.ParentSpanID != o.SpanID || i.TraceID != o.TraceID || i.End.After(o.End) {
+				t.Errorf("%s is not %s's child ending within it (end_reason %v)\n%s", p.inner, p.outer, o.Attrs["clrotel.end_reason"], dumpSpans(r.Spans))
+			}
+			if o.Attrs["clrotel.end_reason"] == "tailcall" {
+				t.Logf("%s: the JIT made %s a tail call", rt.Name, p.outer)
+			}
 		}
 		if len(byName(r.Spans, "Basic.exe!Program.Main(String[] args)")) != 1 {
 			t.Error("Main span missing: the stack went out of step")

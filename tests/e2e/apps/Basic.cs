@@ -126,6 +126,20 @@ namespace Acme.Shop
 
         // The call is in tail position: an optimizing JIT may make it a tail call.
         public static long Outer(long x) { return Inner(x + 1); }
+
+        // Calls in tail position named by a MethodSpec (a generic method's
+        // instantiation), by a MemberRef through a TypeSpec (a method of a
+        // generic class's instantiation), and by a MemberRef to another
+        // assembly's type.
+        public static long Same<T>(T v, long x) { return x + 2; }
+        public static long OuterSpec(long x) { return Same<string>("s", x + 1); }
+        public static long OuterGeneric(long x) { return Box<long>.Twice(x + 1); }
+        public static long OuterOther(long x) { return Geometry.Calc.Triple(x + 1); }
+    }
+
+    public static class Box<T>
+    {
+        public static long Twice(long x) { return x * 2; }
     }
 
     public static class Workers
@@ -198,7 +212,13 @@ public static class Program
         if (mode == "threads" || mode == "all") Threads();
         if (mode == "recurse") Console.WriteLine("depth " + Acme.Shop.Deep.Recurse(int.Parse(args[1])));
         if (mode == "inline") Console.WriteLine("loop " + Acme.Shop.Tiny.HotLoop(1000));
-        if (mode == "tail") Console.WriteLine("tail " + Acme.Shop.Tail.Outer(4));
+        if (mode == "tail")
+        {
+            Console.WriteLine("tail " + Acme.Shop.Tail.Outer(4));
+            Console.WriteLine("tail spec " + Acme.Shop.Tail.OuterSpec(4));
+            Console.WriteLine("tail generic " + Acme.Shop.Tail.OuterGeneric(4));
+            Console.WriteLine("tail other " + Acme.Shop.Tail.OuterOther(4));
+        }
         if (mode == "roots")
         {
             // N calls with no traced caller (trace only Tiny.Inc): N roots.

@@ -1,5 +1,6 @@
 // Geometry.cs: a library assembly, so that the Values app passes a struct
-// defined in another assembly (a TypeRef across modules).
+// defined in another assembly (a TypeRef across modules), and Basic calls
+// a method of another assembly in tail position.
 namespace Geometry
 {
     public struct Point
@@ -7,5 +8,10 @@ namespace Geometry
         public int X;
         public int Y;
         public Point(int x, int y) { X = x; Y = y; }
+    }
+
+    public static class Calc
+    {
+        public static long Triple(long x) { return x * 3; }
     }
 }
