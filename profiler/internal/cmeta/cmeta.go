@@ -76,6 +76,9 @@ func Names() (map[string]string, error) {
 		"typeref": func(b *C.uint16_t, c C.uint32_t, n *C.uint32_t) C.int {
 			return C.md_typeref_props(imp, 0x01000001, &u32, b, c, n)
 		},
+		"memberref": func(b *C.uint16_t, c C.uint32_t, n *C.uint32_t) C.int {
+			return C.md_memberref_props(imp, 0x0a000001, &u32, b, c, n, &sig, &u32)
+		},
 		"param": func(b *C.uint16_t, c C.uint32_t, n *C.uint32_t) C.int {
 			return C.md_param_props(imp, 0x08000001, &u32, b, c, n, &u32)
 		},
@@ -116,12 +119,16 @@ type enumCall func(toks *C.uint32_t, capacity C.uint32_t, count, total *C.uint32
 // first entries and asking again with room for all.
 func Enums(first int) (map[string]int, error) {
 	imp := C.fake_import()
+	name := [...]C.uint16_t{'F', 0}
 	calls := map[string]enumCall{
 		"fields": func(t *C.uint32_t, c C.uint32_t, n, all *C.uint32_t) C.int {
 			return C.md_enum_fields(imp, 0x02000002, t, c, n, all)
 		},
 		"params": func(t *C.uint32_t, c C.uint32_t, n, all *C.uint32_t) C.int {
 			return C.md_params(imp, 0x06000001, t, c, n, all)
+		},
+		"methods named": func(t *C.uint32_t, c C.uint32_t, n, all *C.uint32_t) C.int {
+			return C.md_methods_named(imp, 0x02000002, &name[0], t, c, n, all)
 		},
 		"generic params": func(t *C.uint32_t, c C.uint32_t, n, all *C.uint32_t) C.int {
 			return C.md_generic_params(imp, 0x02000002, t, c, n, all)

@@ -123,6 +123,16 @@ static HRESULT f_typeref_props(void *self, mdTypeRef tr, mdToken *scope, WCHAR *
     return put_name("GetTypeRefProps", name, cap, pch);
 }
 
+static HRESULT f_memberref_props(void *self, mdMemberRef mr, mdToken *parent, WCHAR *name, ULONG cap, ULONG *pch,
+                                 PCCOR_SIGNATURE *sig, ULONG *sl) {
+    (void)self; (void)mr;
+    static const uint8_t ref_sig[] = {0x00, 0x01, 0x01, 0x08};
+    *parent = 0x01000001;
+    *sig = ref_sig;
+    *sl = sizeof ref_sig;
+    return put_name("GetMemberRefProps", name, cap, pch);
+}
+
 static HRESULT f_param_props(void *self, mdParamDef pd, mdMethodDef *md, ULONG *seq, WCHAR *name, ULONG cap, ULONG *pch,
                              DWORD *attr, DWORD *ctype, UVCP_CONSTANT *v, ULONG *cv) {
     (void)self;
@@ -157,6 +167,11 @@ static HRESULT f_enum_fields(void *self, HCORENUM *e, mdTypeDef td, mdFieldDef *
 static HRESULT f_enum_params(void *self, HCORENUM *e, mdMethodDef md, mdParamDef *t, ULONG cap, ULONG *pn) {
     (void)self; (void)md;
     return f_enum("EnumParams", e, t, cap, pn);
+}
+static HRESULT f_enum_methods_named(void *self, HCORENUM *e, mdTypeDef td, const WCHAR *name, mdMethodDef *t, ULONG cap,
+                                    ULONG *pn) {
+    (void)self; (void)td; (void)name;
+    return f_enum("EnumMethodsWithName", e, t, cap, pn);
 }
 static HRESULT f_enum_generic_params(void *self, HCORENUM *e, mdToken tk, mdGenericParam *t, ULONG cap, ULONG *pn) {
     (void)self; (void)tk;
@@ -253,10 +268,12 @@ void fake_reset(const char *name, uint32_t nfields, uint32_t ntype_args) {
     g_md_vtbl.GetMethodProps = f_method_props;
     g_md_vtbl.GetTypeDefProps = f_typedef_props;
     g_md_vtbl.GetTypeRefProps = f_typeref_props;
+    g_md_vtbl.GetMemberRefProps = f_memberref_props;
     g_md_vtbl.GetParamProps = f_param_props;
     g_md_vtbl.GetGenericParamProps = f_generic_param_props;
     g_md_vtbl.EnumFields = f_enum_fields;
     g_md_vtbl.EnumParams = f_enum_params;
+    g_md_vtbl.EnumMethodsWithName = f_enum_methods_named;
     g_md_vtbl.EnumGenericParams = f_enum_generic_params;
     g_md_vtbl.CountEnum = f_count_enum;
     g_md_vtbl.CloseEnum = f_close_enum;
