@@ -222,13 +222,10 @@ int md_typespec(void *imp, uint32_t ts, const uint8_t **sig, uint32_t *len) {
     return 0;
 }
 
-// Lists a method's parameter rows (sequence 0 is the return value). The
-// enumerations fill at most cap tokens and report in *total how many there
-// are: the caller asks again with room for all of them.
-int md_params(void *imp, uint32_t md, uint32_t *tokens, uint32_t cap, uint32_t *count, uint32_t *total) {
-    HCORENUM e = NULL;
-    ULONG n = 0;
-    HRESULT hr = MD(imp)->EnumParams(imp, &e, md, tokens, cap, &n);
+// Ends one call of an enumeration that filled n tokens (hr its result):
+// *count is how many it filled, *total how many there are in all, and the
+// enumeration is closed.
+static int enum_end(void *imp, HCORENUM e, HRESULT hr, ULONG n, uint32_t *count, uint32_t *total) {
     ULONG all = n;
     if (e != NULL) {
         if (hr >= 0)
@@ -240,6 +237,16 @@ int md_params(void *imp, uint32_t md, uint32_t *tokens, uint32_t cap, uint32_t *
     return hr < 0 ? hr : 0;
 }
 
+// Lists a method's parameter rows (sequence 0 is the return value). The
+// enumerations fill at most cap tokens and report in *total how many there
+// are: the caller asks again with room for all of them.
+int md_params(void *imp, uint32_t md, uint32_t *tokens, uint32_t cap, uint32_t *count, uint32_t *total) {
+    HCORENUM e = NULL;
+    ULONG n = 0;
+    HRESULT hr = MD(imp)->EnumParams(imp, &e, md, tokens, cap, &n);
+    return enum_end(imp, e, hr, n, count, total);
+}
+
 // The MethodDefs of TypeDef td named name (NUL-terminated UTF-16): its
 // overloads.
 int md_methods_named(void *imp, uint32_t td, const uint16_t *name, uint32_t *tokens, uint32_t cap, uint32_t *count,
@@ -247,15 +254,7 @@ int md_methods_named(void *imp, uint32_t td, const uint16_t *name, uint32_t *tok
     HCORENUM e = NULL;
     ULONG n = 0;
     HRESULT hr = MD(imp)->EnumMethodsWithName(imp, &e, td, (const WCHAR *)name, tokens, cap, &n);
-    ULONG all = n;
-    if (e != NULL) {
-        if (hr >= 0)
-            MD(imp)->CountEnum(imp, e, &all);
-        MD(imp)->CloseEnum(imp, e);
-    }
-    *count = hr < 0 ? 0 : n;
-    *total = hr < 0 ? 0 : (all > n ? all : n);
-    return hr < 0 ? hr : 0;
+    return enum_end(imp, e, hr, n, count, total);
 }
 
 int md_param_props(void *imp, uint32_t pd, uint32_t *seq, uint16_t *name, uint32_t cap, uint32_t *len, uint32_t *attrs) {
@@ -276,15 +275,7 @@ int md_generic_params(void *imp, uint32_t owner, uint32_t *tokens, uint32_t cap,
     HCORENUM e = NULL;
     ULONG n = 0;
     HRESULT hr = MD(imp)->EnumGenericParams(imp, &e, owner, tokens, cap, &n);
-    ULONG all = n;
-    if (e != NULL) {
-        if (hr >= 0)
-            MD(imp)->CountEnum(imp, e, &all);
-        MD(imp)->CloseEnum(imp, e);
-    }
-    *count = hr < 0 ? 0 : n;
-    *total = hr < 0 ? 0 : (all > n ? all : n);
-    return hr < 0 ? hr : 0;
+    return enum_end(imp, e, hr, n, count, total);
 }
 
 int md_generic_param_props(void *imp, uint32_t gp, uint32_t *seq, uint16_t *name, uint32_t cap, uint32_t *len) {
@@ -359,15 +350,7 @@ int md_enum_fields(void *imp, uint32_t td, uint32_t *tokens, uint32_t cap, uint3
     HCORENUM e = NULL;
     ULONG n = 0;
     HRESULT hr = MD(imp)->EnumFields(imp, &e, td, tokens, cap, &n);
-    ULONG all = n;
-    if (e != NULL) {
-        if (hr >= 0)
-            MD(imp)->CountEnum(imp, e, &all);
-        MD(imp)->CloseEnum(imp, e);
-    }
-    *count = hr < 0 ? 0 : n;
-    *total = hr < 0 ? 0 : (all > n ? all : n);
-    return hr < 0 ? hr : 0;
+    return enum_end(imp, e, hr, n, count, total);
 }
 
 int md_field_constant(void *imp, uint32_t fd, uint64_t *value, uint32_t *attrs) {
