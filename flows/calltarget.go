@@ -129,7 +129,7 @@ func genericType(sig []byte) uint32 {
 	return 0
 }
 
-// maxNesting bounds a TypeRef's chain of enclosing TypeRefs.
+// maxNesting bounds a type's chain of enclosing types.
 const maxNesting = 16
 
 // typeRefNames is a TypeRef's type names, outermost first.
@@ -149,6 +149,29 @@ func typeRefNames(m CallMeta, tr uint32) ([]string, error) {
 	return nil, fmt.Errorf("flows: TypeRef %#x nested deeper than %d", tr, maxNesting)
 }
 
+// DefMeta is what TypeDefNames asks of a module's metadata.
+type DefMeta interface {
+	TypeDefName(td uint32) (string, error)
+	EnclosingClass(td uint32) uint32 // 0: not nested
+}
+
+// TypeDefNames is a TypeDef's names, outermost first, as a Callee of
+// another module names its type; false when one cannot be read.
+func TypeDefNames(m DefMeta, td uint32) ([]string, bool) {
+	var names []string
+	for range maxNesting {
+		name, err := m.TypeDefName(td)
+		if err != nil {
+			return nil, false
+		}
+		names = append([]string{name}, names...)
+		if td = m.EnclosingClass(td); td == 0 {
+			return names, true
+		}
+	}
+	return nil, false
+}
+
 // paramCount reads a method signature's parameter count (ECMA-335
 // II.23.2.1: the calling convention, a generic method's type parameter
 // count, then the parameter count). A vararg call's signature is not
@@ -159,7 +182,7 @@ func paramCount(sig []byte) (int, bool) {
 	}
 	i := 1
 	if sig[0]&0x10 != 0 { // GENERIC
-		n := compressedLen(sig[i:])
+		_, n := compressedN(sig[i:])
 		if n == 0 {
 			return 0, false
 		}
@@ -167,20 +190,6 @@ func paramCount(sig []byte) (int, bool) {
 	}
 	n, ok := compressed(sig[i:])
 	return int(n), ok
-}
-
-// compressedLen is how many bytes the compressed integer at b's start
-// takes, 0 when it is malformed.
-func compressedLen(b []byte) int {
-	switch {
-	case len(b) >= 1 && b[0]&0x80 == 0:
-		return 1
-	case len(b) >= 2 && b[0]&0xc0 == 0x80:
-		return 2
-	case len(b) >= 4 && b[0]&0xe0 == 0xc0:
-		return 4
-	}
-	return 0
 }
 
 // Overload picks the method c names among the signatures of the methods

@@ -183,3 +183,45 @@ func TestCalleeNames(t *testing.T) {
 		t.Error("a Callee of the calling module names another module's method")
 	}
 }
+
+// fakeDefs is a module's TypeDefs: names and enclosing types.
+type fakeDefs map[uint32]struct {
+	name      string
+	enclosing uint32
+}
+
+func (f fakeDefs) TypeDefName(td uint32) (string, error) {
+	d, ok := f[td]
+	if !ok {
+		return "", errNoRow
+	}
+	return d.name, nil
+}
+
+func (f fakeDefs) EnclosingClass(td uint32) uint32 { return f[td].enclosing }
+
+func TestTypeDefNames(t *testing.T) {
+	defs := fakeDefs{
+		0x02000002: {"Acme.Data.Store", 0},
+		0x02000003: {"Inner", 0x02000002},
+		0x02000004: {"Deep", 0x02000003},
+		0x02000005: {"Orphan", 0x02000009},
+		0x02000006: {"Loop", 0x02000006},
+	}
+	tests := []struct {
+		td   uint32
+		want []string
+		ok   bool
+	}{
+		{0x02000002, []string{"Acme.Data.Store"}, true},
+		{0x02000004, []string{"Acme.Data.Store", "Inner", "Deep"}, true},
+		{0x02000005, nil, false}, // its enclosing type cannot be read
+		{0x02000006, nil, false}, // nested in itself: bounded
+	}
+	for _, tt := range tests {
+		got, ok := TypeDefNames(defs, tt.td)
+		if ok != tt.ok || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("TypeDefNames(%#x) = %q, %v; want %q, %v", tt.td, got, ok, tt.want, tt.ok)
+		}
+	}
+}

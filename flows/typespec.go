@@ -15,13 +15,19 @@ func GenericTypeDef(sig []byte) (uint32, bool) {
 
 // compressed reads an ECMA-335 compressed unsigned integer (II.23.2).
 func compressed(b []byte) (uint32, bool) {
+	v, n := compressedN(b)
+	return v, n > 0
+}
+
+// compressedN is compressed and how many bytes it takes (0: malformed).
+func compressedN(b []byte) (uint32, int) {
 	switch {
 	case len(b) >= 1 && b[0]&0x80 == 0:
-		return uint32(b[0]), true
+		return uint32(b[0]), 1
 	case len(b) >= 2 && b[0]&0xc0 == 0x80:
-		return uint32(b[0]&0x3f)<<8 | uint32(b[1]), true
+		return uint32(b[0]&0x3f)<<8 | uint32(b[1]), 2
 	case len(b) >= 4 && b[0]&0xe0 == 0xc0:
-		return uint32(b[0]&0x1f)<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3]), true
+		return uint32(b[0]&0x1f)<<24 | uint32(b[1])<<16 | uint32(b[2])<<8 | uint32(b[3]), 4
 	}
-	return 0, false
+	return 0, 0
 }

@@ -8,6 +8,7 @@ import "C"
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -181,18 +182,17 @@ type tailWaits struct {
 func (tw *tailWaits) add(w *tailWait) {
 	tw.mu.Lock()
 	defer tw.mu.Unlock()
-	waiting := false
-	for _, c := range w.later {
-		if c.Name != "" {
-			if tw.byName == nil {
-				tw.byName = map[string][]*tailWait{}
-			}
-			tw.byName[c.Name] = append(tw.byName[c.Name], w)
-			waiting = true
-		}
-	}
-	if !waiting {
+	if !w.anyLater() {
 		w.publish()
+		return
+	}
+	if tw.byName == nil {
+		tw.byName = map[string][]*tailWait{}
+	}
+	for i, c := range w.later {
+		if c.Name != "" && !slices.ContainsFunc(w.later[:i], func(p flows.Callee) bool { return p.Name == c.Name }) {
+			tw.byName[c.Name] = append(tw.byName[c.Name], w) // once per name
+		}
 	}
 }
 
@@ -210,7 +210,10 @@ func (tw *tailWaits) named(module uint64, token uint32, meta clr.Metadata, name 
 	if err != nil {
 		return
 	}
-	chain := typeChain(meta, owner)
+	chain, ok := flows.TypeDefNames(meta, owner)
+	if !ok {
+		return
+	}
 	kept := waits[:0]
 	for _, w := range waits {
 		for i, c := range w.later {
@@ -234,22 +237,6 @@ func (tw *tailWaits) named(module uint64, token uint32, meta clr.Metadata, name 
 	} else {
 		tw.byName[name] = kept
 	}
-}
-
-// typeChain is a TypeDef's names, outermost first.
-func typeChain(meta clr.Metadata, td uint32) []string {
-	var chain []string
-	for range 16 {
-		n, err := meta.TypeDefName(td)
-		if err != nil {
-			return nil
-		}
-		chain = append([]string{n}, chain...)
-		if td = meta.EnclosingClass(td); td == 0 {
-			return chain
-		}
-	}
-	return nil
 }
 
 // waiting reports whether w waits for a callee of this name.
