@@ -163,9 +163,10 @@ func overloadOf(meta clr.Metadata, td uint32, callee flows.Callee) (uint32, erro
 
 // tailWait is a function whose tail callees' keys are not all known.
 type tailWait struct {
-	c     *C.clr_fn
-	keys  []uint64       // 0 where not known yet
-	later []flows.Callee // where not known yet: the callee, by names
+	c       *C.clr_fn
+	keys    []uint64       // 0 where not known yet
+	later   []flows.Callee // where not known yet: the callee, by names
+	refused bool           // a callee named later is virtual: the frame never waits
 }
 
 // tailWaits holds the functions waiting for their tail callees of other
@@ -214,6 +215,9 @@ func (tw *tailWaits) named(module uint64, token uint32, meta clr.Metadata, name 
 	if !ok {
 		return
 	}
+	// A virtual callee is refused here as calleeKey refuses it.
+	attrs, err := meta.MethodAttrs(token)
+	virtual := err != nil || attrs&mdVirtual != 0
 	kept := waits[:0]
 	for _, w := range waits {
 		for i, c := range w.later {
@@ -225,6 +229,7 @@ func (tw *tailWaits) named(module uint64, token uint32, meta clr.Metadata, name 
 				continue
 			}
 			w.keys[i], w.later[i] = key, flows.Callee{}
+			w.refused = w.refused || virtual
 		}
 		if w.waiting(name) {
 			kept = append(kept, w)
@@ -263,6 +268,9 @@ func (w *tailWait) anyLater() bool {
 // they are (each an aligned word); a frame waits only when every one of
 // its callees is hooked.
 func (w *tailWait) publish() {
+	if w.refused {
+		return
+	}
 	for i, k := range w.keys {
 		w.c.tail_keys[i] = C.uint64_t(k)
 	}
