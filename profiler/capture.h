@@ -220,10 +220,15 @@ typedef struct clr_fn {
     // callbacks (delegates) whose target may be a closure.
     uint16_t queue_args;
     uint32_t async_owner;
-    // Set once a call of it began a trace (sampled or not): a method
-    // called as a root is never re-JIT-compiled without hooks
-    // (rejit.c), or its root spans would go.
+    // Set once a call of it began a trace (sampled or not) at the start of
+    // work, or once it is a request's handler (unit_calls): such a method
+    // is never re-JIT-compiled without hooks (rejit.c), or its root spans
+    // would go. A serving frame's other calls are getters the fold rule
+    // may judge.
     _Atomic uint32_t roots;
+    // Its calls that were units of work where calls may be requests, up to
+    // FN_HANDLER_UNITS (hooks.c unit_call).
+    _Atomic uint32_t unit_calls;
     uint32_t scan_mark; // rejit.c's thread only: seen on a shadow stack in its last scan
     // FN_ASYNC_MOVENEXT of shared generic code: its added fields are found
     // per call, in the frame's exact class (flowlayout.h), not at
@@ -331,6 +336,10 @@ typedef struct clr_frame {
     // FRAME_PASS of a work item's run: a periodic timer's tick (each is a
     // unit of work of its own).
     uint8_t tick;
+    // Any frame: the hooked calls made directly under it (0, 1, 2 for two
+    // or more), and whether one of them was a unit of work (hooks.c,
+    // is_unit, unit_call, judge_call).
+    uint8_t called, busy_child;
     // FRAME_RECORDED, a serving async loop's resume: its enter record is
     // not written yet, and is only if something under it is (hooks.c,
     // write_unwritten); ring room for it is kept meanwhile.

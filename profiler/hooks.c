@@ -173,6 +173,10 @@ static inline void shed_frame(clr_frame *f, clr_fn *fn, int root) {
     f->root = (uint8_t)root;
     if (g_cfg.fold_min_calls == 0 || (fn->flags & (FN_FOLDED | FN_NEVER_FOLDED | FN_ASYNC | FN_CLOSURE_CTOR)))
         return;
+    // A serving frame's call of a request's handler is never judged
+    // (judge_call): no clock read for it.
+    if (root == ROOT_CALL && atomic_load_explicit(&fn->roots, memory_order_relaxed) != 0)
+        return;
     uint32_t n = atomic_load_explicit(&fn->shed_seen, memory_order_relaxed) + 1;
     atomic_store_explicit(&fn->shed_seen, n, memory_order_relaxed);
     if ((n & (SHED_TIMED - 1)) == 0 || atomic_load_explicit(&fn->stat_calls, memory_order_relaxed) < g_cfg.fold_min_calls)
@@ -972,8 +976,10 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
     uint64_t tid[2] = {0, 0}, parent = 0, link[3] = {0, 0, 0};
     int unit = d > 0 ? s->stack[d - 1].unit : 0;
     if (d == 0 || under != NULL) {
-        if (atomic_load_explicit(&fn->roots, memory_order_relaxed) == 0)
-            atomic_store_explicit(&fn->roots, 1, memory_order_relaxed); // rejit.c: never unhooked
+        // rejit.c: never unhooked. A serving frame's call is marked when
+        // it ends, if it made traced calls (unit_call).
+        if (under == NULL && atomic_load_explicit(&fn->roots, memory_order_relaxed) == 0)
+            atomic_store_explicit(&fn->roots, 1, memory_order_relaxed);
         // A new trace: its id, then the sampling decision on it. An
         // unsampled trace records nothing; its calls only count depth.
         tid[0] = rng_next(s);
@@ -1058,8 +1064,14 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
         // A sampled trace may still be shed whole under load (shed.h);
         // work queued by a recorded span belongs to a trace already begun.
         if (how != LINK_JOINED && !clr_shed_admit(clr_ring_used(s), g_cfg.ring_soft, joined && (pflags & AMB_SAMPLED), coarse_clock_ns)) {
-            f->recorded = FRAME_SHED; // a root: never judged (pop_frame)
-            f->root = root_kind(under);
+            // A root at the start of work is never judged; a serving
+            // frame's call is timed as a getter's may be (judge_call).
+            if (under != NULL) {
+                shed_frame(f, fn, ROOT_CALL);
+            } else {
+                f->recorded = FRAME_SHED;
+                f->root = ROOT_WORK;
+            }
             bump(&s->shed_traces);
             bump(&s->shed_calls);
             return;
@@ -1331,6 +1343,10 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     f->flow = WORK_NONE;
     f->tick = 0;
     f->tail = TAIL_NONE;
+    f->called = 0;
+    f->busy_child = 0;
+    if (d > 0 && s->stack[d - 1].called < 2)
+        s->stack[d - 1].called++;
     if (__builtin_expect(fn->flags & FN_ACTIVITY_STOP, 0)) {
         f->recorded = FRAME_PASS;
         activity_stopped(s, fn, elt);
@@ -1394,6 +1410,49 @@ static inline int fold_judges(const clr_frame *up) {
     return !(up->level == 0 && !(up->fn != NULL && (up->fn->flags & FN_ASYNC_MOVENEXT)));
 }
 
+// A call is a unit of work when it made two traced calls or more, or one
+// that was a unit itself: what a getter does (a property read, a lookup,
+// one helper call) is not.
+static inline int is_unit(const clr_frame *f) { return f->called >= 2 || f->busy_child; }
+
+// The fold rule judges f's call, which took ns, made under up. Under a
+// frame whose calls may be requests (not fold_judges), only a getter's:
+// once up has made a unit of work's call (a request, or a CPU-bound
+// Main's `ReadAssembly`: unit_call), a call beside it that is none (what
+// such a Main's loop calls most) is judged by its time, unless its method
+// is a request's handler there (unit_call). So a handler is never judged,
+// even once the methods
+// it calls fold and lose their hooks and its calls make none, and neither
+// is a leaf handler that is all its loop calls (it has no such sibling).
+// A getter's method that folds loses its hooks (rejit.c): its calls began
+// no request.
+static inline void judge_call(const clr_frame *up, const clr_frame *f, uint64_t ns) {
+    if (fold_judges(up))
+        clr_fold_judge(&g_cfg, f->fn, ns);
+    else if (up->busy_child && !is_unit(f) && atomic_load_explicit(&f->fn->roots, memory_order_relaxed) == 0)
+        clr_fold_judge(&g_cfg, f->fn, ns); // a unit's call is counted (unit_call), not judged
+}
+
+// The call of frame f, at depth d, was a unit of work: its caller has done
+// one. When its calls may be requests, and f's was (recorded or shed, not
+// folded), f's method is a request's handler there once FN_HANDLER_UNITS
+// of its calls were units, never judged as a getter nor unhooked after.
+// One or a few are not enough: a getter's first call may run a type
+// initializer or fill a field lazily.
+enum { FN_HANDLER_UNITS = 8 };
+static inline void unit_call(clr_slot *s, const clr_frame *f, uint32_t d) {
+    clr_frame *up = &s->stack[d - 1];
+    up->busy_child = 1;
+    if (!(f->recorded == FRAME_RECORDED || f->recorded == FRAME_SHED) || fold_judges(up))
+        return;
+    uint32_t n = atomic_load_explicit(&f->fn->unit_calls, memory_order_relaxed);
+    if (n >= FN_HANDLER_UNITS)
+        return;
+    atomic_store_explicit(&f->fn->unit_calls, n + 1, memory_order_relaxed);
+    if (n + 1 == FN_HANDLER_UNITS && atomic_load_explicit(&f->fn->roots, memory_order_relaxed) == 0)
+        atomic_store_explicit(&f->fn->roots, 1, memory_order_relaxed);
+}
+
 // When the top frame f's call ended: now, or, for a frame that left by a
 // tail call to a method not traced, when it tail-called.
 static inline uint64_t frame_end(const clr_frame *f) { return f->tail == TAIL_WAITING ? f->tail_at : now_ns(); }
@@ -1407,20 +1466,22 @@ static void pop_one(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
     if (d >= g_cfg.stack_cap)
         return;
     clr_frame *f = &s->stack[d];
+    if (d > 0 && is_unit(f))
+        unit_call(s, f, d);
     if (f->recorded == FRAME_FOLDED) {
         f->recorded = FRAME_SKIPPED;
         uint64_t ns = f->start ? frame_end(f) - f->start : 0;
         // Calls folded by the span budget count for the rule too, so that
         // their method can fold and lose its hooks (rejit.c).
-        if (ns && kind == REC_LEAVE && g_cfg.fold_judge_folded && !(f->fn->flags & FN_NEVER_FOLDED) && fold_judges(&s->stack[f->anc]))
-            clr_fold_judge(&g_cfg, f->fn, ns);
+        if (ns && kind == REC_LEAVE && g_cfg.fold_judge_folded && !(f->fn->flags & FN_NEVER_FOLDED))
+            judge_call(&s->stack[f->anc], f, ns);
         clr_fold_account(s, &s->stack[f->anc], f->fn, f->fn_index, f->fold_state == FOLD_NESTED ? 0 : ns);
         return;
     }
     if (f->recorded == FRAME_SHED) {
         // Timed by shed_frame: judged as a recorded call would be.
-        if (f->start != 0 && d > 0 && kind == REC_LEAVE && fold_judges(&s->stack[d - 1]))
-            clr_fold_judge(&g_cfg, f->fn, frame_end(f) - f->start);
+        if (f->start != 0 && d > 0 && kind == REC_LEAVE)
+            judge_call(&s->stack[d - 1], f, frame_end(f) - f->start);
         return;
     }
     if (f->recorded != FRAME_RECORDED)
@@ -1438,8 +1499,8 @@ static void pop_one(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
     }
     uint64_t ts = frame_end(f);
     f->recorded = FRAME_SKIPPED;
-    if (d > 0 && kind == REC_LEAVE && !(f->fn->flags & FN_ASYNC) && fold_judges(&s->stack[d - 1]))
-        clr_fold_judge(&g_cfg, f->fn, ts - f->start);
+    if (d > 0 && kind == REC_LEAVE && !(f->fn->flags & FN_ASYNC))
+        judge_call(&s->stack[d - 1], f, ts - f->start);
     // The fixed part: the exit, then what was folded into the frame.
     uint32_t base = REC_EXIT_SIZE;
     uint16_t flags = 0;

@@ -205,14 +205,31 @@ func (g *gen) write() {
 			o.l("GC.Collect();")
 		}
 	}
+	exiter := -1
 	if g.chance(0.15) {
+		exiter = g.between(0, 6)
+	}
+	// Drawn last, so that the programs of earlier seeds stay as they were.
+	loop := g.chance(0.25)
+	if loop {
+		// Main's own loop, as a CPU-bound program's: a unit of work (Work
+		// calls Leaf) and getters beside it, each call of Main's a trace
+		// of its own once Main serves, the getters folded.
+		g.use("main-loop")
+		o.l("for (int k = 0; k < 3000; k++) { Chk.L(Work(k)); Chk.L(Leaf(k)); }")
+	}
+	if exiter >= 0 {
 		// The process ends inside a call chain, with traced frames open.
 		g.use("exit:environment-exit")
-		o.l("Exiter(%d);", g.between(0, 6))
+		o.l("Exiter(%d);", exiter)
 	}
 	o.l(`Console.WriteLine("checksum " + Chk.Hex() + " mixes " + Chk.Count.ToString(CultureInfo.InvariantCulture));`)
 	o.l("return Chk.Exit();")
 	o.close()
+	if loop {
+		o.l("static long Leaf(int k) { return k * 7L + 3; }")
+		o.l("static long Work(int k) { return Leaf(k) ^ Leaf(k + 1); }")
+	}
 	o.open("static void Exiter(int depth)")
 	o.l(`if (depth > 0) { Exiter(depth - 1); return; }`)
 	o.l(`Console.WriteLine("checksum " + Chk.Hex() + " mixes " + Chk.Count.ToString(CultureInfo.InvariantCulture) + " exit");`)

@@ -43,7 +43,7 @@ func TestEveryFeatureAppears(t *testing.T) {
 		"bcl:List", "bcl:Dictionary", "bcl:HashSet", "bcl:Queue", "bcl:Stack", "bcl:jagged-array", "bcl:multidim-array",
 		"bcl:array", "bcl:Tuple", "bcl:ValueTuple", "bcl:KeyValuePair", "bcl:Lazy", "bcl:Task", "bcl:CancellationToken",
 		"bcl:Regex", "bcl:Encoding", "bcl:object", "bcl:array-lower-bound", "bcl:IntPtr", "bcl:Exception", "bcl:Type",
-		"reflection", "gc", "exit:environment-exit", "value-oracle",
+		"reflection", "gc", "exit:environment-exit", "value-oracle", "main-loop",
 	}
 	seen := map[string]int{}
 	for s := int64(1); s <= 40; s++ {

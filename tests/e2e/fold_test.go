@@ -204,3 +204,48 @@ func TestTraceSpanBudget(t *testing.T) {
 		}
 	})
 }
+
+// TestLoopGettersFold: a CPU-bound Main that loops over its work serves by
+// the serving rule (each call it makes may be a request), yet a getter it
+// calls beside a unit of work folds and loses its hooks as it would
+// anywhere, while the unit of work, whose calls make calls, never folds:
+// each of its calls stays a trace of its own (TestServingLeaf: a leaf
+// that is all a loop calls stays a request too).
+func TestLoopGettersFold(t *testing.T) {
+	const n = 20000
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		args := []string{"loop", fmt.Sprint(n)}
+		want := runApp(t, rt, "Fold", args, runOpts{})
+		for _, capture := range []string{"on", "off"} {
+			t.Run("capture="+capture, func(t *testing.T) {
+				loopGettersFold(t, rt, args, want, capture)
+			})
+		}
+	})
+}
+
+func loopGettersFold(t *testing.T, rt dotnetRuntime, args []string, want run, capture string) {
+	r := runApp(t, rt, "Fold", args, runOpts{profiler: true, env: map[string]string{"CLROTEL_LOG_LEVEL": "info", "CLROTEL_CAPTURE": capture}})
+	if r.ExitCode != want.ExitCode || r.Stdout != want.Stdout {
+		t.Fatalf("traced run differs: exit %d\n%s\nwant\n%s", r.ExitCode, r.Stdout, want.Stdout)
+	}
+	a := readAccount(t, r.Stderr)
+	if a.dropped != 0 {
+		t.Errorf("%d calls dropped", a.dropped)
+	}
+	var get string
+	for _, line := range strings.Split(r.Stderr, "\n") {
+		if strings.Contains(line, "Acme.Fold.Box.Work(") {
+			t.Errorf("the unit of work folded: %q", line)
+		}
+		if strings.Contains(line, "Acme.Fold.Box.Get()") {
+			get = line
+		}
+	}
+	if !strings.HasSuffix(get, "(counted until re-JIT)") {
+		t.Errorf("Get(), called by the loop beside Work(), is not folded and re-JIT-compiled: %q\n%s", get, r.Stderr)
+	}
+	if countNamed(r.Spans, "Box.Work(") == 0 {
+		t.Errorf("no Work() span:\n%s", r.Stderr)
+	}
+}

@@ -94,8 +94,15 @@ static int setup(void) {
 // thread's outermost frame; or (SHED_SERVED) each call right under a root
 // of its own, a call of the thread's outermost frame once that frame serves
 // (recorded before the backlog flag goes up). Reports the method's judged
-// calls and whether it folded.
-enum { SHED_NESTED = 0, SHED_DIRECT = 1, SHED_SERVED = 2 };
+// calls and whether it folded. Under a frame that serves: SHED_GETTER,
+// each call a leaf, after one call beside them made two calls (a unit of
+// work's); SHED_WRAPPER, each call making one call, after such a call;
+// SHED_LONE_LEAF, each a leaf, with no such call beside them (a loop whose
+// handler is a leaf); SHED_HANDLER, each call making two calls, after such
+// a call; SHED_HANDLER_LEAF, its first 10 calls making two calls, the rest
+// none (what it calls folded and lost its hooks); SHED_LAZY_GETTER, its
+// first call making two calls (a type initializer), the rest none.
+enum { SHED_NESTED = 0, SHED_DIRECT = 1, SHED_SERVED = 2, SHED_GETTER = 3, SHED_LONE_LEAF = 4, SHED_HANDLER = 5, SHED_HANDLER_LEAF = 6, SHED_WRAPPER = 7, SHED_LAZY_GETTER = 8 };
 typedef struct {
 	uint32_t min_calls;
 	uint64_t max_ns;
@@ -103,6 +110,7 @@ typedef struct {
 	int shape;
 	uint32_t judged;
 	int folded;
+	int rejit; // it may lose its hooks (clr_rejit_wanted)
 } shed_fold_t;
 
 static void *shed_fold_thread(void *arg) {
@@ -113,7 +121,41 @@ static void *shed_fold_thread(void *arg) {
 	mid.function_id = 0x3010;
 	mid.index = 2;
 	mid.flags = FN_SELECTED;
-	if (r->shape == SHED_SERVED) {
+	clr_fn unit, part;
+	memset(&unit, 0, sizeof unit);
+	unit.function_id = 0x3020;
+	unit.index = 3;
+	unit.flags = FN_SELECTED;
+	memset(&part, 0, sizeof part);
+	part.function_id = 0x3030;
+	part.index = 4;
+	part.flags = FN_SELECTED;
+	if (r->shape >= SHED_GETTER) {
+		clr_on_enter(&root, 1000);
+		for (int i = 0; i < 40; i++) { // the root serves from here
+			clr_on_enter(&mid, 950);
+			clr_on_leave(&mid, 950);
+		}
+		atomic_store(&clr_shed.backlog, 1);
+		if (r->shape != SHED_LONE_LEAF) {
+			clr_on_enter(&unit, 950);
+			for (int k = 0; k < 2; k++) {
+				clr_on_enter(&part, 900);
+				clr_on_leave(&part, 900);
+			}
+			clr_on_leave(&unit, 950);
+		}
+		for (int i = 0; i < r->n; i++) {
+			clr_on_enter(&fn, 950);
+			int parts = r->shape == SHED_WRAPPER ? 1 : r->shape == SHED_HANDLER || (r->shape == SHED_HANDLER_LEAF && i < 10) || (r->shape == SHED_LAZY_GETTER && i == 0) ? 2 : 0;
+			for (int k = 0; k < parts; k++) {
+				clr_on_enter(&part, 900);
+				clr_on_leave(&part, 900);
+			}
+			clr_on_leave(&fn, 950);
+		}
+		clr_on_leave(&root, 1000);
+	} else if (r->shape == SHED_SERVED) {
 		clr_on_enter(&root, 1000);
 		for (int i = 0; i < 40; i++) {
 			clr_on_enter(&mid, 950);
@@ -142,6 +184,7 @@ static void *shed_fold_thread(void *arg) {
 	}
 	r->judged = atomic_load(&fn.stat_calls);
 	r->folded = (fn.flags & FN_FOLDED) != 0;
+	r->rejit = clr_rejit_wanted(&fn);
 	return NULL;
 }
 
@@ -677,19 +720,25 @@ func UnsampledPairs(n int) uint64 { return uint64(C.bench_skipped(C.long(n))) }
 type ShedShape int
 
 const (
-	ShedNested ShedShape = C.SHED_NESTED // under a call of another method, under the root
-	ShedDirect ShedShape = C.SHED_DIRECT // right under the root, the thread's outermost frame
-	ShedServed ShedShape = C.SHED_SERVED // right under roots a serving frame's calls began
+	ShedNested      ShedShape = C.SHED_NESTED       // under a call of another method, under the root
+	ShedDirect      ShedShape = C.SHED_DIRECT       // right under the root, the thread's outermost frame
+	ShedServed      ShedShape = C.SHED_SERVED       // right under roots a serving frame's calls began
+	ShedGetter      ShedShape = C.SHED_GETTER       // a serving frame's calls, leaves, beside a call that made calls
+	ShedLoneLeaf    ShedShape = C.SHED_LONE_LEAF    // a serving frame's calls, leaves, alone
+	ShedHandler     ShedShape = C.SHED_HANDLER      // a serving frame's calls, each making a call
+	ShedHandlerLeaf ShedShape = C.SHED_HANDLER_LEAF // the same, but for its first calls leaves
+	ShedWrapper     ShedShape = C.SHED_WRAPPER      // a serving frame's calls, each making one call
+	ShedLazyGetter  ShedShape = C.SHED_LAZY_GETTER  // the same as ShedGetter, but for its first call
 )
 
 // ShedFold calls a method n times in traces shed whole, shaped as shape
 // says, on a thread of its own, with the fold rule on (minCalls, maxNs); it
 // reports how many of the calls the rule judged and whether the method
-// folded.
-func ShedFold(minCalls uint32, maxNs uint64, n int, shape ShedShape) (judged uint32, folded bool) {
+// folded, and whether it may then lose its hooks.
+func ShedFold(minCalls uint32, maxNs uint64, n int, shape ShedShape) (judged uint32, folded, rejit bool) {
 	r := C.shed_fold_t{min_calls: C.uint32_t(minCalls), max_ns: C.uint64_t(maxNs), n: C.int(n), shape: C.int(shape)}
 	C.shed_fold(&r)
-	return uint32(r.judged), r.folded != 0
+	return uint32(r.judged), r.folded != 0, r.rejit != 0
 }
 
 // RecordNs is the time the hooks counted recording admitted calls, over

@@ -327,14 +327,29 @@ func TestShedCallsFoldAsRecordedOnes(t *testing.T) {
 		{"right under the thread's root", 10, 300, ShedDirect, false, 0, 0},
 		// Each root is the request's handler, its calls the request's parts.
 		{"right under roots a serving frame's calls began", 10, 300, ShedServed, true, 10, 300},
+		// A serving frame's calls: a getter beside a unit of work folds
+		// (a CPU-bound Main's loop), as does one that calls one helper; a
+		// leaf handler alone does not, nor does a handler that works
+		// through calls, even once what it calls folded and lost its hooks.
+		{"a getter beside a unit of work", 10, 300, ShedGetter, true, 10, 300},
+		{"a getter calling one helper", 10, 300, ShedWrapper, true, 10, 300},
+		{"a getter whose first call ran a type initializer", 10, 300, ShedLazyGetter, true, 10, 300},
+		{"a leaf that is all a serving frame calls", 10, 300, ShedLoneLeaf, false, 0, 0},
+		{"a serving frame's calls that make calls", 10, 300, ShedHandler, false, 0, 0},
+		{"a handler whose callees lost their hooks", 10, 1000, ShedHandlerLeaf, false, 0, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			// 10 ms: no call of the replay is long, however loaded the machine.
-			judged, folded := ShedFold(tt.min, 10_000_000, tt.calls, tt.shape)
+			judged, folded, rejit := ShedFold(tt.min, 10_000_000, tt.calls, tt.shape)
 			if folded != tt.wantFolded || judged < tt.judgedMin || judged > tt.judgedMax {
 				t.Errorf("%d calls in shed traces (shape %d), rule of %d: %d judged, folded %v; want %d to %d judged, folded %v",
 					tt.calls, tt.shape, tt.min, judged, folded, tt.judgedMin, tt.judgedMax, tt.wantFolded)
+			}
+			// None of its calls began a request: once folded it may lose
+			// its hooks (a getter a serving frame called too).
+			if folded && !rejit {
+				t.Errorf("shape %d: folded, but kept from re-JIT", tt.shape)
 			}
 		})
 	}

@@ -10,6 +10,9 @@
 //                  folded methods lands meanwhile) and then calls itself
 //                  into a throw it catches, Mark() 3 times, sleeps, then
 //                  calls Get(), Step() and Rec() N times each again
+//   Fold loop N    Main itself calls Work() (a unit of work: it calls Mid())
+//                  and Get() twice, N times, with a pause after the first
+//                  N/10 (re-JIT lands meanwhile): a CPU-bound Main's loop
 using System;
 using System.Threading;
 
@@ -27,6 +30,7 @@ namespace Acme.Fold
             return i & 7;
         }
         public int Mid(int i) { return (i * 31) ^ v; }
+        public int Work(int i) { return Mid(i) + Mid(i + 1); }
         // Folded once called often; its last call ends the process from
         // inside (a folded call still running at exit).
         public int Last(int k)
@@ -122,6 +126,18 @@ namespace Acme.Fold
             var b = new Box(3);
             if (args[0] == "exit")
                 Leaving(b, n);
+            if (args[0] == "loop")
+            {
+                long sum = 0;
+                for (int i = 0; i < n; i++)
+                {
+                    sum += b.Work(i) + b.Get() + b.Get();
+                    if (i == n / 10)
+                        Thread.Sleep(500);
+                }
+                Console.WriteLine("result " + sum);
+                return 0;
+            }
             if (args[0] == "rejit")
             {
                 Console.WriteLine("result " + ReJit(b, n));
