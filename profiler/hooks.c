@@ -976,8 +976,8 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
     uint64_t tid[2] = {0, 0}, parent = 0, link[3] = {0, 0, 0};
     int unit = d > 0 ? s->stack[d - 1].unit : 0;
     if (d == 0 || under != NULL) {
-        // rejit.c: never unhooked. A serving frame's call is marked when
-        // it ends, if it made traced calls (unit_call).
+        // rejit.c: never unhooked. A serving frame's call is marked only
+        // once its method is a request's handler (unit_call).
         if (under == NULL && atomic_load_explicit(&fn->roots, memory_order_relaxed) == 0)
             atomic_store_explicit(&fn->roots, 1, memory_order_relaxed);
         // A new trace: its id, then the sampling decision on it. An
@@ -1421,11 +1421,10 @@ static inline int is_unit(const clr_frame *f) { return f->called >= 2 || f->busy
 // Main's `ReadAssembly`: unit_call), a call beside it that is none (what
 // such a Main's loop calls most) is judged by its time, unless its method
 // is a request's handler there (unit_call). So a handler is never judged,
-// even once the methods
-// it calls fold and lose their hooks and its calls make none, and neither
-// is a leaf handler that is all its loop calls (it has no such sibling).
-// A getter's method that folds loses its hooks (rejit.c): its calls began
-// no request.
+// even once the methods it calls fold and lose their hooks and its calls
+// make none, and neither is a leaf handler that is all its loop calls (it
+// has no such sibling). A getter's method that folds loses its hooks
+// (rejit.c): its calls began no request.
 static inline void judge_call(const clr_frame *up, const clr_frame *f, uint64_t ns) {
     if (fold_judges(up))
         clr_fold_judge(&g_cfg, f->fn, ns);
