@@ -229,6 +229,9 @@ typedef struct clr_fn {
     // Its calls that were units of work where calls may be requests, up to
     // FN_HANDLER_UNITS (hooks.c unit_call).
     _Atomic uint32_t unit_calls;
+    // The trace_key of the frame its last call to end was made under
+    // (hooks.c judge_call; plain loads and stores from any thread).
+    _Atomic uint64_t judged_trace;
     uint32_t scan_mark; // rejit.c's thread only: seen on a shadow stack in its last scan
     // FN_ASYNC_MOVENEXT of shared generic code: its added fields are found
     // per call, in the frame's exact class (flowlayout.h), not at
@@ -340,6 +343,11 @@ typedef struct clr_frame {
     // or more), and whether one of them was a unit of work (hooks.c,
     // is_unit, unit_call, judge_call).
     uint8_t called, busy_child;
+    // Any frame: which trace it is in, for the fold rule to tell a
+    // method called again in one trace from one called once in each
+    // (hooks.c, judge_call): a recorded frame's trace id's first word, a
+    // shed root's the id it would have had, else its caller's.
+    uint64_t trace_key;
     // FRAME_RECORDED, a serving async loop's resume: its enter record is
     // not written yet, and is only if something under it is (hooks.c,
     // write_unwritten); ring room for it is kept meanwhile.

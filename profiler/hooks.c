@@ -340,6 +340,7 @@ static inline void frame_recorded(clr_slot *s, clr_frame *f, uint64_t ts, const 
     f->root = 0;
     f->trace[0] = trace[0];
     f->trace[1] = trace[1];
+    f->trace_key = trace[0];
     f->span = span;
     f->fold_state = FOLD_NONE;
     f->fold_calls = 0;
@@ -525,8 +526,12 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
         if (check == ASYNC_UNTRACED)
             return ASYNC_HANDLED; // its kickoff call was not sampled
         if (check == ASYNC_DROPPED || check == ASYNC_SHED) {
-            // its calls count as dropped (shed), not it
+            // its calls count as dropped (shed), not it. A shed step is a
+            // trace of its own for the fold rule, as a recorded one's calls
+            // are judged under a step of its request's trace (judge_call).
             f->recorded = check == ASYNC_SHED ? FRAME_SHED : FRAME_DROPPED;
+            f->root = ROOT_NONE;
+            f->trace_key = rng_next(s);
             return ASYNC_HANDLED;
         }
         if (check == ASYNC_FOLDED) {
@@ -1029,6 +1034,7 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
             return;
         }
         if (how == LINK_SHED) {
+            f->trace_key = tid[0];
             shed_frame(f, fn, ROOT_WORK); // work queued by a shed trace
             bump(&s->shed_calls);
             return;
@@ -1066,6 +1072,7 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
         if (how != LINK_JOINED && !clr_shed_admit(clr_ring_used(s), g_cfg.ring_soft, joined && (pflags & AMB_SAMPLED), coarse_clock_ns)) {
             // A root at the start of work is never judged; a serving
             // frame's call is timed as a getter's may be (judge_call).
+            f->trace_key = tid[0];
             if (under != NULL) {
                 shed_frame(f, fn, ROOT_CALL);
             } else {
@@ -1345,6 +1352,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     f->tail = TAIL_NONE;
     f->called = 0;
     f->busy_child = 0;
+    f->trace_key = d > 0 ? s->stack[d - 1].trace_key : 0;
     if (d > 0 && s->stack[d - 1].called < 2)
         s->stack[d - 1].called++;
     if (__builtin_expect(fn->flags & FN_ACTIVITY_STOP, 0)) {
@@ -1425,7 +1433,20 @@ static inline int is_unit(const clr_frame *f) { return f->called >= 2 || f->busy
 // make none, and neither is a leaf handler that is all its loop calls (it
 // has no such sibling). A getter's method that folds loses its hooks
 // (rejit.c): its calls began no request.
+//
+// And only the call of a method called again in the same trace: a method
+// called once in each trace (a request's handler behind a wrapper, or
+// under an async loop's resume) drowns no trace, and folding it, however
+// short its calls, would take its span from every request. judged_trace
+// is the trace of the method's last call: a call in another trace is not
+// judged. Calls of other traces on other threads in between make a call
+// look like its trace's first, which only delays a verdict.
 static inline void judge_call(const clr_frame *up, const clr_frame *f, uint64_t ns) {
+    clr_fn *fn = f->fn;
+    if (atomic_load_explicit(&fn->judged_trace, memory_order_relaxed) != up->trace_key) {
+        atomic_store_explicit(&fn->judged_trace, up->trace_key, memory_order_relaxed);
+        return;
+    }
     if (fold_judges(up))
         clr_fold_judge(&g_cfg, f->fn, ns);
     else if (up->busy_child && !is_unit(f) && atomic_load_explicit(&f->fn->roots, memory_order_relaxed) == 0)

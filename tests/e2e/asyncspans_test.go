@@ -517,23 +517,37 @@ func TestAsyncConcurrentFlows(t *testing.T) {
 }
 
 // Calls folded while an async method runs after an await (a hot, short
-// method, folded by the default rule) are counted on the async span.
+// method, folded by the default rule) are counted on the async span. The
+// rule judges only a method called again in the same trace: called once
+// in each flow's trace, after its await, Check keeps every span; called
+// twice, it folds and is counted there.
 func TestAsyncFoldedIntoAsyncSpan(t *testing.T) {
 	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
 		const n = 3000
-		r := asyncRun(t, rt, []string{"many", fmt.Sprint(n)},
-			// Exact counts: re-JIT off (it stops counting; TestFoldReJIT).
-			map[string]string{"CLROTEL_EXCLUDE": "Program.Main", "CLROTEL_RING_KB": "32768", "CLROTEL_FOLD_MIN_CALLS": "100", "CLROTEL_FOLD_REJIT": "off"})
-		waits := byName(r.Spans, asyncNS+"Cases.Wait(Int32 id, System.Threading.Tasks.Task gate)")
-		checks := len(byName(r.Spans, asyncNS+"Cases.Check(Int32 id)"))
-		var folded int64
-		for _, w := range waits {
-			if c, ok := w.Attrs["clrotel.folded.count"].(int64); ok {
-				folded += c
-			}
-		}
-		if len(waits) != n || folded == 0 || int64(checks)+folded != n {
-			t.Errorf("%d Wait spans, %d Check spans, %d Check calls folded into Wait spans: want %d calls in all", len(waits), checks, folded, n)
+		for _, tc := range []struct {
+			mode, wait string
+			per        int  // Check calls per flow
+			folds      bool // whether some fold
+		}{
+			{"many", "Cases.Wait(Int32 id, System.Threading.Tasks.Task gate)", 1, false},
+			{"manytwice", "Cases.WaitTwice(Int32 id, System.Threading.Tasks.Task gate)", 2, true},
+		} {
+			t.Run(tc.mode, func(t *testing.T) {
+				r := asyncRun(t, rt, []string{tc.mode, fmt.Sprint(n)},
+					// Exact counts: re-JIT off (it stops counting; TestFoldReJIT).
+					map[string]string{"CLROTEL_EXCLUDE": "Program.Main", "CLROTEL_RING_KB": "32768", "CLROTEL_FOLD_MIN_CALLS": "100", "CLROTEL_FOLD_REJIT": "off"})
+				waits := byName(r.Spans, asyncNS+tc.wait)
+				checks := len(byName(r.Spans, asyncNS+"Cases.Check(Int32 id)"))
+				var folded int64
+				for _, w := range waits {
+					if c, ok := w.Attrs["clrotel.folded.count"].(int64); ok {
+						folded += c
+					}
+				}
+				if len(waits) != n || (folded != 0) != tc.folds || int64(checks)+folded != int64(tc.per*n) {
+					t.Errorf("%d Wait spans, %d Check spans, %d Check calls folded into Wait spans: want %d calls in all, folded: %v", len(waits), checks, folded, tc.per*n, tc.folds)
+				}
+			})
 		}
 	})
 }

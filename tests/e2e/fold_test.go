@@ -22,8 +22,9 @@ func foldedCalls(spans []otlpsink.Span) int {
 }
 
 // foldsAfter replays the default folding rule over a method's spans, in
-// the order they began, as the hooks judged them (a call that ended by an
-// exception is not judged), and returns how many spans the rule lets the
+// the order they began, as the hooks judged them on one thread (a call
+// that ended by an exception is not judged, nor one in another trace than
+// the method's call before), and returns how many spans the rule lets the
 // method have before it folds: all of them when it never folds. How many
 // calls that is depends on how many ran long, which the machine's load
 // decides: a test checks that the spans stop where the rule says, not at
@@ -33,8 +34,13 @@ func foldsAfter(spans []otlpsink.Span) int {
 	slices.SortFunc(spans, func(a, b otlpsink.Span) int { return a.Start.Compare(b.Start) })
 	rule := folding.DefaultRule()
 	var m folding.Method
+	last := ""
 	for i, s := range spans {
 		if len(events(s, "exception")) > 0 {
+			continue
+		}
+		if s.TraceID != last {
+			last = s.TraceID
 			continue
 		}
 		if m = rule.Judge(m, s.Duration()); m.Folded {
@@ -70,8 +76,8 @@ func TestFolding(t *testing.T) {
 				if a.dropped != 0 || len(r.Spans)+folded != calls {
 					t.Errorf("%d spans + %d folded calls, %d dropped; want %d calls accounted for", len(r.Spans), folded, a.dropped, calls)
 				}
-				if gets := byNameFragment(r.Spans, "Box.Get()"); len(gets) < 250 || len(gets) != foldsAfter(gets) {
-					t.Errorf("%d spans of Get(): want the %d the rule lets it have before it folds (at least 250)", len(gets), foldsAfter(gets))
+				if gets := byNameFragment(r.Spans, "Box.Get()"); len(gets) < 251 || len(gets) != foldsAfter(gets) {
+					t.Errorf("%d spans of Get(): want the %d the rule lets it have before it folds (at least 251: the trace's first and 250 judged)", len(gets), foldsAfter(gets))
 				}
 				risky := byNameFragment(r.Spans, "Box.Risky(")
 				if len(risky) != foldsAfter(risky) {

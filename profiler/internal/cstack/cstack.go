@@ -93,7 +93,8 @@ static int setup(void) {
 // method (SHED_NESTED) or right under the root (SHED_DIRECT), the root the
 // thread's outermost frame; or (SHED_SERVED) each call right under a root
 // of its own, a call of the thread's outermost frame once that frame serves
-// (recorded before the backlog flag goes up). Reports the method's judged
+// (recorded before the backlog flag goes up), or two calls under each such
+// root (SHED_SERVED_TWICE). Reports the method's judged
 // calls and whether it folded. Under a frame that serves: SHED_GETTER,
 // each call a leaf, after one call beside them made two calls (a unit of
 // work's); SHED_WRAPPER, each call making one call, after such a call;
@@ -102,7 +103,7 @@ static int setup(void) {
 // a call; SHED_HANDLER_LEAF, its first 10 calls making two calls, the rest
 // none (what it calls folded and lost its hooks); SHED_LAZY_GETTER, its
 // first call making two calls (a type initializer), the rest none.
-enum { SHED_NESTED = 0, SHED_DIRECT = 1, SHED_SERVED = 2, SHED_GETTER = 3, SHED_LONE_LEAF = 4, SHED_HANDLER = 5, SHED_HANDLER_LEAF = 6, SHED_WRAPPER = 7, SHED_LAZY_GETTER = 8 };
+enum { SHED_NESTED = 0, SHED_DIRECT = 1, SHED_SERVED = 2, SHED_GETTER = 3, SHED_LONE_LEAF = 4, SHED_HANDLER = 5, SHED_HANDLER_LEAF = 6, SHED_WRAPPER = 7, SHED_LAZY_GETTER = 8, SHED_SERVED_TWICE = 9 };
 typedef struct {
 	uint32_t min_calls;
 	uint64_t max_ns;
@@ -130,7 +131,7 @@ static void *shed_fold_thread(void *arg) {
 	part.function_id = 0x3030;
 	part.index = 4;
 	part.flags = FN_SELECTED;
-	if (r->shape >= SHED_GETTER) {
+	if (r->shape >= SHED_GETTER && r->shape != SHED_SERVED_TWICE) {
 		clr_on_enter(&root, 1000);
 		for (int i = 0; i < 40; i++) { // the root serves from here
 			clr_on_enter(&mid, 950);
@@ -155,17 +156,20 @@ static void *shed_fold_thread(void *arg) {
 			clr_on_leave(&fn, 950);
 		}
 		clr_on_leave(&root, 1000);
-	} else if (r->shape == SHED_SERVED) {
+	} else if (r->shape == SHED_SERVED || r->shape == SHED_SERVED_TWICE) {
 		clr_on_enter(&root, 1000);
 		for (int i = 0; i < 40; i++) {
 			clr_on_enter(&mid, 950);
 			clr_on_leave(&mid, 950);
 		}
 		atomic_store(&clr_shed.backlog, 1);
-		for (int i = 0; i < r->n; i++) {
+		int per = r->shape == SHED_SERVED_TWICE ? 2 : 1;
+		for (int i = 0; i < r->n; i += per) {
 			clr_on_enter(&mid, 950);
-			clr_on_enter(&fn, 900);
-			clr_on_leave(&fn, 900);
+			for (int k = 0; k < per; k++) {
+				clr_on_enter(&fn, 900);
+				clr_on_leave(&fn, 900);
+			}
 			clr_on_leave(&mid, 950);
 		}
 		clr_on_leave(&root, 1000);
@@ -723,6 +727,7 @@ const (
 	ShedNested      ShedShape = C.SHED_NESTED       // under a call of another method, under the root
 	ShedDirect      ShedShape = C.SHED_DIRECT       // right under the root, the thread's outermost frame
 	ShedServed      ShedShape = C.SHED_SERVED       // right under roots a serving frame's calls began
+	ShedServedTwice ShedShape = C.SHED_SERVED_TWICE // twice under each of those roots
 	ShedGetter      ShedShape = C.SHED_GETTER       // a serving frame's calls, leaves, beside a call that made calls
 	ShedLoneLeaf    ShedShape = C.SHED_LONE_LEAF    // a serving frame's calls, leaves, alone
 	ShedHandler     ShedShape = C.SHED_HANDLER      // a serving frame's calls, each making a call

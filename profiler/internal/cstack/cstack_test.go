@@ -309,7 +309,9 @@ func TestIteratorEnumeratedAgain(t *testing.T) {
 // then 1 in 64. It folds after the rule's calls, not 64 times as many.
 // Right under the trace's root (a request's entry under the lambda a loop
 // queued) it is never judged, as it would not be in a recorded trace:
-// shedding must not take a request away.
+// shedding must not take a request away. Nor is a call of a method's
+// that is its first in the trace: a method called once in each request
+// never folds.
 func TestShedCallsFoldAsRecordedOnes(t *testing.T) {
 	tests := []struct {
 		name       string
@@ -321,12 +323,15 @@ func TestShedCallsFoldAsRecordedOnes(t *testing.T) {
 		judgedMax  uint32 // at most
 	}{
 		{"past the rule's calls", 250, 300, ShedNested, true, 250, 300},
-		{"short of them", 250, 200, ShedNested, false, 200, 200},
+		{"short of them", 250, 200, ShedNested, false, 199, 199}, // all but the trace's first
 		{"a small rule", 10, 20, ShedNested, true, 10, 20},
 		// A thread's outermost frame: its calls may be a loop's requests.
 		{"right under the thread's root", 10, 300, ShedDirect, false, 0, 0},
-		// Each root is the request's handler, its calls the request's parts.
-		{"right under roots a serving frame's calls began", 10, 300, ShedServed, true, 10, 300},
+		// Each root is the request's handler, its calls the request's
+		// parts: a method called once in each request is not judged, one
+		// called again is.
+		{"once under each root a serving frame's call began", 10, 300, ShedServed, false, 0, 0},
+		{"twice under each root a serving frame's call began", 10, 300, ShedServedTwice, true, 10, 150},
 		// A serving frame's calls: a getter beside a unit of work folds
 		// (a CPU-bound Main's loop), as does one that calls one helper; a
 		// leaf handler alone does not, nor does a handler that works

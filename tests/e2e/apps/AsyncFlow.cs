@@ -67,6 +67,13 @@ namespace Acme.Async
 
         public static int Check(int id) { return id; }
 
+        // Check called twice in the flow's trace, after the await.
+        public static async Task<int> WaitTwice(int id, Task gate)
+        {
+            await gate;
+            return Check(id) + Check(id);
+        }
+
         public static async Task<int> Deep(int n)
         {
             if (n == 0)
@@ -549,10 +556,12 @@ public static class Program
                 break;
             }
             case "many":
+            case "manytwice":
             {
                 var gate = new TaskCompletionSource<bool>();
                 var ts = new Task<int>[n];
-                for (int i = 0; i < n; i++) ts[i] = Acme.Async.Cases.Wait(i, gate.Task);
+                for (int i = 0; i < n; i++)
+                    ts[i] = mode == "many" ? Acme.Async.Cases.Wait(i, gate.Task) : Acme.Async.Cases.WaitTwice(i, gate.Task);
                 gate.SetResult(true);
                 Task.WaitAll(ts);
                 long sum = 0;
