@@ -923,10 +923,16 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
     // any unit of work, begins a trace of its own (serving.h), linked to
     // the span it is called under (`under`); a method the rule folded stays
     // folded there (a hot helper of a long computation is no request).
+    // A method exempt from folding (FN_FOLD_EXEMPT) called under a folded
+    // call is decided under the span that call folds into, pd, where its
+    // span nests as it does once the folded method lost its hooks.
     uint64_t ts = 0;
     clr_frame *under = NULL;
+    uint32_t pd = d > 0 ? d - 1 : 0;
+    if (d > 0 && s->stack[pd].recorded == FRAME_FOLDED && (fn->flags & FN_FOLD_EXEMPT))
+        pd = s->stack[pd].anc;
     if (d > 0) {
-        clr_frame *parent = &s->stack[d - 1];
+        clr_frame *parent = &s->stack[pd];
         switch (parent->recorded) {
         case FRAME_RECORDED: {
             // Whether the parent serves is decided on the coarse clock; a
@@ -938,7 +944,7 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
             }
             ts = now_ns();
             if (fn->flags & FN_FOLDED) {
-                fold_begin(s, f, d - 1, ts);
+                fold_begin(s, f, pd, ts);
                 return;
             }
             // Near the trace's span budget calls fold too, except those of a
@@ -946,7 +952,7 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
             // more): the calls worth a span keep theirs, up to the budget.
             if (clr_budget_folds(g_cfg.max_trace_spans, s->trace_spans, fn) && !(fn->flags & FN_ASYNC)) {
                 s->trace_truncated = 1;
-                fold_begin(s, f, d - 1, ts);
+                fold_begin(s, f, pd, ts);
                 return;
             }
             break;
@@ -979,7 +985,7 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
     uint16_t flags = 0;
     uint32_t size = REC_HEADER + 8;
     uint64_t tid[2] = {0, 0}, parent = 0, link[3] = {0, 0, 0};
-    int unit = d > 0 ? s->stack[d - 1].unit : 0;
+    int unit = d > 0 ? s->stack[pd].unit : 0;
     if (d == 0 || under != NULL) {
         // rejit.c: never unhooked. A serving frame's call is marked only
         // once its method is a request's handler (unit_call).
@@ -1127,8 +1133,8 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
     if (p == NULL) {
         // No room for a record: under a recorded parent the call folds into
         // it (counted, its subtree too) rather than dropping a subtree.
-        if (d > 0 && s->stack[d - 1].recorded == FRAME_RECORDED) {
-            fold_begin(s, f, d - 1, ts);
+        if (d > 0 && s->stack[pd].recorded == FRAME_RECORDED) {
+            fold_begin(s, f, pd, ts);
             return;
         }
         f->recorded = FRAME_DROPPED;
@@ -1167,7 +1173,7 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
     ring_commit(s, size);
     record_timed(s, ts);
     int root = (flags & RF_ROOT) != 0;
-    frame_recorded(s, f, ts, root ? tid : s->stack[d - 1].trace, span, unit, root ? 0 : level_under(s, d));
+    frame_recorded(s, f, ts, root ? tid : s->stack[pd].trace, span, unit, root ? 0 : level_under(s, pd + 1));
     f->async_linked = 0;
     f->values_off = values_off;
     if (root) {

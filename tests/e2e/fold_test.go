@@ -170,6 +170,46 @@ func TestFoldExempt(t *testing.T) {
 	})
 }
 
+// TestFoldExemptUnderFolded: an exempt method called by one that folds
+// keeps a span per call, under the folded method's caller, whether the
+// folded method keeps its hooks (re-JIT off) or loses them: Nested calls
+// Outer in a loop, Outer folds, and Outer calls the exempt Inner.
+func TestFoldExemptUnderFolded(t *testing.T) {
+	const n = 3000
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		for _, rejit := range []string{"off", "on"} {
+			t.Run("rejit="+rejit, func(t *testing.T) {
+				r := runApp(t, rt, "Fold", []string{"nested", fmt.Sprint(n)}, runOpts{profiler: true, env: map[string]string{
+					"CLROTEL_FOLD_EXEMPT": "Acme.Fold.Box.Inner", "CLROTEL_FOLD_REJIT": rejit, "CLROTEL_LOG_LEVEL": "info",
+				}})
+				if a := readAccount(t, r.Stderr); a.dropped != 0 {
+					t.Fatalf("%d calls dropped", a.dropped)
+				}
+				outer := byNameFragment(r.Spans, "Box.Outer(")
+				if len(outer) == n {
+					t.Fatalf("Outer() never folded: %d spans", len(outer))
+				}
+				nested := byNameContains(t, r.Spans, "Program.Nested(")
+				parents := map[string]bool{nested.SpanID: true}
+				for _, o := range outer {
+					parents[o.SpanID] = true
+				}
+				inner := byNameFragment(r.Spans, "Box.Inner(")
+				under := 0
+				for _, s := range inner {
+					if parents[s.ParentSpanID] && s.TraceID == nested.TraceID {
+						under++
+					}
+				}
+				if len(inner) != n || under != n {
+					t.Errorf("%d spans of the exempt Inner(), %d of them under Outer() or Nested(); want %d (Outer() folded after %d spans)\n%s",
+						len(inner), under, n, len(outer), tail(r.Stderr, 2000))
+				}
+			})
+		}
+	})
+}
+
 // TestTraceSpanBudget: near CLROTEL_MAX_SPANS_PER_TRACE spans, further calls
 // fold into their parents, and the root says the trace was truncated; a
 // slow method keeps a span per call in the budget's last tenth, and no

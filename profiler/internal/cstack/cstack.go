@@ -636,6 +636,7 @@ const (
 const (
 	Selected = uint32(C.FN_SELECTED)
 	Folded   = uint32(C.FN_SELECTED | C.FN_FOLDED)
+	Exempt   = uint32(C.FN_SELECTED | C.FN_FOLD_EXEMPT)
 	Kickoff  = uint32(C.FN_SELECTED | C.FN_ASYNC_KICKOFF)
 	IterCtor = uint32(C.FN_SELECTED | C.FN_ASYNC_MOVENEXT | C.FN_PLUMBING)
 	IterStep = uint32(C.FN_SELECTED | C.FN_ASYNC_MOVENEXT | C.FN_ITER_STEP)

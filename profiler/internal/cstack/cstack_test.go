@@ -2,6 +2,7 @@ package cstack
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -193,6 +194,45 @@ func TestIteratorMadeUnderAFoldedCall(t *testing.T) {
 				t.Errorf("%d steps' calls, %d dropped; want 2, none", steps, r.Dropped)
 			}
 		})
+	}
+}
+
+// A call of a method exempt from folding under a folded call is recorded,
+// its span under the one the folded call folds into, as it is once the
+// folded method lost its hooks; what it calls is decided under it. A call
+// of a method not exempt under the folded call still folds.
+func TestExemptUnderAFoldedCall(t *testing.T) {
+	const (
+		root = iota
+		folded
+		exempt
+		plain
+	)
+	flags := []uint32{root: Selected, folded: Folded, exempt: Exempt, plain: Selected}
+	evs := []Event{enter(root, 1000), enter(folded, 900),
+		enter(exempt, 800), enter(plain, 700), leave(plain, 700), leave(exempt, 800),
+		enter(plain, 800), leave(plain, 800),
+		leave(folded, 900), leave(root, 1000)}
+	r := ReplayObjects(evs, flags)
+	if len(r.Left) != 0 || r.Depths[len(r.Depths)-1] != 0 || r.Dropped != 0 {
+		t.Fatalf("unbalanced or dropped: depths %v, frames left %v, %d dropped", r.Depths, r.Left, r.Dropped)
+	}
+	for i, want := range map[int]int{1: FrameFold, 2: FrameRecorded, 3: FrameRecorded, 6: FrameFold} {
+		if r.Top[i] != want {
+			t.Errorf("event %d (fn %d): frame state %d, want %d (states %v)", i, evs[i].Fn, r.Top[i], want, r.Top)
+		}
+	}
+	// The records after the root's enter: the exempt call's and its
+	// callee's, nested, then the root's exit with the folded calls.
+	var got []uint32
+	for _, rec := range r.Records {
+		if rec.Kind == RecEnter || rec.Kind == RecLeave {
+			got = append(got, uint32(rec.Kind)<<16|rec.Fn)
+		}
+	}
+	want := []uint32{uint32(RecEnter)<<16 | exempt, uint32(RecEnter)<<16 | plain, uint32(RecLeave)<<16 | plain, uint32(RecLeave)<<16 | exempt, uint32(RecLeave)<<16 | root}
+	if !slices.Equal(got, want) {
+		t.Errorf("records (kind<<16|fn) %x, want %x", got, want)
 	}
 }
 

@@ -30,6 +30,9 @@ namespace Acme.Fold
             return i & 7;
         }
         public int Mid(int i) { return (i * 31) ^ v; }
+        // Outer folds; Inner is what a test names exempt from folding.
+        public int Outer(int i) { return Inner(i) + 1; }
+        public int Inner(int i) { return i ^ v; }
         public int Work(int i) { return Mid(i) + Mid(i + 1); }
         // Folded once called often; its last call ends the process from
         // inside (a folded call still running at exit).
@@ -109,6 +112,14 @@ namespace Acme.Fold
             return sum;
         }
 
+        static long Nested(Box b, int n)
+        {
+            long sum = 0;
+            for (int i = 0; i < n; i++)
+                sum += b.Outer(i);
+            return sum;
+        }
+
         static void Leaving(Box b, int n)
         {
             long sum = 0;
@@ -136,6 +147,11 @@ namespace Acme.Fold
                         Thread.Sleep(500);
                 }
                 Console.WriteLine("result " + sum);
+                return 0;
+            }
+            if (args[0] == "nested")
+            {
+                Console.WriteLine("result " + Nested(b, n));
                 return 0;
             }
             if (args[0] == "rejit")
