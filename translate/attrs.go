@@ -91,6 +91,17 @@ func (t *Translator) values(slots []values.Slot, stream []byte, budget int, elem
 	defer func() { clear(vals); clear(raw); t.vals, t.raw = vals[:0], raw[:0] }()
 	for i := 0; i < len(slots) && dec.More(); i++ {
 		start := dec.Offset()
+		if !elems && dec.Skip() == nil {
+			// A value the renderer's memo may replay stays encoded until
+			// the memo misses: most bytes of a service's calls are the
+			// same objects again (AppendAttrsOf).
+			if b := stream[start:dec.Offset()]; t.Render.Defers(b) {
+				vals = append(vals, values.Value{Shape: values.Encoded})
+				raw = append(raw, b)
+				continue
+			}
+		}
+		dec.Seek(start)
 		v, err := dec.Next()
 		if err != nil {
 			t.Log.Debugf("value stream: %v", err)
@@ -106,14 +117,17 @@ func (t *Translator) values(slots []values.Slot, stream []byte, budget int, elem
 	// inside the values (a Truncated value, shown as "…", or fewer values
 	// than slots): the span says so, as when the attribute budget cuts them.
 	streamCut := len(vals) < len(slots) || len(vals) > 0 && vals[len(vals)-1].Shape == values.Truncated
-	for _, cls := range dec.NoPlanClasses() {
-		t.Methods.NeedPlan(cls)
-	}
 	t.elems = t.elems[:0]
 	if elems {
 		t.elems = t.Render.AppendElements(t.elems, slots, vals)
 	}
 	attrs, cut, used := t.Render.AppendAttrsOf(t.attrs[:0], slots, vals, raw, budget)
+	for _, cls := range dec.NoPlanClasses() {
+		t.Methods.NeedPlan(cls)
+	}
+	for _, cls := range t.Render.NoPlanClasses() {
+		t.Methods.NeedPlan(cls)
+	}
 	if cut || streamCut {
 		attrs = append(attrs, KeyValuesTruncated.Bool(true))
 	}

@@ -87,6 +87,10 @@ const (
 	Pointer
 	Skipped
 	Redacted
+	// Encoded is a top-level value left undecoded (Decoder.Skip): the
+	// Renderer decodes it from its bytes only when its Memo does not
+	// replay them (AppendAttrsOf).
+	Encoded
 )
 
 // Value is one decoded value.
@@ -184,6 +188,10 @@ func (d *Decoder) NoPlanClasses() []uint64 { return d.noPlan }
 // Offset is how many bytes have been decoded.
 func (d *Decoder) Offset() int { return d.off }
 
+// Seek makes the next value decoded the one at off, an Offset of this
+// stream; the values decoded so far stay valid.
+func (d *Decoder) Seek(off int) { d.off = off }
+
 // More reports whether values remain.
 func (d *Decoder) More() bool { return d.off < len(d.b) }
 
@@ -194,6 +202,119 @@ const maxDecodeDepth = 64
 // Truncated value, it returns a Truncated value.
 func (d *Decoder) Next() (Value, error) {
 	return d.value(0)
+}
+
+// Skip moves past the next value without decoding it: Offset then says
+// where its bytes end. It reads the stream as Next does (FuzzDecode
+// checks that both end at the same byte and fail on the same streams), and
+// a value past the end of the stream, or a Truncated one, ends it.
+func (d *Decoder) Skip() error { return d.skip(0) }
+
+func (d *Decoder) skip(depth int) error {
+	if depth > maxDecodeDepth {
+		return d.errorf("values nested deeper than %d", maxDecodeDepth)
+	}
+	if d.off >= len(d.b) {
+		return nil
+	}
+	t := d.b[d.off]
+	d.off++
+	switch t {
+	case tagNull, tagUnreadable, tagSkip, tagRedacted:
+		return nil
+	case tagPrim:
+		k, err := d.u8()
+		if err != nil {
+			return err
+		}
+		n := Kind(k).Size()
+		if n == 0 {
+			return d.errorf("primitive of kind %d", k)
+		}
+		return d.advance(n)
+	case tagString:
+		l, err := d.u32()
+		if err != nil {
+			return err
+		}
+		n, err := d.u32()
+		if err != nil {
+			return err
+		}
+		if n > l || d.need(int(n)*2) != nil {
+			return d.errorf("string of %d copied units (length %d) in %d bytes", n, l, len(d.b)-d.off)
+		}
+		d.off += int(n) * 2
+		return nil
+	case tagObject, tagStruct:
+		if err := d.advance(8); err != nil {
+			return err
+		}
+		n, err := d.u16()
+		if err != nil {
+			return err
+		}
+		if int(n) > len(d.b)-d.off+1 {
+			return d.errorf("%d fields in %d bytes", n, len(d.b)-d.off)
+		}
+		return d.skipChildren(int(n), depth)
+	case tagArray:
+		if err := d.advance(8); err != nil {
+			return err
+		}
+		rank, err := d.u8()
+		if err != nil {
+			return err
+		}
+		if err := d.advance(4 * int(rank)); err != nil {
+			return err
+		}
+		n, err := d.u32()
+		if err != nil {
+			return err
+		}
+		if int64(n) > int64(len(d.b)-d.off)+1 {
+			return d.errorf("%d elements in %d bytes", n, len(d.b)-d.off)
+		}
+		return d.skipChildren(int(n), depth)
+	case tagBoxed:
+		if err := d.advance(8); err != nil {
+			return err
+		}
+		return d.skip(depth + 1)
+	case tagNoPlan, tagDepth, tagPtr:
+		return d.advance(8)
+	case tagCycle:
+		return d.advance(1)
+	case tagTrunc:
+		d.off = len(d.b)
+		return nil
+	}
+	d.off--
+	return d.errorf("unknown tag %d", t)
+}
+
+// skipChildren skips n fields or elements, stopping after a Truncated one
+// as object and array do.
+func (d *Decoder) skipChildren(n, depth int) error {
+	for i := 0; i < n; i++ {
+		if d.off >= len(d.b) || d.b[d.off] == tagTrunc {
+			// Truncated: Next's child would be one, and ends the value.
+			return d.skip(depth + 1)
+		}
+		if err := d.skip(depth + 1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *Decoder) advance(n int) error {
+	if err := d.need(n); err != nil {
+		return err
+	}
+	d.off += n
+	return nil
 }
 
 func (d *Decoder) errorf(format string, args ...any) error {

@@ -48,6 +48,8 @@ type memoEntry struct {
 	enum  *Enum
 	raw   []byte
 	attrs []attribute.KeyValue
+	// noPlan: the classes of the NoPlan values in it.
+	noPlan []uint64
 }
 
 func (e *memoEntry) holds(s Slot, raw []byte) bool {
@@ -99,27 +101,28 @@ func (m *Memo) hash(s Slot, raw []byte) uint64 {
 	return maphash.Bytes(m.seed, raw) ^ maphash.String(m.seed, s.Key)*0x9e3779b97f4a7c15
 }
 
-// lookup returns the attributes kept for s's value raw, or whether the
-// value is seen for the second time (and is to be kept).
-func (m *Memo) lookup(h uint64, s Slot, raw []byte) (attrs []attribute.KeyValue, hit, keep bool) {
+// lookup returns the attributes kept for s's value raw and the classes
+// without a plan in it, or whether the value is seen for the second time
+// (and is to be kept).
+func (m *Memo) lookup(h uint64, s Slot, raw []byte) (attrs []attribute.KeyValue, noPlan []uint64, hit, keep bool) {
 	if e := m.entries[h]; e != nil && e.holds(s, raw) {
 		m.hits++
-		return e.attrs, true, false
+		return e.attrs, e.noPlan, true, false
 	}
 	for i := range m.recent {
 		if e := &m.recent[i]; e.used && e.hash == h && e.holds(s, raw) {
 			m.hits++
-			return e.attrs, true, false
+			return e.attrs, e.noPlan, true, false
 		}
 	}
 	if _, ok := m.seen[h]; ok {
-		return nil, false, true
+		return nil, nil, false, true
 	}
 	if len(m.seen) >= memoSeen {
 		clear(m.seen)
 	}
 	m.seen[h] = struct{}{}
-	return nil, false, false
+	return nil, nil, false, false
 }
 
 // recentSlot is the recent entry a value seen for the first time is
@@ -135,19 +138,19 @@ func (m *Memo) recentSlot(raw []byte) *recentEntry {
 }
 
 // remember makes e hold s's value raw, rendered as attrs.
-func (e *recentEntry) remember(h uint64, s Slot, raw []byte, attrs []attribute.KeyValue) {
-	e.hash, e.key, e.enum, e.attrs, e.used = h, s.Key, s.Enum, attrs, true
+func (e *recentEntry) remember(h uint64, s Slot, raw []byte, attrs []attribute.KeyValue, noPlan []uint64) {
+	e.hash, e.key, e.enum, e.attrs, e.noPlan, e.used = h, s.Key, s.Enum, attrs, noPlan, true
 	e.raw = append(e.raw[:0], raw...)
 }
 
-func (m *Memo) keep(h uint64, s Slot, raw []byte, attrs []attribute.KeyValue) {
-	n := len(raw) + len(s.Key)
+func (m *Memo) keep(h uint64, s Slot, raw []byte, attrs []attribute.KeyValue, noPlan []uint64) {
+	n := len(raw) + len(s.Key) + 8*len(noPlan)
 	for _, kv := range attrs {
 		n += len(kv.Key) + valueBytes(kv.Value)
 	}
 	if len(m.entries) >= memoEntries || m.size+n > memoBytes {
 		m.reset()
 	}
-	m.entries[h] = &memoEntry{key: s.Key, enum: s.Enum, raw: bytes.Clone(raw), attrs: attrs}
+	m.entries[h] = &memoEntry{key: s.Key, enum: s.Enum, raw: bytes.Clone(raw), attrs: attrs, noPlan: noPlan}
 	m.size += n
 }

@@ -3,6 +3,7 @@ package values
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"testing"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -33,6 +34,32 @@ func stream(t testing.TB, b []byte) ([]Value, [][]byte) {
 	return vals, raw
 }
 
+// lazyStream reads a stream as the drainer does: a value r Defers is left
+// Encoded, with its bytes.
+func lazyStream(t testing.TB, r *Renderer, b []byte) ([]Value, [][]byte) {
+	t.Helper()
+	d := NewDecoder(b)
+	var vals []Value
+	var raw [][]byte
+	for d.More() {
+		start := d.Offset()
+		if err := d.Skip(); err != nil {
+			t.Fatal(err)
+		}
+		if r.Defers(b[start:d.Offset()]) {
+			vals, raw = append(vals, Value{Shape: Encoded}), append(raw, b[start:d.Offset()])
+			continue
+		}
+		d.Seek(start)
+		v, err := d.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		vals, raw = append(vals, v), append(raw, b[start:d.Offset()])
+	}
+	return vals, raw
+}
+
 // A value replayed from the memo gives what rendering it gives, under any
 // byte budget, and only values whose bytes, slot and classes are the same
 // are replayed.
@@ -43,6 +70,9 @@ func TestMemoReplaysRendering(t *testing.T) {
 	short := (&enc{}).str("?id=7", 99).b
 	// A class the Classes do not know (yet): its rendering may change.
 	unknown := (&enc{}).obj(999, 1).str("a long enough name for the memo to keep", 99).b
+	// A field of a class the hooks had no plan for yet: its bytes change
+	// once it has one, and until then each call asks for it.
+	noPlan := (&enc{}).obj(10, 2).str("a long enough name for the memo to keep", 99).u8(tagNoPlan).u64(10).b
 	all := fakeClasses{}
 	for id, c := range classes {
 		all[id] = c
@@ -58,6 +88,7 @@ func TestMemoReplaysRendering(t *testing.T) {
 		budget int
 		hits   uint64 // replays after all calls
 		bump   int    // before this call the classes' generation moves (0: never)
+		noPlan int    // classes without a plan each call reports
 	}{
 		{name: "replayed from the second time", slots: []Slot{itemSlot}, calls: [][]byte{item, item, item, item}, hits: 3},
 		{name: "service context", slots: []Slot{{Key: "dotnet.arg.ctx"}}, calls: [][]byte{svc, svc, svc}, hits: 2},
@@ -67,6 +98,8 @@ func TestMemoReplaysRendering(t *testing.T) {
 		{name: "classes changed", slots: []Slot{itemSlot}, calls: [][]byte{item, item, item}, bump: 2, hits: 1},
 		{name: "unknown class not kept", slots: []Slot{{Key: "dotnet.arg.x"}}, calls: [][]byte{unknown, unknown, unknown}, hits: 0},
 		{name: "enum slot", slots: []Slot{{Key: "dotnet.arg.item", Enum: color}}, calls: [][]byte{item, item, item}, hits: 2},
+		{name: "class without a plan, asked for on replays", slots: []Slot{itemSlot}, calls: [][]byte{noPlan, noPlan, noPlan}, hits: 2, noPlan: 1},
+		{name: "two values", slots: []Slot{itemSlot, {Key: "dotnet.arg.q"}}, calls: [][]byte{slices.Concat(item, short), slices.Concat(other, short), slices.Concat(item, short)}, hits: 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -78,6 +111,7 @@ func TestMemoReplaysRendering(t *testing.T) {
 			}
 			plain := &Renderer{Classes: cls, Limits: limits}
 			memo := &Renderer{Classes: cls, Limits: limits, Memo: NewMemo()}
+			lazy := &Renderer{Classes: cls, Limits: limits, Memo: NewMemo()}
 			for i, b := range tc.calls {
 				if tc.bump > 0 && i == tc.bump {
 					cls.gen++
@@ -88,9 +122,20 @@ func TestMemoReplaysRendering(t *testing.T) {
 				if !reflect.DeepEqual(got, want) || gotCut != wantCut || gotUsed != wantUsed {
 					t.Fatalf("call %d: memo gave %v (cut %v, %d bytes), rendering %v (cut %v, %d bytes)", i, got, gotCut, gotUsed, want, wantCut, wantUsed)
 				}
+				lvals, lraw := lazyStream(t, lazy, b)
+				got, gotCut, gotUsed = lazy.AppendAttrsOf(nil, tc.slots, lvals, lraw, budget)
+				if !reflect.DeepEqual(got, want) || gotCut != wantCut || gotUsed != wantUsed {
+					t.Fatalf("call %d: values left encoded gave %v (cut %v, %d bytes), rendering %v (cut %v, %d bytes)", i, got, gotCut, gotUsed, want, wantCut, wantUsed)
+				}
+				if n := len(lazy.NoPlanClasses()); n != tc.noPlan {
+					t.Errorf("call %d: %d classes without a plan reported, want %d", i, n, tc.noPlan)
+				}
 			}
 			if h := memo.Memo.Hits(); h != tc.hits {
 				t.Errorf("%d replays, want %d", h, tc.hits)
+			}
+			if h := lazy.Memo.Hits(); h != tc.hits {
+				t.Errorf("values left encoded: %d replays, want %d", h, tc.hits)
 			}
 		})
 	}
@@ -173,5 +218,32 @@ func BenchmarkRenderMemo(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		out, _, _ = r.AppendAttrsOf(out[:0], slots, vals, raw, DefaultLimits.MaxAttrBytes)
+	}
+}
+
+// BenchmarkReplay is a service's request context read from its record
+// and replayed from the memo: decoded first, or left Encoded (Skip).
+func BenchmarkReplay(b *testing.B) {
+	svc, cls := serviceStream()
+	slots := []Slot{{Key: "dotnet.arg.ctx"}}
+	for _, lazy := range []bool{false, true} {
+		b.Run(map[bool]string{false: "decoded", true: "encoded"}[lazy], func(b *testing.B) {
+			r := &Renderer{Classes: &versioned{fakeClasses: cls}, Limits: DefaultLimits, Memo: NewMemo()}
+			d := NewDecoder(nil)
+			var out []attribute.KeyValue
+			vals, raw := make([]Value, 1), make([][]byte, 1)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				d.Reset(svc)
+				if lazy && d.Skip() == nil && r.Defers(svc[:d.Offset()]) {
+					vals[0] = Value{Shape: Encoded}
+				} else {
+					d.Seek(0)
+					vals[0], _ = d.Next()
+				}
+				raw[0] = svc[:d.Offset()]
+				out, _, _ = r.AppendAttrsOf(out[:0], slots, vals, raw, DefaultLimits.MaxAttrBytes)
+			}
+		})
 	}
 }

@@ -99,6 +99,10 @@ type Renderer struct {
 	// scratch is the text buffer reused from one top-level value to the
 	// next: a Renderer renders for one goroutine at a time.
 	scratch []byte
+	// lazy decodes the Encoded values the Memo did not replay; noPlan
+	// collects the classes without a plan it met (NoPlanClasses).
+	lazy   Decoder
+	noPlan []uint64
 }
 
 // ThisKey is the slot key of `this`: inside it, collections show compactly
@@ -334,7 +338,12 @@ func (r *Renderer) AppendAttrsWithin(dst []attribute.KeyValue, slots []Slot, val
 // AppendAttrsOf is AppendAttrsWithin for values decoded from a stream, raw[i]
 // being the bytes vals[i] was decoded from: with a Memo, a value whose bytes
 // were rendered before is replayed rather than rendered.
+//
+// A value may be left Encoded (Defers said so of its bytes, raw[i]): it
+// is decoded only if the Memo does not replay it, and the classes without
+// a plan met in it are then reported by NoPlanClasses.
 func (r *Renderer) AppendAttrsOf(dst []attribute.KeyValue, slots []Slot, vals []Value, raw [][]byte, budget int) ([]attribute.KeyValue, bool, int) {
+	r.noPlan = r.noPlan[:0]
 	var m *Memo
 	if len(raw) >= len(vals) {
 		m = r.memo()
@@ -348,12 +357,45 @@ func (r *Renderer) AppendAttrsOf(dst []attribute.KeyValue, slots []Slot, vals []
 			break
 		}
 		if m == nil || len(raw[i]) < memoMinBytes {
+			if i < len(raw) {
+				val = r.decoded(val, raw[i])
+			}
 			r.top(&b, slots[i], val)
 			continue
 		}
 		r.topMemo(&b, m, slots[i], val, raw[i])
 	}
 	return b.out, b.dropped, b.bytes
+}
+
+// Defers reports whether a top-level value of these bytes may be passed
+// to AppendAttrsOf Encoded, undecoded: the Memo may replay it. A value the
+// memo keeps is one a service passes again and again (its repositories,
+// its request context), and decoding it costs more than hashing it.
+func (r *Renderer) Defers(raw []byte) bool {
+	return len(raw) >= memoMinBytes && r.memo() != nil
+}
+
+// NoPlanClasses returns the classes of the NoPlan values met while
+// AppendAttrsOf decoded Encoded values, since it last began; the slice is
+// reused by the next call.
+func (r *Renderer) NoPlanClasses() []uint64 { return r.noPlan }
+
+// decoded is v, or, when v was left Encoded, the value raw holds. The
+// storage of the value returned is reused by the next call.
+func (r *Renderer) decoded(v Value, raw []byte) Value {
+	if v.Shape != Encoded {
+		return v
+	}
+	r.lazy.Reset(raw)
+	d, err := r.lazy.Next()
+	if err != nil {
+		// Defers' caller found the value's end by Skip, which fails on
+		// the streams Next fails on: not reached.
+		return Value{Shape: Unreadable}
+	}
+	r.noPlan = append(r.noPlan, r.lazy.NoPlanClasses()...)
+	return d
 }
 
 // memo returns the Memo in force, emptied if the classes changed since it
@@ -378,15 +420,19 @@ func (r *Renderer) memo() *Memo {
 // were kept, kept if they are seen for the second time.
 func (r *Renderer) topMemo(b *attrBuilder, m *Memo, s Slot, v Value, raw []byte) {
 	h := m.hash(s, raw)
-	attrs, hit, keep := m.lookup(h, s, raw)
+	attrs, noPlan, hit, keep := m.lookup(h, s, raw)
 	switch {
 	case hit:
+		// As decoding the value would have reported them.
+		r.noPlan = append(r.noPlan, noPlan...)
 	case keep:
+		v = r.decoded(v, raw)
 		var sure bool
 		if attrs, sure = r.unlimited(nil, s, v); sure {
-			m.keep(h, s, raw, attrs)
+			m.keep(h, s, raw, attrs, noPlanOf(nil, v))
 		}
 	default:
+		v = r.decoded(v, raw)
 		e := m.recentSlot(raw)
 		if e == nil {
 			r.top(b, s, v)
@@ -395,12 +441,25 @@ func (r *Renderer) topMemo(b *attrBuilder, m *Memo, s Slot, v Value, raw []byte)
 		// Into the entry's reused array: replays copy from it.
 		var sure bool
 		if attrs, sure = r.unlimited(e.attrs[:0], s, v); sure {
-			e.remember(h, s, raw, attrs)
+			e.remember(h, s, raw, attrs, noPlanOf(e.noPlan[:0], v))
 		}
 	}
 	for _, kv := range attrs {
 		b.add(kv)
 	}
+}
+
+// noPlanOf appends the classes of the NoPlan values in v to dst: a value
+// replayed from the memo reports them as decoding it would, so that they
+// are asked for until they have a plan (a full request queue drops a
+// request).
+func noPlanOf(dst []uint64, v Value) []uint64 {
+	Walk(v, func(w Value) {
+		if w.Shape == NoPlan {
+			dst = append(dst, w.Class)
+		}
+	})
+	return dst
 }
 
 // unlimited renders s's value v without a byte limit, appended to dst, so

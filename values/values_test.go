@@ -225,12 +225,21 @@ func FuzzDecode(f *testing.F) {
 	f.Add((&enc{}).u8(tagArray).u64(12).u8(2).u32(2).u32(3).u32(1).prim(KindI4, 1).b)
 	f.Add([]byte{tagBoxed, 1, 0, 0, 0, 0, 0, 0, 0, tagTrunc})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		d := NewDecoder(b)
+		d, s := NewDecoder(b), NewDecoder(b)
 		r := &Renderer{Classes: classes, Limits: DefaultLimits}
 		for i := 0; i < 64 && d.More(); i++ {
 			v, err := d.Next()
+			serr := s.Skip()
+			// Skip is Next without the values: the drainer skips a value
+			// to find its bytes, then decodes them only if needed.
+			if (err == nil) != (serr == nil) {
+				t.Fatalf("value %d: Next: %v, Skip: %v", i, err, serr)
+			}
 			if err != nil {
 				return
+			}
+			if s.Offset() != d.Offset() {
+				t.Fatalf("value %d: Next ended at byte %d, Skip at %d", i, d.Offset(), s.Offset())
 			}
 			r.Attrs([]Slot{{Key: "k"}}, []Value{v})
 		}
