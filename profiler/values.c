@@ -871,6 +871,48 @@ static void write_exact_this(writer *w, uintptr_t fid, COR_PRF_FRAME_INFO frame,
 static uint32_t capture_args(const clr_fn_plan *plan, uintptr_t fid, COR_PRF_FRAME_INFO frame,
                              const COR_PRF_FUNCTION_ARGUMENT_INFO *info, uint8_t *buf, uint32_t len);
 
+// A top-level value shorter than this is left unwrapped: it is stepped
+// over as fast by reading it as by its size.
+enum { SIZED_HDR = 5, SIZED_MIN = 32 };
+
+// sized_begin reserves a VT_SIZED header for the top-level value written
+// next (NULL: no room, and the stream is cut); sized_end fills it in, or
+// moves a short or cut value back over it.
+static uint8_t *sized_begin(writer *w) {
+    if (!room(w, SIZED_HDR))
+        return NULL;
+    uint8_t *h = w->p;
+    w->p += SIZED_HDR;
+    return h;
+}
+
+static void sized_end(writer *w, uint8_t *h) {
+    if (h == NULL)
+        return;
+    uint32_t n = (uint32_t)(w->p - (h + SIZED_HDR));
+    // A cut value stays unwrapped, so that the drainer, reading it, sees
+    // the cut (VT_TRUNC) and marks the span.
+    if (n < SIZED_MIN || w->full) {
+        memmove(h, h + SIZED_HDR, n);
+        w->p -= SIZED_HDR;
+        return;
+    }
+    h[0] = VT_SIZED;
+    memcpy(h + 1, &n, 4);
+}
+
+// write_top writes an argument or a return value; a primitive is never
+// large.
+static void write_top(writer *w, const clr_value_plan *vp, uintptr_t addr) {
+    if (prim_size(vp->kind) != 0 || vp->redact) {
+        write_value(w, vp, addr);
+        return;
+    }
+    uint8_t *h = sized_begin(w);
+    write_value(w, vp, addr);
+    sized_end(w, h);
+}
+
 uint32_t clr_capture_enter(const clr_fn_plan *plan, uintptr_t fid, uintptr_t elt, uint8_t *buf, uint32_t len) {
     // Room for `this` and 63 arguments (eltargs.h).
     clr_enter_args ai;
@@ -898,18 +940,20 @@ static uint32_t capture_args(const clr_fn_plan *plan, uintptr_t fid, COR_PRF_FRA
     const COR_PRF_FUNCTION_ARGUMENT_RANGE *ranges = info->ranges;
     if (plan->has_this) {
         w.compact_depth = COMPACT_DEPTH_THIS;
+        uint8_t *h = sized_begin(&w);
         if (r < nr && plan->this_exact)
             write_exact_this(&w, fid, frame, ranges[r].startAddress);
         else if (r < nr)
             write_value(&w, &plan->this_plan, ranges[r].startAddress);
         else
             tag(&w, VT_SKIP);
+        sized_end(&w, h);
         w.compact_depth = COMPACT_DEPTH;
         r++;
     }
     for (uint32_t i = 0; i < plan->nargs && !w.full; i++, r++) {
         if (r < nr && r < MAX_RANGES)
-            write_value(&w, &plan->args[i], ranges[r].startAddress);
+            write_top(&w, &plan->args[i], ranges[r].startAddress);
         else
             tag(&w, VT_SKIP);
     }
@@ -926,7 +970,7 @@ uint32_t clr_capture_leave(const clr_fn_plan *plan, uintptr_t fid, uintptr_t elt
         return 0;
     writer w;
     writer_init(&w, buf, len, fid, frame);
-    write_value(&w, &plan->ret, rv.startAddress);
+    write_top(&w, &plan->ret, rv.startAddress);
     return (uint32_t)(w.p - buf);
 }
 

@@ -39,6 +39,9 @@ enum {
     VT_SKIP = 13,      // not captured
     VT_REDACTED = 14,  // sensitive: not read
     VT_BOXED = 15,     // u64 class, then the value type's VT_STRUCT
+    VT_SIZED = 16,     // u32 n, then one value of n bytes: a top-level value of
+                       // a call or a return, so that the drainer can step over
+                       // it without reading it (its memo replays most of them)
 };
 
 enum { SHAPE_OBJECT = 1, SHAPE_STRING = 2, SHAPE_ARRAY = 3, SHAPE_BOXED = 4, SHAPE_STRUCT = 5 };

@@ -114,9 +114,10 @@ func (t *Translator) values(slots []values.Slot, stream []byte, budget int, elem
 		}
 	}
 	// The hook's byte budget for the record (CLROTEL_VALUE_BYTES) ended
-	// inside the values (a Truncated value, shown as "…", or fewer values
-	// than slots): the span says so, as when the attribute budget cuts them.
-	streamCut := len(vals) < len(slots) || len(vals) > 0 && vals[len(vals)-1].Shape == values.Truncated
+	// inside the values (inside one, shown as "…", or before one: fewer
+	// values than slots): the span says so, as when the attribute budget
+	// cuts them.
+	streamCut := len(vals) < len(slots) || dec.Cut()
 	t.elems = t.elems[:0]
 	if elems {
 		t.elems = t.Render.AppendElements(t.elems, slots, vals)

@@ -66,6 +66,7 @@ const (
 	tagSkip       = 13
 	tagRedacted   = 14
 	tagBoxed      = 15
+	tagSized      = 16
 )
 
 // Shape says what a decoded Value is.
@@ -124,6 +125,8 @@ type Decoder struct {
 	di    int
 	// noPlan: the classes of the NoPlan values decoded since Reset.
 	noPlan []uint64
+	// cut: a VT_TRUNC was read since Reset.
+	cut bool
 }
 
 // NewDecoder returns a decoder over b.
@@ -135,7 +138,13 @@ func (d *Decoder) Reset(b []byte) {
 	d.b, d.off = b, 0
 	d.vc, d.vi, d.ui, d.di = 0, 0, 0, 0
 	d.noPlan = d.noPlan[:0]
+	d.cut = false
 }
+
+// Cut reports whether the values read (by Next or Skip) since the decoder
+// was made or Reset met the hooks' cut (VT_TRUNC): the byte budget ended
+// inside them.
+func (d *Decoder) Cut() bool { return d.cut }
 
 // valueChunk is how many Values a storage chunk holds; unitChunk how many
 // UTF-16 units.
@@ -205,9 +214,10 @@ func (d *Decoder) Next() (Value, error) {
 }
 
 // Skip moves past the next value without decoding it: Offset then says
-// where its bytes end. It reads the stream as Next does (FuzzDecode
-// checks that both end at the same byte and fail on the same streams), and
-// a value past the end of the stream, or a Truncated one, ends it.
+// where its bytes end. It reads the stream as Next does, except that it
+// steps over a sized value (VT_SIZED, the hooks' wrapping of a large
+// top-level value) by its size without reading it: where Next succeeds,
+// Skip ends at the same byte, and where Skip fails, Next does (FuzzDecode).
 func (d *Decoder) Skip() error { return d.skip(0) }
 
 func (d *Decoder) skip(depth int) error {
@@ -254,9 +264,6 @@ func (d *Decoder) skip(depth int) error {
 		if err != nil {
 			return err
 		}
-		if int(n) > len(d.b)-d.off+1 {
-			return d.errorf("%d fields in %d bytes", n, len(d.b)-d.off)
-		}
 		return d.skipChildren(int(n), depth)
 	case tagArray:
 		if err := d.advance(8); err != nil {
@@ -273,9 +280,6 @@ func (d *Decoder) skip(depth int) error {
 		if err != nil {
 			return err
 		}
-		if int64(n) > int64(len(d.b)-d.off)+1 {
-			return d.errorf("%d elements in %d bytes", n, len(d.b)-d.off)
-		}
 		return d.skipChildren(int(n), depth)
 	case tagBoxed:
 		if err := d.advance(8); err != nil {
@@ -287,8 +291,18 @@ func (d *Decoder) skip(depth int) error {
 	case tagCycle:
 		return d.advance(1)
 	case tagTrunc:
-		d.off = len(d.b)
+		d.off, d.cut = len(d.b), true
 		return nil
+	case tagSized:
+		if depth > 0 {
+			d.off--
+			return d.errorf("sized value inside another")
+		}
+		n, err := d.u32()
+		if err != nil {
+			return err
+		}
+		return d.advance(int(n))
 	}
 	d.off--
 	return d.errorf("unknown tag %d", t)
@@ -427,7 +441,7 @@ func (d *Decoder) into(out *Value, depth int) error {
 	case tagUnreadable:
 		out.Shape = Unreadable
 	case tagTrunc:
-		d.off = len(d.b)
+		d.off, d.cut = len(d.b), true
 		out.Shape = Truncated
 	case tagPtr:
 		var a uint64
@@ -438,9 +452,40 @@ func (d *Decoder) into(out *Value, depth int) error {
 		out.Shape = Skipped
 	case tagRedacted:
 		out.Shape = Redacted
+	case tagSized:
+		return d.sized(out, depth)
 	default:
 		d.off--
 		return d.errorf("unknown tag %d", t)
+	}
+	if err != nil {
+		*out = Value{}
+	}
+	return err
+}
+
+// sized decodes the value a VT_SIZED header wraps, within its n bytes: it
+// is that value, and a cut inside it ends it there. Only a top-level value
+// is sized (so that a cut inside one ends no enclosing value Skip would
+// not read).
+func (d *Decoder) sized(out *Value, depth int) error {
+	if depth > 0 {
+		d.off--
+		return d.errorf("sized value inside another")
+	}
+	n, err := d.u32()
+	if err == nil {
+		err = d.need(int(n))
+	}
+	if err != nil {
+		return err
+	}
+	end, whole := d.off+int(n), d.b
+	d.b = d.b[:end]
+	err = d.into(out, depth+1)
+	d.b = whole
+	if err == nil && d.off != end {
+		err = d.errorf("sized value of %d bytes ended %d bytes short", n, end-d.off)
 	}
 	if err != nil {
 		*out = Value{}
@@ -499,14 +544,14 @@ func (d *Decoder) object(out *Value, t uint8, depth int) error {
 	if err != nil {
 		return err
 	}
-	if int(n) > len(d.b)-d.off+1 {
-		return d.errorf("%d fields in %d bytes", n, len(d.b)-d.off)
-	}
 	out.Shape, out.Class = Object, cls
 	if t == tagStruct {
 		out.Shape = Struct
 	}
-	fields := d.children(int(n))
+	// The byte budget may cut the object after any field (VT_TRUNC, or
+	// the stream's end: a Truncated field ends it), so n is no promise of
+	// bytes; each field takes at least one.
+	fields := d.children(min(int(n), len(d.b)-d.off+1))
 	for i := 0; i < int(n); i++ {
 		fields = fields[:i+1]
 		if err := d.into(&fields[i], depth+1); err != nil {
@@ -549,10 +594,7 @@ func (d *Decoder) array(out *Value, depth int) error {
 	if err != nil {
 		return err
 	}
-	if int64(n) > int64(len(d.b)-d.off)+1 {
-		return d.errorf("%d elements in %d bytes", n, len(d.b)-d.off)
-	}
-	elems := d.children(int(n))
+	elems := d.children(int(min(int64(n), int64(len(d.b)-d.off)+1)))
 	for i := 0; i < int(n); i++ {
 		elems = elems[:i+1]
 		if err := d.into(&elems[i], depth+1); err != nil {

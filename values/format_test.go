@@ -35,6 +35,7 @@ func TestStreamFormatMatchesC(t *testing.T) {
 		"VT_STRUCT": tagStruct, "VT_ARRAY": tagArray, "VT_NOPLAN": tagNoPlan, "VT_CYCLE": tagCycle,
 		"VT_DEPTH": tagDepth, "VT_UNREADABLE": tagUnreadable, "VT_TRUNC": tagTrunc, "VT_PTR": tagPtr,
 		"VT_SKIP": tagSkip, "VT_REDACTED": tagRedacted, "VT_BOXED": tagBoxed,
+		"VT_SIZED": tagSized,
 	}
 	for name, want := range goValues {
 		got, ok := c[name]

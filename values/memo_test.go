@@ -222,12 +222,22 @@ func BenchmarkRenderMemo(b *testing.B) {
 }
 
 // BenchmarkReplay is a service's request context read from its record
-// and replayed from the memo: decoded first, or left Encoded (Skip).
+// and replayed from the memo: decoded first, or left Encoded (Skip), as
+// written plain or sized (as the hooks write a large top-level value).
 func BenchmarkReplay(b *testing.B) {
-	svc, cls := serviceStream()
+	plain, cls := serviceStream()
 	slots := []Slot{{Key: "dotnet.arg.ctx"}}
-	for _, lazy := range []bool{false, true} {
-		b.Run(map[bool]string{false: "decoded", true: "encoded"}[lazy], func(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		lazy bool
+		svc  []byte
+	}{
+		{"decoded", false, plain},
+		{"encoded", true, plain},
+		{"encoded-sized", true, (&enc{}).sized(plain).b},
+	} {
+		svc, lazy := bc.svc, bc.lazy
+		b.Run(bc.name, func(b *testing.B) {
 			r := &Renderer{Classes: &versioned{fakeClasses: cls}, Limits: DefaultLimits, Memo: NewMemo()}
 			d := NewDecoder(nil)
 			var out []attribute.KeyValue

@@ -3,6 +3,7 @@ package values
 import (
 	"encoding/binary"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -34,6 +35,13 @@ func (e *enc) str(s string, keep int) *enc {
 	return e
 }
 func (e *enc) obj(cls uint64, n int) *enc { return e.u8(tagObject).u64(cls).u16(uint16(n)) }
+
+// sized wraps one value's bytes as the hooks wrap a large top-level value.
+func (e *enc) sized(v []byte) *enc {
+	e.u8(tagSized).u32(uint32(len(v)))
+	e.b = append(e.b, v...)
+	return e
+}
 
 type fakeClasses map[uint64]ClassInfo
 
@@ -187,7 +195,6 @@ func TestDecodeErrors(t *testing.T) {
 		"bad kind":           {tagPrim, 99, 0},
 		"string too long":    (&enc{}).u8(tagString).u32(10).u32(10).u16(1).b,
 		"copied over length": (&enc{}).u8(tagString).u32(1).u32(2).u16(1).u16(2).b,
-		"absurd field count": (&enc{}).obj(1, 60000).b,
 	} {
 		d := NewDecoder(b)
 		if _, err := d.Next(); err == nil {
@@ -224,16 +231,23 @@ func FuzzDecode(f *testing.F) {
 	f.Add((&enc{}).obj(10, 3).str("pen", 9).prim(KindR8, 0).prim(KindI4, 1).b)
 	f.Add((&enc{}).u8(tagArray).u64(12).u8(2).u32(2).u32(3).u32(1).prim(KindI4, 1).b)
 	f.Add([]byte{tagBoxed, 1, 0, 0, 0, 0, 0, 0, 0, tagTrunc})
+	f.Add((&enc{}).sized((&enc{}).obj(10, 2).str("pen", 9).prim(KindI4, 1).b).prim(KindI4, 2).b)
+	f.Add((&enc{}).sized((&enc{}).obj(10, 2).str("pen", 9).u8(tagTrunc).b).b)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		d, s := NewDecoder(b), NewDecoder(b)
 		r := &Renderer{Classes: classes, Limits: DefaultLimits}
 		for i := 0; i < 64 && d.More(); i++ {
+			start := d.Offset()
 			v, err := d.Next()
 			serr := s.Skip()
 			// Skip is Next without the values: the drainer skips a value
-			// to find its bytes, then decodes them only if needed.
-			if (err == nil) != (serr == nil) {
-				t.Fatalf("value %d: Next: %v, Skip: %v", i, err, serr)
+			// to find its bytes, then decodes them only if needed. Only a
+			// sized value's inside is left unread.
+			if err == nil && serr != nil {
+				t.Fatalf("value %d: Next read it, Skip failed: %v", i, serr)
+			}
+			if err != nil && serr == nil && b[start] != tagSized {
+				t.Fatalf("value %d: Next failed (%v), Skip did not", i, err)
 			}
 			if err != nil {
 				return
@@ -244,4 +258,77 @@ func FuzzDecode(f *testing.F) {
 			r.Attrs([]Slot{{Key: "k"}}, []Value{v})
 		}
 	})
+}
+
+// A sized value is the value it wraps, and a cut inside it ends it there.
+func TestSizedValue(t *testing.T) {
+	item := (&enc{}).obj(10, 3).str("pen", 9).prim(KindR8, 0x3ff8000000000000).prim(KindI4, 2).b
+	cut := (&enc{}).obj(10, 3).str("pen", 9).u8(tagTrunc).b
+	arr := (&enc{}).u8(tagArray).u64(12).u8(1).u32(2).u32(2).prim(KindI4, 1).prim(KindI4, 2).b
+	r := &Renderer{Classes: classes, Limits: DefaultLimits}
+	for _, v := range [][]byte{item, cut, arr} {
+		want, _ := r.Attrs([]Slot{{Key: "k"}}, mustDecode(t, v))
+		got, _ := r.Attrs([]Slot{{Key: "k"}}, mustDecode(t, (&enc{}).sized(v).b))
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("sized %x: %v, unwrapped %v", v, got, want)
+		}
+	}
+	for _, bad := range [][]byte{
+		(&enc{}).u8(tagSized).u32(uint32(len(item)) + 1).b,                              // runs past the stream
+		append((&enc{}).u8(tagSized).u32(uint32(len(item))+2).b, append(item, 0, 0)...), // longer than its value
+		append((&enc{}).u8(tagSized).u32(uint32(len(item))-1).b, item...),               // shorter than its value
+	} {
+		if _, err := NewDecoder(bad).Next(); err == nil {
+			t.Errorf("%x: decoded", bad)
+		}
+	}
+}
+
+func mustDecode(t *testing.T, b []byte) []Value {
+	t.Helper()
+	v, err := NewDecoder(b).Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []Value{v}
+}
+
+// The byte budget cuts a value after any field or element: the header's
+// count is no promise of bytes, and the value decodes as cut, its storage
+// bounded by the bytes there are.
+func TestCutValues(t *testing.T) {
+	item := (&enc{}).obj(10, 3).str("pen", 9).u8(tagTrunc).b
+	v := mustDecode(t, item)[0]
+	if v.Shape != Object || len(v.Fields) != 2 || v.Fields[1].Shape != Truncated {
+		t.Errorf("cut object: %+v", v)
+	}
+	whole := (&enc{}).obj(10, 1).str("pen", 9).b
+	for _, read := range []func(*Decoder) error{
+		func(d *Decoder) error { _, err := d.Next(); return err },
+		(*Decoder).Skip,
+	} {
+		d := NewDecoder(whole)
+		if err := read(d); err != nil || d.Cut() {
+			t.Errorf("whole value: cut %v, %v", d.Cut(), err)
+		}
+		d.Reset(item)
+		if err := read(d); err != nil || !d.Cut() {
+			t.Errorf("cut value: cut %v, %v", d.Cut(), err)
+		}
+	}
+	r := &Renderer{Classes: classes, Limits: DefaultLimits}
+	if attrs, _ := r.Attrs([]Slot{{Key: "k"}}, []Value{v}); len(attrs) == 0 || !strings.Contains(attrs[0].Value.Emit(), TextMore) {
+		t.Errorf("cut object renders as %v", attrs)
+	}
+	for name, b := range map[string][]byte{
+		"object":   (&enc{}).obj(1, 60000).b,
+		"array":    (&enc{}).u8(tagArray).u64(12).u8(0).u32(1 << 30).b,
+		"in sized": (&enc{}).sized((&enc{}).obj(1, 60000).u8(tagTrunc).b).b,
+	} {
+		v := mustDecode(t, b)[0]
+		kids := len(v.Fields) + len(v.Elems)
+		if c := cap(v.Fields) + cap(v.Elems); kids != 1 || c > 2 {
+			t.Errorf("%s: %d children in storage for %d", name, kids, c)
+		}
+	}
 }
