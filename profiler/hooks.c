@@ -1454,9 +1454,9 @@ static inline void judge_call(const clr_frame *up, const clr_frame *f, uint64_t 
         return;
     }
     if (fold_judges(up))
-        clr_fold_judge(&g_cfg, f->fn, ns);
-    else if (up->busy_child && !is_unit(f) && atomic_load_explicit(&f->fn->roots, memory_order_relaxed) == 0)
-        clr_fold_judge(&g_cfg, f->fn, ns); // a unit's call is counted (unit_call), not judged
+        clr_fold_judge(&g_cfg, fn, ns);
+    else if (up->busy_child && !is_unit(f) && atomic_load_explicit(&fn->roots, memory_order_relaxed) == 0)
+        clr_fold_judge(&g_cfg, fn, ns); // a unit's call is counted (unit_call), not judged
 }
 
 // The call of frame f, at depth d, was a unit of work: its caller has done

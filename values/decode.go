@@ -233,47 +233,31 @@ func (d *Decoder) skip(depth int) error {
 	case tagNull, tagUnreadable, tagSkip, tagRedacted:
 		return nil
 	case tagPrim:
-		k, err := d.u8()
+		_, n, err := d.primHead()
 		if err != nil {
 			return err
 		}
-		n := Kind(k).Size()
-		if n == 0 {
-			return d.errorf("primitive of kind %d", k)
-		}
-		return d.advance(n)
+		d.off += n
+		return nil
 	case tagString:
-		l, err := d.u32()
+		_, n, err := d.stringHead()
 		if err != nil {
 			return err
-		}
-		n, err := d.u32()
-		if err != nil {
-			return err
-		}
-		if n > l || d.need(int(n)*2) != nil {
-			return d.errorf("string of %d copied units (length %d) in %d bytes", n, l, len(d.b)-d.off)
 		}
 		d.off += int(n) * 2
 		return nil
 	case tagObject, tagStruct:
-		if err := d.advance(8); err != nil {
-			return err
-		}
-		n, err := d.u16()
+		_, n, err := d.objectHead()
 		if err != nil {
 			return err
 		}
-		return d.skipChildren(int(n), depth)
+		return d.skipChildren(n, depth)
 	case tagArray:
-		if err := d.advance(8); err != nil {
-			return err
-		}
-		rank, err := d.u8()
+		_, rank, err := d.arrayHead()
 		if err != nil {
 			return err
 		}
-		if err := d.advance(4 * int(rank)); err != nil {
+		if err := d.advance(4 * rank); err != nil {
 			return err
 		}
 		n, err := d.u32()
@@ -493,16 +477,56 @@ func (d *Decoder) sized(out *Value, depth int) error {
 	return err
 }
 
-func (d *Decoder) prim(out *Value) error {
-	k, err := d.u8()
+// primHead reads a primitive's kind; the n bytes of its value follow.
+func (d *Decoder) primHead() (k Kind, n int, err error) {
+	b, err := d.u8()
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
-	n := Kind(k).Size()
-	if n == 0 {
-		return d.errorf("primitive of kind %d", k)
+	if n = Kind(b).Size(); n == 0 {
+		return 0, 0, d.errorf("primitive of kind %d", b)
 	}
-	if err := d.need(n); err != nil {
+	return Kind(b), n, d.need(n)
+}
+
+// stringHead reads a string's length and how many of its UTF-16 units
+// were copied: those follow.
+func (d *Decoder) stringHead() (l, n uint32, err error) {
+	if l, err = d.u32(); err != nil {
+		return 0, 0, err
+	}
+	if n, err = d.u32(); err != nil {
+		return 0, 0, err
+	}
+	if n > l || d.need(int(n)*2) != nil {
+		return 0, 0, d.errorf("string of %d copied units (length %d) in %d bytes", n, l, len(d.b)-d.off)
+	}
+	return l, n, nil
+}
+
+// objectHead reads an object's or a struct's class and how many fields
+// follow.
+func (d *Decoder) objectHead() (cls uint64, n int, err error) {
+	if cls, err = d.u64(); err != nil {
+		return 0, 0, err
+	}
+	fields, err := d.u16()
+	return cls, int(fields), err
+}
+
+// arrayHead reads an array's class and rank: its rank dimensions follow,
+// then the count of the elements copied, then those.
+func (d *Decoder) arrayHead() (cls uint64, rank int, err error) {
+	if cls, err = d.u64(); err != nil {
+		return 0, 0, err
+	}
+	r, err := d.u8()
+	return cls, int(r), err
+}
+
+func (d *Decoder) prim(out *Value) error {
+	k, n, err := d.primHead()
+	if err != nil {
 		return err
 	}
 	var bits uint64
@@ -510,21 +534,14 @@ func (d *Decoder) prim(out *Value) error {
 		bits = bits<<8 | uint64(d.b[d.off+i])
 	}
 	d.off += n
-	out.Shape, out.Kind, out.Bits = Prim, Kind(k), bits
+	out.Shape, out.Kind, out.Bits = Prim, k, bits
 	return nil
 }
 
 func (d *Decoder) string(out *Value) error {
-	l, err := d.u32()
+	l, n, err := d.stringHead()
 	if err != nil {
 		return err
-	}
-	n, err := d.u32()
-	if err != nil {
-		return err
-	}
-	if n > l || d.need(int(n)*2) != nil {
-		return d.errorf("string of %d copied units (length %d) in %d bytes", n, l, len(d.b)-d.off)
 	}
 	s := d.str(int(n))
 	for i := range s {
@@ -536,11 +553,7 @@ func (d *Decoder) string(out *Value) error {
 }
 
 func (d *Decoder) object(out *Value, t uint8, depth int) error {
-	cls, err := d.u64()
-	if err != nil {
-		return err
-	}
-	n, err := d.u16()
+	cls, n, err := d.objectHead()
 	if err != nil {
 		return err
 	}
@@ -551,8 +564,8 @@ func (d *Decoder) object(out *Value, t uint8, depth int) error {
 	// The byte budget may cut the object after any field (VT_TRUNC, or
 	// the stream's end: a Truncated field ends it), so n is no promise of
 	// bytes; each field takes at least one.
-	fields := d.children(min(int(n), len(d.b)-d.off+1))
-	for i := 0; i < int(n); i++ {
+	fields := d.children(min(n, len(d.b)-d.off+1))
+	for i := 0; i < n; i++ {
 		fields = fields[:i+1]
 		if err := d.into(&fields[i], depth+1); err != nil {
 			return err
@@ -566,24 +579,20 @@ func (d *Decoder) object(out *Value, t uint8, depth int) error {
 }
 
 func (d *Decoder) array(out *Value, depth int) error {
-	cls, err := d.u64()
-	if err != nil {
-		return err
-	}
-	rank, err := d.u8()
+	cls, rank, err := d.arrayHead()
 	if err != nil {
 		return err
 	}
 	out.Shape, out.Class = Array, cls
-	if rank > 0 && d.di+int(rank) > len(d.dims) {
-		d.dims = make([]uint32, max(256, int(rank))) // the full one stays with its arrays
+	if rank > 0 && d.di+rank > len(d.dims) {
+		d.dims = make([]uint32, max(256, rank)) // the full one stays with its arrays
 		d.di = 0
 	}
 	if rank > 0 {
-		out.Dims = d.dims[d.di : d.di : d.di+int(rank)]
-		d.di += int(rank)
+		out.Dims = d.dims[d.di : d.di : d.di+rank]
+		d.di += rank
 	}
-	for i := 0; i < int(rank); i++ {
+	for i := 0; i < rank; i++ {
 		dim, err := d.u32()
 		if err != nil {
 			return err
