@@ -390,8 +390,8 @@ func (r *Renderer) decoded(v Value, raw []byte) Value {
 	r.lazy.Reset(raw)
 	d, err := r.lazy.Next()
 	if err != nil {
-		// Defers' caller found the value's end by Skip, which fails on
-		// the streams Next fails on: not reached.
+		// Only a sized value's inside is not read by the Skip that found
+		// its end: a corrupt one, which the hooks do not write.
 		return Value{Shape: Unreadable}
 	}
 	r.noPlan = append(r.noPlan, r.lazy.NoPlanClasses()...)
