@@ -71,14 +71,20 @@ func (r Rule) Hook() Hook {
 // when it took MaxDuration or longer; the method folds once MinCalls calls
 // are counted and at most one in a hundred of them was long (its 99th
 // percentile is under MaxDuration), unless it is exempt or the rule is off.
-func (r Rule) Judge(m Method, d time.Duration) Method {
+func (r Rule) Judge(m Method, d time.Duration) Method { return r.JudgeSampled(m, d, 1) }
+
+// JudgeSampled is Judge for a call that stands for n: the hooks time 1 in
+// n of the calls that make no span once a method has had MinCalls judged
+// (profiler/hooks.c unspanned_timed), and count each as n calls, long if
+// it was.
+func (r Rule) JudgeSampled(m Method, d time.Duration, n uint32) Method {
 	if m.Folded {
 		return m
 	}
 	h := r.Hook()
-	m.Calls++
+	m.Calls += n
 	if uint64(d) >= h.MaxNs {
-		m.Long++
+		m.Long += n
 	}
 	m.Folded = h.MinCalls != 0 && !m.Exempt && m.Calls >= h.MinCalls && uint64(m.Long)*100 <= uint64(m.Calls)
 	return m

@@ -41,6 +41,30 @@ func TestJudge(t *testing.T) {
 	}
 }
 
+// A sampled call counts as the calls it stands for, long ones too.
+func TestJudgeSampled(t *testing.T) {
+	rule := Rule{Enabled: true, MinCalls: 250, MaxDuration: 10 * time.Microsecond}
+	tests := []struct {
+		name string
+		m    Method
+		d    time.Duration
+		n    uint32
+		want Method
+	}{
+		{"a short sample dilutes the long calls", Method{Counts: Counts{6336, 64}}, time.Microsecond, 64, Method{Counts: Counts{6400, 64}, Folded: true}},
+		{"a long sample counts as that many long", Method{Counts: Counts{6336, 0}}, 10 * time.Microsecond, 64, Method{Counts: Counts{6400, 64}, Folded: true}},
+		{"past one in a hundred", Method{Counts: Counts{6336, 1}}, 10 * time.Microsecond, 64, Method{Counts: Counts{6400, 65}}},
+		{"one stands for one", Method{Counts: Counts{249, 0}}, time.Microsecond, 1, Method{Counts: Counts{250, 0}, Folded: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := rule.JudgeSampled(tt.m, tt.d, tt.n); got != tt.want {
+				t.Errorf("got %+v, want %+v", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestBudgetFolds(t *testing.T) {
 	fast, slow := Counts{Calls: 10}, Counts{Calls: 10, Long: 5}
 	tests := []struct {

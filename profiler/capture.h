@@ -207,10 +207,11 @@ typedef struct clr_fn {
     // lost to a race only delays the verdict.
     _Atomic uint32_t stat_calls;
     _Atomic uint32_t stat_slow;
-    // Its calls in shed traces (the same plain loads and stores): each is
+    // Its calls that make no span of their own (in shed traces, or folded
+    // under a folded frame), the same plain loads and stores: each is
     // timed for the rule until stat_calls reaches fold_min_calls, then 1
-    // in SHED_TIMED of them (hooks.c, shed_frame).
-    _Atomic uint32_t shed_seen;
+    // in UNSPANNED_TIMED of them (hooks.c, unspanned_timed).
+    _Atomic uint32_t unspanned_seen;
     // FN_ASYNC_MOVENEXT, FN_CLOSURE_*: where the added fields are from
     // `this` (async.h: ASYNC_FIELDS, CLOSURE_FIELDS).
     // Kickoff and MoveNext: the TypeDef that declares the kickoff method
@@ -343,6 +344,9 @@ typedef struct clr_frame {
     // or more), and whether one of them was a unit of work (hooks.c,
     // is_unit, unit_call, judge_call).
     uint8_t called, busy_child;
+    // Timed for the fold rule as one of UNSPANNED_TIMED calls that make
+    // no span (hooks.c, unspanned_timed): judged as that many.
+    uint8_t sampled;
     // Any frame: which trace it is in, for the fold rule to tell a
     // method called again in one trace from one called once in each
     // (hooks.c, judge_call): a recorded frame's trace id's first word, a
@@ -529,9 +533,11 @@ void clr_fold_log_reset(void);
 // or none (src NULL: it stays idle).
 void clr_fn_adopt(clr_fn *ph, const clr_fn *src);
 // A recorded, non-root call of fn took ns: the folding rule's verdict, once.
-// Package folding holds the Go reference of the rule's parts (Rule.Judge,
-// Counts.Slow, BudgetFolds, Rule.ReJITs; profiler/internal/cfold).
-void clr_fold_judge(const clr_capture_config *cfg, clr_fn *fn, uint64_t ns);
+// weight: how many calls it stands for (1, or UNSPANNED_TIMED for a call
+// timed as one of that many, hooks.c). Package folding holds the Go
+// reference of the rule's parts (Rule.Judge, Counts.Slow, BudgetFolds,
+// Rule.ReJITs; profiler/internal/cfold).
+void clr_fold_judge(const clr_capture_config *cfg, clr_fn *fn, uint64_t ns, uint32_t weight);
 // Whether fn is not known to be fast: no recorded call yet, or most of its
 // recorded calls took fold_max_ns or more. Past a trace's span budget such
 // a method's calls keep their spans (its first call, to learn which it is).

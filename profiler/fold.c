@@ -48,14 +48,16 @@ void clr_fold_log_reset(void) {
 uint64_t clr_fn_folded_calls(const clr_fn *fn) { return atomic_load_explicit(&fn->folded_calls, memory_order_relaxed); }
 uint64_t clr_fn_folded_ns(const clr_fn *fn) { return atomic_load_explicit(&fn->folded_ns, memory_order_relaxed); }
 
-void clr_fold_judge(const clr_capture_config *cfg, clr_fn *fn, uint64_t ns) {
+void clr_fold_judge(const clr_capture_config *cfg, clr_fn *fn, uint64_t ns, uint32_t weight) {
     if (fn->flags & FN_FOLDED)
         return;
-    uint32_t calls = atomic_load_explicit(&fn->stat_calls, memory_order_relaxed) + 1;
+    uint32_t calls = atomic_load_explicit(&fn->stat_calls, memory_order_relaxed) + weight;
     uint32_t slow = atomic_load_explicit(&fn->stat_slow, memory_order_relaxed);
     atomic_store_explicit(&fn->stat_calls, calls, memory_order_relaxed);
-    if (ns >= cfg->fold_max_ns)
-        atomic_store_explicit(&fn->stat_slow, ++slow, memory_order_relaxed);
+    if (ns >= cfg->fold_max_ns) {
+        slow += weight;
+        atomic_store_explicit(&fn->stat_slow, slow, memory_order_relaxed);
+    }
     // The 99th percentile is under fold_max_ns: at most 1 call in 100 took
     // that long. (The counts are kept with folding off too: the span budget
     // asks whether a method is slow.)

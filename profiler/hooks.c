@@ -157,17 +157,29 @@ static inline void record_timed(clr_slot *s, uint64_t start) {
 // that frame), or at the start of work.
 static inline uint8_t root_kind(const clr_frame *under) { return under != NULL ? ROOT_CALL : ROOT_WORK; }
 
-// A call in a shed trace records nothing, but it is timed for the fold
-// rule (pop_frame) while its method has had fewer judged calls than the
-// rule asks for, and 1 in SHED_TIMED of its calls after that: a hot,
-// short method that under load only shed traces call folds after as many
-// calls, and loses its hooks as soon, as it would if its calls were
-// recorded (the clock is read at most fold_min_calls times per method
-// more than before). The rest cost a count, no clock read. f is a frame
-// just pushed (its start is 0); root (ROOT_*): how it would begin the
-// trace if the trace were recorded, so that its calls are judged as a
-// recorded root's would be (fold_judges).
-enum { SHED_TIMED = 64 }; // a power of two
+// A call that makes no span of its own (f: in a shed trace, or folded
+// under a folded frame) is timed for the fold rule while its method has
+// had fewer judged calls than the rule asks for, and 1 in UNSPANNED_TIMED
+// of its calls after that, judged as that many (f->sampled): a hot, short
+// method folds after as many calls, and loses its hooks as soon, as it
+// would if its calls were recorded, while a method the rule has not
+// folded by then (one call in a hundred or more was long) no longer pays
+// two clock reads on every call.
+enum { UNSPANNED_TIMED = 64 }; // a power of two
+static inline int unspanned_timed(clr_frame *f, clr_fn *fn) {
+    if (atomic_load_explicit(&fn->stat_calls, memory_order_relaxed) < g_cfg.fold_min_calls)
+        return 1;
+    uint32_t n = atomic_load_explicit(&fn->unspanned_seen, memory_order_relaxed) + 1;
+    atomic_store_explicit(&fn->unspanned_seen, n, memory_order_relaxed);
+    f->sampled = (n & (UNSPANNED_TIMED - 1)) == 0;
+    return f->sampled;
+}
+
+// A call in a shed trace records nothing; it is timed as unspanned_timed
+// says, the rest cost a count, no clock read. f is a frame just pushed
+// (its start is 0); root (ROOT_*): how it would begin the trace if the
+// trace were recorded, so that its calls are judged as a recorded root's
+// would be (fold_judges).
 static inline void shed_frame(clr_frame *f, clr_fn *fn, int root) {
     f->recorded = FRAME_SHED;
     f->root = (uint8_t)root;
@@ -177,9 +189,7 @@ static inline void shed_frame(clr_frame *f, clr_fn *fn, int root) {
     // (judge_call): no clock read for it.
     if (root == ROOT_CALL && atomic_load_explicit(&fn->roots, memory_order_relaxed) != 0)
         return;
-    uint32_t n = atomic_load_explicit(&fn->shed_seen, memory_order_relaxed) + 1;
-    atomic_store_explicit(&fn->shed_seen, n, memory_order_relaxed);
-    if ((n & (SHED_TIMED - 1)) == 0 || atomic_load_explicit(&fn->stat_calls, memory_order_relaxed) < g_cfg.fold_min_calls)
+    if (unspanned_timed(f, fn))
         f->start = now_ns();
 }
 
@@ -960,7 +970,7 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
         case FRAME_FOLDED:
             // Timed only when the rule judges folded calls (for re-JIT) and
             // the method is not folded yet; its time is in its parent's.
-            if (g_cfg.fold_judge_folded && !(fn->flags & (FN_FOLDED | FN_NEVER_FOLDED))) {
+            if (g_cfg.fold_judge_folded && !(fn->flags & (FN_FOLDED | FN_NEVER_FOLDED)) && unspanned_timed(f, fn)) {
                 fold_begin(s, f, parent->anc, now_ns());
                 f->fold_state = FOLD_NESTED;
             } else {
@@ -1358,6 +1368,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     f->tail = TAIL_NONE;
     f->called = 0;
     f->busy_child = 0;
+    f->sampled = 0;
     f->trace_key = d > 0 ? s->stack[d - 1].trace_key : 0;
     if (d > 0 && s->stack[d - 1].called < 2)
         s->stack[d - 1].called++;
@@ -1453,10 +1464,11 @@ static inline void judge_call(const clr_frame *up, const clr_frame *f, uint64_t 
         atomic_store_explicit(&fn->judged_trace, up->trace_key, memory_order_relaxed);
         return;
     }
+    uint32_t weight = f->sampled ? UNSPANNED_TIMED : 1;
     if (fold_judges(up))
-        clr_fold_judge(&g_cfg, fn, ns);
+        clr_fold_judge(&g_cfg, fn, ns, weight);
     else if (up->busy_child && !is_unit(f) && atomic_load_explicit(&fn->roots, memory_order_relaxed) == 0)
-        clr_fold_judge(&g_cfg, fn, ns); // a unit's call is counted (unit_call), not judged
+        clr_fold_judge(&g_cfg, fn, ns, weight); // a unit's call is counted (unit_call), not judged
 }
 
 // The call of frame f, at depth d, was a unit of work: its caller has done

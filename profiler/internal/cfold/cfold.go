@@ -15,11 +15,11 @@ static clr_fn *fn_new(uint32_t calls, uint32_t slow, uint32_t flags, uint32_t ro
     return fn;
 }
 
-static void judge(clr_fn *fn, uint32_t min_calls, uint64_t max_ns, uint64_t ns) {
+static void judge(clr_fn *fn, uint32_t min_calls, uint64_t max_ns, uint64_t ns, uint32_t weight) {
     clr_capture_config cfg = {0};
     cfg.fold_min_calls = min_calls;
     cfg.fold_max_ns = max_ns;
-    clr_fold_judge(&cfg, fn, ns);
+    clr_fold_judge(&cfg, fn, ns, weight);
 }
 
 static uint32_t fn_calls(const clr_fn *fn) { return atomic_load(&fn->stat_calls); }
@@ -56,10 +56,11 @@ func NewFn(calls, slow, flags, roots uint32) Fn {
 
 func (f Fn) Free() { C.free(unsafe.Pointer(f.p)) }
 
-// Judge is clr_fold_judge: one recorded call of f took ns, under the rule
-// fold_min_calls = minCalls, fold_max_ns = maxNs.
-func (f Fn) Judge(minCalls uint32, maxNs, ns uint64) {
-	C.judge(f.p, C.uint32_t(minCalls), C.uint64_t(maxNs), C.uint64_t(ns))
+// Judge is clr_fold_judge: one recorded call of f, standing for weight
+// calls, took ns, under the rule fold_min_calls = minCalls, fold_max_ns =
+// maxNs.
+func (f Fn) Judge(minCalls uint32, maxNs, ns uint64, weight uint32) {
+	C.judge(f.p, C.uint32_t(minCalls), C.uint64_t(maxNs), C.uint64_t(ns), C.uint32_t(weight))
 }
 
 // Calls, Slow and Flags read f's counts and flags.

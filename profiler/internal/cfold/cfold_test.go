@@ -91,13 +91,15 @@ func (g gen) duration(rule folding.Rule) time.Duration {
 	return time.Duration(g.r.Int64N(int64(100 * time.Microsecond)))
 }
 
-// TestJudgeParity: clr_fold_judge and folding.Rule.Judge count each call
-// alike and fold the same methods at the same call, over a table of
-// cases and random runs of calls around every threshold.
+// TestJudgeParity: clr_fold_judge and folding.Rule.JudgeSampled count
+// each call alike, one or a sample standing for many, and fold the same
+// methods at the same call, over a table of cases and random runs of
+// calls around every threshold.
 func TestJudgeParity(t *testing.T) {
 	type call struct {
 		calls, slow, flags uint32
 		d                  time.Duration
+		weight             uint32
 	}
 	rule := folding.Rule{Enabled: true, MinCalls: 250, MaxDuration: 20 * time.Microsecond}
 	table := []struct {
@@ -105,24 +107,27 @@ func TestJudgeParity(t *testing.T) {
 		rule folding.Rule
 		call
 	}{
-		{"folds at MinCalls", rule, call{249, 2, 0, time.Microsecond}},
-		{"two long in 250", rule, call{249, 2, 0, 20 * time.Microsecond}},
-		{"exempt", rule, call{249, 0, FlagExempt, 0}},
-		{"folded already", rule, call{500, 400, FlagFolded, time.Second}},
-		{"off", folding.Rule{MinCalls: 1, MaxDuration: time.Microsecond}, call{1000, 0, 0, 0}},
-		{"clock set back", rule, call{249, 2, 0, -time.Nanosecond}},
-		{"MinCalls beyond 32 bits", folding.Rule{Enabled: true, MinCalls: 1 << 40, MaxDuration: time.Second}, call{1<<31 - 1, 0, 0, 0}},
-		{"calls wrap", rule, call{1<<32 - 1, 0, 0, 0}},
+		{"folds at MinCalls", rule, call{249, 2, 0, time.Microsecond, 1}},
+		{"two long in 250", rule, call{249, 2, 0, 20 * time.Microsecond, 1}},
+		{"exempt", rule, call{249, 0, FlagExempt, 0, 1}},
+		{"folded already", rule, call{500, 400, FlagFolded, time.Second, 1}},
+		{"off", folding.Rule{MinCalls: 1, MaxDuration: time.Microsecond}, call{1000, 0, 0, 0, 1}},
+		{"clock set back", rule, call{249, 2, 0, -time.Nanosecond, 1}},
+		{"MinCalls beyond 32 bits", folding.Rule{Enabled: true, MinCalls: 1 << 40, MaxDuration: time.Second}, call{1<<31 - 1, 0, 0, 0, 1}},
+		{"calls wrap", rule, call{1<<32 - 1, 0, 0, 0, 1}},
+		{"a sample dilutes the long ones", rule, call{6336, 64, 0, time.Microsecond, 64}},
+		{"a long sample", rule, call{6336, 0, 0, 20 * time.Microsecond, 64}},
+		{"a sample wraps", rule, call{1<<32 - 10, 0, 0, 0, 64}},
 	}
-	check := func(t *testing.T, rule folding.Rule, calls, slow, flags, roots uint32, ds []time.Duration) {
+	check := func(t *testing.T, rule folding.Rule, calls, slow, flags, roots uint32, ds []time.Duration, ws []uint32) {
 		t.Helper()
 		f := NewFn(calls, slow, flags, roots)
 		defer f.Free()
 		m := method(f, roots)
 		h := rule.Hook()
 		for i, d := range ds {
-			f.Judge(h.MinCalls, h.MaxNs, uint64(d))
-			m = rule.Judge(m, d)
+			f.Judge(h.MinCalls, h.MaxNs, uint64(d), ws[i])
+			m = rule.JudgeSampled(m, d, ws[i])
 			if got := method(f, roots); got != m {
 				t.Fatalf("rule %+v, fn {calls %d slow %d flags %#x}, call %d of %v: C %+v, Go %+v", rule, calls, slow, flags, i, ds, got, m)
 			}
@@ -133,7 +138,7 @@ func TestJudgeParity(t *testing.T) {
 	}
 	for _, tt := range table {
 		t.Run(tt.name, func(t *testing.T) {
-			check(t, tt.rule, tt.calls, tt.slow, tt.flags, 0, []time.Duration{tt.d})
+			check(t, tt.rule, tt.calls, tt.slow, tt.flags, 0, []time.Duration{tt.d}, []uint32{tt.weight})
 		})
 	}
 	g := gen{rand.New(rand.NewPCG(28, 4))}
@@ -141,10 +146,15 @@ func TestJudgeParity(t *testing.T) {
 		rule := g.rule()
 		calls, slow, flags, roots := g.fn(rule)
 		ds := make([]time.Duration, 1+g.r.IntN(6))
+		ws := make([]uint32, len(ds))
 		for k := range ds {
 			ds[k] = g.duration(rule)
+			ws[k] = 1
+			if g.r.IntN(3) == 0 {
+				ws[k] = 64 // the hooks' UNSPANNED_TIMED
+			}
 		}
-		check(t, rule, calls, slow, flags, roots, ds)
+		check(t, rule, calls, slow, flags, roots, ds, ws)
 	}
 }
 
@@ -209,7 +219,7 @@ func TestFoldLog(t *testing.T) {
 	a.SetIndex(7)
 	b.SetIndex(0)
 	for i := 0; i < 300; i++ { // past the rule's 250 calls: it folds once
-		a.Judge(250, 20_000, 100)
+		a.Judge(250, 20_000, 100, 1)
 	}
 	b.Fold()
 	b.Fold()
