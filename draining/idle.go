@@ -19,7 +19,7 @@ const (
 // LightShare is the most of its resident size (CLROTEL_RING_KB) any
 // ring may hold when a pass reads it for the sleep to grow: a ring that
 // filled less than that in one sleep fills less than twice that in the
-// next, twice as long, far from the quarter at which new traces are shed
+// next, twice as long, far from the half at which new traces are shed
 // (shedding.Backlog). Judged by ring, not by records over all threads: a
 // service's many threads each writing a little (a serving loop's resume
 // per request, with the requests shed) leave the drainer asleep.

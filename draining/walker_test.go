@@ -173,8 +173,8 @@ func TestCorruptRingAndUnopenedSlot(t *testing.T) {
 	}
 }
 
-// Behind when a ring is found over a quarter full, told once; caught up
-// when every ring is under an eighth.
+// Behind when a ring is found over half full, told once; caught up when
+// every ring is under an eighth.
 func TestBacklog(t *testing.T) {
 	a, b := newSlot(Live, 1), newSlot(Live, 2)
 	slots := &fakeSlots{[]*fakeSlot{a, b}}
@@ -187,10 +187,11 @@ func TestBacklog(t *testing.T) {
 		want []bool
 	}{
 		{64, 64, nil},
-		{64, 320, []bool{true}}, // b over a quarter
-		{200, 64, []bool{true}}, // between an eighth and a quarter: still behind
+		{320, 64, nil},          // a quarter: late, not behind
+		{64, 544, []bool{true}}, // b over half
+		{300, 64, []bool{true}}, // between an eighth and half: still behind
 		{64, 64, []bool{true, false}},
-		{400, 0, []bool{true, false, true}},
+		{544, 0, []bool{true, false, true}},
 	} {
 		for n := 0; n < c.a; n += 32 {
 			a.put(1, 16)

@@ -136,19 +136,23 @@ func Note(traces, calls uint64) string {
 }
 
 // Backlog says whether new traces are to be shed because the span work is
-// behind: some thread's capture buffer was found more than a quarter full
-// of records not yet drained. It stays on until every buffer is found
-// under an eighth full. (A thread whose own buffer is half full sheds its
-// new traces anyway, in the hook; this protects the threads that run work
-// of traces already begun, a lambda on the thread pool or an async
-// method's resume, which cannot be shed.)
+// behind: some thread's capture buffer was found more than half full of
+// records not yet drained, the point at which that thread sheds its own
+// new traces in the hook. It stays on until every buffer is found under an
+// eighth full. It protects the threads that run work of traces already
+// begun (a lambda on the thread pool, an async method's resume), which
+// cannot be shed. A drainer that is only late (descheduled for some
+// milliseconds on a busy machine) finds buffers a quarter full without
+// being behind: shedding every thread's traces then, until its next pass,
+// shed a sixth of the requests of an async service with every request
+// traced while the drainer used a sixth of a core.
 type Backlog struct{ on bool }
 
 // Observe takes the fullest buffer's share (0 to 1) in a drain pass and
 // returns whether new traces are to be shed.
 func (b *Backlog) Observe(fullest float64) bool {
 	switch {
-	case fullest > 0.25:
+	case fullest > 0.5:
 		b.on = true
 	case fullest < 0.125:
 		b.on = false

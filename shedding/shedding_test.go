@@ -112,7 +112,7 @@ func TestBacklog(t *testing.T) {
 	for i, tc := range []struct {
 		fullest float64
 		want    bool
-	}{{0, false}, {0.2, false}, {0.3, true}, {0.2, true}, {0.13, true}, {0.1, false}, {0.2, false}, {0.9, true}, {0, false}} {
+	}{{0, false}, {0.2, false}, {0.3, false}, {0.5, false}, {0.6, true}, {0.2, true}, {0.13, true}, {0.1, false}, {0.4, false}, {0.9, true}, {0, false}} {
 		if got := b.Observe(tc.fullest); got != tc.want {
 			t.Errorf("step %d: Observe(%v) = %v, want %v", i, tc.fullest, got, tc.want)
 		}
