@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/http"
@@ -101,6 +102,11 @@ func serviceBench(host, work, version, lib string, base []string, seconds, pairs
 		for i := 0; i < pairs; i++ {
 			for m, mode := range serviceModes {
 				r, err := serviceRun(host, exe, lib, base, shape, mode.traced, mode.env, seconds)
+				for try := 1; errors.Is(err, errNotStarted) && try < serviceStarts; try++ {
+					// The port was free when picked, not always when bound.
+					fmt.Fprintf(os.Stderr, "bench: service %s, %s: %v; again on another port\n", shape, mode.name, err)
+					r, err = serviceRun(host, exe, lib, base, shape, mode.traced, mode.env, seconds)
+				}
 				if err != nil {
 					return "", fmt.Errorf("%s, %s: %w", shape, mode.name, err)
 				}
@@ -125,6 +131,12 @@ func serviceBench(host, work, version, lib string, base []string, seconds, pairs
 	b.WriteString("  CPU/req: the service process's user+system CPU while wrk ran, per request served\n")
 	return b.String(), nil
 }
+
+// errNotStarted: the service exited, or did not say it listens within 30 s.
+var errNotStarted = errors.New("service did not start")
+
+// serviceStarts is how many times a run may start its service.
+const serviceStarts = 3
 
 func serviceRun(host, exe, lib string, base []string, shape string, traced bool, env []string, seconds int) (serviceResult, error) {
 	var res serviceResult
@@ -165,16 +177,28 @@ func serviceRun(host, exe, lib string, base []string, shape string, traced bool,
 	ready := make(chan bool, 1)
 	go func() {
 		sc := bufio.NewScanner(out)
+		said := false
 		for sc.Scan() {
-			if strings.Contains(sc.Text(), "listening") {
+			if !said && strings.Contains(sc.Text(), "listening") {
+				said = true
 				ready <- true
 			}
 		}
+		if !said {
+			ready <- false // its output ended: it exited
+		}
 	}()
+	started := false
 	select {
-	case <-ready:
+	case started = <-ready:
 	case <-time.After(30 * time.Second):
-		return res, fmt.Errorf("service did not start")
+	}
+	if !started {
+		log, _ := os.ReadFile(stderr.Name())
+		if len(log) > 2000 {
+			log = log[len(log)-2000:]
+		}
+		return res, fmt.Errorf("%w; its stderr ends:\n%s", errNotStarted, log)
 	}
 	url := fmt.Sprintf("http://127.0.0.1:%d/item?id=7", port)
 	client := &http.Client{Timeout: 5 * time.Second}
