@@ -143,9 +143,8 @@ func Note(traces, calls uint64) string {
 // begun (a lambda on the thread pool, an async method's resume), which
 // cannot be shed. A drainer that is only late (descheduled for some
 // milliseconds on a busy machine) finds buffers a quarter full without
-// being behind: shedding every thread's traces then, until its next pass,
-// shed a sixth of the requests of an async service with every request
-// traced while the drainer used a sixth of a core.
+// being behind, and empties them in one pass: shedding then would shed for
+// the machine's load, not for the span work's.
 type Backlog struct{ on bool }
 
 // Observe takes the fullest buffer's share (0 to 1) in a drain pass and
