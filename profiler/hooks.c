@@ -1464,11 +1464,10 @@ static inline void judge_call(const clr_frame *up, const clr_frame *f, uint64_t 
         atomic_store_explicit(&fn->judged_trace, up->trace_key, memory_order_relaxed);
         return;
     }
-    uint32_t weight = f->sampled ? UNSPANNED_TIMED : 1;
-    if (fold_judges(up))
-        clr_fold_judge(&g_cfg, fn, ns, weight);
-    else if (up->busy_child && !is_unit(f) && atomic_load_explicit(&fn->roots, memory_order_relaxed) == 0)
-        clr_fold_judge(&g_cfg, fn, ns, weight); // a unit's call is counted (unit_call), not judged
+    // Under a frame whose calls may be requests, a unit's call is counted
+    // (unit_call), not judged.
+    if (fold_judges(up) || (up->busy_child && !is_unit(f) && atomic_load_explicit(&fn->roots, memory_order_relaxed) == 0))
+        clr_fold_judge(&g_cfg, fn, ns, f->sampled ? UNSPANNED_TIMED : 1);
 }
 
 // The call of frame f, at depth d, was a unit of work: its caller has done
