@@ -157,16 +157,99 @@ static inline void record_timed(clr_slot *s, uint64_t start) {
 // that frame), or at the start of work.
 static inline uint8_t root_kind(const clr_frame *under) { return under != NULL ? ROOT_CALL : ROOT_WORK; }
 
-// A call that makes no span of its own (f: in a shed trace, or folded
-// under a folded frame) is timed for the fold rule while its method has
-// had fewer judged calls than the rule asks for, and 1 in UNSPANNED_TIMED
-// of its calls after that, judged as that many (f->sampled): a hot, short
-// method folds after as many calls, and loses its hooks as soon, as it
-// would if its calls were recorded, while a method the rule has not
-// folded by then (one call in a hundred or more was long) no longer pays
-// two clock reads on every call.
+// Whether the rule that folds hot methods judges a call whose span is (or
+// folds into) a child of frame up, recorded or shed (a shed trace's calls
+// are judged as the same calls recorded would be). Not when up is the
+// outermost frame of its thread outside any unit of work (a thread's body,
+// Main), whose calls may be the requests of a loop that will serve
+// (serving.h): folding must not take them away first, however many
+// threads run such a loop; an async loop's resume is no such frame, as it
+// serves by its resumes, one or two calls each, long before its calls
+// could fold. Nor when up began its trace at the start of work
+// (ROOT_WORK): that is plumbing (the lambda a loop queued, a timer's
+// callback) whose calls are the request's handlers. A trace a serving
+// frame's call began (ROOT_CALL) is that call's, the request's handler's:
+// its calls are the request's parts, judged as any (a CPU-bound Main's
+// getter calls, each a trace of its own, are hot methods' callers).
+static inline int fold_judges(const clr_frame *up) {
+    if (g_cfg.serving_children == 0)
+        return 1;
+    if (up->recorded == FRAME_SHED)
+        return up->root != ROOT_WORK;
+    if (up->recorded != FRAME_RECORDED)
+        return 1;
+    if (up->unit)
+        return up->root != ROOT_WORK;
+    return !(up->level == 0 && !(up->fn != NULL && (up->fn->flags & FN_ASYNC_MOVENEXT)));
+}
+
+// A call is a unit of work when it made two traced calls or more, or one
+// that was a unit itself: what a getter does (a property read, a lookup,
+// one helper call) is not.
+static inline int is_unit(const clr_frame *f) { return f->called >= 2 || f->busy_child; }
+
+// A call that makes no span of its own and is timed as one of
+// UNSPANNED_TIMED is judged as that many (unspanned_timed).
 enum { UNSPANNED_TIMED = 64 }; // a power of two
-static inline int unspanned_timed(clr_frame *f, clr_fn *fn) {
+
+// The fold rule judges f's call, which took ns, made under up. Under a
+// frame whose calls may be requests (not fold_judges), only a getter's:
+// once up has made a unit of work's call (a request, or a CPU-bound
+// Main's `ReadAssembly`: unit_call), a call beside it that is none (what
+// such a Main's loop calls most) is judged by its time, unless its method
+// is a request's handler there (unit_call). So a handler is never judged,
+// even once the methods it calls fold and lose their hooks and its calls
+// make none, and neither is a leaf handler that is all its loop calls (it
+// has no such sibling). A getter's method that folds loses its hooks
+// (rejit.c): its calls began no request.
+//
+// And only the call of a method called again in the same trace: a method
+// called once in each trace (a request's handler behind a wrapper, or
+// under an async loop's resume) drowns no trace, and folding it, however
+// short its calls, would take its span from every request. judged_trace
+// is the trace of the method's last call: a call in another trace is not
+// judged. Calls of other traces on other threads in between make a call
+// look like its trace's first, which only delays a verdict.
+static inline void judge_call(const clr_frame *up, const clr_frame *f, uint64_t ns) {
+    clr_fn *fn = f->fn;
+    if (atomic_load_explicit(&fn->judged_trace, memory_order_relaxed) != up->trace_key) {
+        atomic_store_explicit(&fn->judged_trace, up->trace_key, memory_order_relaxed);
+        return;
+    }
+    // Under a frame whose calls may be requests, a unit's call is counted
+    // (unit_call), not judged.
+    if (fold_judges(up) || (up->busy_child && !is_unit(f) && atomic_load_explicit(&fn->roots, memory_order_relaxed) == 0))
+        clr_fold_judge(&g_cfg, fn, ns, f->sampled ? UNSPANNED_TIMED : 1);
+}
+
+// Whether judge_call may judge a call of fn made under up (NULL: none)
+// that makes no span, known as it begins, so that a call the rule will
+// not judge is never timed: not the first call of fn in up's trace, which
+// is noted here instead of at its end, and under a frame whose calls may
+// be requests, only a call after a unit's whose method is no request's
+// handler (whether the call itself is a unit is known only at its end).
+static inline int judge_may(const clr_frame *up, clr_fn *fn) {
+    if (up == NULL)
+        return 0;
+    if (atomic_load_explicit(&fn->judged_trace, memory_order_relaxed) != up->trace_key) {
+        atomic_store_explicit(&fn->judged_trace, up->trace_key, memory_order_relaxed);
+        return 0;
+    }
+    return fold_judges(up) || (up->busy_child && atomic_load_explicit(&fn->roots, memory_order_relaxed) == 0);
+}
+
+// A call that makes no span of its own (f: in a shed trace, or folded
+// under a folded frame) and that the fold rule may judge (judge_may) is
+// timed for the rule while its method has had fewer judged calls than
+// the rule asks for, and 1 in UNSPANNED_TIMED of its calls after that,
+// judged as that many (f->sampled): a hot, short method folds after as
+// many calls, and loses its hooks as soon, as it would if its calls were
+// recorded, while a method the rule has not folded by then (one call in
+// a hundred or more was long) no longer pays two clock reads on every
+// call.
+static inline int unspanned_timed(clr_frame *f, clr_fn *fn, const clr_frame *up) {
+    if (!judge_may(up, fn))
+        return 0;
     if (atomic_load_explicit(&fn->stat_calls, memory_order_relaxed) < g_cfg.fold_min_calls)
         return 1;
     uint32_t n = atomic_load_explicit(&fn->unspanned_seen, memory_order_relaxed) + 1;
@@ -180,7 +263,7 @@ static inline int unspanned_timed(clr_frame *f, clr_fn *fn) {
 // (its start is 0); root (ROOT_*): how it would begin the trace if the
 // trace were recorded, so that its calls are judged as a recorded root's
 // would be (fold_judges).
-static inline void shed_frame(clr_frame *f, clr_fn *fn, int root) {
+static inline void shed_frame(clr_frame *f, clr_fn *fn, const clr_frame *up, int root) {
     f->recorded = FRAME_SHED;
     f->root = (uint8_t)root;
     if (g_cfg.fold_min_calls == 0 || (fn->flags & (FN_FOLDED | FN_NEVER_FOLDED | FN_ASYNC | FN_CLOSURE_CTOR)))
@@ -189,7 +272,7 @@ static inline void shed_frame(clr_frame *f, clr_fn *fn, int root) {
     // (judge_call): no clock read for it.
     if (root == ROOT_CALL && atomic_load_explicit(&fn->roots, memory_order_relaxed) != 0)
         return;
-    if (unspanned_timed(f, fn))
+    if (unspanned_timed(f, fn, up))
         f->start = now_ns();
 }
 
@@ -970,7 +1053,7 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
         case FRAME_FOLDED:
             // Timed only when the rule judges folded calls (for re-JIT) and
             // the method is not folded yet; its time is in its parent's.
-            if (g_cfg.fold_judge_folded && !(fn->flags & (FN_FOLDED | FN_NEVER_FOLDED)) && unspanned_timed(f, fn)) {
+            if (g_cfg.fold_judge_folded && !(fn->flags & (FN_FOLDED | FN_NEVER_FOLDED)) && unspanned_timed(f, fn, &s->stack[parent->anc])) {
                 fold_begin(s, f, parent->anc, now_ns());
                 f->fold_state = FOLD_NESTED;
             } else {
@@ -982,7 +1065,7 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
             bump(&s->dropped);
             return;
         case FRAME_SHED:
-            shed_frame(f, fn, ROOT_NONE);
+            shed_frame(f, fn, &s->stack[d - 1], ROOT_NONE);
             bump(&s->shed_calls);
             return;
         default:
@@ -1051,7 +1134,7 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
         }
         if (how == LINK_SHED) {
             f->trace_key = tid[0];
-            shed_frame(f, fn, ROOT_WORK); // work queued by a shed trace
+            shed_frame(f, fn, d > 0 ? &s->stack[d - 1] : NULL, ROOT_WORK); // work queued by a shed trace
             bump(&s->shed_calls);
             return;
         }
@@ -1090,7 +1173,7 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
             // frame's call is timed as a getter's may be (judge_call).
             f->trace_key = tid[0];
             if (under != NULL) {
-                shed_frame(f, fn, ROOT_CALL);
+                shed_frame(f, fn, &s->stack[d - 1], ROOT_CALL);
             } else {
                 f->recorded = FRAME_SHED;
                 f->root = ROOT_WORK;
@@ -1407,67 +1490,6 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         return;
     }
     enter_call(s, f, fn, elt, d, flow, run, 0);
-}
-
-// Whether the rule that folds hot methods judges a call whose span is (or
-// folds into) a child of frame up, recorded or shed (a shed trace's calls
-// are judged as the same calls recorded would be). Not when up is the
-// outermost frame of its thread outside any unit of work (a thread's body,
-// Main), whose calls may be the requests of a loop that will serve
-// (serving.h): folding must not take them away first, however many
-// threads run such a loop; an async loop's resume is no such frame, as it
-// serves by its resumes, one or two calls each, long before its calls
-// could fold. Nor when up began its trace at the start of work
-// (ROOT_WORK): that is plumbing (the lambda a loop queued, a timer's
-// callback) whose calls are the request's handlers. A trace a serving
-// frame's call began (ROOT_CALL) is that call's, the request's handler's:
-// its calls are the request's parts, judged as any (a CPU-bound Main's
-// getter calls, each a trace of its own, are hot methods' callers).
-static inline int fold_judges(const clr_frame *up) {
-    if (g_cfg.serving_children == 0)
-        return 1;
-    if (up->recorded == FRAME_SHED)
-        return up->root != ROOT_WORK;
-    if (up->recorded != FRAME_RECORDED)
-        return 1;
-    if (up->unit)
-        return up->root != ROOT_WORK;
-    return !(up->level == 0 && !(up->fn != NULL && (up->fn->flags & FN_ASYNC_MOVENEXT)));
-}
-
-// A call is a unit of work when it made two traced calls or more, or one
-// that was a unit itself: what a getter does (a property read, a lookup,
-// one helper call) is not.
-static inline int is_unit(const clr_frame *f) { return f->called >= 2 || f->busy_child; }
-
-// The fold rule judges f's call, which took ns, made under up. Under a
-// frame whose calls may be requests (not fold_judges), only a getter's:
-// once up has made a unit of work's call (a request, or a CPU-bound
-// Main's `ReadAssembly`: unit_call), a call beside it that is none (what
-// such a Main's loop calls most) is judged by its time, unless its method
-// is a request's handler there (unit_call). So a handler is never judged,
-// even once the methods it calls fold and lose their hooks and its calls
-// make none, and neither is a leaf handler that is all its loop calls (it
-// has no such sibling). A getter's method that folds loses its hooks
-// (rejit.c): its calls began no request.
-//
-// And only the call of a method called again in the same trace: a method
-// called once in each trace (a request's handler behind a wrapper, or
-// under an async loop's resume) drowns no trace, and folding it, however
-// short its calls, would take its span from every request. judged_trace
-// is the trace of the method's last call: a call in another trace is not
-// judged. Calls of other traces on other threads in between make a call
-// look like its trace's first, which only delays a verdict.
-static inline void judge_call(const clr_frame *up, const clr_frame *f, uint64_t ns) {
-    clr_fn *fn = f->fn;
-    if (atomic_load_explicit(&fn->judged_trace, memory_order_relaxed) != up->trace_key) {
-        atomic_store_explicit(&fn->judged_trace, up->trace_key, memory_order_relaxed);
-        return;
-    }
-    // Under a frame whose calls may be requests, a unit's call is counted
-    // (unit_call), not judged.
-    if (fold_judges(up) || (up->busy_child && !is_unit(f) && atomic_load_explicit(&fn->roots, memory_order_relaxed) == 0))
-        clr_fold_judge(&g_cfg, fn, ns, f->sampled ? UNSPANNED_TIMED : 1);
 }
 
 // The call of frame f, at depth d, was a unit of work: its caller has done

@@ -110,9 +110,23 @@ typedef struct {
 	int n;
 	int shape;
 	uint32_t judged;
+	int timed; // its shed calls timed for the rule (their frame has a start)
 	int folded;
 	int rejit; // it may lose its hooks (clr_rejit_wanted)
 } shed_fold_t;
+
+// Whether the call of fn just entered on this thread is shed and timed
+// (a folded call is timed for the span it folds into).
+static int entered_timed(const clr_fn *fn) {
+	clr_slot *all = clr_slots();
+	uint32_t n = clr_slot_count(), me = (uint32_t)syscall(SYS_gettid);
+	for (uint32_t k = 0; k < n; k++)
+		if (all[k].os_tid == me && all[k].depth > 0) {
+			const clr_frame *top = &all[k].stack[all[k].depth - 1];
+			return top->fn == fn && top->recorded == FRAME_SHED && top->start != 0;
+		}
+	return 0;
+}
 
 static void *shed_fold_thread(void *arg) {
 	shed_fold_t *r = arg;
@@ -148,6 +162,7 @@ static void *shed_fold_thread(void *arg) {
 		}
 		for (int i = 0; i < r->n; i++) {
 			clr_on_enter(&fn, 950);
+			r->timed += entered_timed(&fn);
 			int parts = r->shape == SHED_WRAPPER ? 1 : r->shape == SHED_HANDLER || (r->shape == SHED_HANDLER_LEAF && i < 10) || (r->shape == SHED_LAZY_GETTER && i == 0) ? 2 : 0;
 			for (int k = 0; k < parts; k++) {
 				clr_on_enter(&part, 900);
@@ -168,6 +183,7 @@ static void *shed_fold_thread(void *arg) {
 			clr_on_enter(&mid, 950);
 			for (int k = 0; k < per; k++) {
 				clr_on_enter(&fn, 900);
+				r->timed += entered_timed(&fn);
 				clr_on_leave(&fn, 900);
 			}
 			clr_on_leave(&mid, 950);
@@ -180,6 +196,7 @@ static void *shed_fold_thread(void *arg) {
 			clr_on_enter(&mid, 950);
 		for (int i = 0; i < r->n; i++) {
 			clr_on_enter(&fn, 900);
+			r->timed += entered_timed(&fn);
 			clr_on_leave(&fn, 900);
 		}
 		if (r->shape == SHED_NESTED)
@@ -739,12 +756,13 @@ const (
 
 // ShedFold calls a method n times in traces shed whole, shaped as shape
 // says, on a thread of its own, with the fold rule on (minCalls, maxNs); it
-// reports how many of the calls the rule judged and whether the method
-// folded, and whether it may then lose its hooks.
-func ShedFold(minCalls uint32, maxNs uint64, n int, shape ShedShape) (judged uint32, folded, rejit bool) {
+// reports how many of the calls the rule judged and how many of the shed
+// ones were timed (two clock reads each), whether the method folded, and whether it may
+// then lose its hooks.
+func ShedFold(minCalls uint32, maxNs uint64, n int, shape ShedShape) (judged uint32, timed int, folded, rejit bool) {
 	r := C.shed_fold_t{min_calls: C.uint32_t(minCalls), max_ns: C.uint64_t(maxNs), n: C.int(n), shape: C.int(shape)}
 	C.shed_fold(&r)
-	return uint32(r.judged), r.folded != 0, r.rejit != 0
+	return uint32(r.judged), int(r.timed), r.folded != 0, r.rejit != 0
 }
 
 // RecordNs is the time the hooks counted recording admitted calls, over

@@ -361,35 +361,44 @@ func TestShedCallsFoldAsRecordedOnes(t *testing.T) {
 		wantFolded bool
 		judgedMin  uint32 // judged calls at least
 		judgedMax  uint32 // at most
+		// Timed calls the rule did not judge, at most: a call is timed
+		// only if the rule may judge it as far as is known when it
+		// begins; whether it is a unit of work is known at its end.
+		unjudgedTimed int
 	}{
-		{"past the rule's calls", 250, 300, ShedNested, true, 250, 300},
-		{"short of them", 250, 200, ShedNested, false, 199, 199}, // all but the trace's first
-		{"a small rule", 10, 20, ShedNested, true, 10, 20},
+		{"past the rule's calls", 250, 300, ShedNested, true, 250, 300, 0},
+		{"short of them", 250, 200, ShedNested, false, 199, 199, 0}, // all but the trace's first
+		{"a small rule", 10, 20, ShedNested, true, 10, 20, 0},
 		// A thread's outermost frame: its calls may be a loop's requests.
-		{"right under the thread's root", 10, 300, ShedDirect, false, 0, 0},
+		{"right under the thread's root", 10, 300, ShedDirect, false, 0, 0, 0},
 		// Each root is the request's handler, its calls the request's
 		// parts: a method called once in each request is not judged, one
 		// called again is.
-		{"once under each root a serving frame's call began", 10, 300, ShedServed, false, 0, 0},
-		{"twice under each root a serving frame's call began", 10, 300, ShedServedTwice, true, 10, 150},
+		{"once under each root a serving frame's call began", 10, 300, ShedServed, false, 0, 0, 0},
+		{"twice under each root a serving frame's call began", 10, 300, ShedServedTwice, true, 10, 150, 0},
 		// A serving frame's calls: a getter beside a unit of work folds
 		// (a CPU-bound Main's loop), as does one that calls one helper; a
 		// leaf handler alone does not, nor does a handler that works
-		// through calls, even once what it calls folded and lost its hooks.
-		{"a getter beside a unit of work", 10, 300, ShedGetter, true, 10, 300},
-		{"a getter calling one helper", 10, 300, ShedWrapper, true, 10, 300},
-		{"a getter whose first call ran a type initializer", 10, 300, ShedLazyGetter, true, 10, 300},
-		{"a leaf that is all a serving frame calls", 10, 300, ShedLoneLeaf, false, 0, 0},
-		{"a serving frame's calls that make calls", 10, 300, ShedHandler, false, 0, 0},
-		{"a handler whose callees lost their hooks", 10, 1000, ShedHandlerLeaf, false, 0, 0},
+		// through calls, even once what it calls folded and lost its hooks
+		// (its first calls, units, are timed until they make it a
+		// request's handler).
+		{"a getter beside a unit of work", 10, 300, ShedGetter, true, 10, 300, 0},
+		{"a getter calling one helper", 10, 300, ShedWrapper, true, 10, 300, 0},
+		{"a getter whose first call ran a type initializer", 10, 300, ShedLazyGetter, true, 10, 300, 1},
+		{"a leaf that is all a serving frame calls", 10, 300, ShedLoneLeaf, false, 0, 0, 0},
+		{"a serving frame's calls that make calls", 10, 300, ShedHandler, false, 0, 0, 8},
+		{"a handler whose callees lost their hooks", 10, 1000, ShedHandlerLeaf, false, 0, 0, 8},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			// 10 ms: no call of the replay is long, however loaded the machine.
-			judged, folded, rejit := ShedFold(tt.min, 10_000_000, tt.calls, tt.shape)
+			judged, timed, folded, rejit := ShedFold(tt.min, 10_000_000, tt.calls, tt.shape)
 			if folded != tt.wantFolded || judged < tt.judgedMin || judged > tt.judgedMax {
 				t.Errorf("%d calls in shed traces (shape %d), rule of %d: %d judged, folded %v; want %d to %d judged, folded %v",
 					tt.calls, tt.shape, tt.min, judged, folded, tt.judgedMin, tt.judgedMax, tt.wantFolded)
+			}
+			if timed < int(judged) || timed > int(judged)+tt.unjudgedTimed {
+				t.Errorf("shape %d: %d calls timed, %d judged; want the judged ones and at most %d more", tt.shape, timed, judged, tt.unjudgedTimed)
 			}
 			// None of its calls began a request: once folded it may lose
 			// its hooks (a getter a serving frame called too).
