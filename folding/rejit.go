@@ -27,10 +27,11 @@ type ReJIT struct {
 // DefaultReJIT is the setting with nothing set. Interval: a request
 // suspends the runtime, and methods fold in bursts as a program starts, so
 // one request per Interval batches a burst, while a folded method's calls
-// stay hooked for at most that long after its verdict: a longer Interval
-// leaves many more calls hooked (docs/user-guide.md, "Folding").
+// stay hooked for at most that long after its verdict: a hot method makes
+// thousands of calls in 10 ms, so a longer Interval leaves many more calls
+// hooked (docs/user-guide.md, "Folding").
 func DefaultReJIT() ReJIT {
-	return ReJIT{Enabled: true, Interval: 10 * time.Millisecond, MaxBatch: 1024}
+	return ReJIT{Enabled: true, Interval: 2 * time.Millisecond, MaxBatch: 1024}
 }
 
 // Batcher gathers the functions the hooks folded (by index) and hands them
@@ -56,17 +57,34 @@ func NewBatcher(cfg ReJIT) *Batcher {
 	return &Batcher{cfg: cfg, seen: map[uint32]bool{}}
 }
 
-// Add notes functions found folded; ones already seen are ignored.
-func (b *Batcher) Add(fns ...uint32) {
+// Add notes functions found folded; ones already seen are ignored. It
+// reports whether one was new.
+func (b *Batcher) Add(fns ...uint32) bool {
 	if !b.cfg.Enabled {
-		return
+		return false
 	}
+	added := false
 	for _, f := range fns {
 		if !b.seen[f] {
 			b.seen[f] = true
 			b.pending = append(b.pending, f)
+			added = true
 		}
 	}
+	return added
+}
+
+// NextLook is how long the re-JIT loop waits after a look that waited
+// last: half the interval when methods folded or wait for a batch (busy),
+// else twice as long as the last wait, at most IdleLook. The hooks cannot
+// wake the loop (they make no system call), so it looks often only while
+// methods fold, as they do in bursts.
+func NextLook(interval, last time.Duration, busy bool) time.Duration {
+	fast := max(interval/2, time.Millisecond/2)
+	if busy || last < fast {
+		return fast
+	}
+	return min(2*last, max(IdleLook, fast))
 }
 
 // Next returns the next batch to request at now: nothing until Interval has
@@ -123,10 +141,19 @@ type FoldLog interface {
 // may lose them after a reload of the settings.
 const ScanEvery = time.Second
 
+// IdleLook is the longest the loop waits between two looks for folded
+// methods (ReJITLoop.Run): a process whose methods no longer fold is woken
+// that far apart, while methods that fold are looked for every half
+// Interval.
+const IdleLook = 64 * time.Millisecond
+
 // ReJITLoop hands the functions the hooks folded, batched, to the re-JIT
-// thread (profiler/rejit.c) at each tick.
+// thread (profiler/rejit.c) at each look.
 type ReJITLoop struct {
 	Config ReJIT
+	// After is when to look next (time.After when nil): the channel sends
+	// the time of the look.
+	After func(d time.Duration) <-chan time.Time
 	// Folded calls add with each function (by index) found folded: a look
 	// at every method.
 	Folded func(add func(fn uint32))
@@ -144,28 +171,37 @@ type ReJITLoop struct {
 	Debugf func(format string, args ...any)
 }
 
-// Run batches and submits at each tick until stop closes, or until the
-// runtime says it cannot re-JIT.
-func (l ReJITLoop) Run(tick <-chan time.Time, stop <-chan struct{}) {
+// Run looks for folded methods, batches and submits them until stop
+// closes, or until the runtime says it cannot re-JIT. It looks at once,
+// then as NextLook says.
+func (l ReJITLoop) Run(stop <-chan struct{}) {
+	after := l.After
+	if after == nil {
+		after = time.After
+	}
 	b := NewBatcher(l.Config)
+	added := false
 	add := func(fn uint32) {
 		if l.KeepHooks == nil || !l.KeepHooks(fn) {
-			b.Add(fn)
+			added = b.Add(fn) || added
 		}
 	}
 	var read uint32 // log entries read
 	var scanned time.Time
+	var wait time.Duration
 	for {
 		select {
 		case <-stop:
 			return
-		case now := <-tick:
+		case now := <-after(wait):
+			added = false
 			if l.Log == nil {
 				l.Folded(add)
 			} else {
 				read = l.readLog(read, now, &scanned, add)
 			}
 			batch := b.Next(now)
+			wait = NextLook(l.Config.Interval, wait, added || len(batch) > 0 || b.Pending() > 0)
 			if len(batch) == 0 {
 				continue
 			}

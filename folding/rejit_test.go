@@ -225,8 +225,77 @@ func TestReJITLoopLog(t *testing.T) {
 // before.
 func runTicks(l ReJITLoop, send func(tick chan<- time.Time, done <-chan struct{})) {
 	tick, stop, done := make(chan time.Time), make(chan struct{}), make(chan struct{})
-	go func() { l.Run(tick, stop); close(done) }()
+	l.After = func(time.Duration) <-chan time.Time { return tick }
+	go func() { l.Run(stop); close(done) }()
 	send(tick, done)
 	close(stop)
 	<-done
+}
+
+func TestNextLook(t *testing.T) {
+	ms := time.Millisecond
+	tests := []struct {
+		name     string
+		interval time.Duration
+		last     time.Duration
+		busy     bool
+		want     time.Duration
+	}{
+		{"first look", 2 * ms, 0, false, ms},
+		{"methods fold: half the interval", 2 * ms, 32 * ms, true, ms},
+		{"nothing folded: twice the last wait", 2 * ms, ms, false, 2 * ms},
+		{"backs off to IdleLook", 2 * ms, 48 * ms, false, IdleLook},
+		{"stays at IdleLook", 2 * ms, IdleLook, false, IdleLook},
+		{"an interval past IdleLook: never slower than it", 10 * time.Second, 5 * time.Second, false, 5 * time.Second},
+		{"a tiny interval: at least half a millisecond", ms / 10, 0, true, ms / 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := NextLook(tt.interval, tt.last, tt.busy); got != tt.want {
+				t.Errorf("NextLook(%v, %v, %v) = %v, want %v", tt.interval, tt.last, tt.busy, got, tt.want)
+			}
+		})
+	}
+}
+
+// The loop looks often while methods fold or wait for a batch, and backs
+// off while none does.
+func TestReJITLoopBacksOff(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	ms := time.Millisecond
+	cfg := ReJIT{Enabled: true, Interval: 2 * ms, MaxBatch: 1}
+	folded := [][]uint32{nil, nil, {1, 2}, nil, nil, nil, {2}, nil}
+	round := 0
+	var waits []time.Duration
+	looked, stop, done := make(chan struct{}), make(chan struct{}), make(chan struct{})
+	var at time.Duration
+	l := ReJITLoop{Config: cfg, Warnf: t.Logf, Debugf: func(string, ...any) {},
+		Folded: func(add func(uint32)) {
+			for _, fn := range folded[round] {
+				add(fn)
+			}
+			round++
+		},
+		Submit: func(batch []uint32) int { return len(batch) },
+		After: func(d time.Duration) <-chan time.Time {
+			waits = append(waits, d)
+			if len(waits) > len(folded) {
+				close(looked)
+				return nil // no more looks
+			}
+			at += d
+			c := make(chan time.Time, 1)
+			c <- t0.Add(at)
+			return c
+		}}
+	go func() { l.Run(stop); close(done) }()
+	<-looked
+	close(stop)
+	<-done
+	// Looks: nothing, nothing, 1 and 2 folded (1 asked for, 2 waits for
+	// the interval), 2 asked for, nothing, nothing, 2 again (seen), nothing.
+	want := []time.Duration{0, ms, 2 * ms, ms, ms, ms, 2 * ms, 4 * ms, 8 * ms}
+	if !reflect.DeepEqual(waits, want) {
+		t.Errorf("waits %v, want %v", waits, want)
+	}
 }

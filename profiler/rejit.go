@@ -8,7 +8,6 @@ package main
 import "C"
 
 import (
-	"time"
 	"unsafe"
 
 	"github.com/clrotel/clrotel/folding"
@@ -18,8 +17,6 @@ import (
 // reJITLoop runs package folding's re-JIT loop over the function table and
 // the ReJIT thread (rejit.c) until stop closes.
 func (p *profiler) reJITLoop(stop <-chan struct{}) {
-	tick := time.NewTicker(p.cfg.Fold.ReJIT.Interval / 2)
-	defer tick.Stop()
 	folding.ReJITLoop{Config: p.cfg.Fold.ReJIT, Submit: p.submitReJIT, Warnf: p.log.Warnf, Debugf: p.log.Debugf,
 		Folded: func(add func(uint32)) {
 			p.funcs.Each(func(i uint32, f *function) {
@@ -32,7 +29,7 @@ func (p *profiler) reJITLoop(stop <-chan struct{}) {
 		KeepHooks: func(i uint32) bool {
 			f := p.funcs.At(i)
 			return f == nil || f.c == nil || p.keepHooks(f)
-		}}.Run(tick.C, stop)
+		}}.Run(stop)
 }
 
 // foldLog is the hooks' log of the methods they folded (fold.c).
