@@ -39,6 +39,7 @@ var (
 	serviceEnv                    []string // -service-env
 	realprogOnly                  bool     // -realprog-only
 	realprogRounds                int      // -realprog-rounds
+	realprogAgainst               string   // -realprog-against
 	runcostOnly                   bool     // -run-only
 	runcostRounds                 int      // -run-rounds
 	runcostCLI                    string   // -clrotel
@@ -81,6 +82,7 @@ func main() {
 	startupRounds := flag.Int("startup-rounds", 15, "interleaved rounds of the start-up section (0: skip it)")
 	flag.BoolVar(&realprogOnly, "realprog-only", false, "run only the real-programs section")
 	flag.IntVar(&realprogRounds, "realprog-rounds", 5, "interleaved rounds of the real-programs section (0: skip it)")
+	flag.StringVar(&realprogAgainst, "realprog-against", "", "another clrotel library (the one before a change): the real-programs section runs it with the defaults too, in the same interleaved rounds")
 	flag.BoolVar(&runcostOnly, "run-only", false, "run only the clrotel run section")
 	flag.IntVar(&runcostRounds, "run-rounds", 5, "interleaved rounds of the clrotel run section (0: skip it)")
 	flag.StringVar(&runcostCLI, "clrotel", "build/clrotel", "the clrotel command the clrotel run section measures")
@@ -143,7 +145,7 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 		os.WriteFile(filepath.Join(work, app.name+".runtimeconfig.json"), []byte(rc), 0o644)
 	}
 
-	prof := func(extra ...string) func(string) []string {
+	profOf := func(lib string, extra ...string) func(string) []string {
 		return func(sink string) []string {
 			env := []string{"CORECLR_ENABLE_PROFILING=1", "CORECLR_PROFILER=" + clrotelCLSID, "CORECLR_PROFILER_PATH=" + lib,
 				"CLROTEL_LOG_LEVEL=info", "OTEL_SERVICE_NAME=bench"}
@@ -155,6 +157,7 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 			return append(env, extra...)
 		}
 	}
+	prof := func(extra ...string) func(string) []string { return profOf(lib, extra...) }
 	configs := []config{
 		{"1", "no profiler", func(string) []string { return nil }, false, false},
 		{"2", "empty-hook floor", func(string) []string {
@@ -221,10 +224,17 @@ func run(calls, reps, startups int, paced []string, dotnetDir, lib, outDir strin
 		if realprogRounds <= 0 {
 			return nil
 		}
-		table, lines, err := runRealprog(host, work, version, rc, realprogRounds, []startupConfig{
+		cfgs := []startupConfig{
 			startupConfigs[0], startupConfigs[2], startupConfigs[6], // untraced, own-code floor, clrotel defaults
 			{"clrotel, defaults, capture off", prof("CLROTEL_CAPTURE=off"), true},
-		}, base)
+		}
+		if realprogAgainst != "" {
+			// A before/after in one run: the rounds interleave both
+			// libraries, so the machine's drift between runs is no change.
+			other, _ := filepath.Abs(realprogAgainst)
+			cfgs = append(cfgs, startupConfig{"other library (-realprog-against), defaults", profOf(other), true})
+		}
+		table, lines, err := runRealprog(host, work, version, rc, realprogRounds, cfgs, base)
 		if err != nil {
 			return fmt.Errorf("real programs: %w", err)
 		}
