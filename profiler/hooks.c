@@ -192,6 +192,23 @@ static inline int is_unit(const clr_frame *f) { return f->called >= 2 || f->busy
 // UNSPANNED_TIMED is judged as that many (unspanned_timed).
 enum { UNSPANNED_TIMED = 64 }; // a power of two
 
+// Whether fn's last call judged (judge_call, judge_may) was in up's
+// trace; notes up's trace as its last when it was not.
+static inline int same_trace(const clr_frame *up, clr_fn *fn) {
+    if (atomic_load_explicit(&fn->judged_trace, memory_order_relaxed) == up->trace_key)
+        return 1;
+    atomic_store_explicit(&fn->judged_trace, up->trace_key, memory_order_relaxed);
+    return 0;
+}
+
+// Whether the rule judges a call of fn under up, whatever the call itself
+// does: anywhere up judges its calls (fold_judges), and under a frame
+// whose calls may be requests, after a unit's call, unless fn is a
+// request's handler there (unit_call).
+static inline int judges_under(const clr_frame *up, const clr_fn *fn) {
+    return fold_judges(up) || (up->busy_child && atomic_load_explicit(&fn->roots, memory_order_relaxed) == 0);
+}
+
 // The fold rule judges f's call, which took ns, made under up. Under a
 // frame whose calls may be requests (not fold_judges), only a getter's:
 // once up has made a unit of work's call (a request, or a CPU-bound
@@ -212,30 +229,18 @@ enum { UNSPANNED_TIMED = 64 }; // a power of two
 // look like its trace's first, which only delays a verdict.
 static inline void judge_call(const clr_frame *up, const clr_frame *f, uint64_t ns) {
     clr_fn *fn = f->fn;
-    if (atomic_load_explicit(&fn->judged_trace, memory_order_relaxed) != up->trace_key) {
-        atomic_store_explicit(&fn->judged_trace, up->trace_key, memory_order_relaxed);
-        return;
-    }
     // Under a frame whose calls may be requests, a unit's call is counted
     // (unit_call), not judged.
-    if (fold_judges(up) || (up->busy_child && !is_unit(f) && atomic_load_explicit(&fn->roots, memory_order_relaxed) == 0))
+    if (same_trace(up, fn) && (fold_judges(up) || (judges_under(up, fn) && !is_unit(f))))
         clr_fold_judge(&g_cfg, fn, ns, f->sampled ? UNSPANNED_TIMED : 1);
 }
 
 // Whether judge_call may judge a call of fn made under up (NULL: none)
 // that makes no span, known as it begins, so that a call the rule will
-// not judge is never timed: not the first call of fn in up's trace, which
-// is noted here instead of at its end, and under a frame whose calls may
-// be requests, only a call after a unit's whose method is no request's
-// handler (whether the call itself is a unit is known only at its end).
+// not judge is never timed (whether the call is a unit is known only at
+// its end). Its first call in up's trace is noted here, not at its end.
 static inline int judge_may(const clr_frame *up, clr_fn *fn) {
-    if (up == NULL)
-        return 0;
-    if (atomic_load_explicit(&fn->judged_trace, memory_order_relaxed) != up->trace_key) {
-        atomic_store_explicit(&fn->judged_trace, up->trace_key, memory_order_relaxed);
-        return 0;
-    }
-    return fold_judges(up) || (up->busy_child && atomic_load_explicit(&fn->roots, memory_order_relaxed) == 0);
+    return up != NULL && same_trace(up, fn) && judges_under(up, fn);
 }
 
 // A call that makes no span of its own (f: in a shed trace, or folded
