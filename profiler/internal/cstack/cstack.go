@@ -115,17 +115,25 @@ typedef struct {
 	int rejit; // it may lose its hooks (clr_rejit_wanted)
 } shed_fold_t;
 
+// This thread's slot (the last one taken by its thread id), NULL before
+// its first hooked call.
+static clr_slot *this_slot(void) {
+	clr_slot *all = clr_slots(), *s = NULL;
+	uint32_t n = clr_slot_count(), me = (uint32_t)syscall(SYS_gettid);
+	for (uint32_t k = 0; k < n; k++)
+		if (all[k].os_tid == me)
+			s = &all[k];
+	return s;
+}
+
 // Whether the call of fn just entered on this thread is shed and timed
 // (a folded call is timed for the span it folds into).
 static int entered_timed(const clr_fn *fn) {
-	clr_slot *all = clr_slots();
-	uint32_t n = clr_slot_count(), me = (uint32_t)syscall(SYS_gettid);
-	for (uint32_t k = 0; k < n; k++)
-		if (all[k].os_tid == me && all[k].depth > 0) {
-			const clr_frame *top = &all[k].stack[all[k].depth - 1];
-			return top->fn == fn && top->recorded == FRAME_SHED && top->start != 0;
-		}
-	return 0;
+	clr_slot *s = this_slot();
+	if (s == NULL || s->depth == 0)
+		return 0;
+	const clr_frame *top = &s->stack[s->depth - 1];
+	return top->fn == fn && top->recorded == FRAME_SHED && top->start != 0;
 }
 
 static void *shed_fold_thread(void *arg) {
@@ -292,11 +300,7 @@ static void *replay_thread(void *arg) {
 		else
 			clr_on_leave(&local[e->fn], elt);
 		if (s == NULL) {
-			clr_slot *all = clr_slots();
-			uint32_t n = clr_slot_count(), me = (uint32_t)syscall(SYS_gettid);
-			for (uint32_t k = 0; k < n; k++)
-				if (all[k].os_tid == me)
-					s = &all[k];
+			s = this_slot();
 			if (s != NULL && i == 0) // a slot may be reused: what this thread adds
 				base = atomic_load_explicit(&s->dropped, memory_order_relaxed);
 		}
@@ -392,11 +396,7 @@ static void *run_tail_thread(void *arg) {
 	clr_on_tailcall(&run, (uintptr_t)run_elt);
 	g_cur_this = rdi;
 	clr_on_enter(&callee, (uintptr_t)next_elt);
-	clr_slot *all = clr_slots(), *s = NULL;
-	uint32_t n = clr_slot_count(), me = (uint32_t)syscall(SYS_gettid);
-	for (uint32_t k = 0; k < n; k++)
-		if (all[k].os_tid == me)
-			s = &all[k];
+	clr_slot *s = this_slot();
 	if (s == NULL || s->depth == 0)
 		return NULL;
 	clr_frame *top = &s->stack[s->depth - 1];
@@ -426,11 +426,7 @@ static void *bench_thread(void *arg) {
 	clr_fn root, fn;
 	root_and_callee(&root, &fn, 0x2000);
 	clr_on_enter(&root, 1000);
-	clr_slot *all = clr_slots(), *s = NULL;
-	uint32_t ns = clr_slot_count(), me = (uint32_t)syscall(SYS_gettid);
-	for (uint32_t k = 0; k < ns; k++)
-		if (all[k].os_tid == me)
-			s = &all[k];
+	clr_slot *s = this_slot();
 	if (s == NULL || s->depth != 1)
 		return NULL;
 	s->stack[0].recorded = FRAME_SKIPPED;
