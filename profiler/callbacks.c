@@ -452,15 +452,16 @@ static HRESULT cb_shutdown(void *self) {
 }
 
 
-// A selected method must never be inlined away (inlined code raises no
-// Enter/Leave); everything else inlines as it would without the profiler
-// (an FN_COMPILE method too: the JIT asks again for each call it inlines
-// along with it).
+// A method compiled with hooks must never be inlined away (inlined code
+// raises no Enter/Leave); everything else inlines as it would without the
+// profiler: an FN_COMPILE method (the JIT asks again for each call it
+// inlines along with it), and a folded method once it is asked to be
+// re-JIT-compiled without hooks, whose calls raise none either, so that
+// the callers' optimized tier inlines it as it would untraced.
 static HRESULT cb_jit_inlining(void *self, FunctionID caller, FunctionID callee, BOOL *should_inline) {
     (void)self;
     (void)caller;
-    clr_fn *fn = map_function(callee);
-    if (fn != NULL && (fn->flags & FN_SELECTED))
+    if (clr_rejit_compile_wants_hooks(map_function(callee)))
         *should_inline = 0;
     return S_OK;
 }

@@ -308,7 +308,8 @@ int clr_rejit_submit(clr_fn **fns, uint32_t n) {
 // ---- the runtime's ReJIT callbacks (registered in callbacks.c) -----------
 
 // fn: the function's verdict (NULL: not selected). A selected instantiation
-// that is not to lose its hooks compiles inside an ENTERLEAVE window.
+// that is not to lose its hooks compiles inside an ENTERLEAVE window, and
+// is never inlined (callbacks.c cb_jit_inlining).
 int clr_rejit_compile_wants_hooks(const clr_fn *fn) {
     return fn != NULL && (fn->flags & FN_SELECTED) && !(fn->flags & FN_REJIT);
 }

@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -102,4 +104,60 @@ func TestFoldReJIT(t *testing.T) {
 			})
 		}
 	})
+}
+
+// TestFoldedMethodsInline: a folded method, once asked to be re-JIT-compiled
+// without hooks, is inlined into its callers' optimized code as it would be
+// untraced; with re-JIT off it keeps its hooks and is never inlined (every
+// call of it must reach them). Basic foldinline calls HotLoop 60 times,
+// each making 1000 calls of Tiny.Inc: Inc folds in the first, and
+// HotLoop's optimized compiles (on-stack replacement, tier 1) come later.
+// The JIT's own listing of HotLoop (DOTNET_JitDisasm) says whether its
+// last optimized code calls Inc. Release runtimes print listings from
+// .NET 7 on: on .NET Core 3.1 the rest of the suite runs with inlining
+// allowed and checks that nothing else changed.
+func TestFoldedMethodsInline(t *testing.T) {
+	const call = "call     [Acme.Shop.Tiny:Inc(int):int]"
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		if rt.Name == "net3.1" {
+			t.Skip("no JIT listings from a .NET Core 3.1 release runtime")
+		}
+		want := runApp(t, rt, "Basic", []string{"foldinline"}, runOpts{})
+		for _, rejit := range []string{"on", "off"} {
+			t.Run("rejit="+rejit, func(t *testing.T) {
+				listing := filepath.Join(t.TempDir(), "jit.txt")
+				env := map[string]string{"CLROTEL_FOLD_REJIT": rejit, "DOTNET_JitDisasm": "HotLoop", "DOTNET_JitStdOutFile": listing}
+				r := runApp(t, rt, "Basic", []string{"foldinline"}, runOpts{profiler: true, env: env})
+				if r.ExitCode != want.ExitCode || r.Stdout != want.Stdout {
+					t.Fatalf("traced run differs: exit %d, stdout %q, want %q\n%s", r.ExitCode, r.Stdout, want.Stdout, r.Stderr)
+				}
+				b, err := os.ReadFile(listing)
+				if err != nil {
+					t.Fatal(err)
+				}
+				opt := optimizedListings(string(b))
+				if len(opt) == 0 {
+					t.Fatalf("no optimized compile of HotLoop listed:\n%s", b)
+				}
+				last := opt[len(opt)-1]
+				if calls := strings.Contains(last, call); calls != (rejit == "off") {
+					t.Errorf("re-JIT %s: HotLoop's last optimized code calls Inc: %v, want %v\n%s", rejit, calls, rejit == "off", last)
+				}
+			})
+		}
+	})
+}
+
+// optimizedListings splits a JIT listing file into its methods' listings
+// and returns those of optimized code (a tier-1 or on-stack-replacement
+// compile), in the order compiled.
+func optimizedListings(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "; Assembly listing for method ")[1:] {
+		header, _, _ := strings.Cut(l, "\n")
+		if strings.Contains(header, "(Tier1") || strings.Contains(header, "(FullOpts") {
+			out = append(out, l)
+		}
+	}
+	return out
 }

@@ -212,6 +212,18 @@ public static class Program
         if (mode == "threads" || mode == "all") Threads();
         if (mode == "recurse") Console.WriteLine("depth " + Acme.Shop.Deep.Recurse(int.Parse(args[1])));
         if (mode == "inline") Console.WriteLine("loop " + Acme.Shop.Tiny.HotLoop(1000));
+        if (mode == "foldinline")
+        {
+            // Inc folds in the first round; HotLoop's optimized code (OSR,
+            // tier 1) is compiled in the later ones.
+            int total = 0;
+            for (int r = 0; r < 60; r++)
+            {
+                total += Acme.Shop.Tiny.HotLoop(1000);
+                System.Threading.Thread.Sleep(20);
+            }
+            Console.WriteLine("folded loop " + total);
+        }
         if (mode == "tail")
         {
             Console.WriteLine("tail " + Acme.Shop.Tail.Outer(4));
