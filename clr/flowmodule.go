@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/clrotel/clrotel/flows"
+	"github.com/clrotel/clrotel/planning"
 )
 
 // FlowModule answers flows.Gather from a module's metadata and the
@@ -74,6 +75,18 @@ func (f FlowModule) ConstructedType(ctor uint32) (uint32, bool) {
 }
 
 func (f FlowModule) ClassOf(td uint32) (uint64, error) { return TypeSource{}.ClassOf(f.Module, td) }
+
+// tdSealed is TypeAttributes.Sealed (ECMA-335 II.23.1.15).
+const tdSealed = 0x100
+
+func (f FlowModule) SealedClass(td uint32) bool {
+	flags, err := f.Meta.TypeDefFlags(td)
+	if err != nil || flags&tdSealed == 0 {
+		return false
+	}
+	names := planning.PerModule(nil, func(uint64) (planning.Metadata, error) { return f.Meta, nil })
+	return !planning.ValueType(names, f.Module, td)
+}
 
 func (f FlowModule) Layout(cid uint64) ([]flows.FieldAt, error) {
 	layout, _, err := ClassLayout(cid)

@@ -61,6 +61,15 @@ func (m Metadata) Extends(td uint32) (uint32, error) {
 	return uint32(ext), nil
 }
 
+// TypeDefFlags returns the TypeDef's TypeAttributes.
+func (m Metadata) TypeDefFlags(td uint32) (uint32, error) {
+	var n, flags, ext C.uint32_t
+	if hr := C.md_typedef_props(m.imp, C.uint32_t(td), nil, 0, &n, &flags, &ext); hr != 0 {
+		return 0, hrErr("GetTypeDefProps", hr)
+	}
+	return uint32(flags), nil
+}
+
 func (m Metadata) EnclosingClass(td uint32) uint32 {
 	var e C.uint32_t
 	if C.md_enclosing_class(m.imp, C.uint32_t(td), &e) != 0 {

@@ -75,6 +75,10 @@ type Module interface {
 	// constructor the MethodDef or MemberRef ctor is (a MemberRef's parent
 	// a TypeDef, or a TypeSpec instantiating one), or false.
 	ConstructedType(ctor uint32) (uint32, bool)
+	// SealedClass reports whether the TypeDef td is a sealed class (no
+	// struct): the `this` of its instance methods is an object of exactly
+	// its instantiation.
+	SealedClass(td uint32) bool
 }
 
 // Roles is what Gather found of a method.
@@ -88,6 +92,11 @@ type Roles struct {
 	// FieldDefs in order) in the layout of each call's exact class.
 	Shared bool
 	Fields [MaxFlowFields]uint32
+	// ObjectThis, when Shared: the method's type is a sealed class, so
+	// the call's exact class is its `this` object's, which the hooks ask
+	// of the object instead of the frame (a struct's exact type is known
+	// only from the frame's generic context).
+	ObjectThis bool
 	// Closure is the closure class a ClosureCtor or ClosureBody belongs
 	// to, with the offsets of its fields: work queued with it is told by
 	// its class.
@@ -182,6 +191,7 @@ func Gather(m Method, mod Module) (Roles, error) {
 	switch {
 	case needOffsets && facts.SharedLayout:
 		out.Shared = true
+		out.ObjectThis = mod.SealedClass(m.Owner)
 		copy(out.Fields[:], own)
 	case needOffsets:
 		out.Offsets = off

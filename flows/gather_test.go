@@ -22,6 +22,7 @@ type fakeModule struct {
 	tracked    map[uint32]bool
 	bodies     map[uint32][]byte // MethodDef → body
 	ctorOf     map[uint32]uint32 // constructor token → its TypeDef
+	sealed     map[uint32]bool   // the sealed classes
 }
 
 func blob(name string) []byte { return append([]byte{1, 0, byte(len(name))}, name...) }
@@ -48,6 +49,7 @@ func (f *fakeModule) ConstructedType(ctor uint32) (uint32, bool) {
 	td, ok := f.ctorOf[ctor]
 	return td, ok
 }
+func (f *fakeModule) SealedClass(td uint32) bool { return f.sealed[td] }
 func (f *fakeModule) ClassOf(td uint32) (uint64, error) {
 	if f.class == 0 {
 		return 0, errors.New("no class")
@@ -123,6 +125,7 @@ func module() *fakeModule {
 		tracked:   map[uint32]bool{iterTD: true, genericIterTD: true},
 		bodies:    map[uint32][]byte{mcsIterTok: mcsIterator(plainCtor, otherCtor)},
 		ctorOf:    map[uint32]uint32{mcsIterCtor: mcsIterTD, otherCtor: otherTD, plainCtor: programTD},
+		sealed:    map[uint32]bool{smTD: true, closureTD: true, iterTD: true, genericIterTD: true},
 	}
 }
 
@@ -153,8 +156,14 @@ func TestGather(t *testing.T) {
 		{"a closure of shared generic code links nothing",
 			Method{Name: "<Run>b__0", Display: "G.<Run>b__0", Owner: genericClosureTD, HasThis: true}, nil,
 			Roles{}, "G.<Run>b__0: shared generic code"},
+		{"the step of a sealed class in shared generic code finds its class from its object",
+			Method{Name: "MoveNext", Display: "G.MoveNext", Owner: genericSMTD, HasThis: true}, func(f *fakeModule) { f.sealed[genericSMTD] = true },
+			Roles{Role: MoveNext, Shared: true, ObjectThis: true, Fields: [MaxFlowFields]uint32{0x04000040}, Loop: true, Owner: programTD}, ""},
 		{"an iterator's step in shared generic code",
 			Method{Name: "MoveNext", Owner: genericIterTD, HasThis: true}, nil,
+			Roles{Role: MoveNext | IterStep, Shared: true, ObjectThis: true, Fields: [MaxFlowFields]uint32{0x04000050}, Owner: programTD}, ""},
+		{"an iterator's step in shared generic code, its class not sealed",
+			Method{Name: "MoveNext", Owner: genericIterTD, HasThis: true}, func(f *fakeModule) { delete(f.sealed, genericIterTD) },
 			Roles{Role: MoveNext | IterStep, Shared: true, Fields: [MaxFlowFields]uint32{0x04000050}, Owner: programTD}, ""},
 		{"the step of an exact generic instantiation",
 			Method{Name: "MoveNext", Owner: genericSMTD, ClassID: 0x9000, HasThis: true}, nil,

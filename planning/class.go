@@ -207,26 +207,9 @@ func (pl *Planner) ownerIsValueType(m *naming.Method) bool {
 	if v, ok := pl.valueTypes[key]; ok {
 		return v
 	}
-	v := pl.isValueType(m.ModuleID, m.OwnerToken)
+	v := ValueType(pl.src, m.ModuleID, m.OwnerToken)
 	pl.valueTypes[key] = v
 	return v
-}
-
-// isValueType tells whether TypeDef td's base type is System.ValueType or
-// System.Enum.
-func (pl *Planner) isValueType(mid uint64, td uint32) bool {
-	ext, err := pl.src.BaseType(mid, td)
-	if err != nil || ext == 0 {
-		return false
-	}
-	var base string
-	switch ext & tokKind {
-	case tokTypeRef:
-		base, _, err = pl.src.TypeRefName(mid, ext)
-	case tokTypeDef: // inside CoreLib
-		base, err = pl.src.TypeDefName(mid, ext)
-	}
-	return err == nil && (base == "System.ValueType" || base == "System.Enum")
 }
 
 // displayFieldName shows an auto-property's backing field by the

@@ -80,7 +80,7 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 	r.flags = selection.RoleFlags(roles.Role, roles.Loop)
 	r.off, r.owner = roles.Offsets, roles.Owner
 	if roles.Shared {
-		if r.layout = newFlowLayout(roles.Fields); r.layout == nil {
+		if r.layout = newFlowLayout(roles.Fields, roles.ObjectThis); r.layout == nil {
 			// Without it the hooks would write at offsets of no class.
 			return asyncRole{}, fmt.Errorf("%s: no memory for its fields' layouts", m.SelectName)
 		}
@@ -89,9 +89,10 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 }
 
 // newFlowLayout makes the C table in which the hooks remember, per exact
-// class, where the added fields toks (0 past the last) are; nil when C has
-// no memory for it.
-func newFlowLayout(toks [flows.MaxFlowFields]uint32) *C.clr_flow_layout {
+// class, where the added fields toks (0 past the last) are, the exact
+// class being the `this` object's when objectThis; nil when C has no
+// memory for it.
+func newFlowLayout(toks [flows.MaxFlowFields]uint32, objectThis bool) *C.clr_flow_layout {
 	var c [C.FLOW_LAYOUT_FIELDS]C.uint32_t
 	n := 0
 	for _, t := range toks {
@@ -101,5 +102,9 @@ func newFlowLayout(toks [flows.MaxFlowFields]uint32) *C.clr_flow_layout {
 		c[n] = C.uint32_t(t)
 		n++
 	}
-	return C.clr_flow_layout_new(&c[0], C.uint32_t(n))
+	object := C.int(0)
+	if objectThis {
+		object = 1
+	}
+	return C.clr_flow_layout_new(&c[0], C.uint32_t(n), object)
 }

@@ -13,7 +13,7 @@ static _Atomic uint64_t g_missing, g_uncached;
 uint64_t clr_flow_layout_missing(void) { return atomic_load_explicit(&g_missing, memory_order_relaxed); }
 uint64_t clr_flow_layout_uncached(void) { return atomic_load_explicit(&g_uncached, memory_order_relaxed); }
 
-clr_flow_layout *clr_flow_layout_new(const uint32_t *tok, uint32_t n) {
+clr_flow_layout *clr_flow_layout_new(const uint32_t *tok, uint32_t n, int object_this) {
     if (n == 0 || n > FLOW_LAYOUT_FIELDS)
         return NULL;
     clr_flow_layout *l = calloc(1, sizeof *l);
@@ -21,6 +21,7 @@ clr_flow_layout *clr_flow_layout_new(const uint32_t *tok, uint32_t n) {
         return NULL;
     memcpy(l->tok, tok, n * sizeof *tok);
     l->n = n;
+    l->object_this = object_this != 0;
     // Every slot is a probe: a layout remembers its first
     // FLOW_LAYOUT_CLASSES classes; the calls of any class past them are
     // counted in g_uncached.
@@ -87,8 +88,9 @@ __attribute__((noinline)) static HRESULT flow_frame_class(const clr_runtime *rt,
     return rt->vtbl->GetFunctionInfo2(rt->info, fid, frame, cls, &mod, &tok, 0, &n, NULL);
 }
 
-int clr_flow_this(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, clr_flow_layout *l, uintptr_t *self,
-                  uint16_t off[FLOW_LAYOUT_FIELDS]) {
+// The frame's `this` and exact class, as the runtime reads them from the
+// call's arguments and generic context.
+static int frame_this(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, uintptr_t *self, ClassID *cls) {
     clr_enter_args a;
     clr_elt_fp fp;
     COR_PRF_FRAME_INFO frame = 0;
@@ -96,10 +98,24 @@ int clr_flow_this(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, clr_flow_
     int ok = clr_enter_args_get(rt, fid, elt, &frame, &a, &fp) >= 0 && a.info.numRanges > 0 &&
              a.info.ranges[0].length >= sizeof me && clr_guarded_read(&me, a.info.ranges[0].startAddress, sizeof me);
     clr_enter_args_done(&fp);
-    ClassID cls = 0;
-    if (!ok || me == 0 || frame == 0 || flow_frame_class(rt, fid, frame, &cls) < 0 || cls == 0)
+    if (!ok || me == 0 || frame == 0 || flow_frame_class(rt, fid, frame, cls) < 0)
         return 0;
-    if (!clr_flow_layout_offsets(rt, l, cls, off))
+    *self = me;
+    return 1;
+}
+
+int clr_flow_this(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, clr_flow_layout *l, uintptr_t *self,
+                  uint16_t off[FLOW_LAYOUT_FIELDS]) {
+    uintptr_t me = 0;
+    ClassID cls = 0;
+    if (l->object_this) {
+        me = clr_elt_this(rt, fid, elt);
+        if (me == 0 || clr_guarded_class_from_object(rt, (ObjectID)me, &cls) < 0)
+            return 0;
+    } else if (!frame_this(rt, fid, elt, &me, &cls)) {
+        return 0;
+    }
+    if (cls == 0 || !clr_flow_layout_offsets(rt, l, cls, off))
         return 0;
     *self = me;
     return 1;

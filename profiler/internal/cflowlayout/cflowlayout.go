@@ -49,8 +49,12 @@ static HRESULT fake_enter3(void *self, FunctionID fid, COR_PRF_ELT_INFO elt, COR
 	return 0;
 }
 
+static _Atomic uint64_t g_frame_calls;
+static uintptr_t g_object, g_object_class;
+
 static HRESULT fake_info2(void *self, FunctionID fid, COR_PRF_FRAME_INFO frame, ClassID *cls, ModuleID *mod, mdToken *tok,
                           ULONG32 cap, ULONG32 *n, ClassID args[]) {
+	atomic_fetch_add(&g_frame_calls, 1);
 	(void)self;
 	(void)fid;
 	(void)mod;
@@ -64,6 +68,15 @@ static HRESULT fake_info2(void *self, FunctionID fid, COR_PRF_FRAME_INFO frame, 
 	return 0;
 }
 
+// The class of the one object the fake heap holds.
+static HRESULT fake_class_from_object(void *self, ObjectID obj, ClassID *cls) {
+	(void)self;
+	if (obj == 0 || obj != g_object)
+		return (HRESULT)0x80070057;
+	*cls = g_object_class;
+	return 0;
+}
+
 static ProfInfoVtbl g_vt;
 static clr_runtime g_rt;
 
@@ -71,6 +84,9 @@ static void fake_init(void) {
 	g_vt.GetClassLayout = fake_layout;
 	g_vt.GetFunctionEnter3Info = fake_enter3;
 	g_vt.GetFunctionInfo2 = fake_info2;
+	g_vt.GetClassFromObject = fake_class_from_object;
+	g_frame_calls = 0;
+	g_object = g_object_class = 0;
 	g_rt.vtbl = &g_vt;
 	g_rt.version = 12;
 	memset(g_classes, 0, sizeof g_classes);
@@ -87,6 +103,11 @@ static void fake_class_set(int i, uintptr_t cls, const uint32_t *tok, const uint
 }
 
 static uint64_t fake_layout_calls(void) { return g_layout_calls; }
+static uint64_t fake_frame_calls(void) { return g_frame_calls; }
+static void fake_object_set(uintptr_t obj, uintptr_t cls) {
+	g_object = obj;
+	g_object_class = cls;
+}
 
 static int offsets(clr_flow_layout *l, uintptr_t cls, uint16_t *off) { return clr_flow_layout_offsets(&g_rt, l, cls, off); }
 
@@ -124,18 +145,29 @@ func SetClass(i int, cls uint64, toks []uint32, offs []uint32) {
 // LayoutCalls is how many times the runtime's class layout was asked.
 func LayoutCalls() uint64 { return uint64(C.fake_layout_calls()) }
 
+// FrameCalls is how many times the runtime was asked a frame's class.
+func FrameCalls() uint64 { return uint64(C.fake_frame_calls()) }
+
+// SetObject makes obj the fake heap's one object, of class cls.
+func SetObject(obj, cls uint64) { C.fake_object_set(C.uintptr_t(obj), C.uintptr_t(cls)) }
+
 // Layout is a clr_flow_layout.
 type Layout struct{ l *C.clr_flow_layout }
 
-// New makes a layout for the fields toks; ok false when C refuses.
-func New(toks []uint32) (Layout, bool) {
+// New makes a layout for the fields toks of a struct's steps, or of a
+// sealed class's (objectThis); ok false when C refuses.
+func New(toks []uint32, objectThis bool) (Layout, bool) {
 	var t [8]C.uint32_t
 	for k := range toks {
 		if k < len(t) {
 			t[k] = C.uint32_t(toks[k])
 		}
 	}
-	l := C.clr_flow_layout_new(&t[0], C.uint32_t(len(toks)))
+	object := C.int(0)
+	if objectThis {
+		object = 1
+	}
+	l := C.clr_flow_layout_new(&t[0], C.uint32_t(len(toks)), object)
 	return Layout{l}, l != nil
 }
 
@@ -157,7 +189,7 @@ func (l Layout) Offsets(cls uint64) ([]uint16, bool) {
 
 // This is what the hooks find on entering a shared step whose frame's
 // exact class is cls and whose `this` is self (ranges: the argument ranges
-// the runtime reports).
+// the runtime reports; the object's class is SetObject's).
 func (l Layout) This(cls, self uint64, ranges int) (uint64, []uint16, bool) {
 	var off [C.FLOW_LAYOUT_FIELDS]C.uint16_t
 	var got C.uintptr_t

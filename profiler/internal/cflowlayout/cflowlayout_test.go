@@ -17,12 +17,16 @@ const (
 	overStruct = 0x7100
 )
 
-func setUp(t *testing.T) Layout {
+func setUp(t *testing.T) Layout { return setUpLayout(t, false) }
+
+// setUpLayout is setUp for the steps of a struct, or of a sealed class
+// (objectThis).
+func setUpLayout(t *testing.T, objectThis bool) Layout {
 	t.Helper()
 	Init()
 	SetClass(0, overClass, append([]uint32{0x04000001}, toks...), []uint32{8, 16, 24, 32, 40, 48, 56})
 	SetClass(1, overStruct, append(toks, 0x04000001), []uint32{8, 16, 24, 32, 40, 48, 56})
-	l, ok := New(toks)
+	l, ok := New(toks, objectThis)
 	if !ok {
 		t.Fatal("no layout")
 	}
@@ -71,7 +75,7 @@ func TestOffsetsRefused(t *testing.T) {
 
 func TestNewBounds(t *testing.T) {
 	for _, n := range []int{0, Fields + 1} {
-		if l, ok := New(make([]uint32, n)); ok {
+		if l, ok := New(make([]uint32, n), false); ok {
 			l.Free()
 			t.Errorf("a layout of %d fields", n)
 		}
@@ -151,5 +155,35 @@ func TestThisOfExactFrame(t *testing.T) {
 		if self, off, ok := l.This(c.cls, c.self, c.ranges); ok {
 			t.Errorf("%s: this %#x, offsets %v", c.name, self, off)
 		}
+	}
+}
+
+// A sealed class's step: its exact class is its `this` object's, asked of
+// the object, never of the frame; a struct's is the frame's.
+func TestThisOfSealedClassFromItsObject(t *testing.T) {
+	l := setUpLayout(t, true)
+	SetObject(0xdef000, overClass)
+	self, off, ok := l.This(overStruct, 0xdef000, 1) // the frame would say overStruct
+	if !ok || self != 0xdef000 || off[0] != 16 {
+		t.Errorf("sealed class: this %#x, offsets %v, %v; want the object's class's offsets", self, off, ok)
+	}
+	if n := FrameCalls(); n != 0 {
+		t.Errorf("the frame's class was asked %d times", n)
+	}
+	for _, c := range []struct {
+		name string
+		self uint64
+		cls  uint64
+	}{{"no this", 0, overClass}, {"an object the runtime has no class for", 0xabc000, overClass}, {"a class without the fields", 0xdef000, 0x9999}} {
+		SetObject(0xdef000, c.cls)
+		if self, off, ok := l.This(overClass, c.self, 1); ok {
+			t.Errorf("%s: this %#x, offsets %v", c.name, self, off)
+		}
+	}
+
+	s := setUpLayout(t, false)
+	SetObject(0xdef000, overClass)
+	if _, off, ok := s.This(overStruct, 0xdef000, 1); !ok || off[0] != 8 || FrameCalls() != 1 {
+		t.Errorf("struct: offsets %v, %v after %d frame questions; want the frame's class's, asked once", off, ok, FrameCalls())
 	}
 }
