@@ -452,16 +452,17 @@ static HRESULT cb_shutdown(void *self) {
 }
 
 
-// A method compiled with hooks must never be inlined away (inlined code
-// raises no Enter/Leave); everything else inlines as it would without the
-// profiler: an FN_COMPILE method (the JIT asks again for each call it
-// inlines along with it), and a folded method once it is asked to be
-// re-JIT-compiled without hooks, whose calls raise none either, so that
-// the callers' optimized tier inlines it as it would untraced.
+// A selected method must never be inlined away while it has hooks
+// (inlined code raises no Enter/Leave); everything else inlines as it
+// would without the profiler: an FN_COMPILE method (the JIT asks again for
+// each call it inlines along with it), and a folded method once its code
+// without hooks is installed, whose calls raise none either, so that the
+// callers' optimized tier inlines it as it would untraced
+// (clr_rejit_may_inline says why not earlier).
 static HRESULT cb_jit_inlining(void *self, FunctionID caller, FunctionID callee, BOOL *should_inline) {
     (void)self;
     (void)caller;
-    if (clr_rejit_compile_wants_hooks(map_function(callee)))
+    if (!clr_rejit_may_inline(map_function(callee)))
         *should_inline = 0;
     return S_OK;
 }

@@ -308,10 +308,24 @@ int clr_rejit_submit(clr_fn **fns, uint32_t n) {
 // ---- the runtime's ReJIT callbacks (registered in callbacks.c) -----------
 
 // fn: the function's verdict (NULL: not selected). A selected instantiation
-// that is not to lose its hooks compiles inside an ENTERLEAVE window, and
-// is never inlined (callbacks.c cb_jit_inlining).
+// that is not to lose its hooks compiles inside an ENTERLEAVE window.
 int clr_rejit_compile_wants_hooks(const clr_fn *fn) {
     return fn != NULL && (fn->flags & FN_SELECTED) && !(fn->flags & FN_REJIT);
+}
+
+// A selected method may be inlined only once its code without hooks is
+// installed, not from the request on: the runtime, told of an inlining
+// whose callee has a new IL version not yet compiled, asks itself to
+// re-JIT the caller from inside the caller's compile
+// (CEEInfo::reportInliningDecision), which crashed .NET Core 3.1 in
+// ReJitManager::UpdateActiveILVersions (the Cecil reader, about 1 run in
+// 80). Once its ReJIT compile has finished, the new version is active and
+// the runtime has nothing to ask.
+int clr_rejit_may_inline(const clr_fn *fn) {
+    if (fn == NULL || !(fn->flags & FN_SELECTED))
+        return 1;
+    uint32_t f = __atomic_load_n(&fn->flags, __ATOMIC_ACQUIRE);
+    return (f & (FN_REJIT | FN_UNHOOKED)) == (FN_REJIT | FN_UNHOOKED);
 }
 
 void clr_rejit_finished(clr_fn *fn, HRESULT status) {

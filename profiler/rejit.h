@@ -32,9 +32,11 @@ void clr_rejit_shutdown(void);
 uint64_t clr_rejit_waiting(void);
 
 // For the compile callbacks (callbacks.c): whether a compile of fn (its
-// first, a tier's, a ReJIT) is to keep its hooks, and so whether fn may
-// never be inlined; the end of a ReJIT compile of fn; a ReJITError.
+// first, a tier's, a ReJIT) is to keep its hooks; whether fn may be
+// inlined (not selected, or folded and its code without hooks installed);
+// the end of a ReJIT compile of fn; a ReJITError.
 int clr_rejit_compile_wants_hooks(const clr_fn *fn);
+int clr_rejit_may_inline(const clr_fn *fn);
 void clr_rejit_finished(clr_fn *fn, HRESULT status);
 void clr_rejit_error(clr_fn *fn);
 
