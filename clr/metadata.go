@@ -54,20 +54,23 @@ func (m Metadata) TypeDefName(td uint32) (string, error) {
 
 // Extends returns the TypeDef's base type token (0 for none).
 func (m Metadata) Extends(td uint32) (uint32, error) {
-	var n, flags, ext C.uint32_t
-	if hr := C.md_typedef_props(m.imp, C.uint32_t(td), nil, 0, &n, &flags, &ext); hr != 0 {
-		return 0, hrErr("GetTypeDefProps", hr)
-	}
-	return uint32(ext), nil
+	_, ext, err := m.typeDefProps(td)
+	return ext, err
 }
 
 // TypeDefFlags returns the TypeDef's TypeAttributes.
 func (m Metadata) TypeDefFlags(td uint32) (uint32, error) {
-	var n, flags, ext C.uint32_t
-	if hr := C.md_typedef_props(m.imp, C.uint32_t(td), nil, 0, &n, &flags, &ext); hr != 0 {
-		return 0, hrErr("GetTypeDefProps", hr)
+	flags, _, err := m.typeDefProps(td)
+	return flags, err
+}
+
+// typeDefProps returns the TypeDef's TypeAttributes and base type token.
+func (m Metadata) typeDefProps(td uint32) (flags, extends uint32, err error) {
+	var n, f, ext C.uint32_t
+	if hr := C.md_typedef_props(m.imp, C.uint32_t(td), nil, 0, &n, &f, &ext); hr != 0 {
+		return 0, 0, hrErr("GetTypeDefProps", hr)
 	}
-	return uint32(flags), nil
+	return uint32(f), uint32(ext), nil
 }
 
 func (m Metadata) EnclosingClass(td uint32) uint32 {
