@@ -322,10 +322,10 @@ int clr_rejit_compile_wants_hooks(const clr_fn *fn) {
 // 80). Once its ReJIT compile has finished, the new version is active and
 // the runtime has nothing to ask.
 int clr_rejit_may_inline(const clr_fn *fn) {
-    if (fn == NULL || !(fn->flags & FN_SELECTED))
+    if (fn == NULL)
         return 1;
     uint32_t f = __atomic_load_n(&fn->flags, __ATOMIC_ACQUIRE);
-    return (f & (FN_REJIT | FN_UNHOOKED)) == (FN_REJIT | FN_UNHOOKED);
+    return !(f & FN_SELECTED) || (f & (FN_REJIT | FN_UNHOOKED)) == (FN_REJIT | FN_UNHOOKED);
 }
 
 void clr_rejit_finished(clr_fn *fn, HRESULT status) {
