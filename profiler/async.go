@@ -102,9 +102,5 @@ func newFlowLayout(toks [flows.MaxFlowFields]uint32, objectThis bool) *C.clr_flo
 		c[n] = C.uint32_t(t)
 		n++
 	}
-	object := C.int(0)
-	if objectThis {
-		object = 1
-	}
-	return C.clr_flow_layout_new(&c[0], C.uint32_t(n), object)
+	return C.clr_flow_layout_new(&c[0], C.uint32_t(n), cBool(objectThis))
 }

@@ -158,11 +158,7 @@ func clrotelInitialize(info unsafe.Pointer, infoVersion C.uint32_t, out *C.clr_i
 	}
 
 	out.event_mask = C.clr_startup_base_mask() // startup.c: with ENTERLEAVE, which it sets per compile
-	async := 0
-	if cfg.Async {
-		async = 1
-	}
-	out.event_mask_high = C.clr_startup_base_mask_high(C.int(async))
+	out.event_mask_high = C.clr_startup_base_mask_high(cBool(cfg.Async))
 	var lenOff, bufOff C.uint32_t
 	layout := C.clr_string_layout(&lenOff, &bufOff) == 0
 	if !layout {

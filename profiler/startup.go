@@ -24,11 +24,7 @@ func configureScope(s selection.Policy) {
 		return
 	}
 	st := scope.ForStartup(s.Include())
-	reaches := C.int(0)
-	if st.ReachesFramework {
-		reaches = 1
-	}
-	C.clr_startup_scope(0, reaches, (*C.uint16_t)(unsafe.Pointer(&st.List[0])), C.uint32_t(len(st.List)))
+	C.clr_startup_scope(0, cBool(st.ReachesFramework), (*C.uint16_t)(unsafe.Pointer(&st.List[0])), C.uint32_t(len(st.List)))
 }
 
 // clrotelLogMask reports event-mask bits Go's configuration asks for that
