@@ -155,6 +155,12 @@ int clr_async_field_index(const uint16_t *name, uint32_t len, int kind) {
     return -1;
 }
 
+// The part of a full type name after its namespace.
+static const char *simple_name(const char *full) {
+    const char *dot = strrchr(full, '.');
+    return dot != NULL ? dot + 1 : full;
+}
+
 static const char k_iface[] = "System.Runtime.CompilerServices.IAsyncStateMachine";
 static const char k_enumerator[] = "System.Collections.IEnumerator";
 
@@ -414,6 +420,18 @@ void clr_async_module_loading(uintptr_t mid) {
             atomic_fetch_add_explicit(&g_async_modules, 1, memory_order_relaxed);
         return;
     }
+    // Each question below costs the importer an enumeration per type. A
+    // name missing from the module's string heap answers it for every
+    // type at once: no state machine without the interface's name, no
+    // builder without its method's, no closure or iterator without the
+    // attribute's. A module with none of them is not opened for writing.
+    md_image img;
+    int img_ok = md_image_open_loaded(&img, base, (flags & COR_PRF_MODULE_FLAT_LAYOUT) != 0) == 0;
+    int may_sm = !img_ok || md_image_names(&img, simple_name(k_iface));
+    int may_builder = !img_ok || md_image_names(&img, "AwaitUnsafeOnCompleted");
+    int may_closure = !img_ok || md_image_names(&img, simple_name(k_compiler_generated));
+    if (!may_sm && !may_builder && !may_closure)
+        return;
     void *imp = NULL, *emit = NULL;
     if (INFO->GetModuleMetaData(SELF, mid, ofRead | ofWrite, &IID_IMetaDataEmit, &emit) < 0 || emit == NULL)
         return;
@@ -438,11 +456,11 @@ void clr_async_module_loading(uintptr_t mid) {
                 continue;
             if ((tf & tdLayoutMask) == tdExplicitLayout)
                 continue;
-            if (nfound < MAX_SM && implements(imp, tds[i], k_iface)) {
+            if (may_sm && nfound < MAX_SM && implements(imp, tds[i], k_iface)) {
                 found[nfound++] = tds[i];
-            } else if (has_method(imp, tds[i], "AwaitUnsafeOnCompleted")) {
+            } else if (may_builder && has_method(imp, tds[i], "AwaitUnsafeOnCompleted")) {
                 add_builder(imp, mid, tds[i]); // an app's own task builder
-            } else if (is_closure(imp, tds[i], tf, ext)) {
+            } else if (may_closure && is_closure(imp, tds[i], tf, ext)) {
                 // A compiler-generated enumerator is an iterator's state
                 // machine, not a closure.
                 if (implements(imp, tds[i], k_enumerator)) {

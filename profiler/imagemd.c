@@ -215,6 +215,24 @@ int md_image_methods_named(const md_image *m, uint32_t td, const char *name, uin
     return n;
 }
 
+int md_image_names(const md_image *m, const char *name) {
+    if (m->strings == NULL)
+        return 1;
+    // Heap entries end in NUL, and a compiler may store a name only as the
+    // tail of a longer entry: name with its NUL anywhere in the heap.
+    size_t n = strlen(name) + 1;
+    const uint8_t *p = m->strings, *end = m->strings + m->strings_size;
+    while ((size_t)(end - p) >= n) {
+        const uint8_t *q = memchr(p, (unsigned char)name[0], (size_t)(end - p) - n + 1);
+        if (q == NULL)
+            return 0;
+        if (memcmp(q, name, n) == 0)
+            return 1;
+        p = q + 1;
+    }
+    return 0;
+}
+
 int md_image_open_loaded(md_image *m, const uint8_t *base, int flat) {
     // The headers are in the first page of any image the runtime loaded.
     if (base == NULL || base[0] != 'M' || base[1] != 'Z')

@@ -37,6 +37,11 @@ uint32_t md_image_find_type(const md_image *m, const char *ns, const char *name)
 // out and returns how many there are.
 int md_image_methods_named(const md_image *m, uint32_t td, const char *name, uint32_t *out, int max);
 
+// Whether the #Strings heap holds name (as an entry or an entry's tail):
+// 0 says no type, method, field or namespace of the module is called that;
+// 1 may be a false alarm. 1 when the image has no heap this reader found.
+int md_image_names(const md_image *m, const char *name);
+
 // The name of MethodDef tok (NULL if out of range): for tests.
 const char *md_image_method_name(const md_image *m, uint32_t tok);
 

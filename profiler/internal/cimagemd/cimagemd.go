@@ -10,6 +10,7 @@ static int open_image(const uint8_t *base, size_t size, int flat) { return md_im
 static uint32_t find_type(const char *ns, const char *name) { return md_image_find_type(&g_img, ns, name); }
 static int methods_named(uint32_t td, const char *name, uint32_t *out, int max) { return md_image_methods_named(&g_img, td, name, out, max); }
 static const char *method_name(uint32_t tok) { return md_image_method_name(&g_img, tok); }
+static int names(const char *name) { return md_image_names(&g_img, name); }
 */
 import "C"
 
@@ -67,4 +68,12 @@ func (im *Image) MethodName(tok uint32) (string, bool) {
 		return "", false
 	}
 	return C.GoString(p), true
+}
+
+// Names says whether the string heap may hold name (md_image_names): false
+// means no entry is name or ends with it.
+func (im *Image) Names(name string) bool {
+	cn := C.CString(name)
+	defer C.free(unsafe.Pointer(cn))
+	return C.names(cn) != 0
 }

@@ -87,6 +87,11 @@ func TestCoreLibBuilders(t *testing.T) {
 					got[typ+"."+m] = toks
 				}
 			}
+			for _, name := range []string{"IAsyncStateMachine", "AwaitUnsafeOnCompleted", "CompilerGeneratedAttribute"} {
+				if !im.Names(name) {
+					t.Errorf("%s: %s not in the string heap", path, name)
+				}
+			}
 			// Nested types are not found by their own name; unknown ones not at all.
 			if td := im.FindType(ns, "NoSuchBuilder"); td != 0 {
 				t.Errorf("%s: an unknown type has token %#x", path, td)
@@ -152,6 +157,20 @@ public class Top { public void SetResult() {} }
 		}
 		if got := im.MethodsNamed(first, "B"); len(got) != 0 {
 			t.Errorf("First.B (Second's): %#x", got)
+		}
+		// The string heap: a name or an entry's tail is there, nothing else
+		// is (async.c skips what a module cannot hold).
+		for _, c := range []struct {
+			name string
+			want bool
+		}{
+			{"First", true}, {"SetResult", true}, {"N.M", true}, {"Second`1", true},
+			{"Result", true}, // the tail of SetResult
+			{"SetRes", false}, {"AwaitUnsafeOnCompleted", false}, {"IAsyncStateMachine", false}, {"Firsts", false},
+		} {
+			if got := im.Names(c.name); got != c.want {
+				t.Errorf("Names(%q) = %v, want %v", c.name, got, c.want)
+			}
 		}
 		im.Close()
 	}
