@@ -48,6 +48,15 @@ func SharedCode() []summary.Line {
 		Classes: int(C.FLOW_LAYOUT_CLASSES), ThisDirect: int(C.clr_elt_this_direct())}.Lines()
 }
 
+// ArgLayouts is how many methods' argument places the value reader learned
+// and reads without asking the runtime, and how many it refused
+// (eltargs.h).
+func ArgLayouts() (trusted, refused uint64) {
+	var a, b C.uint64_t
+	C.clr_arg_layout_counts(&a, &b)
+	return uint64(a), uint64(b)
+}
+
 // QueueSuppressed is how many closures were marked as queued with the
 // flow suppressed (queue.c).
 func QueueSuppressed() uint64 { return uint64(C.clr_queue_suppressed()) }

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdatomic.h>
 
+#include "arglayout.h"
 #include "sample.h"
 
 enum {
@@ -244,6 +245,10 @@ typedef struct clr_fn {
     // Enter of one of them, its callee (hooks.c, tail_callee).
     uint64_t def_key;
     uint64_t tail_keys[TAIL_CALLEES];
+    // Where its arguments and its return value are, learned from the
+    // runtime's answers (eltargs.h): the value reader's calls stop asking
+    // once enough agreed.
+    clr_arg_layout enter_layout, leave_layout;
 } clr_fn;
 
 // Registers a hooked function by its definition (def_key), for the tail

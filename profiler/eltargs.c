@@ -32,6 +32,11 @@ __attribute__((noinline)) HRESULT clr_enter_args_get(const clr_runtime *rt, uint
     return enter_args(rt, fid, elt, frame, args, fp);
 }
 
+__attribute__((noinline)) HRESULT clr_leave_ret_get(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, COR_PRF_FRAME_INFO *frame,
+                                                    COR_PRF_FUNCTION_ARGUMENT_RANGE *rv) {
+    return rt->vtbl->GetFunctionLeave3Info(rt->info, fid, (COR_PRF_ELT_INFO)elt, frame, rv);
+}
+
 // The runtime's ProfilingGetFunctionEnter3Info (proftoeeinterfaceimpl.cpp)
 // gives an instance method's `this` as range 0, pointing at a word of its
 // own ELT info block (COR_PRF_ELT_INFO_INTERNAL.pThis) that holds the value
@@ -149,4 +154,142 @@ int clr_elt_ret_bool(const clr_runtime *rt, uintptr_t fid, uintptr_t elt) {
         return -1;
     reg_judge(data, REG_RAX, data != 0 && rv.startAddress == (UINT_PTR)saved_reg(data, REG_RAX));
     return *(const uint8_t *)rv.startAddress != 0;
+}
+
+// Argument layouts (eltargs.h). Plain loads of n, off and len once state
+// reads ARG_LAYOUT_SET (acquire): the one thread that claimed the layout
+// wrote them before it published that state, and never writes them again.
+
+static _Atomic uint64_t g_layouts_trusted, g_layouts_refused;
+
+void clr_arg_layout_counts(uint64_t *trusted, uint64_t *refused) {
+    *trusted = atomic_load_explicit(&g_layouts_trusted, memory_order_relaxed);
+    *refused = atomic_load_explicit(&g_layouts_refused, memory_order_relaxed);
+}
+
+void clr_arg_layout_counts_reset(void) {
+    atomic_store_explicit(&g_layouts_trusted, 0, memory_order_relaxed);
+    atomic_store_explicit(&g_layouts_refused, 0, memory_order_relaxed);
+}
+
+int clr_arg_layout_trusted(const clr_arg_layout *lay) {
+    return atomic_load_explicit(&lay->state, memory_order_acquire) == ARG_LAYOUT_SET &&
+           atomic_load_explicit(&lay->agreed, memory_order_relaxed) >= ARG_LAYOUT_CHECKS;
+}
+
+// Where range i of a layout is, for a call whose stub saved data.
+static inline UINT_PTR layout_at(const clr_arg_layout *lay, uintptr_t data, uint32_t i) {
+    return (UINT_PTR)(data + lay->off[i]);
+}
+
+// The offset in data of a range of the runtime's answer that a layout can
+// hold (a word the stub saved), or -1. At Enter (this_ok), range 0 of an
+// instance method is given as a copy of the saved rdi in the runtime's own
+// block (clr_elt_this): it is held as rdi when it has that value
+// (*this_word).
+static int layout_offset(uintptr_t data, const COR_PRF_FUNCTION_ARGUMENT_RANGE *r, uint32_t i, int this_ok, int *this_word) {
+    *this_word = 0;
+    if (r->length == 0 || r->length > 8)
+        return -1;
+    if ((r->startAddress == data + ELT_RAX) ||
+        (r->startAddress >= data + ELT_FLT0 && r->startAddress + r->length <= data + ELT_SAVED_END))
+        return (int)(r->startAddress - data);
+    uintptr_t v = 0;
+    if (this_ok && i == 0 && r->length == 8 && clr_guarded_read(&v, r->startAddress, 8) && v == *saved_reg(data, REG_RDI)) {
+        *this_word = 1;
+        return ELT_RDI;
+    }
+    return -1;
+}
+
+// Whether the runtime's answer (n ranges r) is the layout's, for a call
+// whose stub saved data.
+static int layout_agrees(const clr_arg_layout *lay, uintptr_t data, const COR_PRF_FUNCTION_ARGUMENT_RANGE *r, uint32_t n, int this_ok) {
+    if (n != lay->n)
+        return 0;
+    for (uint32_t i = 0; i < n; i++) {
+        int this_word = 0;
+        int off = layout_offset(data, &r[i], i, this_ok, &this_word);
+        if (off != lay->off[i] || r[i].length != lay->len[i] || this_word != (i == 0 && lay->this_word))
+            return 0;
+    }
+    return 1;
+}
+
+// Takes the runtime's answer (n ranges r, for a call whose stub saved
+// data) as the first layout of the method, or as a check of it.
+static void layout_learn(clr_arg_layout *lay, uintptr_t data, const COR_PRF_FUNCTION_ARGUMENT_RANGE *r, uint32_t n, int this_ok) {
+    uint8_t st = atomic_load_explicit(&lay->state, memory_order_acquire);
+    if (st == ARG_LAYOUT_SET) {
+        uint8_t set = ARG_LAYOUT_SET;
+        if (!layout_agrees(lay, data, r, n, this_ok)) {
+            if (atomic_compare_exchange_strong_explicit(&lay->state, &set, ARG_LAYOUT_OFF, memory_order_relaxed, memory_order_relaxed))
+                atomic_fetch_add_explicit(&g_layouts_refused, 1, memory_order_relaxed);
+        } else if (atomic_fetch_add_explicit(&lay->agreed, 1, memory_order_relaxed) + 1 == ARG_LAYOUT_CHECKS) {
+            atomic_fetch_add_explicit(&g_layouts_trusted, 1, memory_order_relaxed);
+        }
+        return;
+    }
+    uint8_t learning = ARG_LAYOUT_LEARNING;
+    if (st != ARG_LAYOUT_LEARNING ||
+        !atomic_compare_exchange_strong_explicit(&lay->state, &learning, ARG_LAYOUT_CLAIMED, memory_order_acquire, memory_order_relaxed))
+        return;
+    uint8_t next = ARG_LAYOUT_OFF;
+    if (n <= ARG_LAYOUT_MAX) {
+        next = ARG_LAYOUT_SET;
+        for (uint32_t i = 0; i < n && next == ARG_LAYOUT_SET; i++) {
+            int this_word = 0;
+            int off = layout_offset(data, &r[i], i, this_ok, &this_word);
+            if (off < 0)
+                next = ARG_LAYOUT_OFF;
+            lay->off[i] = (uint8_t)off;
+            lay->len[i] = (uint8_t)r[i].length;
+            if (i == 0)
+                lay->this_word = (uint8_t)this_word;
+        }
+        lay->n = (uint8_t)n;
+        atomic_store_explicit(&lay->agreed, 1, memory_order_relaxed);
+    }
+    if (next == ARG_LAYOUT_OFF)
+        atomic_fetch_add_explicit(&g_layouts_refused, 1, memory_order_relaxed);
+    atomic_store_explicit(&lay->state, next, memory_order_release);
+}
+
+HRESULT clr_enter_args_learned(const clr_runtime *rt, clr_arg_layout *lay, int has_this, uintptr_t fid, uintptr_t elt,
+                               COR_PRF_FRAME_INFO *frame, clr_enter_args *args, clr_elt_fp *fp) {
+    uintptr_t data = lay != NULL ? stub_data(elt) : 0;
+    if (data != 0 && clr_arg_layout_trusted(lay)) {
+        // The stub's saved registers are its own stack: always readable.
+        COR_PRF_FUNCTION_ARGUMENT_RANGE *r = args->info.ranges;
+        ULONG total = 0;
+        for (uint32_t i = 0; i < lay->n; i++) {
+            r[i].startAddress = layout_at(lay, data, i);
+            r[i].length = lay->len[i];
+            total += lay->len[i];
+        }
+        args->info.numRanges = lay->n;
+        args->info.totalArgumentSize = total;
+        *frame = 0;
+        fp->at = NULL;
+        return S_OK;
+    }
+    HRESULT hr = clr_enter_args_get(rt, fid, elt, frame, args, fp);
+    if (hr >= 0 && data != 0)
+        layout_learn(lay, data, args->info.ranges, args->info.numRanges, has_this);
+    return hr;
+}
+
+HRESULT clr_leave_ret_learned(const clr_runtime *rt, clr_arg_layout *lay, uintptr_t fid, uintptr_t elt, COR_PRF_FRAME_INFO *frame,
+                              COR_PRF_FUNCTION_ARGUMENT_RANGE *rv) {
+    uintptr_t data = lay != NULL ? stub_data(elt) : 0;
+    if (data != 0 && clr_arg_layout_trusted(lay) && lay->n == 1) {
+        rv->startAddress = layout_at(lay, data, 0);
+        rv->length = lay->len[0];
+        *frame = 0;
+        return S_OK;
+    }
+    HRESULT hr = clr_leave_ret_get(rt, fid, elt, frame, rv);
+    if (hr >= 0 && data != 0)
+        layout_learn(lay, data, rv, 1, 0);
+    return hr;
 }

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "arglayout.h"
 #include "clrapi.h"
 #include "clrrt.h"
 
@@ -56,10 +57,45 @@ typedef struct clr_elt_fp {
 HRESULT clr_enter_args_get(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, COR_PRF_FRAME_INFO *frame,
                            clr_enter_args *args, clr_elt_fp *fp);
 
+// Asks rt where the return value of the call fid leaving is
+// (GetFunctionLeave3Info). Out of line, as clr_enter_args_get.
+HRESULT clr_leave_ret_get(const clr_runtime *rt, uintptr_t fid, uintptr_t elt, COR_PRF_FRAME_INFO *frame,
+                          COR_PRF_FUNCTION_ARGUMENT_RANGE *rv);
+
 static inline void clr_enter_args_done(const clr_elt_fp *fp) {
     if (fp->at != NULL)
         memcpy(fp->at, fp->bytes, ELT_FP_SAVE_SIZE);
 }
+
+// clr_enter_args_get for a method whose layout lay keeps (NULL: none), an
+// instance method when has_this. Asking walks the method's
+// signature (a few hundred ns a call); the answer always points at the
+// same places of the block the stub saved, relative to that block, for a
+// method whose arguments are words in registers. So the first answer is
+// kept, the next ARG_LAYOUT_CHECKS are checked against it, and once they
+// all agreed the ranges are made from the layout without asking, with no
+// frame (*frame = 0): a caller that needs the frame (shared generic code)
+// passes NULL. A range anywhere else (the caller's stack, a copy the
+// runtime makes of a struct while it answers), more than ARG_LAYOUT_MAX of
+// them, or one disagreement turns the method's layout off for good.
+HRESULT clr_enter_args_learned(const clr_runtime *rt, clr_arg_layout *lay, int has_this, uintptr_t fid, uintptr_t elt,
+                               COR_PRF_FRAME_INFO *frame, clr_enter_args *args, clr_elt_fp *fp);
+
+// GetFunctionLeave3Info's return value range on the same terms: a return in
+// rax or xmm0 is read where the Leave stub saved it once enough answers
+// agreed. Not a float's: the runtime answers with the saved rax after it
+// copied xmm0 there (GetReturnBufferAddr, amd64/profiler.cpp), so that word
+// holds the value only while it is asked; its caller passes NULL.
+HRESULT clr_leave_ret_learned(const clr_runtime *rt, clr_arg_layout *lay, uintptr_t fid, uintptr_t elt, COR_PRF_FRAME_INFO *frame,
+                              COR_PRF_FUNCTION_ARGUMENT_RANGE *rv);
+
+// Whether lay's ranges are read without asking the runtime (tests).
+int clr_arg_layout_trusted(const clr_arg_layout *lay);
+
+// How many methods' layouts came to be read without asking, and how many
+// were refused (the exit report); and a reset of both (tests).
+void clr_arg_layout_counts(uint64_t *trusted, uint64_t *refused);
+void clr_arg_layout_counts_reset(void);
 
 // The first size bytes of argument idx (0: `this`, for an instance method)
 // of the call fid being entered, into out: 1, or 0 when it cannot be read.
@@ -92,6 +128,16 @@ uintptr_t clr_elt_this(const clr_runtime *rt, uintptr_t fid, uintptr_t elt);
 // directly on the terms `this` is: once ELT_REG_CHECKS of its answers
 // pointed at that word.
 enum { ELT_RAX = 0x28 };
+
+// The words the stubs save before they call a hook and the runtime only
+// reads as it answers (PROFILE_PLATFORM_SPECIFIC_DATA on Unix x64, 3.1
+// through 8): xmm0-7 from ELT_FLT0, then rdi through r9 up to
+// ELT_SAVED_END, and rax. A layout holds only ranges there. Elsewhere the
+// answer may point at what the runtime writes while it answers, which a
+// layout must not outlive: the buffer past the block (a struct passed in
+// registers, copied), the hidden argument between rax and xmm0 (filled in
+// for shared generic code), the caller's stack.
+enum { ELT_FLT0 = 0x38, ELT_SAVED_END = 0xa8 };
 int clr_elt_ret_bool(const clr_runtime *rt, uintptr_t fid, uintptr_t elt);
 
 // Argument 1 of the call fid being entered (the first after `this`) as a

@@ -417,7 +417,7 @@ static inline uint8_t *reserve_enter(clr_slot *s, uint32_t fixed, int values, ui
 static inline uint32_t enter_values(clr_fn *fn, uintptr_t elt, uint8_t *p, uint32_t fixed, uint32_t budget, uint16_t *flags) {
     if (budget == 0)
         return fixed;
-    uint32_t n = clr_capture_enter(fn->plan, fn->function_id, elt, p + fixed, budget);
+    uint32_t n = clr_capture_enter(fn->plan, &fn->enter_layout, fn->function_id, elt, p + fixed, budget);
     if (n > 0)
         *flags |= RF_VALUES;
     return fixed + ((n + 7) & ~7u);
@@ -1596,7 +1596,7 @@ static void pop_one(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
     if (fn != NULL && fn->plan != NULL && g_cfg.value_bytes > 0 && !f->values_off) {
         p = ring_reserve(s, base + g_cfg.value_bytes, keep + base);
         if (p != NULL) {
-            uint32_t n = clr_capture_leave(fn->plan, fn->function_id, elt, p + base, g_cfg.value_bytes);
+            uint32_t n = clr_capture_leave(fn->plan, &fn->leave_layout, fn->function_id, elt, p + base, g_cfg.value_bytes);
             size += (n + 7) & ~7u;
             if (n > 0)
                 flags |= RF_VALUES;

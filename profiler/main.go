@@ -460,6 +460,7 @@ func (p *profiler) shutdown() {
 		GuardFaults: uint64(C.clr_guard_faults()), AsyncOverflow: p.bridge.AsyncOverflow(), AsyncMaxPending: uint64(p.cfg.AsyncMaxPending),
 		Shedding:      shedding.Note(uint64(C.clr_shed_traces()), uint64(C.clr_shed_calls())),
 		EventsDropped: uint64(C.clr_events_dropped()), FoldedAfterSent: p.bridge.FoldedAfterSent(), NoLeave: uint64(C.clr_no_leave_count())}
+	e.ArgLayouts, e.ArgAsking = hookstate.ArgLayouts()
 	if p.cfg.Async {
 		e.Async, e.AsyncTypes, e.AsyncSkippedModules, e.QueueSuppressed = true, uint64(C.clr_async_types()), uint64(C.clr_async_skipped_modules()), hookstate.QueueSuppressed()
 		e.WorkMade, e.WorkJoined, e.WorkFull, e.WorkLost = hookstate.WorkCounts()

@@ -913,7 +913,24 @@ static void write_top(writer *w, const clr_value_plan *vp, uintptr_t addr) {
     sized_end(w, h);
 }
 
-uint32_t clr_capture_enter(const clr_fn_plan *plan, uintptr_t fid, uintptr_t elt, uint8_t *buf, uint32_t len) {
+// Whether reading a slot asks about the call's frame: a type parameter's
+// value, or what a managed pointer to one points at.
+static int slot_needs_frame(const clr_value_plan *vp) {
+    return vp->kind == VK_TYPEARG || (vp->kind == VK_BYREF && vp->elem_kind == VK_TYPEARG);
+}
+
+// Whether capturing a call's arguments asks about its frame, which the
+// runtime gives only with its answer (no argument layout then).
+static int args_need_frame(const clr_fn_plan *plan) {
+    if (plan->this_exact || (plan->has_this && slot_needs_frame(&plan->this_plan)))
+        return 1;
+    for (uint32_t i = 0; i < plan->nargs; i++)
+        if (slot_needs_frame(&plan->args[i]))
+            return 1;
+    return 0;
+}
+
+uint32_t clr_capture_enter(const clr_fn_plan *plan, clr_arg_layout *lay, uintptr_t fid, uintptr_t elt, uint8_t *buf, uint32_t len) {
     // Room for `this` and 63 arguments (eltargs.h).
     clr_enter_args ai;
     clr_elt_fp fp;
@@ -921,7 +938,9 @@ uint32_t clr_capture_enter(const clr_fn_plan *plan, uintptr_t fid, uintptr_t elt
     if (len < 2)
         return 0;
     uint32_t n = 0;
-    if (clr_enter_args_get(&g_rt, fid, elt, &frame, &ai, &fp) >= 0)
+    if (lay != NULL && args_need_frame(plan))
+        lay = NULL;
+    if (clr_enter_args_learned(&g_rt, lay, plan->has_this, fid, elt, &frame, &ai, &fp) >= 0)
         n = capture_args(plan, fid, frame, &ai.info, buf, len);
     clr_enter_args_done(&fp); // after the struct copies were read
     return n;
@@ -962,11 +981,15 @@ static uint32_t capture_args(const clr_fn_plan *plan, uintptr_t fid, COR_PRF_FRA
     return (uint32_t)(w.p - buf);
 }
 
-uint32_t clr_capture_leave(const clr_fn_plan *plan, uintptr_t fid, uintptr_t elt, uint8_t *buf, uint32_t len) {
+uint32_t clr_capture_leave(const clr_fn_plan *plan, clr_arg_layout *lay, uintptr_t fid, uintptr_t elt, uint8_t *buf, uint32_t len) {
     COR_PRF_FRAME_INFO frame = 0;
     COR_PRF_FUNCTION_ARGUMENT_RANGE rv = {0, 0};
-    if (len < 2 || !plan->capture_ret ||
-        g_rt.vtbl->GetFunctionLeave3Info(g_rt.info, fid, (COR_PRF_ELT_INFO)elt, &frame, &rv) < 0 || rv.startAddress == 0)
+    if (len < 2 || !plan->capture_ret)
+        return 0;
+    // A float is answered through a copy (clr_leave_ret_learned).
+    if (lay != NULL && (slot_needs_frame(&plan->ret) || plan->ret.kind == VK_R4 || plan->ret.kind == VK_R8))
+        lay = NULL;
+    if (clr_leave_ret_learned(&g_rt, lay, fid, elt, &frame, &rv) < 0 || rv.startAddress == 0)
         return 0;
     writer w;
     writer_init(&w, buf, len, fid, frame);

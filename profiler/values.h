@@ -6,6 +6,8 @@
 #include <stdint.h>
 #include <stdatomic.h>
 
+#include "arglayout.h"
+
 // How to read one value. Primitive kinds double as their stream kind byte.
 enum {
     VK_SKIP = 0, // not captured (an out parameter at entry, an unsupported type)
@@ -162,8 +164,10 @@ uint32_t clr_plan_count(void);
 
 // Writes the values of a call into buf (at most len bytes); returns the
 // bytes written.
-uint32_t clr_capture_enter(const clr_fn_plan *plan, uintptr_t function_id, uintptr_t elt, uint8_t *buf, uint32_t len);
-uint32_t clr_capture_leave(const clr_fn_plan *plan, uintptr_t function_id, uintptr_t elt, uint8_t *buf, uint32_t len);
+uint32_t clr_capture_enter(const clr_fn_plan *plan, clr_arg_layout *lay, uintptr_t function_id, uintptr_t elt, uint8_t *buf,
+                           uint32_t len);
+uint32_t clr_capture_leave(const clr_fn_plan *plan, clr_arg_layout *lay, uintptr_t function_id, uintptr_t elt, uint8_t *buf,
+                           uint32_t len);
 
 uint32_t clr_capture_exception(uintptr_t obj, uint32_t msg_off, uint32_t inner_off, uint8_t *buf, uint32_t len);
 

@@ -30,6 +30,10 @@ type Exit struct {
 	FoldedAfterSent uint64
 	// NoLeave: spans closed without their method's Leave.
 	NoLeave uint64
+	// ArgLayouts: methods whose argument places the value reader learned
+	// from the runtime's answers and reads without asking it; ArgAsking:
+	// methods it refused a layout (they keep asking).
+	ArgLayouts, ArgAsking uint64
 }
 
 // Lines is the exit report, in the order it is logged.
@@ -57,6 +61,9 @@ func (e Exit) Lines() []Line {
 		if e.WorkLost > 0 {
 			l.add(Warn, fmt.Sprintf("queued work: %d work items forgotten at a collection that did not report them alive (never run, or moved where the runtime did not say): those that ran started traces of their own", e.WorkLost))
 		}
+	}
+	if e.ArgLayouts > 0 || e.ArgAsking > 0 {
+		l.add(Info, fmt.Sprintf("values: %d methods' arguments read where the runtime's answers placed them, without asking it again; %d methods keep asking (an argument outside the saved registers, or answers that differed)", e.ArgLayouts, e.ArgAsking))
 	}
 	l.add(Info, e.Shedding)
 	if e.EventsDropped > 0 {

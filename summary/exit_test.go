@@ -23,6 +23,11 @@ func TestExitLines(t *testing.T) {
 				{Info, "6 calls folded into spans after they were sent (frames that began serving, sent while open): counted here, on no span"},
 				{Warn, "5 spans closed without their method's Leave (clrotel.end_reason=no_leave): a frame below them returned first"},
 			}},
+		{"argument layouts", Exit{ArgLayouts: 3, ArgAsking: 1, Shedding: "shed: s"},
+			[]Line{
+				{Info, "values: 3 methods' arguments read where the runtime's answers placed them, without asking it again; 1 methods keep asking (an argument outside the saved registers, or answers that differed)"},
+				{Info, "shed: s"},
+			}},
 		// Queued work's counts are reported only with async on.
 		{"async off", Exit{WorkFull: 1, WorkLost: 1, GCEvents: GCSession{State: -1}}, nil},
 		{"async on", Exit{Async: true, AsyncTypes: 1, AsyncSkippedModules: 2, QueueSuppressed: 3, WorkMade: 4, WorkJoined: 5, GCs: 6, GCRanges: 7},

@@ -3,6 +3,10 @@ package e2e
 import (
 	"fmt"
 	"math"
+	"reflect"
+	"regexp"
+	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -289,6 +293,60 @@ func TestValueSpansPerTrace(t *testing.T) {
 			if valued != tc.want || limited != (tc.limit != "0") || root.Attrs["dotnet.arg.n"] != int64(n) {
 				t.Errorf("limit %s: %d of %d Make spans with values (want %d), root limited=%v, root's n=%v", tc.limit, valued, n, tc.want, limited, root.Attrs["dotnet.arg.n"])
 			}
+		}
+	})
+}
+
+// Once a method's calls have been read often enough through the runtime's
+// answers, the value reader reads its arguments and return where those
+// answers placed them, without asking (profiler/eltargs.h). The values are
+// the same: each method of Values, called again and again with the same
+// arguments, shows on its last call (read without asking) what it showed on
+// its second (asked).
+func TestValuesReadWithoutAsking(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		const repeat = 2 * 16
+		r := runApp(t, rt, "Values", []string{"repeat", fmt.Sprint(repeat)}, runOpts{profiler: true, env: map[string]string{
+			"CLROTEL_FOLD": "off", "CLROTEL_MAX_VALUE_SPANS_PER_TRACE": "0", "CLROTEL_EXPORT_CPU_PERCENT": "0", "CLROTEL_LOG_LEVEL": "info"}})
+		if r.ExitCode != 0 || !strings.Contains(r.Stdout, "done 5 2 changed") {
+			t.Fatalf("exit %d, stdout %q\n%s", r.ExitCode, r.Stdout, r.Stderr)
+		}
+		m := regexp.MustCompile(`values: (\d+) methods' arguments read where the runtime's answers placed them`).FindStringSubmatch(r.Stderr)
+		if m == nil {
+			t.Fatalf("no report of arguments read without asking:\n%s", r.Stderr)
+		}
+		if n, _ := strconv.Atoi(m[1]); n < 10 {
+			t.Errorf("%d methods read without asking, want most of Values' 30", n)
+		}
+		values := func(s otlpsink.Span) map[string]string {
+			v := map[string]string{}
+			for k, a := range s.Attrs {
+				if strings.HasPrefix(k, "dotnet.arg.") || strings.HasPrefix(k, "dotnet.this") || strings.HasPrefix(k, "dotnet.return") {
+					v[k] = fmt.Sprint(a) // NaN is NaN
+				}
+			}
+			return v
+		}
+		byMethod := map[string][]otlpsink.Span{}
+		for _, s := range r.Spans {
+			byMethod[s.Name] = append(byMethod[s.Name], s)
+		}
+		compared := 0
+		for name, spans := range byMethod {
+			if len(spans) != repeat+1 || strings.Contains(name, "Program.") {
+				continue
+			}
+			sort.Slice(spans, func(i, j int) bool { return spans[i].Start.Before(spans[j].Start) })
+			asked, last := values(spans[1]), values(spans[repeat])
+			if !reflect.DeepEqual(asked, last) {
+				t.Errorf("%s:\nsecond call %v\nlast call   %v", name, asked, last)
+			}
+			if len(asked) > 0 {
+				compared++
+			}
+		}
+		if compared < 20 {
+			t.Errorf("%d methods with values called %d times, want Values' calls", compared, repeat+1)
 		}
 	})
 }

@@ -145,7 +145,7 @@ func Capture(kinds []uint8, slots []uint64, budget int) []byte {
 	}
 	buf := C.malloc(C.size_t(budget))
 	defer C.free(buf)
-	n := C.clr_capture_enter(fp, 1, 1, (*C.uint8_t)(buf), C.uint32_t(budget))
+	n := C.clr_capture_enter(fp, nil, 1, 1, (*C.uint8_t)(buf), C.uint32_t(budget))
 	return C.GoBytes(buf, C.int(n))
 }
 
@@ -241,3 +241,135 @@ func SafeCopy(src uint64, n int) ([]byte, bool) {
 	}
 	return C.GoBytes(dst, C.int(n)), true
 }
+
+// Layout is one method's argument layout (eltargs.h), in C memory.
+type Layout struct{ p *C.clr_arg_layout }
+
+// NewLayout returns a layout that has learned nothing.
+func NewLayout() *Layout {
+	return &Layout{p: (*C.clr_arg_layout)(C.calloc(1, C.size_t(unsafe.Sizeof(C.clr_arg_layout{}))))}
+}
+
+// Free releases it.
+func (l *Layout) Free() { C.free(unsafe.Pointer(l.p)) }
+
+// Trusted says whether its ranges are read without asking the runtime.
+func (l *Layout) Trusted() bool { return C.clr_arg_layout_trusted(l.p) != 0 }
+
+// LayoutChecks is how many of the runtime's answers must agree with a
+// layout before it is trusted.
+const LayoutChecks = C.ARG_LAYOUT_CHECKS
+
+// Saved-register offsets in the stub's block (eltargs.h).
+const (
+	OffRAX = C.ELT_RAX
+	OffRDI = C.ELT_RDI
+	OffRSI = C.ELT_RDI + 8
+	// OffPast is past the words the stub saves: where the runtime may put
+	// a copy it makes while it answers.
+	OffPast = C.ELT_SAVED_END + 8
+)
+
+// Call is one call for the learned reader: the words the stub saved (by
+// offset in its block), and where the runtime's answer puts each range:
+// an offset in that block, or -1 for a word of the runtime's own holding
+// own[i].
+type Call struct {
+	Saved map[int]uint64
+	At    []int
+	Own   []uint64
+}
+
+// newCall builds c's ELT info block and tells the fake runtime its answer.
+func newCall(c Call, retAt int, retLen uint32) (C.uintptr_t, func()) {
+	data := C.calloc(1, 0x200)
+	info := (*C.uintptr_t)(C.calloc(1, 16))
+	for off, v := range c.Saved {
+		*(*uint64)(unsafe.Add(data, off)) = v
+	}
+	*info = C.uintptr_t(uintptr(data))
+	var a C.fake_args
+	a.n = C.uint32_t(len(c.At))
+	for i, at := range c.At {
+		if at >= 0 {
+			a.at[i] = C.uint64_t(uintptr(data) + uintptr(at))
+		} else {
+			a.slots[i] = C.uint64_t(c.Own[i])
+		}
+	}
+	if retAt >= 0 {
+		a.ret_at = C.uint64_t(uintptr(data) + uintptr(retAt))
+	}
+	a.ret_len = C.uint32_t(retLen)
+	C.fake_set_args(&a)
+	return C.uintptr_t(uintptr(unsafe.Pointer(info))), func() {
+		C.free(unsafe.Pointer(info))
+		C.free(data)
+	}
+}
+
+// fnPlan builds a function plan over kinds (`this` first when hasThis,
+// its kind kinds[0]).
+func fnPlan(kinds []uint8, hasThis bool, ret uint8) (*C.clr_fn_plan, func()) {
+	args := kinds
+	if hasThis {
+		args = kinds[1:]
+	}
+	size := unsafe.Sizeof(C.clr_fn_plan{}) + uintptr(len(args))*unsafe.Sizeof(C.clr_value_plan{})
+	fp := (*C.clr_fn_plan)(C.calloc(1, C.size_t(size)))
+	fp.nargs = C.uint16_t(len(args))
+	if hasThis {
+		fp.has_this = 1
+		fp.this_plan.kind = C.uint8_t(kinds[0])
+	}
+	if ret != 0 {
+		fp.capture_ret = 1
+		fp.ret.kind = C.uint8_t(ret)
+	}
+	slots := unsafe.Slice((*C.clr_value_plan)(unsafe.Add(unsafe.Pointer(fp), unsafe.Sizeof(C.clr_fn_plan{}))), len(args))
+	for i, k := range args {
+		slots[i].kind = C.uint8_t(k)
+	}
+	return fp, func() { C.free(unsafe.Pointer(fp)) }
+}
+
+// EnterLearned runs the value reader's Enter over call c of a method with
+// layout l, and returns the value stream and whether the runtime was asked.
+func EnterLearned(l *Layout, kinds []uint8, hasThis bool, c Call) ([]byte, bool) {
+	fp, free := fnPlan(kinds, hasThis, 0)
+	defer free()
+	elt, done := newCall(c, -1, 0)
+	defer done()
+	buf := C.malloc(256)
+	defer C.free(buf)
+	before := C.fake_enter_calls()
+	n := C.clr_capture_enter(fp, l.p, 1, elt, (*C.uint8_t)(buf), 256)
+	return C.GoBytes(buf, C.int(n)), C.fake_enter_calls() != before
+}
+
+// LeaveLearned runs the value reader's Leave over a call whose stub saved
+// saved, the runtime placing the return of kind ret (size bytes) at offset
+// retAt of the stub's block; it returns the value stream and whether the
+// runtime was asked.
+func LeaveLearned(l *Layout, ret uint8, size uint32, saved map[int]uint64, retAt int) ([]byte, bool) {
+	fp, free := fnPlan(nil, false, ret)
+	defer free()
+	elt, done := newCall(Call{Saved: saved}, retAt, size)
+	defer done()
+	buf := C.malloc(256)
+	defer C.free(buf)
+	before := C.fake_leave_calls()
+	n := C.clr_capture_leave(fp, l.p, 1, elt, (*C.uint8_t)(buf), 256)
+	return C.GoBytes(buf, C.int(n)), C.fake_leave_calls() != before
+}
+
+// LayoutCounts is the reader's count of trusted and refused layouts.
+func LayoutCounts() (trusted, refused uint64) {
+	var a, b C.uint64_t
+	C.clr_arg_layout_counts(&a, &b)
+	return uint64(a), uint64(b)
+}
+
+// ResetLayoutCounts zeroes them.
+func ResetLayoutCounts() { C.clr_arg_layout_counts_reset() }
+

@@ -60,15 +60,20 @@ static HRESULT f_array_info(void *self, ObjectID obj, ULONG32 rank, ULONG32 dims
     return S_OK;
 }
 
+static uint32_t g_enter_calls, g_leave_calls;
+uint32_t fake_enter_calls(void) { return g_enter_calls; }
+uint32_t fake_leave_calls(void) { return g_leave_calls; }
+
 static HRESULT f_enter3(void *self, FunctionID fid, COR_PRF_ELT_INFO elt, COR_PRF_FRAME_INFO *frame, ULONG *cb, COR_PRF_FUNCTION_ARGUMENT_INFO *ai) {
     (void)self; (void)fid; (void)elt;
+    g_enter_calls++;
     *frame = 0;
     if (*cb < sizeof(COR_PRF_FUNCTION_ARGUMENT_INFO) + (g_args.n - 1) * sizeof(COR_PRF_FUNCTION_ARGUMENT_RANGE))
         return E_FAIL;
     ai->numRanges = g_args.n;
     ai->totalArgumentSize = 8 * g_args.n;
     for (uint32_t i = 0; i < g_args.n; i++) {
-        ai->ranges[i].startAddress = (UINT_PTR)&g_args.slots[i];
+        ai->ranges[i].startAddress = g_args.at[i] != 0 ? (UINT_PTR)g_args.at[i] : (UINT_PTR)&g_args.slots[i];
         ai->ranges[i].length = 8;
     }
     return S_OK;
@@ -77,9 +82,10 @@ static HRESULT f_enter3(void *self, FunctionID fid, COR_PRF_ELT_INFO elt, COR_PR
 static HRESULT f_leave3(void *self, FunctionID fid, COR_PRF_ELT_INFO elt, COR_PRF_FRAME_INFO *frame,
                         COR_PRF_FUNCTION_ARGUMENT_RANGE *rv) {
     (void)self; (void)fid;
+    g_leave_calls++;
     *frame = 0;
-    rv->startAddress = g_args.ret_in_rax ? *(const uintptr_t *)elt + ELT_RAX : (UINT_PTR)&g_args.ret;
-    rv->length = 1;
+    rv->startAddress = g_args.ret_at != 0 ? (UINT_PTR)g_args.ret_at : g_args.ret_in_rax ? *(const uintptr_t *)elt + ELT_RAX : (UINT_PTR)&g_args.ret;
+    rv->length = g_args.ret_len != 0 ? g_args.ret_len : 1;
     return S_OK;
 }
 

@@ -13,7 +13,17 @@ typedef struct fake_args {
     // (ret_in_rax), else ret, a word of its own.
     int ret_in_rax;
     uint64_t ret;
+    // Where GetFunctionEnter3Info's range i points when at[i] is not 0
+    // (else at slots[i]), and where GetFunctionLeave3Info's does when
+    // ret_at is not 0.
+    uint64_t at[8];
+    uint64_t ret_at;
+    uint32_t ret_len; // the return range's length (0: 1)
 } fake_args;
+
+// How often the fake runtime was asked for a call's arguments and return.
+uint32_t fake_enter_calls(void);
+uint32_t fake_leave_calls(void);
 
 void fake_init(const clr_value_limits *lim);
 void fake_set_args(const fake_args *a);

@@ -44,6 +44,7 @@ var apiCallers = map[string]bool{
 	// MoveNext, a closure's method, a work item or Activity.Stop; a
 	// timer's period).
 	"clr_enter_args_get": true,
+	"clr_leave_ret_get":  true,
 	"clr_elt_arg":        true,
 	"clr_capture_enter":  true,
 	"clr_capture_leave":  true,
