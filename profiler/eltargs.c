@@ -177,6 +177,16 @@ int clr_arg_layout_trusted(const clr_arg_layout *lay) {
            atomic_load_explicit(&lay->agreed, memory_order_relaxed) >= ARG_LAYOUT_CHECKS;
 }
 
+int clr_arg_layout_unlearned(const clr_arg_layout *lay) {
+    return atomic_load_explicit(&lay->state, memory_order_relaxed) == ARG_LAYOUT_LEARNING;
+}
+
+void clr_arg_layout_refuse(clr_arg_layout *lay) {
+    uint8_t learning = ARG_LAYOUT_LEARNING;
+    if (atomic_compare_exchange_strong_explicit(&lay->state, &learning, ARG_LAYOUT_OFF, memory_order_relaxed, memory_order_relaxed))
+        atomic_fetch_add_explicit(&g_layouts_refused, 1, memory_order_relaxed);
+}
+
 // Where range i of a layout is, for a call whose stub saved data.
 static inline UINT_PTR layout_at(const clr_arg_layout *lay, uintptr_t data, uint32_t i) {
     return (UINT_PTR)(data + lay->off[i]);

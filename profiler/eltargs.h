@@ -75,7 +75,7 @@ static inline void clr_enter_args_done(const clr_elt_fp *fp) {
 // kept, the next ARG_LAYOUT_CHECKS are checked against it, and once they
 // all agreed the ranges are made from the layout without asking, with no
 // frame (*frame = 0): a caller that needs the frame (shared generic code)
-// passes NULL. A range anywhere else (the caller's stack, a copy the
+// refuses the layout first (clr_arg_layout_refuse). A range anywhere else (the caller's stack, a copy the
 // runtime makes of a struct while it answers), more than ARG_LAYOUT_MAX of
 // them, or one disagreement turns the method's layout off for good.
 HRESULT clr_enter_args_learned(const clr_runtime *rt, clr_arg_layout *lay, int has_this, uintptr_t fid, uintptr_t elt,
@@ -91,6 +91,12 @@ HRESULT clr_leave_ret_learned(const clr_runtime *rt, clr_arg_layout *lay, uintpt
 
 // Whether lay's ranges are read without asking the runtime (tests).
 int clr_arg_layout_trusted(const clr_arg_layout *lay);
+
+// Whether lay has not taken an answer yet; and its refusal, for a method
+// whose values need what only an answer gives (the frame, a float return's
+// copy): it then keeps asking, counted with the others refused.
+int clr_arg_layout_unlearned(const clr_arg_layout *lay);
+void clr_arg_layout_refuse(clr_arg_layout *lay);
 
 // How many methods' layouts came to be read without asking, and how many
 // were refused (the exit report); and a reset of both (tests).

@@ -938,8 +938,9 @@ uint32_t clr_capture_enter(const clr_fn_plan *plan, clr_arg_layout *lay, uintptr
     if (len < 2)
         return 0;
     uint32_t n = 0;
-    if (lay != NULL && args_need_frame(plan))
-        lay = NULL;
+    // Decided once, on the first call: a refused layout is never learned.
+    if (lay != NULL && clr_arg_layout_unlearned(lay) && args_need_frame(plan))
+        clr_arg_layout_refuse(lay);
     if (clr_enter_args_learned(&g_rt, lay, plan->has_this, fid, elt, &frame, &ai, &fp) >= 0)
         n = capture_args(plan, fid, frame, &ai.info, buf, len);
     clr_enter_args_done(&fp); // after the struct copies were read
@@ -987,8 +988,9 @@ uint32_t clr_capture_leave(const clr_fn_plan *plan, clr_arg_layout *lay, uintptr
     if (len < 2 || !plan->capture_ret)
         return 0;
     // A float is answered through a copy (clr_leave_ret_learned).
-    if (lay != NULL && (slot_needs_frame(&plan->ret) || plan->ret.kind == VK_R4 || plan->ret.kind == VK_R8))
-        lay = NULL;
+    if (lay != NULL && clr_arg_layout_unlearned(lay) &&
+        (slot_needs_frame(&plan->ret) || plan->ret.kind == VK_R4 || plan->ret.kind == VK_R8))
+        clr_arg_layout_refuse(lay);
     if (clr_leave_ret_learned(&g_rt, lay, fid, elt, &frame, &rv) < 0 || rv.startAddress == 0)
         return 0;
     writer w;

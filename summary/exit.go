@@ -63,7 +63,7 @@ func (e Exit) Lines() []Line {
 		}
 	}
 	if e.ArgLayouts > 0 || e.ArgAsking > 0 {
-		l.add(Info, fmt.Sprintf("values: %d methods' arguments read where the runtime's answers placed them, without asking it again; %d methods keep asking (an argument outside the saved registers, or answers that differed)", e.ArgLayouts, e.ArgAsking))
+		l.add(Info, fmt.Sprintf("values: %d methods' arguments read where the runtime's answers placed them, without asking it again; %d methods keep asking (an argument outside the saved registers, shared generic code, a float return, or answers that differed)", e.ArgLayouts, e.ArgAsking))
 	}
 	l.add(Info, e.Shedding)
 	if e.EventsDropped > 0 {

@@ -25,7 +25,7 @@ func TestExitLines(t *testing.T) {
 			}},
 		{"argument layouts", Exit{ArgLayouts: 3, ArgAsking: 1, Shedding: "shed: s"},
 			[]Line{
-				{Info, "values: 3 methods' arguments read where the runtime's answers placed them, without asking it again; 1 methods keep asking (an argument outside the saved registers, or answers that differed)"},
+				{Info, "values: 3 methods' arguments read where the runtime's answers placed them, without asking it again; 1 methods keep asking (an argument outside the saved registers, shared generic code, a float return, or answers that differed)"},
 				{Info, "shed: s"},
 			}},
 		// Queued work's counts are reported only with async on.
