@@ -149,8 +149,7 @@ int clr_elt_ret_bool(const clr_runtime *rt, uintptr_t fid, uintptr_t elt) {
         return *(const uint8_t *)saved_reg(data, REG_RAX) != 0;
     COR_PRF_FRAME_INFO frame = 0;
     COR_PRF_FUNCTION_ARGUMENT_RANGE rv = {0, 0};
-    if (rt->vtbl->GetFunctionLeave3Info(rt->info, fid, (COR_PRF_ELT_INFO)elt, &frame, &rv) < 0 || rv.startAddress == 0 ||
-        rv.length < 1)
+    if (clr_leave_ret_get(rt, fid, elt, &frame, &rv) < 0 || rv.startAddress == 0 || rv.length < 1)
         return -1;
     reg_judge(data, REG_RAX, data != 0 && rv.startAddress == (UINT_PTR)saved_reg(data, REG_RAX));
     return *(const uint8_t *)rv.startAddress != 0;
