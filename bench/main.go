@@ -465,6 +465,9 @@ func median(v []float64) float64 {
 	}
 	s := append([]float64(nil), v...)
 	sort.Float64s(s)
+	if n := len(s); n%2 == 0 {
+		return (s[n/2-1] + s[n/2]) / 2
+	}
 	return s[len(s)/2]
 }
 
@@ -479,6 +482,9 @@ func medianOf(rs []result, f func(result) float64) float64 {
 func medianDur(v []time.Duration) time.Duration {
 	s := append([]time.Duration(nil), v...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	if n := len(s); n%2 == 0 {
+		return (s[n/2-1] + s[n/2]) / 2
+	}
 	return s[len(s)/2]
 }
 

@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"syscall"
@@ -92,7 +91,7 @@ func serviceBench(host, work, version, lib string, base []string, seconds, pairs
 		return "", err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\nService (examples/service, its hosting traced too, under wrk -t2 -c16, %d s per run, medians of %d interleaved rounds, .NET %s)\n", seconds, pairs, version)
+	fmt.Fprintf(&b, "\nService (examples/service, its hosting traced too, under wrk -t2 -c16, %d s per run, medians of %d interleaved rounds; ratios: the median of the rounds' ratios to the same round's untraced run, .NET %s)\n", seconds, pairs, version)
 	if len(serviceEnv) > 0 {
 		fmt.Fprintf(&b, "  traced runs with %s\n", strings.Join(serviceEnv, " "))
 	}
@@ -100,7 +99,11 @@ func serviceBench(host, work, version, lib string, base []string, seconds, pairs
 	for _, shape := range serviceShapes {
 		runs := make([][]serviceResult, len(serviceModes))
 		for i := 0; i < pairs; i++ {
-			for m, mode := range serviceModes {
+			// Each round starts with another mode, so that no mode always
+			// runs on a machine warmed (or slowed) by the one before.
+			for k := range serviceModes {
+				m := (k + i) % len(serviceModes)
+				mode := serviceModes[m]
 				r, err := serviceRun(host, exe, lib, base, shape, mode.traced, mode.env, seconds)
 				for try := 1; errors.Is(err, errNotStarted) && try < serviceStarts; try++ {
 					// The port was free when picked, not always when bound.
@@ -114,16 +117,16 @@ func serviceBench(host, work, version, lib string, base []string, seconds, pairs
 				fmt.Fprintf(os.Stderr, "bench: service %s round %d/%d, %s: %.0f req/s, p99 %v, %.0f traces/s\n", shape, i+1, pairs, mode.name, r.rps, r.p99, r.tracesPerSec)
 			}
 		}
-		u := medianService(runs[0])
 		for m, mode := range serviceModes {
 			r := medianService(runs[m])
 			if !mode.traced {
 				fmt.Fprintf(&b, "  %-8s %-22s %10.0f %8s %9v %9v %10s %9v %9s %10s %9s %10s %12s\n", shape, mode.name, r.rps, "1.00", r.p50.Round(time.Microsecond), r.p99.Round(time.Microsecond), "1.00", r.cpuPerReq.Round(100*time.Nanosecond), "1.00", "", "", "", "")
 				continue
 			}
-			fmt.Fprintf(&b, "  %-8s %-22s %10.0f %8.2f %9v %9v %10.2f %9v %9.2f %10.0f %9d %10d %12d\n", shape, mode.name, r.rps, r.rps/u.rps,
-				r.p50.Round(time.Microsecond), r.p99.Round(time.Microsecond), float64(r.p99)/float64(u.p99),
-				r.cpuPerReq.Round(100*time.Nanosecond), float64(r.cpuPerReq)/float64(u.cpuPerReq), r.tracesPerSec, r.dropped, r.folded, r.shed)
+			rps, p99, cpu := serviceRatios(runs[m], runs[0])
+			fmt.Fprintf(&b, "  %-8s %-22s %10.0f %8.2f %9v %9v %10.2f %9v %9.2f %10.0f %9d %10d %12d\n", shape, mode.name, r.rps, rps,
+				r.p50.Round(time.Microsecond), r.p99.Round(time.Microsecond), p99,
+				r.cpuPerReq.Round(100*time.Nanosecond), cpu, r.tracesPerSec, r.dropped, r.folded, r.shed)
 		}
 	}
 	b.WriteString("  targets: with the defaults requests/s >= 0.90 of untraced and p99 <= 1.2x; with every request traced requests/s >= 0.70;\n")
@@ -280,6 +283,25 @@ func wrkLatency(re *regexp.Regexp, out []byte) time.Duration {
 	return time.Duration(v * float64(unit))
 }
 
+// serviceRatios is the median over the rounds of each round's requests/s,
+// p99 and CPU per request over the same round's untraced run.
+func serviceRatios(traced, untraced []serviceResult) (rps, p99, cpu float64) {
+	get := func(rs []serviceResult, f func(serviceResult) float64) []float64 {
+		v := make([]float64, len(rs))
+		for i, r := range rs {
+			v[i] = f(r)
+		}
+		return v
+	}
+	ratio := func(f func(serviceResult) float64) float64 {
+		r, _ := pairedRatios(get(traced, f), get(untraced, f))
+		return r.median
+	}
+	return ratio(func(r serviceResult) float64 { return r.rps }),
+		ratio(func(r serviceResult) float64 { return float64(r.p99) }),
+		ratio(func(r serviceResult) float64 { return float64(r.cpuPerReq) })
+}
+
 func medianService(rs []serviceResult) serviceResult {
 	if len(rs) == 0 {
 		return serviceResult{}
@@ -294,13 +316,8 @@ func medianService(rs []serviceResult) serviceResult {
 		rps[i], tps[i], p50[i], p99[i], cpu[i] = r.rps, r.tracesPerSec, r.p50, r.p99, r.cpuPerReq
 		out.dropped = max(out.dropped, r.dropped)
 	}
-	sort.Float64s(rps)
-	sort.Float64s(tps)
-	sort.Slice(p50, func(i, j int) bool { return p50[i] < p50[j] })
-	sort.Slice(p99, func(i, j int) bool { return p99[i] < p99[j] })
-	sort.Slice(cpu, func(i, j int) bool { return cpu[i] < cpu[j] })
-	out.cpuPerReq = cpu[len(cpu)/2]
-	out.rps, out.tracesPerSec, out.p50, out.p99 = rps[len(rps)/2], tps[len(tps)/2], p50[len(p50)/2], p99[len(p99)/2]
+	out.rps, out.tracesPerSec = median(rps), median(tps)
+	out.p50, out.p99, out.cpuPerReq = medianDur(p50), medianDur(p99), medianDur(cpu)
 	return out
 }
 

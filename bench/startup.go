@@ -188,17 +188,44 @@ func pairedCell(v, base []time.Duration, isBase bool) string {
 	if isBase {
 		return fmt.Sprintf("%.1f ms (spread %.0f%%)\t", float64(med)/1e6, 100*spread(v))
 	}
-	var ratios []float64
-	for r := range v {
-		if base[r] > 0 {
-			ratios = append(ratios, float64(v[r])/float64(base[r]))
-		}
-	}
-	if len(ratios) == 0 {
+	r, ok := pairedRatios(durations(v), durations(base))
+	if !ok {
 		return "-\t"
 	}
-	sort.Float64s(ratios)
-	return fmt.Sprintf("%.1f ms, %.2fx (%.2f-%.2f)\t", float64(med)/1e6, median(ratios), ratios[len(ratios)/4], ratios[(3*len(ratios))/4])
+	return fmt.Sprintf("%.1f ms, %.2fx (%.2f-%.2f)\t", float64(med)/1e6, r.median, r.p25, r.p75)
+}
+
+// ratios summarises the per-round ratios of a configuration over its
+// baseline.
+type ratios struct{ median, p25, p75 float64 }
+
+// pairedRatios divides each round's value by the same round's baseline
+// and summarises those ratios. A ratio of two runs made side by side is
+// steadier than a ratio of medians: a shared machine drifts by more
+// between rounds than a change moves one run. Rounds where either value
+// is missing (<= 0, a failed run) are left out; ok is false when none is
+// left.
+func pairedRatios(v, base []float64) (r ratios, ok bool) {
+	var q []float64
+	for i := range v {
+		if i < len(base) && v[i] > 0 && base[i] > 0 {
+			q = append(q, v[i]/base[i])
+		}
+	}
+	if len(q) == 0 {
+		return r, false
+	}
+	sort.Float64s(q)
+	return ratios{median: median(q), p25: q[len(q)/4], p75: q[(3*len(q))/4]}, true
+}
+
+// durations converts for pairedRatios.
+func durations(v []time.Duration) []float64 {
+	f := make([]float64, len(v))
+	for i, d := range v {
+		f[i] = float64(d)
+	}
+	return f
 }
 
 // spread is the p25-p75 range of v over its median.
