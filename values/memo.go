@@ -48,6 +48,8 @@ type memoEntry struct {
 	enum  *Enum
 	raw   []byte
 	attrs []attribute.KeyValue
+	// size: what attrs count against a span's byte limit, all together.
+	size int
 	// noPlan: the classes of the NoPlan values in it.
 	noPlan []uint64
 }
@@ -104,25 +106,25 @@ func (m *Memo) hash(s Slot, raw []byte) uint64 {
 // lookup returns the attributes kept for s's value raw and the classes
 // without a plan in it, or whether the value is seen for the second time
 // (and is to be kept).
-func (m *Memo) lookup(h uint64, s Slot, raw []byte) (attrs []attribute.KeyValue, noPlan []uint64, hit, keep bool) {
+func (m *Memo) lookup(h uint64, s Slot, raw []byte) (hit *memoEntry, keep bool) {
 	if e := m.entries[h]; e != nil && e.holds(s, raw) {
 		m.hits++
-		return e.attrs, e.noPlan, true, false
+		return e, false
 	}
 	for i := range m.recent {
 		if e := &m.recent[i]; e.used && e.hash == h && e.holds(s, raw) {
 			m.hits++
-			return e.attrs, e.noPlan, true, false
+			return &e.memoEntry, false
 		}
 	}
 	if _, ok := m.seen[h]; ok {
-		return nil, nil, false, true
+		return nil, true
 	}
 	if len(m.seen) >= memoSeen {
 		clear(m.seen)
 	}
 	m.seen[h] = struct{}{}
-	return nil, nil, false, false
+	return nil, false
 }
 
 // recentSlot is the recent entry a value seen for the first time is
@@ -138,19 +140,18 @@ func (m *Memo) recentSlot(raw []byte) *recentEntry {
 }
 
 // remember makes e hold s's value raw, rendered as attrs.
-func (e *recentEntry) remember(h uint64, s Slot, raw []byte, attrs []attribute.KeyValue, noPlan []uint64) {
-	e.hash, e.key, e.enum, e.attrs, e.noPlan, e.used = h, s.Key, s.Enum, attrs, noPlan, true
+func (e *recentEntry) remember(h uint64, s Slot, raw []byte, attrs []attribute.KeyValue, size int, noPlan []uint64) {
+	e.hash, e.key, e.enum, e.attrs, e.size, e.noPlan, e.used = h, s.Key, s.Enum, attrs, size, noPlan, true
 	e.raw = append(e.raw[:0], raw...)
 }
 
-func (m *Memo) keep(h uint64, s Slot, raw []byte, attrs []attribute.KeyValue, noPlan []uint64) {
-	n := len(raw) + len(s.Key) + 8*len(noPlan)
-	for _, kv := range attrs {
-		n += len(kv.Key) + valueBytes(kv.Value)
-	}
+// keep remembers raw's attrs, which count size bytes against a span's
+// limit.
+func (m *Memo) keep(h uint64, s Slot, raw []byte, attrs []attribute.KeyValue, size int, noPlan []uint64) {
+	n := len(raw) + len(s.Key) + 8*len(noPlan) + size
 	if len(m.entries) >= memoEntries || m.size+n > memoBytes {
 		m.reset()
 	}
-	m.entries[h] = &memoEntry{key: s.Key, enum: s.Enum, raw: bytes.Clone(raw), attrs: attrs, noPlan: noPlan}
+	m.entries[h] = &memoEntry{key: s.Key, enum: s.Enum, raw: bytes.Clone(raw), attrs: attrs, size: size, noPlan: noPlan}
 	m.size += n
 }

@@ -290,6 +290,19 @@ func (b *attrBuilder) add(kv attribute.KeyValue) bool {
 	return true
 }
 
+// addAll adds kvs, which count size bytes against the limit in all, as
+// adding each in turn would: whole when they fit, else one by one.
+func (b *attrBuilder) addAll(kvs []attribute.KeyValue, size int) {
+	if b.limit <= 0 || b.bytes+size <= b.limit {
+		b.bytes += size
+		b.out = append(b.out, kvs...)
+		return
+	}
+	for _, kv := range kvs {
+		b.add(kv)
+	}
+}
+
 // valueBytes is what v counts against the byte limit: a string's bytes, a
 // number's or bool's text (as Emit would write it, without formatting it).
 func valueBytes(v attribute.Value) int {
@@ -302,16 +315,31 @@ func valueBytes(v attribute.Value) int {
 		}
 		return 5
 	case attribute.INT64:
-		n, x := 1, v.AsInt64()
+		x := v.AsInt64()
 		if x < 0 {
-			n++
+			// uint64(-x) is the magnitude even for the least int64, whose
+			// negation wraps to itself.
+			return 1 + decimalDigits(uint64(-x))
 		}
-		for x /= 10; x != 0; x /= 10 {
-			n++
-		}
-		return n
+		return decimalDigits(uint64(x))
+	case attribute.FLOAT64:
+		// As Emit writes it, without making the string.
+		var buf [32]byte
+		return len(strconv.AppendFloat(buf[:0], v.AsFloat64(), 'g', -1, 64))
 	}
 	return len(v.Emit())
+}
+
+// decimalDigits is how many digits x takes in decimal.
+func decimalDigits(x uint64) int {
+	n := 1
+	for p := uint64(10); x >= p; p *= 10 {
+		n++
+		if n == 20 {
+			break // p*10 would overflow: x has 20 digits
+		}
+	}
+	return n
 }
 
 // Attrs renders values into attributes, one slot per value (values beyond
@@ -420,16 +448,19 @@ func (r *Renderer) memo() *Memo {
 // were kept, kept if they are seen for the second time.
 func (r *Renderer) topMemo(b *attrBuilder, m *Memo, s Slot, v Value, raw []byte) {
 	h := m.hash(s, raw)
-	attrs, noPlan, hit, keep := m.lookup(h, s, raw)
+	hit, keep := m.lookup(h, s, raw)
+	var attrs []attribute.KeyValue
+	var size int
 	switch {
-	case hit:
+	case hit != nil:
 		// As decoding the value would have reported them.
-		r.noPlan = append(r.noPlan, noPlan...)
+		r.noPlan = append(r.noPlan, hit.noPlan...)
+		attrs, size = hit.attrs, hit.size
 	case keep:
 		v = r.decoded(v, raw)
 		var sure bool
-		if attrs, sure = r.unlimited(nil, s, v); sure {
-			m.keep(h, s, raw, attrs, noPlanOf(nil, v))
+		if attrs, size, sure = r.unlimited(nil, s, v); sure {
+			m.keep(h, s, raw, attrs, size, noPlanOf(nil, v))
 		}
 	default:
 		v = r.decoded(v, raw)
@@ -440,13 +471,11 @@ func (r *Renderer) topMemo(b *attrBuilder, m *Memo, s Slot, v Value, raw []byte)
 		}
 		// Into the entry's reused array: replays copy from it.
 		var sure bool
-		if attrs, sure = r.unlimited(e.attrs[:0], s, v); sure {
-			e.remember(h, s, raw, attrs, noPlanOf(e.noPlan[:0], v))
+		if attrs, size, sure = r.unlimited(e.attrs[:0], s, v); sure {
+			e.remember(h, s, raw, attrs, size, noPlanOf(e.noPlan[:0], v))
 		}
 	}
-	for _, kv := range attrs {
-		b.add(kv)
-	}
+	b.addAll(attrs, size)
 }
 
 // noPlanOf appends the classes of the NoPlan values in v to dst: a value
@@ -464,13 +493,13 @@ func noPlanOf(dst []uint64, v Value) []uint64 {
 
 // unlimited renders s's value v without a byte limit, appended to dst, so
 // that the whole rendering can be kept (the span's limit applies as it is
-// replayed), and reports whether it may be: no class or method it met
-// was unknown.
-func (r *Renderer) unlimited(dst []attribute.KeyValue, s Slot, v Value) ([]attribute.KeyValue, bool) {
+// replayed), with what it counts against a limit, and reports whether it
+// may be kept: no class or method it met was unknown.
+func (r *Renderer) unlimited(dst []attribute.KeyValue, s Slot, v Value) (attrs []attribute.KeyValue, size int, sure bool) {
 	rec := attrBuilder{out: dst}
 	r.unsure = false
 	r.top(&rec, s, v)
-	return rec.out, !r.unsure
+	return rec.out, rec.bytes, !r.unsure
 }
 
 // nullValue is what an empty System.Nullable<T> renders as (never written).
