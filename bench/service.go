@@ -26,8 +26,9 @@ import (
 // rest, loaded by wrk on loopback for a fixed time: untraced, with the
 // defaults, and with every request traced (no CPU budget for the span
 // work), in interleaved rounds. It reports requests per second and p50/p99
-// latency as ratios of the untraced run, the request traces received per
-// second while wrk ran, and the calls the profiler dropped.
+// latency as ratios of the untraced run, the service's CPU and the
+// receiver's per request, the request traces received per second while
+// wrk ran, and the calls the profiler dropped.
 
 type serviceResult struct {
 	rps      float64
@@ -41,6 +42,9 @@ type serviceResult struct {
 	// the service process's CPU (user+system) while the load ran, per
 	// request served: steadier than requests/s on a shared machine
 	cpuPerReq time.Duration
+	// the receiver's CPU while the load ran, per request served: the
+	// bench's own process, in which the receiver runs, on the same cores
+	recvPerReq time.Duration
 }
 
 // serviceModes are the runs of each round: untraced, then traced with the
@@ -95,7 +99,7 @@ func serviceBench(host, work, version, lib string, base []string, seconds, pairs
 	if len(serviceEnv) > 0 {
 		fmt.Fprintf(&b, "  traced runs with %s\n", strings.Join(serviceEnv, " "))
 	}
-	fmt.Fprintf(&b, "  %-8s %-22s %10s %8s %9s %9s %10s %9s %9s %10s %9s %10s %12s\n", "shape", "", "requests/s", "ratio", "p50", "p99", "p99 ratio", "CPU/req", "CPU ratio", "traces/s", "dropped", "folded", "traces shed")
+	fmt.Fprintf(&b, "  %-8s %-22s %10s %8s %9s %9s %10s %9s %9s %10s %10s %9s %10s %12s\n", "shape", "", "requests/s", "ratio", "p50", "p99", "p99 ratio", "CPU/req", "CPU ratio", "recv/req", "traces/s", "dropped", "folded", "traces shed")
 	for _, shape := range serviceShapes {
 		runs := make([][]serviceResult, len(serviceModes))
 		for i := 0; i < pairs; i++ {
@@ -120,18 +124,19 @@ func serviceBench(host, work, version, lib string, base []string, seconds, pairs
 		for m, mode := range serviceModes {
 			r := medianService(runs[m])
 			if !mode.traced {
-				fmt.Fprintf(&b, "  %-8s %-22s %10.0f %8s %9v %9v %10s %9v %9s %10s %9s %10s %12s\n", shape, mode.name, r.rps, "1.00", r.p50.Round(time.Microsecond), r.p99.Round(time.Microsecond), "1.00", r.cpuPerReq.Round(100*time.Nanosecond), "1.00", "", "", "", "")
+				fmt.Fprintf(&b, "  %-8s %-22s %10.0f %8s %9v %9v %10s %9v %9s %10s %10s %9s %10s %12s\n", shape, mode.name, r.rps, "1.00", r.p50.Round(time.Microsecond), r.p99.Round(time.Microsecond), "1.00", r.cpuPerReq.Round(100*time.Nanosecond), "1.00", "", "", "", "", "")
 				continue
 			}
 			rps, p99, cpu := serviceRatios(runs[m], runs[0])
-			fmt.Fprintf(&b, "  %-8s %-22s %10.0f %8.2f %9v %9v %10.2f %9v %9.2f %10.0f %9d %10d %12d\n", shape, mode.name, r.rps, rps,
+			fmt.Fprintf(&b, "  %-8s %-22s %10.0f %8.2f %9v %9v %10.2f %9v %9.2f %10v %10.0f %9d %10d %12d\n", shape, mode.name, r.rps, rps,
 				r.p50.Round(time.Microsecond), r.p99.Round(time.Microsecond), p99,
-				r.cpuPerReq.Round(100*time.Nanosecond), cpu, r.tracesPerSec, r.dropped, r.folded, r.shed)
+				r.cpuPerReq.Round(100*time.Nanosecond), cpu, r.recvPerReq.Round(100*time.Nanosecond), r.tracesPerSec, r.dropped, r.folded, r.shed)
 		}
 	}
 	b.WriteString("  targets: with the defaults requests/s >= 0.90 of untraced and p99 <= 1.2x; with every request traced requests/s >= 0.70;\n")
 	b.WriteString("  no call dropped (traces shed whole under load are not drops); traces/s: request traces received while wrk ran;\n")
-	b.WriteString("  CPU/req: the service process's user+system CPU while wrk ran, per request served\n")
+	b.WriteString("  CPU/req: the service process's user+system CPU while wrk ran, per request served; recv/req: the receiver's\n")
+	b.WriteString("  (this bench's process, decoding every request on the same cores), per request served\n")
 	return b.String(), nil
 }
 
@@ -225,11 +230,19 @@ func serviceRun(host, exe, lib string, base []string, shape string, traced bool,
 	if err != nil {
 		return res, err
 	}
+	recv0, err := processCPU(os.Getpid())
+	if err != nil {
+		return res, err
+	}
 	wrk, err := exec.Command("wrk", "-t2", "-c16", fmt.Sprintf("-d%ds", seconds), "--latency", url).CombinedOutput()
 	if err != nil {
 		return res, fmt.Errorf("wrk: %v\n%s", err, wrk)
 	}
 	cpu1, err := processCPU(cmd.Process.Pid)
+	if err != nil {
+		return res, err
+	}
+	recv1, err := processCPU(os.Getpid())
 	if err != nil {
 		return res, err
 	}
@@ -241,6 +254,9 @@ func serviceRun(host, exe, lib string, base []string, shape string, traced bool,
 	res.p50, res.p99 = wrkLatency(wrkP50, wrk), wrkLatency(wrkP99, wrk)
 	if served := res.rps * float64(seconds); served > 0 {
 		res.cpuPerReq = time.Duration(float64(cpu1-cpu0) / served)
+		if sink != nil {
+			res.recvPerReq = time.Duration(float64(recv1-recv0) / served)
+		}
 	}
 	if resp, err := client.Get(fmt.Sprintf("http://127.0.0.1:%d/quit", port)); err == nil {
 		resp.Body.Close()
@@ -310,14 +326,15 @@ func medianService(rs []serviceResult) serviceResult {
 	rps := make([]float64, len(rs))
 	tps := make([]float64, len(rs))
 	cpu := make([]time.Duration, len(rs))
+	recv := make([]time.Duration, len(rs))
 	p50 := make([]time.Duration, len(rs))
 	p99 := make([]time.Duration, len(rs))
 	for i, r := range rs {
-		rps[i], tps[i], p50[i], p99[i], cpu[i] = r.rps, r.tracesPerSec, r.p50, r.p99, r.cpuPerReq
+		rps[i], tps[i], p50[i], p99[i], cpu[i], recv[i] = r.rps, r.tracesPerSec, r.p50, r.p99, r.cpuPerReq, r.recvPerReq
 		out.dropped = max(out.dropped, r.dropped)
 	}
 	out.rps, out.tracesPerSec = median(rps), median(tps)
-	out.p50, out.p99, out.cpuPerReq = medianDur(p50), medianDur(p99), medianDur(cpu)
+	out.p50, out.p99, out.cpuPerReq, out.recvPerReq = medianDur(p50), medianDur(p99), medianDur(cpu), medianDur(recv)
 	return out
 }
 
