@@ -586,6 +586,28 @@ __attribute__((noinline)) static void resume_serving(clr_slot *s, clr_frame *f, 
     *wr = (r & ~ASYNC_RESUMES_COUNT) | n;
 }
 
+// The state machine or enumerator (`this`) whose MoveNext, Dispose or
+// completion fn is entering: its address, 0 when it cannot be read, with
+// its async fields (w) and where its fields are (*off; exact is the room
+// for them in shared generic code, whose fields are where the call's
+// exact class has them: flowlayout.h).
+static inline uintptr_t async_this(clr_fn *fn, uintptr_t elt, volatile uint64_t *w[ASYNC_FIELDS],
+                                   uint16_t exact[FLOW_LAYOUT_FIELDS], const uint16_t **off) {
+    uintptr_t self = 0;
+    *off = fn->flow_off;
+    if (__builtin_expect(fn->flow_layout != NULL, 0)) {
+        if (!clr_flow_this(&g_rt, fn->function_id, elt, fn->flow_layout, &self, exact))
+            return 0;
+        *off = exact;
+    } else {
+        self = clr_elt_this(&g_rt, fn->function_id, elt);
+    }
+    if (self != 0)
+        for (int i = 0; i < ASYNC_FIELDS; i++)
+            w[i] = (volatile uint64_t *)(self + (*off)[i]);
+    return self;
+}
+
 // The enter of a state machine's MoveNext or of a builder's completion.
 // Returns ASYNC_NORMAL when the call is to be traced as any other (a state
 // machine the profiler could not pair with its kickoff call), or
@@ -603,22 +625,11 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
         record_continuation(s, f, fn, elt, d, RF_ASYNC_END, parent->trace, parent->span);
         return ASYNC_HANDLED;
     }
-    // Shared generic code: the fields are where the call's exact class has
-    // them (flowlayout.h).
-    uintptr_t self = 0;
-    const uint16_t *off = fn->flow_off;
     uint16_t exact[FLOW_LAYOUT_FIELDS];
-    if (__builtin_expect(fn->flow_layout != NULL, 0)) {
-        if (!clr_flow_this(&g_rt, fn->function_id, elt, fn->flow_layout, &self, exact))
-            return ASYNC_NORMAL;
-        off = exact;
-    } else {
-        self = clr_elt_this(&g_rt, fn->function_id, elt);
-    }
+    const uint16_t *off;
+    uintptr_t self = async_this(fn, elt, w, exact, &off);
     if (self == 0)
         return ASYNC_NORMAL;
-    for (int i = 0; i < ASYNC_FIELDS; i++)
-        w[i] = (volatile uint64_t *)(self + off[i]);
     uint64_t t[2] = {*w[0], *w[1]}, span = *w[2], check = *w[3];
     if ((t[0] | t[1] | span) == 0) {
         if (check == ASYNC_UNTRACED)
@@ -1403,6 +1414,67 @@ static int run_callee(const clr_frame *t, uintptr_t elt) {
     return 0;
 }
 
+// The async method whose kickoff call this thread entered last without a
+// frame (unrecorded_call): its first MoveNext, called at once by the
+// builder's Start, is paired with it by this.
+static __thread uint32_t t_unrecorded_kickoff __attribute__((tls_model("initial-exec")));
+
+// A call the hooks keep no frame for (the thread has no slot, or its stack
+// is past CLROTEL_MAX_DEPTH; up: the recorded frame it is called under,
+// NULL if none) is counted as dropped when a recorded one would have been
+// a call, as async_enter decides: an iterator's step that begins an
+// enumeration, or a step no kickoff call is known for. A state machine or
+// enumerator it begins is marked dropped, so that its later steps, on a
+// thread or at a depth where they are recorded, are steps of a dropped
+// call (their calls dropped) rather than calls of their own. Returns
+// whether the call counts. (Generator seeds 777010 and 777023 with
+// CLROTEL_MAX_THREADS=2: an enumeration begun on a thread with no slot went
+// uncounted; a state machine started there made a call of its resume.)
+__attribute__((noinline, cold)) static int unrecorded_call(clr_fn *fn, uintptr_t elt, int counted, const clr_frame *up) {
+    if (counted) {
+        t_unrecorded_kickoff = (fn->flags & FN_ASYNC_KICKOFF) ? fn->async_owner : 0;
+        return 1;
+    }
+    if (!(fn->flags & FN_ASYNC_MOVENEXT))
+        return 0;
+    // A step taken as a plain call (ASYNC_NORMAL) is one, but for the
+    // compiler's plumbing (an iterator's constructor), a transparent frame.
+    int plain = !(fn->flags & FN_NOT_A_CALL);
+    volatile uint64_t *w[ASYNC_FIELDS];
+    uint16_t exact[FLOW_LAYOUT_FIELDS];
+    const uint16_t *off;
+    if (async_this(fn, elt, w, exact, &off) == 0)
+        return plain;
+    uint64_t t0 = *w[0], t1 = *w[1], span = *w[2], check = *w[3];
+    if ((t0 | t1 | span) != 0)
+        return check != clr_async_check(t0, t1, span) && plain; // a continuation, or a plain call
+    if (check != 0)
+        return check != ASYNC_UNTRACED && check != ASYNC_DROPPED && check != ASYNC_SHED && check != ASYNC_FOLDED && plain;
+    if (fn->flags & FN_ITER_END)
+        return 0;
+    if (fn->flags & FN_ITER_STEP) {
+        *w[3] = ASYNC_DROPPED;
+        return 1;
+    }
+    // The first step, called by its kickoff (or the constructor of an
+    // iterator's enumerable, called by its iterator method): marked as
+    // async_enter marks it under a kickoff call not recorded.
+    int paired = up != NULL ? up->fn != NULL && (up->fn->flags & FN_ASYNC_KICKOFF) && up->fn->async_owner == fn->async_owner
+                            : t_unrecorded_kickoff == fn->async_owner;
+    t_unrecorded_kickoff = 0;
+    if (!paired)
+        return plain;
+    uint64_t mark = ASYNC_DROPPED;
+    if (up != NULL && up->recorded == FRAME_SKIPPED)
+        mark = ASYNC_UNTRACED;
+    else if (up != NULL && up->recorded == FRAME_FOLDED)
+        mark = ASYNC_FOLDED;
+    else if (up != NULL && up->recorded == FRAME_SHED)
+        mark = ASYNC_SHED;
+    *w[3] = mark;
+    return 0;
+}
+
 void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     clr_park_check();
     // A CoreLib special hooked before Go started, not given its role yet
@@ -1418,7 +1490,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     int counted = !(fn->flags & (FN_ASYNC_MOVENEXT | FN_ASYNC_COMPLETE | FN_NOT_A_CALL));
     clr_slot *s = slot_get();
     if (s == NULL) {
-        if (counted)
+        if (unrecorded_call(fn, elt, counted, NULL))
             atomic_fetch_add_explicit(&g_no_slot, 1, memory_order_relaxed);
         return;
     }
@@ -1439,7 +1511,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
         close_stale(s, elt);
     uint32_t d = s->depth++;
     if (d >= g_cfg.stack_cap) {
-        if (counted)
+        if (unrecorded_call(fn, elt, counted, d == g_cfg.stack_cap && d > 0 ? &s->stack[d - 1] : NULL))
             bump(&s->dropped);
         return;
     }

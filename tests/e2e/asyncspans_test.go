@@ -722,3 +722,37 @@ func TestWorkItemHooksAreNotCalls(t *testing.T) {
 		}
 	})
 }
+
+// A call the hooks keep no frame for is counted as a recorded one would
+// be. An enumeration begun on a thread with no capture slot
+// (CLROTEL_MAX_THREADS=1) is one call dropped; an async method started
+// past CLROTEL_MAX_DEPTH resumes on a pool thread, where it is recorded,
+// as a step of a dropped call, not as a call of its own. So the same
+// program accounts for as many calls under either limit as with none
+// (generator seeds 777010 and 777023 with CLROTEL_MAX_THREADS=2 counted
+// one or two fewer, or more, than their runs with capture off).
+func TestUnrecordedCallsCountAsRecorded(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		args := []string{"unrecorded", "20"}
+		env := func(k, v string) map[string]string {
+			m := map[string]string{"CLROTEL_FOLD": "off", "CLROTEL_MAX_SPANS_PER_TRACE": "0", "CLROTEL_EXPORT_CPU_PERCENT": "0", "CLROTEL_LOG_LEVEL": "info"}
+			if k != "" {
+				m[k] = v
+			}
+			return m
+		}
+		free := readAccount(t, asyncRun(t, rt, args, env("", "")).Stderr)
+		if free.dropped != 0 || free.total() == 0 {
+			t.Fatalf("with no limit: %+v", free)
+		}
+		for _, lim := range [][2]string{{"CLROTEL_MAX_THREADS", "1"}, {"CLROTEL_MAX_DEPTH", "16"}} {
+			a := readAccount(t, asyncRun(t, rt, args, env(lim[0], lim[1])).Stderr)
+			if a.dropped == 0 {
+				t.Errorf("%s=%s: no call dropped, so the limit was never reached: %+v", lim[0], lim[1], a)
+			}
+			if a.total() != free.total() {
+				t.Errorf("%s=%s: %d calls accounted (%+v), %d with no limit (%+v)", lim[0], lim[1], a.total(), a, free.total(), free)
+			}
+		}
+	})
+}

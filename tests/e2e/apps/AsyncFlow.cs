@@ -259,6 +259,57 @@ namespace Acme.Async
         }
     }
 
+    // Calls the hooks keep no frame for: enumerations begun on threads of
+    // their own (no capture slot with CLROTEL_MAX_THREADS=1), and async
+    // methods started past CLROTEL_MAX_DEPTH whose resumes run on pool
+    // threads, where they are recorded.
+    public static class Unrecorded
+    {
+        public static IEnumerable<int> Squares(int n)
+        {
+            for (int i = 1; i <= n; i++)
+                yield return Square(i);
+        }
+
+        public static int Square(int i) { return i * i; }
+
+        public static int Sum(IEnumerable<int> e)
+        {
+            int s = 0;
+            foreach (int x in e)
+                s += x;
+            return s;
+        }
+
+        public static async Task<int> Kick(int i)
+        {
+            await Task.Yield();
+            return Square(i);
+        }
+
+        public static int Deep(int depth, int i)
+        {
+            return depth == 0 ? Kick(i).Result : Deep(depth - 1, i);
+        }
+
+        public static int Run(int n)
+        {
+            int total = 0;
+            for (int i = 0; i < n; i++)
+            {
+                // Enumerated again, on another thread: a new enumerator,
+                // whose first step begins an enumeration of its own.
+                var e = Squares(3);
+                int s = Sum(e);
+                var th = new Thread(() => { s += Sum(e); });
+                th.Start();
+                th.Join();
+                total += s + Deep(40, i);
+            }
+            return total;
+        }
+    }
+
     // Promise-style tasks (a TaskCompletionSource's), which complete without
     // ever running as a work item, beside Task.Run's, which run: made under
     // a span each.
@@ -503,6 +554,11 @@ public static class Program
                 Acme.Async.Queued.Run(1);
                 Acme.Async.Queued.Run(2);
                 Console.WriteLine("queued done");
+                break;
+            }
+            case "unrecorded":
+            {
+                Console.WriteLine("unrecorded " + Acme.Async.Unrecorded.Run(int.Parse(args[1])));
                 break;
             }
             case "manyitems":
