@@ -201,6 +201,15 @@ func (c *Config) CheckSource(ctx context.Context, res *Result, src string, exact
 			res.Runs = append(res.Runs, r)
 		}
 		fails := c.compare(runs, exactCalls)
+		if free, limited := withoutLimits(res.Env); exactCalls && limited {
+			// Calls past a limit are counted, not recorded: the same
+			// program accounts for as many with the limits as without.
+			r := c.runEnv(ctx, rt, rexe, noLimits, free)
+			res.Runs = append(res.Runs, r)
+			if f, ok := sameSum(runs[2], r); !ok {
+				fails = append(fails, Failure{Runtime: rt.Name, Mode: runs[2].Mode, Kind: "accounting", Detail: f})
+			}
+		}
 		if len(res.Env) == 0 {
 			// With the default limits every printed argument is captured whole.
 			for _, r := range runs {
@@ -300,6 +309,45 @@ func iteratorPlumbing(spans []otlpsink.Span) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// noLimits is capture-off's run again with the settings but its limits.
+var noLimits = Mode{Name: "capture-off-nolimits", Traced: true, Capture: "off"}
+
+// limitSettings are the settings past which calls are counted and not
+// recorded: a thread with no capture slot, a stack deeper than the limit.
+var limitSettings = []string{"CLROTEL_MAX_THREADS=", "CLROTEL_MAX_DEPTH="}
+
+// withoutLimits is env without its limitSettings, and whether it had any.
+func withoutLimits(env []string) (free []string, limited bool) {
+	for _, kv := range env {
+		lim := false
+		for _, p := range limitSettings {
+			lim = lim || strings.HasPrefix(kv, p)
+		}
+		if lim {
+			limited = true
+		} else {
+			free = append(free, kv)
+		}
+	}
+	return free, limited
+}
+
+// sameSum says whether two runs of a program accounted for the same calls;
+// runs whose folded methods were re-JIT-compiled without hooks, or that
+// did not end, are not compared.
+func sameSum(limited, free Run) (string, bool) {
+	a, okA := ParseAccount(limited.Stderr)
+	b, okB := ParseAccount(free.Stderr)
+	if !okA || !okB || limited.TimedOut || free.TimedOut || limited.Signal != "" || free.Signal != "" ||
+		reJITRE.MatchString(limited.Stderr) || reJITRE.MatchString(free.Stderr) {
+		return "", true
+	}
+	if a.Sum() != b.Sum() {
+		return fmt.Sprintf("%d calls accounted with the thread and depth limits, %d without them (%+v, %+v)", a.Sum(), b.Sum(), a, b), false
+	}
+	return "", true
 }
 
 // noCPUBudget turns off the CPU budget of a traced run unless the

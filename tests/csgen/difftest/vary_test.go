@@ -1,6 +1,7 @@
 package difftest
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -78,6 +79,45 @@ func TestCheckValues(t *testing.T) {
 		spans[0].Attrs = attrs
 		if bad := checkValues(out, spans); len(bad) != 1 {
 			t.Errorf("%s = %v: reported %v, want one difference", k, v, bad)
+		}
+	}
+}
+
+func TestWithoutLimits(t *testing.T) {
+	for _, tt := range []struct {
+		env     []string
+		free    string
+		limited bool
+	}{
+		{nil, "", false},
+		{[]string{"CLROTEL_FOLD=off"}, "CLROTEL_FOLD=off", false},
+		{[]string{"CLROTEL_MAX_THREADS=2", "CLROTEL_FOLD=off", "CLROTEL_MAX_DEPTH=16"}, "CLROTEL_FOLD=off", true},
+		{[]string{"CLROTEL_MAX_DEPTH=64"}, "", true},
+	} {
+		free, limited := withoutLimits(tt.env)
+		if strings.Join(free, " ") != tt.free || limited != tt.limited {
+			t.Errorf("withoutLimits(%v) = %v, %v; want %q, %v", tt.env, free, limited, tt.free, tt.limited)
+		}
+	}
+}
+
+func TestSameSum(t *testing.T) {
+	line := func(exported, dropped int) string {
+		return fmt.Sprintf("clrotel: shut down: 1 records drained; %d spans exported, 0 failed, 0 lost at exit; %d calls dropped; 0 calls folded; 0 calls shed (0 traces)", exported, dropped)
+	}
+	for _, tt := range []struct {
+		name          string
+		limited, free Run
+		ok            bool
+	}{
+		{"dropped past a limit, counted", Run{Stderr: line(90, 10)}, Run{Stderr: line(100, 0)}, true},
+		{"a call lost", Run{Stderr: line(90, 9)}, Run{Stderr: line(100, 0)}, false},
+		{"a call made up", Run{Stderr: line(91, 10)}, Run{Stderr: line(100, 0)}, false},
+		{"re-JIT without hooks: not compared", Run{Stderr: line(90, 9) + "\nclrotel: 3 folded methods re-JIT-compiled without hooks"}, Run{Stderr: line(100, 0)}, true},
+		{"timed out: not compared", Run{Stderr: line(90, 9), TimedOut: true}, Run{Stderr: line(100, 0)}, true},
+	} {
+		if _, ok := sameSum(tt.limited, tt.free); ok != tt.ok {
+			t.Errorf("%s: sameSum ok = %v, want %v", tt.name, ok, tt.ok)
 		}
 	}
 }
