@@ -608,6 +608,23 @@ static inline uintptr_t async_this(clr_fn *fn, uintptr_t elt, volatile uint64_t 
     return self;
 }
 
+// The mark a state machine's first step leaves on it when its kickoff
+// call has no span for the steps to continue, by the kickoff frame's
+// state: an unsampled kickoff's steps are not traced, a folded one's are
+// transparent frames, a shed or dropped one's calls count as shed or
+// dropped.
+static uint64_t kickoff_mark(uint32_t kickoff_state) {
+    switch (kickoff_state) {
+    case FRAME_SKIPPED:
+        return ASYNC_UNTRACED;
+    case FRAME_FOLDED:
+        return ASYNC_FOLDED;
+    case FRAME_SHED:
+        return ASYNC_SHED;
+    }
+    return ASYNC_DROPPED;
+}
+
 // The enter of a state machine's MoveNext or of a builder's completion.
 // Returns ASYNC_NORMAL when the call is to be traced as any other (a state
 // machine the profiler could not pair with its kickoff call), or
@@ -692,18 +709,14 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
         // decided under what calls it (an enumeration's caller: folded
         // under a folded one, nested under a recorded one). A dropped one:
         // its steps' calls count as dropped.
-        if (parent->recorded == FRAME_SKIPPED) {
-            *w[3] = ASYNC_UNTRACED;
-        } else if (parent->recorded == FRAME_FOLDED) {
-            *w[3] = ASYNC_FOLDED;
+        uint64_t mark = kickoff_mark(parent->recorded);
+        *w[3] = mark;
+        if (mark == ASYNC_FOLDED)
             f->recorded = FRAME_PASS;
-        } else if (parent->recorded == FRAME_SHED) {
-            *w[3] = ASYNC_SHED;
+        else if (mark == ASYNC_SHED)
             f->recorded = FRAME_SHED;
-        } else {
-            *w[3] = ASYNC_DROPPED;
+        else if (mark == ASYNC_DROPPED)
             f->recorded = FRAME_DROPPED;
-        }
         return ASYNC_HANDLED;
     }
     if (check != clr_async_check(t[0], t[1], span))
@@ -1427,9 +1440,7 @@ static __thread uint32_t t_unrecorded_kickoff __attribute__((tls_model("initial-
 // enumerator it begins is marked dropped, so that its later steps, on a
 // thread or at a depth where they are recorded, are steps of a dropped
 // call (their calls dropped) rather than calls of their own. Returns
-// whether the call counts. (Generator seeds 777010 and 777023 with
-// CLROTEL_MAX_THREADS=2: an enumeration begun on a thread with no slot went
-// uncounted; a state machine started there made a call of its resume.)
+// whether the call counts.
 __attribute__((noinline, cold)) static int unrecorded_call(clr_fn *fn, uintptr_t elt, int counted, const clr_frame *up) {
     if (counted) {
         t_unrecorded_kickoff = (fn->flags & FN_ASYNC_KICKOFF) ? fn->async_owner : 0;
@@ -1464,14 +1475,7 @@ __attribute__((noinline, cold)) static int unrecorded_call(clr_fn *fn, uintptr_t
     t_unrecorded_kickoff = 0;
     if (!paired)
         return plain;
-    uint64_t mark = ASYNC_DROPPED;
-    if (up != NULL && up->recorded == FRAME_SKIPPED)
-        mark = ASYNC_UNTRACED;
-    else if (up != NULL && up->recorded == FRAME_FOLDED)
-        mark = ASYNC_FOLDED;
-    else if (up != NULL && up->recorded == FRAME_SHED)
-        mark = ASYNC_SHED;
-    *w[3] = mark;
+    *w[3] = up != NULL ? kickoff_mark(up->recorded) : ASYNC_DROPPED;
     return 0;
 }
 
