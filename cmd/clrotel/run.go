@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/clrotel/clrotel/completing"
+	"github.com/clrotel/clrotel/internal/exitstatus"
 	"github.com/clrotel/clrotel/otlpsink"
 )
 
@@ -280,17 +281,9 @@ func runChild(argv, env []string, stdout, stderr io.Writer, sigs <-chan os.Signa
 			if err != nil && !errors.As(err, &ee) && !errors.Is(err, exec.ErrWaitDelay) {
 				return 1, err
 			}
-			return exitStatus(cmd.ProcessState), nil
+			return exitstatus.Of(cmd.ProcessState), nil
 		}
 	}
-}
-
-// exitStatus returns a finished process's status as a shell reports it.
-func exitStatus(ps *os.ProcessState) int {
-	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return 128 + int(ws.Signal())
-	}
-	return ps.ExitCode()
 }
 
 // writeJSON saves what sink received to path as OTLP/JSON.

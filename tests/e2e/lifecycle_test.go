@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clrotel/clrotel/internal/exitstatus"
 	"github.com/clrotel/clrotel/otlpsink"
 )
 
@@ -109,10 +110,7 @@ func TestSIGTERMFlushes(t *testing.T) {
 		code := 0
 		var ee *exec.ExitError
 		if errors.As(werr, &ee) {
-			code = ee.ExitCode()
-			if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-				code = 128 + int(ws.Signal())
-			}
+			code = exitstatus.Of(ee.ProcessState)
 		}
 		var spans []otlpsink.Span
 		if sink != nil {

@@ -12,10 +12,10 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/clrotel/clrotel/internal/exitstatus"
 	"github.com/clrotel/clrotel/otlpsink"
 )
 
@@ -331,10 +331,7 @@ func runProgram(t *testing.T, argv []string, dir string, env map[string]string, 
 	switch {
 	case err == nil:
 	case errors.As(err, &ee):
-		r.ExitCode = ee.ExitCode()
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			r.ExitCode = 128 + int(ws.Signal()) // as a shell reports it
-		}
+		r.ExitCode = exitstatus.Of(ee.ProcessState)
 	default:
 		t.Fatalf("running %v: %v", argv, err)
 	}

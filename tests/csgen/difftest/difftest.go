@@ -12,9 +12,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
+	"github.com/clrotel/clrotel/internal/exitstatus"
 	"github.com/clrotel/clrotel/internal/procenv"
 	"github.com/clrotel/clrotel/otlpsink"
 	"github.com/clrotel/clrotel/tests/csgen"
@@ -407,10 +407,9 @@ func (c *Config) runEnv(ctx context.Context, rt Runtime, exe string, m Mode, ext
 	switch {
 	case err == nil:
 	case errors.As(err, &ee):
-		r.ExitCode = ee.ExitCode()
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			r.Signal = ws.Signal().String()
-			r.ExitCode = 128 + int(ws.Signal())
+		r.ExitCode = exitstatus.Of(ee.ProcessState)
+		if sig, ok := exitstatus.Signal(ee.ProcessState); ok {
+			r.Signal = sig.String()
 		}
 	default:
 		r.Signal = "start: " + err.Error()
