@@ -217,6 +217,11 @@ func keep(r *difftest.Result, dir string) error {
 		if err := os.WriteFile(base+".stderr", []byte(run.Stderr), 0o644); err != nil {
 			return err
 		}
+		if run.Stacks != "" {
+			if err := os.WriteFile(base+".stacks", []byte(run.Stacks), 0o644); err != nil {
+				return err
+			}
+		}
 	}
 	return os.WriteFile(filepath.Join(dir, "failures.txt"), []byte(b.String()), 0o644)
 }

@@ -86,11 +86,14 @@ type Run struct {
 	Signal         string // the signal that ended it, if any
 	TimedOut       bool
 	Stdout, Stderr string
-	Received       int // spans the receiver got
-	Unreadable     int // attribute values shown as <unreadable>
-	Faulted        int // guarded runtime calls the profiler reports as faulted
-	Wall           time.Duration
-	spans          []otlpsink.Span
+	// Stacks: every thread's stack, printed before a run that timed out
+	// was killed ("" otherwise, or without gdb).
+	Stacks     string
+	Received   int // spans the receiver got
+	Unreadable int // attribute values shown as <unreadable>
+	Faulted    int // guarded runtime calls the profiler reports as faulted
+	Wall       time.Duration
+	spans      []otlpsink.Span
 }
 
 // Failure is one way a traced run differs from the untraced one.
@@ -397,12 +400,13 @@ func (c *Config) runEnv(ctx context.Context, rt Runtime, exe string, m Mode, ext
 		env = append(env, extra...) // the last of a variable's values wins
 	}
 	cmd.Env = env
+	stacks := stacksOnTimeout(ctx, cmd)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
 	err := cmd.Run()
 	r.Wall = time.Since(start)
-	r.Stdout, r.Stderr = stdout.String(), stderr.String()
+	r.Stdout, r.Stderr, r.Stacks = stdout.String(), stderr.String(), stacks()
 	var ee *exec.ExitError
 	switch {
 	case err == nil:
