@@ -26,10 +26,38 @@ static struct sigaction g_clr_action[3]; // what the runtime installed
 static struct sigaction g_go_action[3];  // what was installed when we wrapped it (Go's)
 static int g_wrapped[3];
 
+// The runtime's action for its activation signal (SIGRTMIN), which
+// restore_activation puts back.
+static struct sigaction g_clr_activation;
+
 // Priority 101 runs before the Go runtime's own initialiser in this library.
 __attribute__((constructor(101))) static void snapshot_runtime_handlers(void) {
     for (int i = 0; i < 3; i++)
         sigaction(k_sigs[i], NULL, &g_clr_action[i]);
+    sigaction(SIGRTMIN, NULL, &g_clr_activation);
+}
+
+// The runtime interrupts a thread it suspends (for a GC, or for a ReJIT
+// request from another thread) with SIGRTMIN, whose handler it installs
+// without SA_ONSTACK: the handler runs on the thread's own stack. The Go
+// runtime, initialising in a library, adds SA_ONSTACK to every handler it
+// leaves in place, and the activation handler then runs on the alternate
+// signal stack. That is where the runtime's SIGSEGV handler keeps the point
+// it returns to while it turns a fault into a NullReferenceException on the
+// thread's own stack: an activation in that window writes over it, and the
+// thread faults in the runtime's RtlRestoreContext, over and over: the
+// process spins until it is killed. So the runtime's own flags are put back. Go needs no
+// alternate stack for this signal: the runtime sends it only to its own
+// threads, and Go runs on one only with it blocked (CLR_BLOCK_ACTIVATION).
+// The handlers Go also changed for SIGINT, SIGTERM and SIGQUIT stay as Go
+// set them: those signals may reach Go's threads, on goroutine stacks.
+static void restore_activation(void) {
+    struct sigaction cur;
+    if (g_clr_activation.sa_sigaction == NULL || (g_clr_activation.sa_flags & SA_ONSTACK) ||
+        sigaction(SIGRTMIN, NULL, &cur) != 0 || cur.sa_sigaction != g_clr_activation.sa_sigaction ||
+        cur.sa_flags == g_clr_activation.sa_flags)
+        return;
+    sigaction(SIGRTMIN, &g_clr_activation, NULL);
 }
 
 extern char clr_safe_copy_fixup[];
@@ -74,6 +102,7 @@ static void forward_to_go(int sig, siginfo_t *info, void *ctx) {
 // Called once Go's runtime has installed its handlers: right after its
 // initialiser returned (callbacks.c go_initialize).
 void clr_signals_install(void) {
+    restore_activation();
     for (int i = 0; i < 3; i++) {
         struct sigaction cur;
         if (g_wrapped[i] || sigaction(k_sigs[i], NULL, &cur) != 0)
@@ -150,7 +179,10 @@ void clr_abort_hook_install(void) {
 // GC-suspension handler was seen to overflow it: on traced threads, and on
 // the main thread of a GC-heavy app with clrotel attached and nothing
 // traced (a core showed ~9 KB of handler frames under a ~3 KB kernel
-// signal frame). So every thread the runtime tells us about (the main
+// signal frame). That handler ran there only because Go had added
+// SA_ONSTACK to it, which restore_activation now takes back; the fault
+// handlers still run there, with Go's handler and this file's in front of
+// the runtime's. So every thread the runtime tells us about (the main
 // thread at Initialize, the others at ThreadCreated, on the new thread
 // itself; any thread at its first traced call) gets 128 KB, from a pool so
 // that thread churn reuses them.

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/clrotel/clrotel/internal/exitstatus"
 	"github.com/clrotel/clrotel/internal/procenv"
 	"github.com/clrotel/clrotel/otlpsink"
 	"github.com/clrotel/clrotel/shedding"
@@ -261,7 +262,7 @@ func runApp(t *testing.T, rt dotnetRuntime, app string, args []string, o runOpts
 	switch {
 	case err == nil:
 	case errors.As(err, &ee):
-		r.ExitCode = ee.ExitCode()
+		r.ExitCode = exitstatus.Of(ee.ProcessState)
 	default:
 		t.Fatalf("running %s: %v", app, err)
 	}
