@@ -46,9 +46,10 @@ __attribute__((constructor(101))) static void snapshot_runtime_handlers(void) {
 // it returns to while it turns a fault into a NullReferenceException on the
 // thread's own stack: an activation in that window writes over it, and the
 // thread faults in the runtime's RtlRestoreContext, over and over: the
-// process spins until it is killed. So the runtime's own flags are put back. Go needs no
-// alternate stack for this signal: the runtime sends it only to its own
-// threads, and Go runs on one only with it blocked (CLR_BLOCK_ACTIVATION).
+// process spins until it is killed. So the runtime's own flags are put
+// back. Go needs no alternate stack for this signal: the runtime sends it
+// only to its own threads, and Go runs on one only with it blocked
+// (CLR_BLOCK_ACTIVATION).
 // The handlers Go also changed for SIGINT, SIGTERM and SIGQUIT stay as Go
 // set them: those signals may reach Go's threads, on goroutine stacks.
 static void restore_activation(void) {
