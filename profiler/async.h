@@ -72,5 +72,8 @@ static inline uint64_t clr_async_check(uint64_t t0, uint64_t t1, uint64_t span) 
 #define ASYNC_UNTRACED 0x756e74726163656dull
 #define ASYNC_DROPPED 0x64726f7070656421ull
 #define ASYNC_FOLDED 0x666f6c6465642121ull
+// A closure made by a serving frame whose own trace is not exported (shed
+// or unsampled): its lambdas' work begins traces of their own, unlinked.
+#define ASYNC_SERVED 0x7365727665642121ull
 
 #endif

@@ -257,7 +257,7 @@ void clr_def_put(clr_fn *fn);
 
 // What became of a traced frame's enter.
 enum {
-    FRAME_SKIPPED = 0,  // not recorded: its trace was not sampled
+    FRAME_SKIPPED = 0,  // not recorded, nor judged: in no trace (a popped frame)
     FRAME_RECORDED = 1, // an enter record was written: its exit must be too
     FRAME_DROPPED = 2,  // not recorded for lack of room: it and every call
                         // under it count as dropped
@@ -270,6 +270,15 @@ enum {
     // Its trace was shed at the root under load (shed.h): it and every
     // call under it count as shed.
     FRAME_SHED = 5,
+    // Its trace was not sampled (or was rate-limited): no record, nothing
+    // counted but its root.
+    FRAME_UNSAMPLED = 6,
+    // A shed or unsampled frame keeps what the serving rule reads (born,
+    // children, queued, level, unit, serving), as a recorded one does:
+    // whether a call or work under a thread's outermost frame begins a
+    // trace of its own must not depend on whether that frame's own trace
+    // is exported. Its calls are judged by the fold rule as recorded ones
+    // would be. FRAME_SKIPPED is left for frames of no trace at all.
 };
 
 // The calls folded into a recorded frame (fold.c).

@@ -157,6 +157,10 @@ static inline void record_timed(clr_slot *s, uint64_t start) {
 // that frame), or at the start of work.
 static inline uint8_t root_kind(const clr_frame *under) { return under != NULL ? ROOT_CALL : ROOT_WORK; }
 
+// Whether frame f is in a trace that is not exported (shed or unsampled):
+// no record, but judged and served as a recorded frame (FRAME_UNSAMPLED).
+static inline int unspanned(const clr_frame *f) { return f->recorded == FRAME_SHED || f->recorded == FRAME_UNSAMPLED; }
+
 // Whether the rule that folds hot methods judges a call whose span is (or
 // folds into) a child of frame up, recorded or shed (a shed trace's calls
 // are judged as the same calls recorded would be). Not when up is the
@@ -174,7 +178,7 @@ static inline uint8_t root_kind(const clr_frame *under) { return under != NULL ?
 static inline int fold_judges(const clr_frame *up) {
     if (g_cfg.serving_children == 0)
         return 1;
-    if (up->recorded == FRAME_SHED)
+    if (unspanned(up))
         return up->root != ROOT_WORK;
     if (up->recorded != FRAME_RECORDED)
         return 1;
@@ -263,14 +267,27 @@ static inline int unspanned_timed(clr_frame *f, clr_fn *fn, const clr_frame *up)
     return f->sampled;
 }
 
-// A call in a shed trace records nothing; it is timed as unspanned_timed
-// says, the rest cost a count, no clock read. f is a frame just pushed
-// (its start is 0); root (ROOT_*): how it would begin the trace if the
-// trace were recorded, so that its calls are judged as a recorded root's
-// would be (fold_judges).
-static inline void shed_frame(clr_frame *f, clr_fn *fn, const clr_frame *up, int root) {
-    f->recorded = FRAME_SHED;
+// A call in a trace that is not exported (state: FRAME_SHED or
+// FRAME_UNSAMPLED) records nothing; it is timed as unspanned_timed says,
+// the rest cost a count, no clock read. f is a frame just pushed (its
+// start is 0); up: the frame it is judged under (NULL: none); root
+// (ROOT_*): how it would begin the trace if the trace were recorded, so
+// that its calls are judged as a recorded root's would be (fold_judges).
+// It keeps what the serving rule reads, as frame_recorded does: whether it
+// is in a unit of work, its level, when it began on the coarse clock (0
+// in a unit of work, where nothing serves). A root reads that clock even
+// if it makes no call: a loop that is quiet for a second before its
+// first request serves from that request on, as a recorded one does.
+static inline void unspanned_frame(clr_frame *f, clr_fn *fn, const clr_frame *up, uint32_t state, int root, int unit,
+                                   uint32_t level, uint64_t born) {
+    f->recorded = state;
     f->root = (uint8_t)root;
+    f->unit = (uint8_t)unit;
+    f->level = (uint16_t)(level < UINT16_MAX ? level : UINT16_MAX);
+    f->born = born;
+    f->children = 0;
+    f->queued = 0;
+    f->serving = 0;
     if (g_cfg.fold_min_calls == 0 || (fn->flags & (FN_FOLDED | FN_NEVER_FOLDED | FN_ASYNC | FN_CLOSURE_CTOR)))
         return;
     // A serving frame's call of a request's handler is never judged
@@ -448,10 +465,11 @@ static inline void frame_recorded(clr_slot *s, clr_frame *f, uint64_t ts, const 
     s->reserved += REC_EXIT_SIZE;
 }
 
-// The level of a recorded frame entered under depth d (the frame below
-// it, if recorded, is its parent).
+// The level of a frame entered under depth d (the frame below it, if
+// recorded or unspanned, is its parent).
 static inline uint32_t level_under(const clr_slot *s, uint32_t d) {
-    return d > 0 && s->stack[d - 1].recorded == FRAME_RECORDED ? (uint32_t)s->stack[d - 1].level + 1 : 0;
+    return d > 0 && (s->stack[d - 1].recorded == FRAME_RECORDED || unspanned(&s->stack[d - 1])) ? (uint32_t)s->stack[d - 1].level + 1
+                                                                                                  : 0;
 }
 
 static inline clr_serving_rule serving_rule(void) {
@@ -477,11 +495,12 @@ __attribute__((noinline)) static void begin_serving(clr_slot *s, clr_frame *f, u
     ring_commit(s, REC_EXIT_SIZE);
 }
 
-// Whether what starts under the recorded frame p at now (a call, or with
-// work set a work item or a closure) begins a trace of its own: p serves,
-// or does from now, or (work) its work does. A frame in a unit of work's
-// trace never serves. The first time either holds, p's span and the spans
-// it descends from are sent (begin_serving).
+// Whether what starts under the recorded or unspanned frame p at now (a
+// call, or with work set a work item or a closure) begins a trace of its
+// own: p serves, or does from now, or (work) its work does. A frame in a
+// unit of work's trace never serves. The first time either holds, a
+// recorded p's span and the spans it descends from are sent
+// (begin_serving).
 static inline int serves(clr_slot *s, clr_frame *p, int work, uint64_t now) {
     if (p->unit)
         return 0;
@@ -493,7 +512,7 @@ static inline int serves(clr_slot *s, clr_frame *p, int work, uint64_t now) {
         p->serving |= SERVE_CALLS | SERVE_WORK;
     if (work && !(p->serving & SERVE_WORK) && clr_serving_work_due(serving_rule(), p->born, p->queued, now))
         p->serving |= SERVE_WORK;
-    if (p->serving != was && was == 0)
+    if (p->serving != was && was == 0 && p->recorded == FRAME_RECORDED)
         begin_serving(s, p, 0);
     return (p->serving & (work ? SERVE_WORK : SERVE_CALLS)) != 0;
 }
@@ -586,6 +605,32 @@ __attribute__((noinline)) static void resume_serving(clr_slot *s, clr_frame *f, 
     *wr = (r & ~ASYNC_RESUMES_COUNT) | n;
 }
 
+// A resume of an async loop whose kickoff call was not recorded (its trace
+// shed or unsampled: state), self its state machine: an unspanned frame
+// that serves as resume_serving's recorded one does, counted by its
+// resumes and aged from its call, with the fields its first step wrote.
+// Returns 0 (and sets nothing) when the loop is in a unit of work's trace.
+__attribute__((noinline)) static int resume_unspanned(clr_slot *s, clr_frame *f, uintptr_t self, const uint16_t *off, uint32_t d,
+                                                      uint32_t state) {
+    volatile uint64_t *wb = (volatile uint64_t *)(self + off[ASYNC_FIELD_BORN]);
+    volatile uint64_t *wr = (volatile uint64_t *)(self + off[ASYNC_FIELD_RESUMES]);
+    uint64_t born = *wb, r = *wr;
+    if (born == 0 || (r & ASYNC_RESUMES_UNIT))
+        return 0;
+    unspanned_frame(f, f->fn, NULL, state, ROOT_NONE, 0, level_under(s, d), born);
+    // One thread runs a state machine's step at a time: a plain update.
+    uint64_t n = r & ASYNC_RESUMES_COUNT;
+    if (n < ASYNC_RESUMES_COUNT)
+        n++;
+    f->children = (uint32_t)n;
+    if (!(r & ASYNC_RESUMES_SERVING) && clr_serving_due(serving_rule(), born, f->level, f->children, coarse_ns()))
+        r |= ASYNC_RESUMES_SERVING;
+    if (r & ASYNC_RESUMES_SERVING)
+        f->serving = SERVE_CALLS | SERVE_WORK;
+    *wr = (r & ~ASYNC_RESUMES_COUNT) | n;
+    return 1;
+}
+
 // The state machine or enumerator (`this`) whose MoveNext, Dispose or
 // completion fn is entering: its address, 0 when it cannot be read, with
 // its async fields (w) and where its fields are (*off; exact is the room
@@ -616,6 +661,7 @@ static inline uintptr_t async_this(clr_fn *fn, uintptr_t elt, volatile uint64_t 
 static uint64_t kickoff_mark(uint32_t kickoff_state) {
     switch (kickoff_state) {
     case FRAME_SKIPPED:
+    case FRAME_UNSAMPLED:
         return ASYNC_UNTRACED;
     case FRAME_FOLDED:
         return ASYNC_FOLDED;
@@ -649,15 +695,21 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
         return ASYNC_NORMAL;
     uint64_t t[2] = {*w[0], *w[1]}, span = *w[2], check = *w[3];
     if ((t[0] | t[1] | span) == 0) {
-        if (check == ASYNC_UNTRACED)
-            return ASYNC_HANDLED; // its kickoff call was not sampled
-        if (check == ASYNC_DROPPED || check == ASYNC_SHED) {
-            // its calls count as dropped (shed), not it. A shed step is a
+        if (check == ASYNC_DROPPED || check == ASYNC_SHED || check == ASYNC_UNTRACED) {
+            // Its kickoff call was not recorded: its calls count as dropped
+            // (shed; unsampled: not counted), not it. Such a step is a
             // trace of its own for the fold rule, as a recorded one's calls
             // are judged under a step of its request's trace (judge_call).
-            f->recorded = check == ASYNC_SHED ? FRAME_SHED : FRAME_DROPPED;
-            f->root = ROOT_NONE;
             f->trace_key = rng_next(s);
+            if (check == ASYNC_DROPPED) {
+                f->recorded = FRAME_DROPPED;
+                f->root = ROOT_NONE;
+                return ASYNC_HANDLED;
+            }
+            uint32_t state = check == ASYNC_SHED ? FRAME_SHED : FRAME_UNSAMPLED;
+            // A continuation serves only as its async method does.
+            if (!((fn->flags & FN_ASYNC_LOOP) && resume_unspanned(s, f, self, off, d, state)))
+                unspanned_frame(f, fn, NULL, state, ROOT_NONE, 1, 0, 0);
             return ASYNC_HANDLED;
         }
         if (check == ASYNC_FOLDED) {
@@ -711,12 +763,20 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
         // its steps' calls count as dropped.
         uint64_t mark = kickoff_mark(parent->recorded);
         *w[3] = mark;
-        if (mark == ASYNC_FOLDED)
+        if (mark == ASYNC_FOLDED) {
             f->recorded = FRAME_PASS;
-        else if (mark == ASYNC_SHED)
-            f->recorded = FRAME_SHED;
-        else if (mark == ASYNC_DROPPED)
+        } else if (unspanned(parent)) {
+            // Not exported; an async loop's resumes serve as a recorded
+            // one's do (resume_unspanned), from its call.
+            int loop = (fn->flags & FN_ASYNC_LOOP) != 0;
+            if (loop) {
+                *(volatile uint64_t *)(self + off[ASYNC_FIELD_BORN]) = parent->born;
+                *(volatile uint64_t *)(self + off[ASYNC_FIELD_RESUMES]) = parent->unit ? ASYNC_RESUMES_UNIT : 0;
+            }
+            unspanned_frame(f, fn, NULL, parent->recorded, ROOT_NONE, loop ? parent->unit : 1, (uint32_t)parent->level + 1, parent->born);
+        } else if (mark == ASYNC_DROPPED) {
             f->recorded = FRAME_DROPPED;
+        }
         return ASYNC_HANDLED;
     }
     if (check != clr_async_check(t[0], t[1], span))
@@ -781,17 +841,23 @@ static void closure_serving(clr_fn *fn, uintptr_t elt, const clr_frame *p, uint6
     *w[3] = clr_closure_check(p->trace[0], p->trace[1], p->span, now, 1);
 }
 
-// A closure made under an unsampled span (mark ASYNC_UNTRACED) or a shed
-// one (ASYNC_SHED): its lambdas' work is not traced either.
-static void closure_unsampled(clr_fn *fn, uintptr_t elt, uint64_t mark) {
+// A closure made (made: when, with CLOSURE_MADE_UNIT) under an unsampled
+// frame (mark ASYNC_UNTRACED) or a shed one (ASYNC_SHED): its lambdas'
+// work is not traced either, unless it is work of its own (own_work); or
+// by such a frame that serves (ASYNC_SERVED): its lambdas' work begins
+// traces of their own.
+static void closure_unsampled(clr_fn *fn, uintptr_t elt, uint64_t mark, uint64_t made) {
     volatile uint64_t *w[CLOSURE_FIELDS];
     if (closure_fields(fn, elt, w) != NULL && (*w[0] | *w[1] | *w[2]) == 0) {
-        *w[4] = coarse_ns();
+        *w[4] = made;
         *w[3] = mark;
     }
 }
 
-enum { LINK_NONE = 0, LINK_JOINED = 1, LINK_UNSAMPLED = 2, LINK_SUPPRESSED = 3, LINK_SHED = 4 };
+// LINK_SERVED: a root of its own, as LINK_SUPPRESSED's, but what it began
+// under (a serving frame, the maker of its work) is in a trace not
+// exported: no span to link to.
+enum { LINK_NONE = 0, LINK_JOINED = 1, LINK_UNSAMPLED = 2, LINK_SUPPRESSED = 3, LINK_SHED = 4, LINK_SERVED = 5 };
 
 // What a new root continues: the trace it joins, under which span, when
 // that was made (unix ns) and whether in a unit of work's trace.
@@ -816,8 +882,11 @@ static int closure_link(clr_fn *fn, uintptr_t elt, clr_link *j, uint64_t link[3]
     uint64_t now = now_ns();
     if (made > now || now - made > LINK_WINDOW_NS)
         return LINK_NONE;
-    if ((t0 | t1 | span) == 0)
-        return check == ASYNC_UNTRACED ? LINK_UNSAMPLED : check == ASYNC_SHED ? LINK_SHED : LINK_NONE;
+    if ((t0 | t1 | span) == 0) {
+        j->made = made;
+        j->unit = (raw & CLOSURE_MADE_UNIT) != 0;
+        return check == ASYNC_UNTRACED ? LINK_UNSAMPLED : check == ASYNC_SHED ? LINK_SHED : check == ASYNC_SERVED ? LINK_SERVED : LINK_NONE;
+    }
     if (check == clr_closure_check(t0, t1, span, raw, 1)) {
         link[0] = t0;
         link[1] = t1;
@@ -878,11 +947,26 @@ static int flow_link(const clr_frame *flow, clr_link *j, uint64_t link[3]) {
         link[2] = flow->span;
         return LINK_SUPPRESSED;
     case WORK_UNSAMPLED:
-        return LINK_UNSAMPLED;
     case WORK_SHED:
-        return LINK_SHED;
+        j->made = flow->born;
+        j->unit = flow->unit;
+        return flow->flow == WORK_SHED ? LINK_SHED : LINK_UNSAMPLED;
+    case WORK_SERVED:
+        return LINK_SERVED;
     }
     return LINK_NONE;
+}
+
+// Whether a root of fn, in the run run (NULL: none) of work made in the
+// trace j (not a unit of work's), is work of its own rather than that
+// trace's: an entry method, a periodic timer's tick, or work that ran long
+// after it was made (serving.h).
+static inline int own_work(const clr_fn *fn, const clr_frame *run, const clr_link *j) {
+    if (j->unit)
+        return 0;
+    uint64_t now = now_ns();
+    return (fn->flags & FN_ENTRY) || (run != NULL && run->tick) ||
+           (g_cfg.serving_after_ns != 0 && now > j->made && now - j->made >= g_cfg.serving_after_ns);
 }
 
 // The words the callback of the item self, run by fn, is called with
@@ -951,10 +1035,13 @@ __attribute__((noinline)) static void work_point(clr_slot *s, clr_frame *f, clr_
             ctx.trace[1] = p->trace[1];
             ctx.span = p->span;
             ctx.unit = p->unit;
+        } else if (unspanned(p)) {
+            // Work a serving frame queues is a trace of its own here too,
+            // with no span to link to.
+            how = !p->unit && serves(s, p, 1, now) ? WORK_SERVED : p->recorded == FRAME_SHED ? WORK_SHED : WORK_UNSAMPLED;
+            ctx.unit = p->unit;
         } else if (p->recorded == FRAME_SKIPPED) {
             how = WORK_UNSAMPLED;
-        } else if (p->recorded == FRAME_SHED) {
-            how = WORK_SHED;
         } else {
             return;
         }
@@ -1021,10 +1108,14 @@ __attribute__((noinline)) static void plumbing(clr_slot *s, clr_frame *f, clr_fn
         return;
     }
     case FRAME_SHED:
-        closure_unsampled(fn, elt, ASYNC_SHED);
+    case FRAME_UNSAMPLED: {
+        uint64_t now = coarse_ns();
+        uint64_t mark = !p->unit && serves(s, p, 1, now) ? ASYNC_SERVED : p->recorded == FRAME_SHED ? ASYNC_SHED : ASYNC_UNTRACED;
+        closure_unsampled(fn, elt, mark, now | (p->unit ? CLOSURE_MADE_UNIT : 0));
         return;
+    }
     case FRAME_SKIPPED:
-        closure_unsampled(fn, elt, ASYNC_UNTRACED);
+        closure_unsampled(fn, elt, ASYNC_UNTRACED, coarse_ns());
         return;
     }
 }
@@ -1094,9 +1185,20 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
             bump(&s->dropped);
             return;
         case FRAME_SHED:
-            shed_frame(f, fn, &s->stack[d - 1], ROOT_NONE);
-            bump(&s->shed_calls);
+        case FRAME_UNSAMPLED: {
+            // Its trace is not exported, but the parent serves as a
+            // recorded one would: a call it serves begins a trace of its
+            // own, sampled and admitted on its own.
+            uint64_t now = parent->unit ? 0 : coarse_ns();
+            if (!parent->unit && ((serves(s, parent, 0, now) && !(fn->flags & FN_FOLDED)) || (fn->flags & FN_ENTRY))) {
+                under = parent;
+                break;
+            }
+            unspanned_frame(f, fn, parent, parent->recorded, ROOT_NONE, parent->unit, (uint32_t)parent->level + 1, now);
+            if (parent->recorded == FRAME_SHED)
+                bump(&s->shed_calls);
             return;
+        }
         default:
             return;
         }
@@ -1125,7 +1227,9 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
         uint8_t pflags = 0;
         clr_link j = {{0, 0}, 0, 0, 0};
         int how = LINK_NONE;
-        if (under != NULL) {
+        if (under != NULL && under->recorded != FRAME_RECORDED) {
+            how = LINK_SERVED; // no span to link to
+        } else if (under != NULL) {
             how = LINK_SUPPRESSED;
             link[0] = under->trace[0];
             link[1] = under->trace[1];
@@ -1137,16 +1241,9 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
         }
         if (how == LINK_JOINED) {
             // Work joins the trace that queued it, unless that trace is no
-            // unit of work and this is one of its own: an entry method, a
-            // periodic timer's tick, or work that ran long after it was
-            // queued (serving.h): then it is linked.
-            int own = 0;
-            if (!j.unit) {
-                uint64_t now = now_ns();
-                own = (fn->flags & FN_ENTRY) || (run != NULL && run->tick) ||
-                      (g_cfg.serving_after_ns != 0 && now > j.made && now - j.made >= g_cfg.serving_after_ns);
-            }
-            if (own) {
+            // unit of work and this is one of its own (own_work): then it
+            // is linked.
+            if (own_work(fn, run, &j)) {
                 how = LINK_SUPPRESSED;
                 link[0] = j.trace[0];
                 link[1] = j.trace[1];
@@ -1157,14 +1254,14 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
                 parent = j.span;
             }
         }
-        if (how == LINK_UNSAMPLED) {
-            bump(&s->unsampled);
-            return;
-        }
-        if (how == LINK_SHED) {
+        if ((how == LINK_UNSAMPLED || how == LINK_SHED) && own_work(fn, run, &j))
+            how = LINK_SERVED; // its own trace, as under a recorded maker, with no span to link to
+        if (how == LINK_UNSAMPLED || how == LINK_SHED) {
+            // Work of a trace not exported (its maker's): that trace's.
             f->trace_key = tid[0];
-            shed_frame(f, fn, d > 0 ? &s->stack[d - 1] : NULL, ROOT_WORK); // work queued by a shed trace
-            bump(&s->shed_calls);
+            unspanned_frame(f, fn, d > 0 ? &s->stack[d - 1] : NULL, how == LINK_SHED ? FRAME_SHED : FRAME_UNSAMPLED, ROOT_WORK,
+                            j.unit, 0, j.unit ? 0 : coarse_ns());
+            bump(how == LINK_SHED ? &s->shed_calls : &s->unsampled);
             return;
         }
         if (how == LINK_SUPPRESSED) {
@@ -1187,12 +1284,15 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
         if (how == LINK_JOINED)
             unit = j.unit;
         else
-            unit = how == LINK_SUPPRESSED || (fn->flags & FN_ENTRY) || joined ||
+            unit = how == LINK_SUPPRESSED || how == LINK_SERVED || (fn->flags & FN_ENTRY) || joined ||
                    (run != NULL && !(run->fn->flags & FN_WORK_THREAD));
         int verdict = how == LINK_JOINED ? CLR_KEPT
                                           : decide_root(s, fn, (const uint8_t *)tid, joined && (pflags & AMB_DECIDED) ? (pflags & AMB_SAMPLED) : -1);
         if (verdict != CLR_KEPT) {
+            // Not exported; what it serves still begins traces of their own.
             bump(verdict == CLR_RATE_LIMITED ? &s->rate_limited : &s->unsampled);
+            f->trace_key = tid[0];
+            unspanned_frame(f, fn, under, FRAME_UNSAMPLED, root_kind(under), unit, 0, unit ? 0 : coarse_ns());
             return;
         }
         // A sampled trace may still be shed whole under load (shed.h);
@@ -1201,12 +1301,7 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
             // A root at the start of work is never judged; a serving
             // frame's call is timed as a getter's may be (judge_call).
             f->trace_key = tid[0];
-            if (under != NULL) {
-                shed_frame(f, fn, &s->stack[d - 1], ROOT_CALL);
-            } else {
-                f->recorded = FRAME_SHED;
-                f->root = ROOT_WORK;
-            }
+            unspanned_frame(f, fn, under, FRAME_SHED, root_kind(under), unit, 0, unit ? 0 : coarse_ns());
             bump(&s->shed_traces);
             bump(&s->shed_calls);
             return;
@@ -1526,7 +1621,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     f->fn = fn;
     f->recorded = FRAME_SKIPPED;
     f->span = 0;
-    f->start = 0; // a shed frame is timed only when shed_frame says so
+    f->start = 0; // a shed or unsampled frame is timed only when unspanned_frame says so
     f->flow = WORK_NONE;
     f->tick = 0;
     f->tail = TAIL_NONE;
@@ -1583,7 +1678,7 @@ enum { FN_HANDLER_UNITS = 8 };
 static inline void unit_call(clr_slot *s, const clr_frame *f, uint32_t d) {
     clr_frame *up = &s->stack[d - 1];
     up->busy_child = 1;
-    if (!(f->recorded == FRAME_RECORDED || f->recorded == FRAME_SHED) || fold_judges(up))
+    if (!(f->recorded == FRAME_RECORDED || unspanned(f)) || fold_judges(up))
         return;
     uint32_t n = atomic_load_explicit(&f->fn->unit_calls, memory_order_relaxed);
     if (n >= FN_HANDLER_UNITS)
@@ -1618,8 +1713,8 @@ static void pop_one(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
         clr_fold_account(s, &s->stack[f->anc], f->fn, f->fn_index, f->fold_state == FOLD_NESTED ? 0 : ns);
         return;
     }
-    if (f->recorded == FRAME_SHED) {
-        // Timed by shed_frame: judged as a recorded call would be.
+    if (unspanned(f)) {
+        // Timed by unspanned_frame: judged as a recorded call would be.
         if (f->start != 0 && d > 0 && kind == REC_LEAVE)
             judge_call(&s->stack[d - 1], f, frame_end(f) - f->start);
         return;

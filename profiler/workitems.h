@@ -55,8 +55,10 @@ enum { TIMER_PERIOD_ARG = 4 };
 
 // How a work item's run continues its maker's trace.
 // WORK_SHED: made under a trace shed under load (shed.h): its work is
-// that trace's, shed too.
-enum { WORK_NONE = 0, WORK_JOIN = 1, WORK_LINK = 2, WORK_UNSAMPLED = 3, WORK_SHED = 4 };
+// that trace's, shed too. WORK_SERVED: made by a serving frame whose own
+// trace is not exported (shed or unsampled): its work begins a trace of
+// its own, with no span to link to.
+enum { WORK_NONE = 0, WORK_JOIN = 1, WORK_LINK = 2, WORK_UNSAMPLED = 3, WORK_SHED = 4, WORK_SERVED = 5 };
 
 typedef struct clr_work_ctx {
     uint64_t trace[2]; // WORK_JOIN, WORK_LINK: the maker's trace and span

@@ -134,6 +134,34 @@ func TestServing(t *testing.T) {
 	})
 }
 
+// TestServingUnexportedLoops: whether a call or work begins a trace of its
+// own does not depend on whether the trace it began under is exported.
+// With Main's traces never sampled (a ratio sampler's odds, or a shed
+// trace's, made certain by a sampling rule), the loops, thread bodies and
+// timers Main starts are in no exported trace, and still serve: each
+// request is a trace of its own, sampled on its own (the defaults:
+// always), rooted as with Main recorded, linked to nothing. Each shape
+// that Main starts serves paced load for 5 s, judged as TestServing's
+// runs are.
+func TestServingUnexportedLoops(t *testing.T) {
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		for _, sh := range servingShapes {
+			if sh.remote {
+				continue // each request joins its caller's trace: no root of its own
+			}
+			sh := sh
+			t.Run(sh.name, func(t *testing.T) {
+				env := map[string]string{"CLROTEL_SAMPLING_RULES": "Acme.Serving.Program.Main=never"}
+				r := runServing(t, rt, sh, servingOpts{env: env, rate: servingRate, conns: servingConns, load: servingFirstLoad, unexported: true})
+				checkServing(t, sh, r)
+				if mains := byNameFragment(r.all, "Acme.Serving.Program.Main("); len(mains) != 0 {
+					t.Errorf("Main's trace, never sampled, was exported: %s", spanLine(mains[0]))
+				}
+			})
+		}
+	})
+}
+
 // servingLeafShape is the queue shape with a leaf handler, Handler.Count:
 // tiny, calling no traced method, and as hot as a busy consumer's (the
 // producer queues servingLeafRate messages a second). No fold exemption
@@ -189,6 +217,9 @@ type servingOpts struct {
 	load  time.Duration
 	// noWarmup: the work begins as soon as the app is ready.
 	noWarmup bool
+	// unexported: Main's trace is not sampled (nor, with it, the loops'):
+	// the requests' traces link to nothing.
+	unexported bool
 }
 
 // servingRun is what one traced run of a shape gave.
@@ -202,6 +233,8 @@ type servingRun struct {
 	callers map[int64]caller
 	stderr  string
 	elapsed time.Duration
+	// unlinked: the loops' traces are not exported (servingOpts.unexported).
+	unlinked bool
 }
 
 // servingEnv selects what a traced Serving.exe traces, with every call
@@ -252,7 +285,7 @@ func runServing(t *testing.T, rt dotnetRuntime, sh servingShape, o servingOpts) 
 		time.Sleep(servingWarmup)
 	}
 
-	r := servingRun{runtime: rt.Name}
+	r := servingRun{runtime: rt.Name, unlinked: o.unexported}
 	marks := markThirds(sink, o.load)
 	if sh.http {
 		var tp func(int64) string
@@ -334,7 +367,7 @@ func checkServing(t *testing.T, sh servingShape, r servingRun) {
 func checkRequestTraces(t *testing.T, sh servingShape, r servingRun) {
 	t.Helper()
 	handlers := byNameFragment(r.running, sh.handler)
-	if bad, first := requestTraceErrors(sh, r.running, handlers, r.callers, forgottenItems(r.stderr)); len(bad) > 0 {
+	if bad, first := requestTraceErrors(sh, r.running, handlers, r.callers, forgottenItems(r.stderr), !r.unlinked); len(bad) > 0 {
 		t.Errorf("b: %d of %d handler spans are not in a trace of their request's spans alone (%s); the first:\n%s",
 			len(bad), len(handlers), idRange(bad), strings.Join(first, "\n"))
 	}
@@ -404,9 +437,10 @@ func checkServingEnd(t *testing.T, r servingRun) {
 // request: one of the shape's chains above it, its two children, nothing
 // else; the root's parent the caller's span (remote shapes) or none, in
 // which case the root links to a span received (but for at most unlinked
-// roots). It returns those that are not, and a description of the first
-// few.
-func requestTraceErrors(sh servingShape, spans, handlers []otlpsink.Span, callers map[int64]caller, unlinked int) ([]otlpsink.Span, []string) {
+// roots), or, when linked is false (what it came from is not exported),
+// to nothing. It returns those that are not, and a description of the
+// first few.
+func requestTraceErrors(sh servingShape, spans, handlers []otlpsink.Span, callers map[int64]caller, unlinked int, linked bool) ([]otlpsink.Span, []string) {
 	ids := byID(spans)
 	sizes := map[string]int{}         // spans per trace
 	children := map[string][]string{} // span id -> its children's names
@@ -432,7 +466,7 @@ func requestTraceErrors(sh servingShape, spans, handlers []otlpsink.Span, caller
 			chain = append([]otlpsink.Span{p}, chain...)
 			root = p
 		}
-		why := requestTraceError(sh, h, root, chain, children[h.SpanID], sizes[h.TraceID], ids, callers, byTrace)
+		why := requestTraceError(sh, h, root, chain, children[h.SpanID], sizes[h.TraceID], ids, callers, byTrace, linked)
 		if why == errNoLink && unlinked > 0 {
 			unlinked--
 			continue
@@ -470,7 +504,7 @@ func forgottenItems(stderr string) int {
 // requestTraceError says what is wrong with the trace of handler span h,
 // or "".
 func requestTraceError(sh servingShape, h, root otlpsink.Span, chain []otlpsink.Span, children []string, size int,
-	ids map[string]otlpsink.Span, callers map[int64]caller, byTrace map[string]caller) string {
+	ids map[string]otlpsink.Span, callers map[int64]caller, byTrace map[string]caller, linked bool) string {
 	var wantParent string
 	if sh.remote {
 		c, ok := byTrace[h.TraceID]
@@ -498,7 +532,10 @@ func requestTraceError(sh servingShape, h, root otlpsink.Span, chain []otlpsink.
 	if want := len(chain) + 1 + len(children); size != want {
 		return fmt.Sprintf("%d spans in the trace, want %d", size, want)
 	}
-	if !sh.remote {
+	if !sh.remote && !linked && len(root.Links) != 0 {
+		return fmt.Sprintf("the root links to %d spans; what it came from is not exported", len(root.Links))
+	}
+	if !sh.remote && linked {
 		if len(root.Links) == 0 {
 			return errNoLink
 		}

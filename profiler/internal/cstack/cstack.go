@@ -255,6 +255,7 @@ typedef struct {
 	uint64_t dropped;      // the thread's calls counted dropped
 	uint32_t serving_children; // the serving rule's calls (0: the base config's)
 	int *tails;                // per function, 1 + the function it calls in tail position (0: none)
+	int first;                 // FIRST_*: how the first event's root is decided
 	// After each event: the ring's head (bytes written) and the bytes the
 	// hooks keep for records still to come; at the end, the records the
 	// events after the first wrote, at most MAX_RECS.
@@ -265,6 +266,14 @@ typedef struct {
 } replay_t;
 
 enum { MAX_RECS = 256 };
+
+// How a replay's first root is decided: as any (recorded), shed under
+// load, or not sampled; every later root is recorded.
+enum { FIRST_RECORDED = 0, FIRST_SHED = 1, FIRST_UNSAMPLED = 2 };
+
+// The strategy a FIRST_UNSAMPLED replay publishes: no block of its own, so
+// each function decides by its own bound.
+static clr_strategy g_replay_strategy;
 
 static void *replay_thread(void *arg) {
 	replay_t *r = arg;
@@ -283,10 +292,16 @@ static void *replay_thread(void *arg) {
 	}
 	if (r->objects)
 		memset(g_objs, 0, sizeof g_objs);
+	if (r->first == FIRST_UNSAMPLED && r->n > 0) {
+		for (int i = 0; i < MAX_FNS; i++)
+			local[i].sampling.bound = i == r->evs[0].fn ? 0 : CLR_SAMPLE_ALWAYS;
+		atomic_store(&clr_strategy_ptr, &g_replay_strategy);
+	}
 	clr_slot *s = NULL;
 	uint64_t base = 0;
 	for (int i = 0; i < r->n; i++) {
 		const event *e = &r->evs[i];
+		atomic_store(&clr_shed.backlog, i == 0 && r->first == FIRST_SHED);
 		uintptr_t elt = e->sp;
 		if (r->objects) {
 			elt = (uintptr_t)&g_elt_area[e->sp % ELT_AREA];
@@ -310,6 +325,7 @@ static void *replay_thread(void *arg) {
 		if (r->top != NULL)
 			r->top[i] = s == NULL || s->depth == 0 ? -1 : (int)s->stack[s->depth - 1].recorded;
 	}
+	atomic_store(&clr_strategy_ptr, NULL);
 	r->nleft = 0;
 	r->dropped = s == NULL ? 0 : atomic_load_explicit(&s->dropped, memory_order_relaxed) - base;
 	for (uint32_t d = 0; s != NULL && d < s->depth; d++)
@@ -413,9 +429,10 @@ static void run_tail(run_tail_t *r) {
 		pthread_join(t, NULL);
 }
 
-// Enter and Leave of a call under an unsampled root, n times, on a thread
-// of its own: the hooks' cheapest path (a depth count). Returns the
-// nanoseconds of all n pairs.
+// Enter and Leave of a call in an unsampled request (a unit of work's
+// trace, where nothing serves), n times, on a thread of its own: the
+// hooks' cheapest path for a call of a trace (no record, no clock read).
+// Returns the nanoseconds of all n pairs.
 typedef struct {
 	long n;
 	uint64_t ns;
@@ -429,7 +446,9 @@ static void *bench_thread(void *arg) {
 	clr_slot *s = this_slot();
 	if (s == NULL || s->depth != 1)
 		return NULL;
-	s->stack[0].recorded = FRAME_SKIPPED;
+	s->stack[0].recorded = FRAME_UNSAMPLED;
+	s->stack[0].unit = 1;
+	s->stack[0].root = ROOT_NONE;
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (long i = 0; i < b->n; i++) {
@@ -617,6 +636,18 @@ func ReplayServing(evs []Event, flags []uint32, servingChildren uint32) Replayed
 	return replay(evs, flags, true, servingChildren, nil)
 }
 
+// The ways a replay's first root is decided (ReplayFirst).
+const (
+	FirstShed      = int(C.FIRST_SHED)      // shed under load
+	FirstUnsampled = int(C.FIRST_UNSAMPLED) // not sampled
+)
+
+// ReplayFirst is ReplayServing with the first event's root decided as
+// first says (FirstShed, FirstUnsampled); later roots are recorded.
+func ReplayFirst(evs []Event, flags []uint32, servingChildren uint32, first int) Replayed {
+	return replayWith(evs, flags, true, servingChildren, nil, first)
+}
+
 // ReplayTails is ReplayServing with what each function calls in tail
 // position: tails[i] is the function i calls so (-1: none).
 func ReplayTails(evs []Event, flags []uint32, tails []int) Replayed {
@@ -640,6 +671,7 @@ const (
 	RecTail    = uint16(C.REC_TAILCALL)
 	FlagResume = uint16(C.RF_RESUME)
 	FlagRoot   = uint16(C.RF_ROOT)
+	FlagLink   = uint16(C.RF_LINK)
 	// FlagFolded: an exit record carries the fold part of the calls
 	// folded into its frame (RF_FOLDED).
 	FlagFolded = uint16(C.RF_FOLDED)
@@ -661,6 +693,10 @@ const (
 )
 
 func replay(evs []Event, flags []uint32, objects bool, servingChildren uint32, tails []int) Replayed {
+	return replayWith(evs, flags, objects, servingChildren, tails, 0)
+}
+
+func replayWith(evs []Event, flags []uint32, objects bool, servingChildren uint32, tails []int, first int) Replayed {
 	var r Replayed
 	if len(evs) == 0 {
 		return r
@@ -701,6 +737,7 @@ func replay(evs []Event, flags []uint32, objects bool, servingChildren uint32, t
 		C.replay_tails(cr, &ct[0], C.int(len(ct)))
 	}
 	cr.serving_children = C.uint32_t(servingChildren)
+	cr.first = C.int(first)
 	n := C.replay(cr)
 	depth, top := unsafe.Slice(cr.depth, len(evs)), unsafe.Slice(cr.top, len(evs))
 	head, reserved := unsafe.Slice(cr.head, len(evs)), unsafe.Slice(cr.reserved, len(evs))
@@ -730,8 +767,8 @@ func replay(evs []Event, flags []uint32, objects bool, servingChildren uint32, t
 	return r
 }
 
-// UnsampledPairs times n Enter/Leave pairs of a call under an unsampled
-// root on a thread of its own, in nanoseconds (0: no slot).
+// UnsampledPairs times n Enter/Leave pairs of a call in an unsampled
+// request on a thread of its own, in nanoseconds (0: no slot).
 func UnsampledPairs(n int) uint64 { return uint64(C.bench_skipped(C.long(n))) }
 
 // ShedShape is where ShedFold calls its method.

@@ -19,6 +19,13 @@ const (
 func enter(fn int, sp uint64) Event { return Event{Fn: fn, SP: sp} }
 func leave(fn int, sp uint64) Event { return Event{Leave: true, Fn: fn, SP: sp} }
 
+// step is a state machine's step (moveNext, on object 1) with under's
+// events in it.
+func step(moveNext int, under ...Event) []Event {
+	evs := append([]Event{{Fn: moveNext, SP: 900, This: 1}}, under...)
+	return append(evs, Event{Leave: true, Fn: moveNext, SP: 900, This: 1})
+}
+
 func TestMain(m *testing.M) {
 	if err := Setup(); err != nil {
 		panic(err)
@@ -85,8 +92,8 @@ func TestRuntimeAsyncKeepsStacksBalanced(t *testing.T) {
 	}
 }
 
-// The hooks' cheapest path: a call under an unsampled root (a depth
-// count). Compare before and after a change to clr_on_enter/clr_on_leave.
+// The hooks' cheapest path for a call of a trace: a call in an unsampled
+// request. Compare before and after a change to clr_on_enter/clr_on_leave.
 func BenchmarkUnsampledCall(b *testing.B) {
 	if UnsampledPairs(b.N) == 0 {
 		b.Fatal("no slot")
@@ -442,11 +449,7 @@ func TestServingLoopResumeWritesOnlyUnderRecords(t *testing.T) {
 		folded
 	)
 	flags := []uint32{kickoff: Kickoff, moveNext: AsyncLoopStep, handler: Selected, folded: Folded}
-	resume := func(under ...Event) []Event {
-		evs := []Event{{Fn: moveNext, SP: 900, This: 1}}
-		evs = append(evs, under...)
-		return append(evs, Event{Leave: true, Fn: moveNext, SP: 900, This: 1})
-	}
+	resume := func(under ...Event) []Event { return step(moveNext, under...) }
 	call := func(fn int) []Event { return []Event{enter(fn, 800), leave(fn, 800)} }
 	// The loop's call and first step, then resumes until it serves (the
 	// rule counts 2 resumes: it serves from the one past them).
@@ -648,6 +651,101 @@ func TestWorkRunTailCallKeepsItsMakersTrace(t *testing.T) {
 	for _, c := range cases {
 		if got := ReplayRunTail(c.callee, c.noWords, c.noArg, c.above); got != c.want {
 			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
+		}
+	}
+}
+
+// A loop whose own trace is not exported (shed under load, or not
+// sampled) serves as the same loop recorded does: the calls it makes once
+// the serving rule says so begin traces of their own, sampled and
+// admitted on their own, each with its call under it; but with no link,
+// as there is no span to link to. What it calls before that is its own
+// trace's, and writes nothing.
+func TestUnexportedLoopServes(t *testing.T) {
+	const (
+		loop = iota // a thread's outermost frame, or the loop's async method
+		moveNext
+		handler
+		part
+	)
+	flags := []uint32{loop: Selected, moveNext: AsyncLoopStep, handler: Selected, part: Selected}
+	request := []Event{enter(handler, 800), enter(part, 700), leave(part, 700), leave(handler, 800)}
+	const requests = 10
+
+	// A thread's loop calling the handler.
+	calls := []Event{enter(loop, 1000)}
+	for range requests {
+		calls = append(calls, request...)
+	}
+	calls = append(calls, leave(loop, 1000))
+
+	// An async loop: its call and first step, then a resume per request.
+	async := append(append([]Event{enter(loop, 1000)}, step(moveNext)...), leave(loop, 1000))
+	for range requests {
+		async = append(async, step(moveNext, request...)...)
+	}
+	asyncFlags := append([]uint32(nil), flags...)
+	asyncFlags[loop] = Kickoff
+
+	// The requests' records: what a served request writes.
+	requestRecords := func(recs []Record) (out []Record, links int) {
+		for _, r := range recs {
+			if (r.Fn == handler || r.Fn == part) && (r.Kind == RecEnter || r.Kind == RecLeave) {
+				out = append(out, r)
+				if r.Flags&FlagLink != 0 {
+					links++
+				}
+			}
+		}
+		return out, links
+	}
+	for _, tc := range []struct {
+		name     string
+		evs      []Event
+		flags    []uint32
+		children uint32
+	}{
+		{"thread loop", calls, flags, 5},
+		{"async loop", async, asyncFlags, 3},
+	} {
+		// The same loop recorded: its first requests are its children, the
+		// rest (from the first root on) what the unexported loop's are.
+		recorded := ReplayServing(tc.evs, tc.flags, tc.children)
+		all, _ := requestRecords(recorded.Records)
+		var want []Record
+		roots := 0
+		for _, r := range all {
+			if r.Kind == RecEnter && r.Flags&FlagRoot != 0 {
+				roots++
+			}
+			if roots > 0 {
+				r.Flags &^= FlagLink // linked to the loop's span
+				want = append(want, r)
+			}
+		}
+		if roots == 0 || roots == requests {
+			t.Fatalf("%s: recorded, the loop serves %d of %d requests; the case needs some before it serves", tc.name, roots, requests)
+		}
+		for _, first := range []struct {
+			name string
+			how  int
+		}{{"shed", FirstShed}, {"unsampled", FirstUnsampled}} {
+			t.Run(tc.name+", "+first.name, func(t *testing.T) {
+				r := ReplayFirst(tc.evs, tc.flags, tc.children, first.how)
+				if len(r.Left) != 0 || r.Dropped != 0 {
+					t.Fatalf("frames left %v, %d dropped", r.Left, r.Dropped)
+				}
+				got, links := requestRecords(r.Records)
+				if len(got) != len(r.Records) {
+					t.Errorf("the loop's own trace wrote records: %+v", r.Records)
+				}
+				if !sameRecords(got, want) {
+					t.Errorf("the requests wrote %+v, want %+v (the same loop recorded: %d served)", got, want, roots)
+				}
+				if links != 0 {
+					t.Errorf("%d served requests link to a span not exported", links)
+				}
+			})
 		}
 	}
 }
