@@ -203,8 +203,14 @@ func (c *Config) CheckSource(ctx context.Context, res *Result, src string, exact
 			runs = append(runs, r)
 			res.Runs = append(res.Runs, r)
 		}
-		fails := c.compare(runs, exactCalls)
-		if free, limited := withoutLimits(res.Env); exactCalls && limited {
+		free, limited := withoutLimits(res.Env)
+		// A call the hooks keep no frame for (past a limit) is counted as
+		// dropped whether or not its trace would have been sampled: with
+		// traces not sampled, which calls are counted depends on which
+		// threads got a slot.
+		exact := exactCalls && !(limited && leavesUnsampled(res.Env))
+		fails := c.compare(runs, exact)
+		if exact && limited {
 			// Calls past a limit are counted, not recorded: the same
 			// program accounts for as many with the limits as without.
 			r := c.runEnv(ctx, rt, rexe, noLimits, free)
@@ -335,6 +341,22 @@ func withoutLimits(env []string) (free []string, limited bool) {
 		}
 	}
 	return free, limited
+}
+
+// unsampledSettings are the settings that leave traces not sampled.
+var unsampledSettings = []string{"OTEL_TRACES_SAMPLER=always_off", "OTEL_TRACES_SAMPLER=parentbased_always_off", "CLROTEL_SAMPLING_RULES="}
+
+// leavesUnsampled says whether env leaves some traces not sampled (a
+// sampling rule may: any is taken to).
+func leavesUnsampled(env []string) bool {
+	for _, kv := range env {
+		for _, p := range unsampledSettings {
+			if strings.HasPrefix(kv, p) && kv != "CLROTEL_SAMPLING_RULES=" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sameSum says whether two runs of a program accounted for the same calls;

@@ -24,6 +24,10 @@ var settings = []struct {
 	{"CLROTEL_FOLD", []string{"on", "off"}},
 	{"CLROTEL_FOLD_MIN_CALLS", []string{"1000", "1", "10"}},
 	{"CLROTEL_MAX_SPANS_PER_TRACE", []string{"10000", "0", "5", "100"}},
+	// Traces not sampled, decided alike in every run (no ratio): Main's
+	// alone, whose calls still fold and whose loops still serve; or all.
+	{"CLROTEL_SAMPLING_RULES", []string{"", "*.Main=never"}},
+	{"OTEL_TRACES_SAMPLER", []string{"parentbased_always_on", "always_off"}},
 }
 
 // Vary returns profiler settings picked from seed: each setting keeps

@@ -121,3 +121,32 @@ func TestSameSum(t *testing.T) {
 		}
 	}
 }
+
+func TestLeavesUnsampled(t *testing.T) {
+	for _, tt := range []struct {
+		env  []string
+		want bool
+	}{
+		{nil, false},
+		{[]string{"CLROTEL_MAX_THREADS=1"}, false},
+		{[]string{"OTEL_TRACES_SAMPLER=always_off"}, true},
+		{[]string{"CLROTEL_SAMPLING_RULES=*.Main=never"}, true},
+		{[]string{"CLROTEL_SAMPLING_RULES="}, false},
+		{[]string{"OTEL_TRACES_SAMPLER=parentbased_always_on"}, false},
+	} {
+		if got := leavesUnsampled(tt.env); got != tt.want {
+			t.Errorf("leavesUnsampled(%q) = %v, want %v", tt.env, got, tt.want)
+		}
+	}
+	// Every value Vary picks that leaves traces unsampled is seen as such.
+	for _, s := range settings {
+		for _, v := range s.values[1:] {
+			kv := s.name + "=" + v
+			if strings.Contains(kv, "never") || strings.HasSuffix(kv, "always_off") {
+				if !leavesUnsampled([]string{kv}) {
+					t.Errorf("%s leaves traces unsampled, but leavesUnsampled says not", kv)
+				}
+			}
+		}
+	}
+}
