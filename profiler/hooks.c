@@ -161,6 +161,18 @@ static inline uint8_t root_kind(const clr_frame *under) { return under != NULL ?
 // no record, but judged and served as a recorded frame (FRAME_UNSAMPLED).
 static inline int unspanned(const clr_frame *f) { return f->recorded == FRAME_SHED || f->recorded == FRAME_UNSAMPLED; }
 
+// What the serving rule (serving.h) reads of frame f, as its call begins:
+// when (born), its level, whether it is in a unit of work; no calls, work
+// or serving yet. A recorded frame's and an unspanned one's alike.
+static inline void serving_begin(clr_frame *f, uint64_t born, uint32_t level, int unit) {
+    f->born = born;
+    f->children = 0;
+    f->queued = 0;
+    f->level = (uint16_t)(level < UINT16_MAX ? level : UINT16_MAX);
+    f->unit = (uint8_t)unit;
+    f->serving = 0;
+}
+
 // Whether the rule that folds hot methods judges a call whose span is (or
 // folds into) a child of frame up, recorded or shed (a shed trace's calls
 // are judged as the same calls recorded would be). Not when up is the
@@ -282,12 +294,7 @@ static inline void unspanned_frame(clr_frame *f, clr_fn *fn, const clr_frame *up
                                    uint32_t level, uint64_t born) {
     f->recorded = state;
     f->root = (uint8_t)root;
-    f->unit = (uint8_t)unit;
-    f->level = (uint16_t)(level < UINT16_MAX ? level : UINT16_MAX);
-    f->born = born;
-    f->children = 0;
-    f->queued = 0;
-    f->serving = 0;
+    serving_begin(f, born, level, unit);
     if (g_cfg.fold_min_calls == 0 || (fn->flags & (FN_FOLDED | FN_NEVER_FOLDED | FN_ASYNC | FN_CLOSURE_CTOR)))
         return;
     // A serving frame's call of a request's handler is never judged
@@ -446,12 +453,7 @@ static inline void frame_recorded(clr_slot *s, clr_frame *f, uint64_t ts, const 
                                   uint32_t level) {
     f->recorded = FRAME_RECORDED;
     f->start = ts;
-    f->born = ts;
-    f->children = 0;
-    f->queued = 0;
-    f->level = (uint16_t)(level < UINT16_MAX ? level : UINT16_MAX);
-    f->unit = (uint8_t)unit;
-    f->serving = 0;
+    serving_begin(f, ts, level, unit);
     f->root = 0;
     f->trace[0] = trace[0];
     f->trace[1] = trace[1];
