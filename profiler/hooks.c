@@ -575,6 +575,25 @@ static void continue_unwritten(clr_slot *s, clr_frame *f, uint32_t d, const uint
 // enumeration's span (iter_begin).
 enum { ASYNC_HANDLED = 0, ASYNC_NORMAL = 1, ASYNC_ITER_BEGIN = 2 };
 
+// A resume of an async loop (f, its frame, born and level set) counts
+// into its state machine's resumes field (wr, which held r) as a served
+// call, and the frame serves once the serving rule says so at now, or as
+// its earlier resumes did. Returns whether it begins serving at this one.
+static inline int resume_counted(clr_frame *f, volatile uint64_t *wr, uint64_t r, uint64_t now) {
+    // One thread runs a state machine's step at a time: a plain update.
+    uint64_t n = r & ASYNC_RESUMES_COUNT;
+    if (n < ASYNC_RESUMES_COUNT)
+        n++;
+    f->children = (uint32_t)n;
+    int begins = !(r & ASYNC_RESUMES_SERVING) && clr_serving_due(serving_rule(), f->born, f->level, f->children, now);
+    if (begins)
+        r |= ASYNC_RESUMES_SERVING;
+    if (r & ASYNC_RESUMES_SERVING)
+        f->serving = SERVE_CALLS | SERVE_WORK;
+    *wr = (r & ~ASYNC_RESUMES_COUNT) | n;
+    return begins;
+}
+
 // A resume of an async method whose state machine has the serving fields
 // (self: the state machine): a continuation that serves when its async
 // method does, counted by its resumes and aged from its call (serving.h):
@@ -590,21 +609,10 @@ __attribute__((noinline)) static void resume_serving(clr_slot *s, clr_frame *f, 
         record_continuation(s, f, fn, elt, d, 0, t, span);
     if (f->recorded != FRAME_RECORDED || (r & ASYNC_RESUMES_UNIT))
         return;
-    // One thread runs a state machine's step at a time: a plain update.
-    uint64_t n = r & ASYNC_RESUMES_COUNT;
-    if (n < ASYNC_RESUMES_COUNT)
-        n++;
     f->unit = 0;
     f->born = born;
-    f->children = (uint32_t)n;
-    if (r & ASYNC_RESUMES_SERVING) {
-        f->serving = SERVE_CALLS | SERVE_WORK;
-    } else if (clr_serving_due(serving_rule(), born, f->level, f->children, f->start)) {
-        f->serving = SERVE_CALLS | SERVE_WORK;
+    if (resume_counted(f, wr, r, f->start))
         begin_serving(s, f, f->start);
-        r |= ASYNC_RESUMES_SERVING;
-    }
-    *wr = (r & ~ASYNC_RESUMES_COUNT) | n;
 }
 
 // A resume of an async loop whose kickoff call was not recorded (its trace
@@ -620,16 +628,8 @@ __attribute__((noinline)) static int resume_unspanned(clr_slot *s, clr_frame *f,
     if (born == 0 || (r & ASYNC_RESUMES_UNIT))
         return 0;
     unspanned_frame(f, f->fn, NULL, state, ROOT_NONE, 0, level_under(s, d), born);
-    // One thread runs a state machine's step at a time: a plain update.
-    uint64_t n = r & ASYNC_RESUMES_COUNT;
-    if (n < ASYNC_RESUMES_COUNT)
-        n++;
-    f->children = (uint32_t)n;
-    if (!(r & ASYNC_RESUMES_SERVING) && clr_serving_due(serving_rule(), born, f->level, f->children, coarse_ns()))
-        r |= ASYNC_RESUMES_SERVING;
-    if (r & ASYNC_RESUMES_SERVING)
-        f->serving = SERVE_CALLS | SERVE_WORK;
-    *wr = (r & ~ASYNC_RESUMES_COUNT) | n;
+    // No span: nothing to send when it begins serving.
+    resume_counted(f, wr, r, coarse_ns());
     return 1;
 }
 

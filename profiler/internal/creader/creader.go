@@ -372,4 +372,3 @@ func LayoutCounts() (trusted, refused uint64) {
 
 // ResetLayoutCounts zeroes them.
 func ResetLayoutCounts() { C.clr_arg_layout_counts_reset() }
-
