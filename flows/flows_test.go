@@ -88,7 +88,7 @@ func TestDecide(t *testing.T) {
 		{"closure made in shared generic code", Facts{Name: ".ctor", HasThis: true, OwnerLinkFields: true, SharedLayout: true}, 0, false},
 		{"static method of a closure class", Facts{Name: "Helper", OwnerLinkFields: true, ExactLayout: true}, 0, false},
 		{"iterator method", Facts{Name: "Squares", StateMachineTracked: true}, Kickoff, false},
-		{"iterator made", Facts{Name: ".ctor", HasThis: true, OwnerIterFields: true, IterTracked: true, ExactLayout: true}, MoveNext, true},
+		{"iterator made", Facts{Name: ".ctor", HasThis: true, OwnerIterFields: true, IterTracked: true, ExactLayout: true}, MoveNext | IterStart, true},
 		{"iterator step", Facts{Name: "MoveNext", HasThis: true, OwnerIterFields: true, IterTracked: true, ExactLayout: true}, MoveNext | IterStep, true},
 		{"iterator disposed (explicit)", Facts{Name: "System.IDisposable.Dispose", HasThis: true, OwnerIterFields: true, IterTracked: true, ExactLayout: true}, MoveNext | IterEnd, true},
 		{"iterator disposed", Facts{Name: "Dispose", HasThis: true, OwnerIterFields: true, IterTracked: true, ExactLayout: true}, MoveNext | IterEnd, true},

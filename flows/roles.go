@@ -29,6 +29,9 @@ const (
 	// IterStep: an iterator's MoveNext (with MoveNext): what it returns
 	// counts the elements yielded and ends the enumeration.
 	IterStep
+	// IterStart: an iterator's enumerator's constructor (with MoveNext),
+	// called by its iterator method: where an enumeration begins.
+	IterStart
 )
 
 // Facts are what Decide needs to know of a method, from its metadata.
@@ -91,7 +94,7 @@ func Decide(f Facts) (r Role, offsets bool) {
 		case f.Name == "MoveNext":
 			return r | MoveNext | IterStep, true
 		case f.Name == ".ctor":
-			return r | MoveNext, true
+			return r | MoveNext | IterStart, true
 		case dispose:
 			return r | MoveNext | IterEnd, true
 		case r == 0:

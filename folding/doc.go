@@ -14,5 +14,7 @@
 // It also decides when folded methods are re-JIT-compiled without hooks
 // (ReJIT, Batcher): the profiler hands the batches to its ReJIT thread
 // (profiler/rejit.c), after which a folded call costs what an untraced
-// call costs and is no longer counted (KeyApproximate, ReJITNote).
+// call costs and is no longer counted (KeyApproximate, ReJITNote), and
+// which functions fold together (Groups: an iterator's, judged by its
+// MoveNext's steps in the hooks).
 package folding

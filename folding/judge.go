@@ -30,6 +30,9 @@ type Method struct {
 	// closure role, a work item's maker or run, a queuing method,
 	// Activity.Stop, an entry method), so they must stay.
 	Special bool
+	// WithIterator: it folded with its iterator (Groups): a Special one
+	// whose hooks are not needed any more.
+	WithIterator bool
 	// Rooted: a call of it began a trace. Its root calls are spans, so it
 	// keeps its hooks.
 	Rooted bool
@@ -102,10 +105,11 @@ func BudgetFolds(budget, spans uint32, c Counts) bool {
 
 // ReJITs reports whether a method is asked to be re-JIT-compiled without
 // hooks (profiler/rejit.go, rejit.c): with folding and ReJIT on, once the
-// rule folded it, unless it is special or rooted. The ReJIT thread then
+// rule folded it, unless it is special (but folded with its iterator) or
+// rooted. The ReJIT thread then
 // waits until no call of it is running: a new-code call of a method made
 // from an old-code one would unwind an exception under the same
 // FunctionID, which the hooks cannot tell apart.
 func (r Rule) ReJITs(m Method) bool {
-	return r.Hook().ReJIT && m.Folded && !m.Special && !m.Rooted
+	return r.Hook().ReJIT && m.Folded && (!m.Special || m.WithIterator) && !m.Rooted
 }

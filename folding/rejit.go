@@ -161,6 +161,10 @@ type ReJITLoop struct {
 	// Folded is then called only once every ScanEvery, and at every tick
 	// once the log is full.
 	Log FoldLog
+	// OnFolded, when set, is told of each function found folded, at each
+	// look that finds it, before it is batched: what folds with it
+	// (Groups) is folded there, and found at a later look.
+	OnFolded func(fn uint32)
 	// KeepHooks says whether a folded function keeps its hooks (nil: none
 	// does).
 	KeepHooks func(fn uint32) bool
@@ -182,6 +186,9 @@ func (l ReJITLoop) Run(stop <-chan struct{}) {
 	b := NewBatcher(l.Config)
 	added := false
 	add := func(fn uint32) {
+		if l.OnFolded != nil {
+			l.OnFolded(fn)
+		}
 		if l.KeepHooks == nil || !l.KeepHooks(fn) {
 			added = b.Add(fn) || added
 		}

@@ -3,6 +3,7 @@ package folding
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -297,5 +298,30 @@ func TestReJITLoopBacksOff(t *testing.T) {
 	want := []time.Duration{0, ms, 2 * ms, ms, ms, ms, 2 * ms, 4 * ms, 8 * ms}
 	if !reflect.DeepEqual(waits, want) {
 		t.Errorf("waits %v, want %v", waits, want)
+	}
+}
+
+// OnFolded hears of each function found folded before it is batched,
+// kept hooks or not, so that what folds with it folds before the batch is
+// asked for.
+func TestReJITLoopOnFolded(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	cfg := ReJIT{Enabled: true, Interval: 10 * time.Millisecond, MaxBatch: 8}
+	var events []string
+	l := ReJITLoop{Config: cfg, Warnf: t.Logf, Debugf: func(string, ...any) {},
+		Folded: func(add func(uint32)) {
+			for _, fn := range []uint32{1, 2} {
+				add(fn)
+			}
+		},
+		OnFolded:  func(fn uint32) { events = append(events, fmt.Sprint("folded ", fn)) },
+		KeepHooks: func(fn uint32) bool { return fn == 2 },
+		Submit: func(batch []uint32) int {
+			events = append(events, fmt.Sprint("batch ", batch))
+			return len(batch)
+		}}
+	runTicks(l, func(tick chan<- time.Time, _ <-chan struct{}) { tick <- t0 })
+	if want := []string{"folded 1", "folded 2", "batch [1]"}; !slices.Equal(events, want) {
+		t.Errorf("events %q, want %q", events, want)
 	}
 }

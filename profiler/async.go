@@ -30,6 +30,9 @@ type asyncRole struct {
 	// iterates: an iterator's step, the iterator method (its FunctionID)
 	// that the enumerations it begins are named after (flows.Iterators).
 	iterates uint64
+	// group: an iterator method, or a method of its enumerator, the
+	// enumerator's TypeDef: they fold together (folding.Groups).
+	group uint32
 }
 
 // apply gives the hooks' entry of a function its part.
@@ -63,9 +66,15 @@ func (p *profiler) asyncRoleOf(fid uint64, m *naming.Method) (asyncRole, error) 
 	roles, err := flows.Gather(fm, mod)
 	if roles.Iterator != 0 {
 		p.iterators.Add(m.ModuleID, roles.Iterator, fid)
+		r.group = roles.Iterator
 	}
 	if roles.Role&flows.IterStep != 0 {
 		r.iterates, _ = p.iterators.Method(m.ModuleID, m.OwnerToken)
+	}
+	if roles.Role&(flows.MoveNext|flows.Plumbing) != 0 && roles.Role&flows.Kickoff == 0 {
+		if _, ok := p.iterators.Method(m.ModuleID, m.OwnerToken); ok {
+			r.group = m.OwnerToken // a method of an iterator's enumerator
+		}
 	}
 	if roles.Role&(flows.ClosureCtor|flows.ClosureBody) != 0 {
 		// queue.c tells a closure by its class.

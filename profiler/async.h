@@ -9,8 +9,11 @@
 // (not yet written) or from anything else. An async state machine has two
 // more, for the serving rule (serving.h): when its async method was called
 // (unix ns), and its resumes with the marks below. An iterator's has the
-// first four.
+// first five, the fifth saying whether the fold rule judges the steps of
+// its enumeration (hooks.c iter_judges). The hooks see the four and where
+// the fifth is (ASYNC_WORDS).
 enum { ASYNC_FIELDS = 4, ASYNC_FIELD_BORN = 4, ASYNC_FIELD_RESUMES = 5, ASYNC_LOOP_FIELDS = 6 };
+enum { ASYNC_ITER_FIELDS = 5, ASYNC_WORDS = ASYNC_FIELDS + 1 };
 #define ASYNC_RESUMES_UNIT (1ull << 63)    // the async method is in a unit of work's trace: never serving
 #define ASYNC_RESUMES_SERVING (1ull << 62) // it serves: calls under its resumes begin traces of their own
 #define ASYNC_RESUMES_COUNT 0xffffffffull
@@ -36,7 +39,7 @@ void clr_async_module_loading(uintptr_t mid);
 enum { ASYNC_KIND_STATE_MACHINE = 0, ASYNC_KIND_CLOSURE = 1, ASYNC_KIND_ITERATOR = 2 };
 // How many fields a type of that kind is given.
 static inline int clr_async_field_count(int kind) {
-    return kind == ASYNC_KIND_CLOSURE ? CLOSURE_FIELDS : kind == ASYNC_KIND_STATE_MACHINE ? ASYNC_LOOP_FIELDS : ASYNC_FIELDS;
+    return kind == ASYNC_KIND_CLOSURE ? CLOSURE_FIELDS : kind == ASYNC_KIND_STATE_MACHINE ? ASYNC_LOOP_FIELDS : ASYNC_ITER_FIELDS;
 }
 // Which of the fields (0..count-1) of a type of that kind a field name is,
 // or -1.

@@ -166,6 +166,14 @@ enum {
 // Folded and asked to be re-JIT-compiled without hooks (rejit.c): its new
 // code's calls reach no hook, so folded counts stop at that point.
 enum { FN_REJIT = 0x1000, FN_UNHOOKED = 0x2000 }; // FN_UNHOOKED: its new code is installed
+// Folded with its iterator (set by Go with FN_FOLDED once the iterator's
+// MoveNext folded: hooks.c iter_step_judge): an iterator method or a
+// method of its enumerator other than Dispose, whose role otherwise keeps
+// its hooks. It may be re-JIT-compiled without.
+enum { FN_ITER_FOLDED = 1 << 14 };
+// With FN_ASYNC_MOVENEXT: an iterator's enumerator's constructor, called by
+// its iterator method (a state machine's first step is its MoveNext).
+enum { FN_ITER_START = 1 << 15 };
 // Methods the rule never folds, nor re-JIT-compiles (their hooks do more
 // than count): async and closure roles, Activity.Stop.
 // Hooked for what they carry, never a span nor a counted call.
@@ -361,6 +369,10 @@ typedef struct clr_frame {
     // Timed for the fold rule as one of UNSPANNED_TIMED calls that make
     // no span (hooks.c, unspanned_timed): judged as that many.
     uint8_t sampled;
+    // An iterator's step (FN_ITER_STEP) timed for the fold rule, which
+    // judges the iterator by its steps at its Leave (hooks.c
+    // iter_step_judge). Any other frame: 0.
+    uint8_t iter_judged;
     // Any frame: which trace it is in, for the fold rule to tell a
     // method called again in one trace from one called once in each
     // (hooks.c, judge_call): a recorded frame's trace id's first word, a
@@ -537,6 +549,12 @@ uint64_t clr_folded_calls(void);
 // Folding (fold.c). Go marks a function folded; the hooks then count its
 // calls under a recorded span into that span instead of recording them.
 void clr_fn_fold(clr_fn *fn);
+// Folds fn with its iterator (FN_ITER_FOLDED, then as clr_fn_fold): Go,
+// when the iterator's MoveNext folded (hooks.c iter_step_judge).
+void clr_fn_fold_with_iterator(clr_fn *fn);
+// Exempts fn from folding (FN_FOLD_EXEMPT): Go, for the functions of an
+// iterator one of which is exempt (folding.Groups).
+void clr_fn_exempt(clr_fn *fn);
 // The log of methods folded (fold.c): how many have folded, and the i-th's
 // index + 1 (0: not stored yet, or past FOLD_LOG_CAP). Reset is for tests.
 enum { FOLD_LOG_CAP = 1 << 16 };
@@ -571,7 +589,8 @@ static inline int clr_budget_folds(uint32_t budget, uint32_t spans, const clr_fn
 // not one whose hooks do more than count its calls, nor one a call of
 // which began a trace (its root calls are spans).
 static inline int clr_rejit_wanted(const clr_fn *fn) {
-    return atomic_load_explicit(&fn->roots, memory_order_relaxed) == 0 && !(fn->flags & FN_NEVER_FOLDED);
+    return atomic_load_explicit(&fn->roots, memory_order_relaxed) == 0 &&
+           (!(fn->flags & FN_NEVER_FOLDED) || (fn->flags & FN_ITER_FOLDED));
 }
 uint64_t clr_fn_folded_calls(const clr_fn *fn);
 uint64_t clr_fn_folded_ns(const clr_fn *fn);

@@ -32,6 +32,14 @@ void clr_fn_fold(clr_fn *fn) {
         atomic_store_explicit(&g_fold_log[i], fn->index + 1, memory_order_release);
 }
 
+void clr_fn_fold_with_iterator(clr_fn *fn) {
+    // Before FN_FOLDED: the re-JIT thread reads both once it sees it.
+    __atomic_fetch_or(&fn->flags, FN_ITER_FOLDED, __ATOMIC_RELEASE);
+    clr_fn_fold(fn);
+}
+
+void clr_fn_exempt(clr_fn *fn) { __atomic_fetch_or(&fn->flags, FN_FOLD_EXEMPT, __ATOMIC_RELEASE); }
+
 uint32_t clr_folds(void) { return atomic_load_explicit(&g_fold_n, memory_order_acquire); }
 
 uint32_t clr_fold_logged(uint32_t i) {

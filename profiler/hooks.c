@@ -638,7 +638,7 @@ __attribute__((noinline)) static int resume_unspanned(clr_slot *s, clr_frame *f,
 // its async fields (w) and where its fields are (*off; exact is the room
 // for them in shared generic code, whose fields are where the call's
 // exact class has them: flowlayout.h).
-static inline uintptr_t async_this(clr_fn *fn, uintptr_t elt, volatile uint64_t *w[ASYNC_FIELDS],
+static inline uintptr_t async_this(clr_fn *fn, uintptr_t elt, volatile uint64_t *w[ASYNC_WORDS],
                                    uint16_t exact[FLOW_LAYOUT_FIELDS], const uint16_t **off) {
     uintptr_t self = 0;
     *off = fn->flow_off;
@@ -649,10 +649,60 @@ static inline uintptr_t async_this(clr_fn *fn, uintptr_t elt, volatile uint64_t 
     } else {
         self = clr_elt_this(&g_rt, fn->function_id, elt);
     }
-    if (self != 0)
+    if (self != 0) {
         for (int i = 0; i < ASYNC_FIELDS; i++)
             w[i] = (volatile uint64_t *)(self + (*off)[i]);
+        w[ASYNC_FIELD_BORN] = (*off)[ASYNC_FIELD_BORN] != 0 ? (volatile uint64_t *)(self + (*off)[ASYNC_FIELD_BORN]) : NULL;
+    }
     return self;
+}
+
+// An iterator is judged by its steps (each MoveNext call), not by its
+// enumerations: an enumeration's span lasts from the iterator's call to
+// its Dispose, so it holds the loop that consumes it (a visitor's foreach
+// over a node's children lasts as long as the visit). A hot iterator whose
+// steps are short is a tiny producer, folded as a hot, short method is:
+// its enumerations make no span, and its enumerator's methods lose their
+// hooks with its iterator method (Go, folding.Groups), but for Dispose,
+// where an enumeration still open ends.
+//
+// As judge_call judges a method called again in one trace, only the
+// steps of an iterator's enumerations after its first in a trace are
+// judged (one enumerated once in each request keeps its spans): where an
+// enumeration begins (fn: its constructor or the step that begins it, in
+// the trace key says), whether its steps will be; the enumerator's
+// ASYNC_FIELD_BORN field keeps the answer for its steps.
+static inline uint64_t iter_judges(clr_fn *fn, uint64_t key) {
+    if (g_cfg.fold_min_calls == 0)
+        return 0;
+    if (atomic_load_explicit(&fn->judged_trace, memory_order_relaxed) == key)
+        return 1;
+    atomic_store_explicit(&fn->judged_trace, key, memory_order_relaxed);
+    return 0;
+}
+
+// A step is timed as unspanned_timed times calls that make no span: each
+// until its MoveNext has had as many judged as the rule asks for, then 1
+// in UNSPANNED_TIMED, judged as that many, so that an iterator that does
+// not fold costs no clock read at most of its steps. A recorded step's
+// start is its continuation's; a folded one's is read here.
+static inline void iter_step_timed(clr_frame *f, clr_fn *fn, int recorded) {
+    if (atomic_load_explicit(&fn->stat_calls, memory_order_relaxed) >= g_cfg.fold_min_calls) {
+        uint32_t n = atomic_load_explicit(&fn->unspanned_seen, memory_order_relaxed) + 1;
+        atomic_store_explicit(&fn->unspanned_seen, n, memory_order_relaxed);
+        if (n & (UNSPANNED_TIMED - 1))
+            return;
+        f->sampled = 1;
+    }
+    if (!recorded)
+        f->start = now_ns();
+    f->iter_judged = 1;
+}
+
+// The Leave of a step timed for the rule (f, at end).
+static inline void iter_step_judge(const clr_frame *f, uint64_t end) {
+    if (end > f->start)
+        clr_fold_judge(&g_cfg, f->fn, end - f->start, f->sampled ? UNSPANNED_TIMED : 1);
 }
 
 // The mark a state machine's first step leaves on it when its kickoff
@@ -677,7 +727,7 @@ static uint64_t kickoff_mark(uint32_t kickoff_state) {
 // Returns ASYNC_NORMAL when the call is to be traced as any other (a state
 // machine the profiler could not pair with its kickoff call), or
 // ASYNC_ITER_BEGIN with w the enumerator's fields.
-static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uint32_t d, volatile uint64_t *w[ASYNC_FIELDS]) {
+static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uint32_t d, volatile uint64_t *w[ASYNC_WORDS]) {
     clr_frame *parent = d > 0 ? &s->stack[d - 1] : NULL;
     if (fn->flags & FN_ASYNC_COMPLETE) {
         // SetResult/SetException end the task of the MoveNext that calls
@@ -717,6 +767,8 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
         if (check == ASYNC_FOLDED) {
             // No span to continue: a step as plain code of its caller.
             f->recorded = FRAME_PASS;
+            if ((fn->flags & FN_ITER_STEP) && w[ASYNC_FIELD_BORN] != NULL && *w[ASYNC_FIELD_BORN] != 0)
+                iter_step_timed(f, fn, 0);
             return ASYNC_HANDLED;
         }
         if (check != 0)
@@ -747,6 +799,8 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
                 // across its resumes.
                 *(volatile uint64_t *)(self + off[ASYNC_FIELD_BORN]) = parent->start;
                 *(volatile uint64_t *)(self + off[ASYNC_FIELD_RESUMES]) = parent->unit ? ASYNC_RESUMES_UNIT : 0;
+            } else if ((fn->flags & FN_ITER_START) && w[ASYNC_FIELD_BORN] != NULL) {
+                *w[ASYNC_FIELD_BORN] = iter_judges(fn, parent->trace_key);
             }
             parent->async_linked = 1;
             record_continuation(s, f, fn, elt, d, 0, parent->trace, parent->span);
@@ -779,6 +833,8 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
         } else if (mark == ASYNC_DROPPED) {
             f->recorded = FRAME_DROPPED;
         }
+        if ((fn->flags & FN_ITER_START) && w[ASYNC_FIELD_BORN] != NULL && mark == ASYNC_FOLDED)
+            *w[ASYNC_FIELD_BORN] = iter_judges(fn, parent->trace_key);
         return ASYNC_HANDLED;
     }
     if (check != clr_async_check(t[0], t[1], span))
@@ -799,6 +855,8 @@ static int async_enter(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uin
         return ASYNC_HANDLED;
     }
     record_continuation(s, f, fn, elt, d, 0, t, span);
+    if ((fn->flags & FN_ITER_STEP) && f->recorded == FRAME_RECORDED && w[ASYNC_FIELD_BORN] != NULL && *w[ASYNC_FIELD_BORN] != 0)
+        iter_step_timed(f, fn, 1);
     return ASYNC_HANDLED;
 }
 
@@ -1417,7 +1475,7 @@ __attribute__((always_inline)) static inline void enter_call(clr_slot *s, clr_fr
 // span to the later steps and to Dispose, or say what they are (under an
 // unsampled, folded, shed or dropped call: as the call itself was).
 __attribute__((noinline)) static void iter_begin(clr_slot *s, clr_frame *f, clr_fn *fn, uintptr_t elt, uint32_t d,
-                                                 const clr_frame *flow, const clr_frame *run, volatile uint64_t *w[ASYNC_FIELDS]) {
+                                                 const clr_frame *flow, const clr_frame *run, volatile uint64_t *w[ASYNC_WORDS]) {
     enter_call(s, f, fn, elt, d, flow, run, 1);
     uint64_t mark;
     switch (f->recorded) {
@@ -1426,6 +1484,8 @@ __attribute__((noinline)) static void iter_begin(clr_slot *s, clr_frame *f, clr_
         *w[1] = f->trace[1];
         *w[2] = f->span;
         *w[3] = clr_async_check(f->trace[0], f->trace[1], f->span);
+        if (w[ASYNC_FIELD_BORN] != NULL)
+            *w[ASYNC_FIELD_BORN] = iter_judges(fn, f->trace_key);
         return;
     case FRAME_FOLDED:
         mark = ASYNC_FOLDED;
@@ -1441,6 +1501,8 @@ __attribute__((noinline)) static void iter_begin(clr_slot *s, clr_frame *f, clr_
         break;
     }
     *w[3] = mark;
+    if (w[ASYNC_FIELD_BORN] != NULL && mark == ASYNC_FOLDED)
+        *w[ASYNC_FIELD_BORN] = iter_judges(fn, f->trace_key);
 }
 
 // Tail calls. The JIT may compile a call in tail position as a jump: the
@@ -1548,7 +1610,7 @@ __attribute__((noinline, cold)) static int unrecorded_call(clr_fn *fn, uintptr_t
     // A step taken as a plain call (ASYNC_NORMAL) is one, but for the
     // compiler's plumbing (an iterator's constructor), a transparent frame.
     int plain = !(fn->flags & FN_NOT_A_CALL);
-    volatile uint64_t *w[ASYNC_FIELDS];
+    volatile uint64_t *w[ASYNC_WORDS];
     uint16_t exact[FLOW_LAYOUT_FIELDS];
     const uint16_t *off;
     if (async_this(fn, elt, w, exact, &off) == 0)
@@ -1630,6 +1692,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     f->called = 0;
     f->busy_child = 0;
     f->sampled = 0;
+    f->iter_judged = 0;
     f->trace_key = d > 0 ? s->stack[d - 1].trace_key : 0;
     if (d > 0 && s->stack[d - 1].called < 2)
         s->stack[d - 1].called++;
@@ -1654,7 +1717,7 @@ void clr_on_enter(clr_fn *fn, uintptr_t elt) {
     int unsafe_queue = 0;
     d = below_pass(s, d, &flow, &run, &unsafe_queue);
     if (fn->flags & (FN_ASYNC_MOVENEXT | FN_ASYNC_COMPLETE)) {
-        volatile uint64_t *w[ASYNC_FIELDS];
+        volatile uint64_t *w[ASYNC_WORDS];
         int a = async_enter(s, f, fn, elt, d, w);
         if (a == ASYNC_HANDLED)
             return;
@@ -1703,6 +1766,11 @@ static void pop_one(clr_slot *s, uint16_t kind, clr_fn *fn, uintptr_t elt) {
     if (d >= g_cfg.stack_cap)
         return;
     clr_frame *f = &s->stack[d];
+    if (__builtin_expect(f->iter_judged, 0)) {
+        f->iter_judged = 0;
+        if (kind == REC_LEAVE)
+            iter_step_judge(f, now_ns());
+    }
     if (d > 0 && is_unit(f))
         unit_call(s, f, d);
     if (f->recorded == FRAME_FOLDED) {

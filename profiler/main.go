@@ -80,6 +80,7 @@ type profiler struct {
 	ambient   *ambientState   // joining the caller's trace (Activity.Current)
 	queue     queueState      // work queued with the flow suppressed (queue.c)
 	iterators flows.Iterators // iterators traced as one span per enumeration
+	groups    folding.Groups  // an iterator's functions, which fold together
 }
 
 var prof *profiler
@@ -290,14 +291,21 @@ func (p *profiler) function(fid uint64, placeholder *C.clr_fn) (f *function) {
 			f = nil
 		}
 	}()
-	return p.funcs.lookupOrAdd(fid, func(index uint32) *function {
+	fresh, at := false, uint32(0)
+	f = p.funcs.lookupOrAdd(fid, func(index uint32) *function {
 		f := p.newFunction(fid, index)
 		if placeholder != nil && f.c != nil {
 			C.clr_fn_adopt(placeholder, f.c)
 			f.c = placeholder
 		}
+		fresh, at = f.c != nil, index
 		return f
 	})
+	if fresh {
+		// Once the table has it: a group that folds meanwhile finds it.
+		p.joinGroup(f, at)
+	}
+	return f
 }
 
 func (p *profiler) newFunction(fid uint64, index uint32) *function {
@@ -342,6 +350,10 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	}
 	f.method = bridgeMethod(m)
 	f.iterates, f.class = role.iterates, m.ClassID
+	if role.group != 0 {
+		f.group = folding.GroupKey{Module: m.ModuleID, Type: role.group}
+		f.judge = role.flags&selection.FnIterStep != 0
+	}
 	if p.shapes != nil {
 		if mf, err := p.resolver.MetadataForm(m); err == nil {
 			f.meta = &mf

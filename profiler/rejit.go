@@ -25,7 +25,8 @@ func (p *profiler) reJITLoop(stop <-chan struct{}) {
 				}
 			})
 		},
-		Log: foldLog{},
+		Log:      foldLog{},
+		OnFolded: p.iterFolded,
 		KeepHooks: func(i uint32) bool {
 			f := p.funcs.At(i)
 			return f == nil || f.c == nil || p.keepHooks(f)

@@ -27,6 +27,12 @@ const (
 	// hooks; its new code installed.
 	FnReJIT    Flags = 0x1000
 	FnUnhooked Flags = 0x2000
+	// Set by Go with FnFolded: folded with its iterator (folding.Groups),
+	// re-JIT-compiled without hooks although its role keeps them otherwise.
+	FnIterFolded Flags = 1 << 14
+	// With FnAsyncMoveNext: an iterator's enumerator's constructor
+	// (flows.IterStart).
+	FnIterStart Flags = 1 << 15
 	// Activity.Stop: no span, a record of the Activity.
 	FnActivityStop Flags = 1 << 16
 	// A method that queues work; one that never flows the context.
@@ -62,7 +68,8 @@ const (
 
 	// Hooked for what they carry: never a span nor a counted call.
 	FnNotACall = FnActivityStop | FnQueue | FnWorkMake | FnWorkRun | FnPlumbing
-	// Never folded nor re-JIT-compiled: their hooks do more than count.
+	// Never folded by their own calls nor re-JIT-compiled: their hooks do
+	// more than count (an iterator's fold with it: FnIterFolded).
 	FnNeverFolded = FnLinked | FnNotACall | FnEntry
 )
 
@@ -73,7 +80,7 @@ var roleFlags = []struct {
 }{
 	{flows.Kickoff, FnAsyncKickoff}, {flows.MoveNext, FnAsyncMoveNext}, {flows.Complete, FnAsyncComplete},
 	{flows.ClosureCtor, FnClosureCtor}, {flows.ClosureBody, FnClosureBody}, {flows.IterEnd, FnIterEnd},
-	{flows.Plumbing, FnPlumbing}, {flows.IterStep, FnIterStep},
+	{flows.Plumbing, FnPlumbing}, {flows.IterStep, FnIterStep}, {flows.IterStart, FnIterStart},
 }
 
 // RoleFlags are the flags of a method's parts in flows; loop: it is an

@@ -1,6 +1,8 @@
 package e2e
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -126,4 +128,82 @@ func others(spans []otlpsink.Span) []string {
 		}
 	}
 	return out
+}
+
+// An iterator is judged by its steps: one whose steps are short, enumerated
+// again and again in one trace, folds (its later enumerations make no
+// span) and its iterator method and enumerator lose their hooks, however
+// long the loop that consumes it runs; one whose steps are long keeps a
+// span per enumeration, and so does one that each trace enumerates once.
+func TestHotIteratorFolds(t *testing.T) {
+	const n = 2000
+	const hotNS = "HotIterators.exe!Acme.Hot."
+	forEachRuntime(t, func(t *testing.T, rt dotnetRuntime) {
+		plain := runApp(t, rt, "HotIterators", []string{fmt.Sprint(n)}, runOpts{})
+		for _, capture := range []string{"on", "off"} {
+			t.Run("capture="+capture, func(t *testing.T) {
+				env := map[string]string{"CLROTEL_CAPTURE": capture, "CLROTEL_EXPORT_CPU_PERCENT": "0",
+					"CLROTEL_MAX_SPANS_PER_TRACE": "0", "CLROTEL_LOG_LEVEL": "debug"}
+				r := runApp(t, rt, "HotIterators", []string{fmt.Sprint(n)}, runOpts{profiler: true, env: env})
+				if plain.ExitCode != 0 || r.ExitCode != 0 || r.Stdout != plain.Stdout {
+					t.Fatalf("exit %d/%d, stdout %q, untraced %q\n%s", r.ExitCode, plain.ExitCode, r.Stdout, plain.Stdout, r.Stderr)
+				}
+				if a := readAccount(t, r.Stderr); a.dropped != 0 {
+					t.Errorf("%d calls dropped", a.dropped)
+				}
+				// n enumerations and the enumerable's two: the first ones
+				// are spans, until the rule has seen enough steps.
+				tiny := len(byName(r.Spans, hotNS+"Seq.Tiny(Int32 n)"))
+				if tiny == 0 || tiny >= n {
+					t.Errorf("%d spans of Tiny's enumerations, want some, fewer than %d", tiny, n)
+				}
+				if !strings.Contains(r.Stderr, "folded with its iterator's steps") || !strings.Contains(r.Stderr, "<Tiny>c__Iterator") {
+					t.Errorf("Tiny's iterator did not fold with its steps:\n%s", grepLines(r.Stderr, "folded with its iterator"))
+				}
+				m := rejitNoteRE.FindStringSubmatch(r.Stderr)
+				if m == nil {
+					t.Fatalf("no re-JIT line in the exit summary:\n%s", r.Stderr)
+				}
+				if installed, _ := strconv.Atoi(m[1]); installed < 3 {
+					t.Errorf("%s: want Tiny, its enumerator's constructor and MoveNext re-JIT-compiled", m[0])
+				}
+				for _, keep := range []string{"Slow", "Once"} {
+					if got := len(byName(r.Spans, hotNS+"Seq."+keep+"(Int32 n)")); got != 300 {
+						t.Errorf("%d spans of %s's enumerations, want all 300", got, keep)
+					}
+					if strings.Contains(grepLines(r.Stderr, "folded with its iterator"), "<"+keep+">") {
+						t.Errorf("%s's iterator folded", keep)
+					}
+				}
+				t.Logf("Tiny: %d of %d enumerations spans; %s", tiny, n+2, m[0])
+			})
+		}
+		// Named in CLROTEL_FOLD_EXEMPT, the iterator method keeps every
+		// enumeration's span, though the rule judges its MoveNext.
+		t.Run("exempt", func(t *testing.T) {
+			env := map[string]string{"CLROTEL_FOLD_EXEMPT": "Acme.Hot.Seq.Tiny", "CLROTEL_EXPORT_CPU_PERCENT": "0",
+				"CLROTEL_MAX_SPANS_PER_TRACE": "0", "CLROTEL_LOG_LEVEL": "debug"}
+			r := runApp(t, rt, "HotIterators", []string{fmt.Sprint(n)}, runOpts{profiler: true, env: env})
+			if r.ExitCode != 0 || r.Stdout != plain.Stdout {
+				t.Fatalf("exit %d, stdout %q, untraced %q\n%s", r.ExitCode, r.Stdout, plain.Stdout, r.Stderr)
+			}
+			if tiny := len(byName(r.Spans, hotNS+"Seq.Tiny(Int32 n)")); tiny != n+2 {
+				t.Errorf("%d spans of Tiny's enumerations, want all %d", tiny, n+2)
+			}
+			if l := grepLines(r.Stderr, "folded with its iterator"); strings.Contains(l, "<Tiny>") {
+				t.Errorf("Tiny's iterator folded though exempt: %s", l)
+			}
+		})
+	})
+}
+
+// grepLines is the lines of s that contain part.
+func grepLines(s, part string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, part) {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }

@@ -31,6 +31,8 @@ var goFnFlags = map[string]struct {
 	"FN_LINKED":          {"FnLinked", selection.FnLinked},
 	"FN_REJIT":           {"FnReJIT", selection.FnReJIT},
 	"FN_UNHOOKED":        {"FnUnhooked", selection.FnUnhooked},
+	"FN_ITER_FOLDED":     {"FnIterFolded", selection.FnIterFolded},
+	"FN_ITER_START":      {"FnIterStart", selection.FnIterStart},
 	"FN_ACTIVITY_STOP":   {"FnActivityStop", selection.FnActivityStop},
 	"FN_QUEUE":           {"FnQueue", selection.FnQueue},
 	"FN_QUEUE_UNSAFE":    {"FnQueueUnsafe", selection.FnQueueUnsafe},

@@ -39,6 +39,7 @@ const (
 	FlagFolded      = C.FN_FOLDED
 	FlagExempt      = C.FN_FOLD_EXEMPT
 	FlagNeverFolded = C.FN_NEVER_FOLDED
+	FlagIterFolded  = C.FN_ITER_FOLDED
 )
 
 // Fn is a clr_fn as the hooks hold it, in C memory.

@@ -13,11 +13,12 @@ import (
 func method(f Fn, roots uint32) folding.Method {
 	fl := f.Flags()
 	return folding.Method{
-		Counts:  folding.Counts{Calls: f.Calls(), Long: f.Slow()},
-		Folded:  fl&FlagFolded != 0,
-		Exempt:  fl&FlagExempt != 0,
-		Special: fl&FlagNeverFolded != 0,
-		Rooted:  roots != 0,
+		Counts:       folding.Counts{Calls: f.Calls(), Long: f.Slow()},
+		Folded:       fl&FlagFolded != 0,
+		Exempt:       fl&FlagExempt != 0,
+		Special:      fl&FlagNeverFolded != 0,
+		WithIterator: fl&FlagIterFolded != 0,
+		Rooted:       roots != 0,
 	}
 }
 

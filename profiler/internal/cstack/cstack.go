@@ -237,6 +237,7 @@ typedef struct {
 	uintptr_t sp;  // where the runtime's ELT block is on the thread's stack
 	int obj;       // with objects: the call's `this` (1..MAX_OBJS), 0 none
 	int ret;       // with objects: what a Leave returns
+	int fresh;     // with objects: obj is a new object (zeroed first)
 } event;
 
 enum { MAX_FNS = 8 };
@@ -256,6 +257,9 @@ typedef struct {
 	uint32_t serving_children; // the serving rule's calls (0: the base config's)
 	int *tails;                // per function, 1 + the function it calls in tail position (0: none)
 	int first;                 // FIRST_*: how the first event's root is decided
+	uint32_t fold_min_calls;   // the fold rule (0: off, the base config)
+	uint64_t fold_max_ns;
+	uint32_t fn_flags[MAX_FNS]; // at the end: each function's flags
 	// After each event: the ring's head (bytes written) and the bytes the
 	// hooks keep for records still to come; at the end, the records the
 	// events after the first wrote, at most MAX_RECS.
@@ -305,6 +309,8 @@ static void *replay_thread(void *arg) {
 		uintptr_t elt = e->sp;
 		if (r->objects) {
 			elt = (uintptr_t)&g_elt_area[e->sp % ELT_AREA];
+			if (e->fresh && e->obj > 0 && e->obj <= MAX_OBJS)
+				memset(g_objs[e->obj - 1], 0, sizeof g_objs[0]);
 			g_cur_this = e->obj > 0 && e->obj <= MAX_OBJS ? (uintptr_t)g_objs[e->obj - 1] : 0;
 			g_cur_ret = (uint64_t)e->ret;
 		}
@@ -326,6 +332,8 @@ static void *replay_thread(void *arg) {
 			r->top[i] = s == NULL || s->depth == 0 ? -1 : (int)s->stack[s->depth - 1].recorded;
 	}
 	atomic_store(&clr_strategy_ptr, NULL);
+	for (int i = 0; i < MAX_FNS; i++)
+		r->fn_flags[i] = local[i].flags;
 	r->nleft = 0;
 	r->dropped = s == NULL ? 0 : atomic_load_explicit(&s->dropped, memory_order_relaxed) - base;
 	for (uint32_t d = 0; s != NULL && d < s->depth; d++)
@@ -517,16 +525,20 @@ static void replay_tails(replay_t *r, const int *tails, int n) {
 }
 
 static int replay(replay_t *r) {
-	if (r->serving_children != 0) {
+	int own = r->serving_children != 0 || r->fold_min_calls != 0;
+	if (own) {
 		clr_capture_config cfg = g_base_cfg;
-		cfg.serving_children = r->serving_children;
+		if (r->serving_children != 0)
+			cfg.serving_children = r->serving_children;
+		cfg.fold_min_calls = r->fold_min_calls;
+		cfg.fold_max_ns = r->fold_max_ns;
 		clr_hooks_init(&g_fake_rt, g_tab, &cfg);
 	}
 	pthread_t th;
 	int ok = pthread_create(&th, NULL, replay_thread, r) == 0;
 	if (ok)
 		pthread_join(th, NULL);
-	if (r->serving_children != 0)
+	if (own)
 		clr_hooks_init(&g_fake_rt, g_tab, &g_base_cfg);
 	return ok ? r->nleft : -1;
 }
@@ -572,6 +584,7 @@ type Event struct {
 	SP    uint64
 	This  int
 	Ret   bool
+	Fresh bool // This is a new object: its fields zero
 }
 
 // Replay runs evs on a new thread and returns the shadow stack's depth
@@ -601,7 +614,8 @@ func ReplayFlags(evs []Event, flags []uint32) (depths []int, left []int, top []i
 // Replayed is what ReplayObjects saw.
 type Replayed struct {
 	Depths, Left, Top []int
-	Dropped           uint64 // calls the thread counted dropped
+	FnFlags           []uint32 // each function's flags at the end (capture.h FN_*)
+	Dropped           uint64   // calls the thread counted dropped
 	// After each event: the ring's head (bytes written) and the bytes kept
 	// for records still to come (clr_slot.reserved).
 	Heads    []uint64
@@ -686,6 +700,10 @@ const (
 	IterCtor = uint32(C.FN_SELECTED | C.FN_ASYNC_MOVENEXT | C.FN_PLUMBING)
 	IterStep = uint32(C.FN_SELECTED | C.FN_ASYNC_MOVENEXT | C.FN_ITER_STEP)
 	IterEnd  = uint32(C.FN_SELECTED | C.FN_ASYNC_MOVENEXT | C.FN_ITER_END)
+	// An iterator's enumerator's constructor as the profiler flags it: the
+	// start of an enumeration, whose steps the fold rule judges.
+	IterStart = IterCtor | uint32(C.FN_ITER_START)
+	FnFolded  = uint32(C.FN_FOLDED)
 	// AsyncLoopStep: the MoveNext of an async method whose state machine
 	// has the serving fields (words 4 and 5).
 	AsyncLoopStep = uint32(C.FN_SELECTED | C.FN_ASYNC_MOVENEXT | C.FN_ASYNC_LOOP)
@@ -697,6 +715,16 @@ func replay(evs []Event, flags []uint32, objects bool, servingChildren uint32, t
 }
 
 func replayWith(evs []Event, flags []uint32, objects bool, servingChildren uint32, tails []int, first int) Replayed {
+	return replayFold(evs, flags, objects, servingChildren, tails, first, 0, 0)
+}
+
+// ReplayFolding is ReplayObjects under the fold rule (minCalls calls, at
+// most 1 in 100 of maxNs or more); Replayed.FnFlags says which folded.
+func ReplayFolding(evs []Event, flags []uint32, minCalls uint32, maxNs uint64) Replayed {
+	return replayFold(evs, flags, true, 0, nil, 0, minCalls, maxNs)
+}
+
+func replayFold(evs []Event, flags []uint32, objects bool, servingChildren uint32, tails []int, first int, minCalls uint32, maxNs uint64) Replayed {
 	var r Replayed
 	if len(evs) == 0 {
 		return r
@@ -718,6 +746,9 @@ func replayWith(evs []Event, flags []uint32, objects bool, servingChildren uint3
 		if e.Ret {
 			ce[i].ret = 1
 		}
+		if e.Fresh {
+			ce[i].fresh = 1
+		}
 	}
 	if flags != nil {
 		cf := make([]C.uint32_t, len(flags))
@@ -738,6 +769,7 @@ func replayWith(evs []Event, flags []uint32, objects bool, servingChildren uint3
 	}
 	cr.serving_children = C.uint32_t(servingChildren)
 	cr.first = C.int(first)
+	cr.fold_min_calls, cr.fold_max_ns = C.uint32_t(minCalls), C.uint64_t(maxNs)
 	n := C.replay(cr)
 	depth, top := unsafe.Slice(cr.depth, len(evs)), unsafe.Slice(cr.top, len(evs))
 	head, reserved := unsafe.Slice(cr.head, len(evs)), unsafe.Slice(cr.reserved, len(evs))
@@ -757,6 +789,9 @@ func replayWith(evs []Event, flags []uint32, objects bool, servingChildren uint3
 		r.Records = append(r.Records, Record{Kind: uint16(w[0]), Flags: uint16(w[0] >> 16), Fn: uint32(w[1]), Time: uint32(w[2]), Size: uint32(w[3])})
 	}
 	r.Dropped = uint64(cr.dropped)
+	for _, f := range cr.fn_flags {
+		r.FnFlags = append(r.FnFlags, uint32(f))
+	}
 	for o := 0; objects && o < C.MAX_OBJS; o++ {
 		var w [4]uint64
 		for i := range w {

@@ -749,3 +749,95 @@ func TestUnexportedLoopServes(t *testing.T) {
 		}
 	}
 }
+
+// The fold rule judges an iterator by its steps (each MoveNext call), in
+// the enumerations after its first in a trace: hot and short, its MoveNext
+// folds (Go then folds the iterator method and its enumerator with it),
+// whether its enumerations are recorded or folded; one enumerated once in
+// each trace, or whose steps are long, does not. Once MoveNext is folded,
+// an enumeration begun at its first MoveNext folds too.
+func TestIteratorFoldsByItsSteps(t *testing.T) {
+	const (
+		root = iota
+		wrap // a call the enumerations are made under
+		iter // the iterator method
+		ctor // its enumerator's constructor
+		step // its MoveNext
+		dispose
+	)
+	const minCalls = 20
+	flags := func(wrapFlags, stepFlags uint32) []uint32 {
+		return []uint32{root: Selected, wrap: wrapFlags, iter: Kickoff, ctor: IterStart, step: stepFlags, dispose: IterEnd}
+	}
+	// An enumeration of three elements on a new enumerator (object 1),
+	// made by the iterator method's call and disposed by its caller.
+	enumeration := func(sp uint64) []Event {
+		evs := []Event{enter(iter, sp), {Fn: ctor, SP: sp - 100, This: 1, Fresh: true}, leave(ctor, sp-100), leave(iter, sp)}
+		for i := 0; i < 4; i++ {
+			evs = append(evs, Event{Fn: step, SP: sp, This: 1}, Event{Leave: true, Fn: step, SP: sp, This: 1, Ret: i < 3})
+		}
+		return append(evs, Event{Fn: dispose, SP: sp, This: 1}, Event{Leave: true, Fn: dispose, SP: sp, This: 1})
+	}
+	many := func(n int, under ...int) []Event {
+		var evs []Event
+		for k := 0; k < n; k++ {
+			sp := uint64(1000)
+			for _, fn := range under {
+				evs = append(evs, enter(fn, sp))
+				sp -= 100
+			}
+			evs = append(evs, enumeration(sp)...)
+			for i := len(under) - 1; i >= 0; i-- {
+				sp += 100
+				evs = append(evs, leave(under[i], sp))
+			}
+		}
+		return evs
+	}
+	inRoot := func(evs []Event, under ...int) []Event {
+		return append(append([]Event{enter(root, 2000)}, evs...), leave(root, 2000))
+	}
+	for _, tc := range []struct {
+		name   string
+		evs    []Event
+		flags  []uint32
+		maxNs  uint64
+		folded bool
+	}{
+		{name: "enumerated again and again in one trace, recorded", evs: inRoot(many(30, wrap)), flags: flags(Selected, IterStep), maxNs: 1e9, folded: true},
+		{name: "enumerated again and again under a folded call", evs: inRoot(many(30, wrap)), flags: flags(Folded, IterStep), maxNs: 1e9, folded: true},
+		{name: "enumerated once in each trace", evs: many(30, root), flags: flags(Selected, IterStep), maxNs: 1e9, folded: false},
+		{name: "its steps long", evs: inRoot(many(30, wrap)), flags: flags(Selected, IterStep), maxNs: 1, folded: false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := ReplayFolding(tc.evs, tc.flags, minCalls, tc.maxNs)
+			if len(r.Left) != 0 || r.Depths[len(r.Depths)-1] != 0 || r.Dropped != 0 {
+				t.Fatalf("unbalanced or dropped: frames left %v, %d dropped", r.Left, r.Dropped)
+			}
+			if got := r.FnFlags[step]&FnFolded != 0; got != tc.folded {
+				t.Errorf("MoveNext folded: %v, want %v (flags %#x)", got, tc.folded, r.FnFlags[step])
+			}
+			for _, fn := range []int{iter, ctor, dispose} {
+				if r.FnFlags[fn]&FnFolded != 0 {
+					t.Errorf("function %d folded by the hooks: only MoveNext is judged", fn)
+				}
+			}
+		})
+	}
+	t.Run("MoveNext folded: an enumeration begun at its first step folds", func(t *testing.T) {
+		evs := inRoot([]Event{enter(wrap, 1000),
+			{Fn: step, SP: 900, This: 2, Fresh: true}, {Leave: true, Fn: step, SP: 900, This: 2, Ret: true},
+			{Fn: step, SP: 900, This: 2}, {Leave: true, Fn: step, SP: 900, This: 2},
+			{Fn: dispose, SP: 900, This: 2}, {Leave: true, Fn: dispose, SP: 900, This: 2},
+			leave(wrap, 1000)})
+		r := ReplayFolding(evs, flags(Selected, IterStep|FnFolded), minCalls, 1e9)
+		if len(r.Left) != 0 || r.Dropped != 0 {
+			t.Fatalf("unbalanced or dropped: frames left %v, %d dropped", r.Left, r.Dropped)
+		}
+		// After the root's and wrap's enters: the first step folds into
+		// wrap's span, the second is a transparent frame.
+		if r.Top[2] != FrameFold || r.Top[4] != FramePass {
+			t.Errorf("steps' frame states %d, %d; want folded %d, transparent %d (states %v)", r.Top[2], r.Top[4], FrameFold, FramePass, r.Top)
+		}
+	})
+}
