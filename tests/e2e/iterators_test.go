@@ -143,7 +143,7 @@ func TestHotIteratorFolds(t *testing.T) {
 		for _, capture := range []string{"on", "off"} {
 			t.Run("capture="+capture, func(t *testing.T) {
 				env := map[string]string{"CLROTEL_CAPTURE": capture, "CLROTEL_EXPORT_CPU_PERCENT": "0",
-					"CLROTEL_MAX_SPANS_PER_TRACE": "0", "CLROTEL_LOG_LEVEL": "debug"}
+					"CLROTEL_ENTRY": "Acme.Hot.Work.Handle", "CLROTEL_MAX_SPANS_PER_TRACE": "0", "CLROTEL_LOG_LEVEL": "debug"}
 				r := runApp(t, rt, "HotIterators", []string{fmt.Sprint(n)}, runOpts{profiler: true, env: env})
 				if plain.ExitCode != 0 || r.ExitCode != 0 || r.Stdout != plain.Stdout {
 					t.Fatalf("exit %d/%d, stdout %q, untraced %q\n%s", r.ExitCode, plain.ExitCode, r.Stdout, plain.Stdout, r.Stderr)
@@ -182,7 +182,7 @@ func TestHotIteratorFolds(t *testing.T) {
 		// enumeration's span, though the rule judges its MoveNext.
 		t.Run("exempt", func(t *testing.T) {
 			env := map[string]string{"CLROTEL_FOLD_EXEMPT": "Acme.Hot.Seq.Tiny", "CLROTEL_EXPORT_CPU_PERCENT": "0",
-				"CLROTEL_MAX_SPANS_PER_TRACE": "0", "CLROTEL_LOG_LEVEL": "debug"}
+				"CLROTEL_ENTRY": "Acme.Hot.Work.Handle", "CLROTEL_MAX_SPANS_PER_TRACE": "0", "CLROTEL_LOG_LEVEL": "debug"}
 			r := runApp(t, rt, "HotIterators", []string{fmt.Sprint(n)}, runOpts{profiler: true, env: env})
 			if r.ExitCode != 0 || r.Stdout != plain.Stdout {
 				t.Fatalf("exit %d, stdout %q, untraced %q\n%s", r.ExitCode, r.Stdout, plain.Stdout, r.Stderr)

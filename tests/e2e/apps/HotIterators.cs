@@ -7,7 +7,6 @@
 using System;
 using System.Collections.Generic;
 using System.Diagnostics;
-using System.Threading;
 
 namespace Acme.Hot
 {
@@ -69,22 +68,21 @@ namespace Acme.Hot
             return sum;
         }
 
-        // Each enumeration on a thread of its own: a trace of its own.
+        // Each enumeration in a request of its own: the test names Handle
+        // an entry method (CLROTEL_ENTRY), each call a trace of its own.
         public static long Requests(int n)
         {
             long sum = 0;
             for (int k = 0; k < n; k++)
-            {
-                var t = new Thread(() =>
-                {
-                    long s = 0;
-                    foreach (var x in Seq.Once(3)) s += x;
-                    Interlocked.Add(ref sum, s);
-                });
-                t.Start();
-                t.Join();
-            }
+                sum += Handle(k);
             return sum;
+        }
+
+        public static long Handle(int k)
+        {
+            long s = k;
+            foreach (var x in Seq.Once(3)) s += x;
+            return s;
         }
     }
 }
