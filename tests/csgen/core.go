@@ -90,7 +90,13 @@ func (g *gen) writeFn(c *code, budget int) *fn {
 			v := w[g.intn(len(w))]
 			switch k := g.intn(8); {
 			case k <= 1:
-				c.l("%s = %s;", v.name, g.expr(v.t, 3, sc))
+				rhs := g.expr(v.t, 3, sc)
+				if v.t == tString && strings.Contains(rhs, v.name) {
+					// A string built from itself grows by a factor each
+					// time: in nested loops, past any memory (seed 790001).
+					rhs = "Chk.Cap(" + rhs + ")"
+				}
+				c.l("%s = %s;", v.name, rhs)
 			case k == 2 && v.t != tBool && v.t != tString:
 				ops := []string{"+", "-", "^", "|"}
 				if v.t == tDecimal || v.t == tDouble || v.t == tFloat {

@@ -289,6 +289,7 @@ const chkClass = `    public static class Chk {
         public static decimal AddM(decimal a, decimal b) { return Math.Abs(a) > 1e26m || Math.Abs(b) > 1e26m ? a : a + b; }
         public static decimal MulM(decimal a, int k) { return Math.Abs(a) > 1e25m ? a : a * k; }
         public static string Cut(string s, int n) { if (s == null) return "<null>"; n &= 15; return s.Length <= n ? s : s.Substring(0, n); }
+        public static string Cap(string s) { return s != null && s.Length > 4096 ? s.Substring(0, 4096) : s; }
         public static int ToI(double d) { return double.IsNaN(d) ? 0 : d >= 2147483647.0 ? int.MaxValue : d <= -2147483648.0 ? int.MinValue : (int)d; }
         public static long ToL(double d) { return double.IsNaN(d) ? 0 : d >= 9.2e18 ? long.MaxValue : d <= -9.2e18 ? long.MinValue : (long)d; }
         public static string Str(double d) { return d.ToString("R", CultureInfo.InvariantCulture); }

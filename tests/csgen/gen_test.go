@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -83,6 +84,30 @@ func TestWellFormed(t *testing.T) {
 		}
 		if n := strings.Count(src, "static int Main("); n != 1 {
 			t.Fatalf("seed %d: %d Main methods", s, n)
+		}
+	}
+}
+
+// No string is assigned an expression built from itself without a bound:
+// in nested loops such a string grows past any memory, and the program
+// fails untraced (seed 790001: Out of memory).
+func TestStringsBounded(t *testing.T) {
+	decl := regexp.MustCompile(`\bstring ([lp]\w+)\b`)
+	assign := regexp.MustCompile(`^\s*([lp]\w+) = (.*);$`)
+	for _, seed := range []int64{790001, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20} {
+		src := Generate(seed, Options{}).Source
+		strs := map[string]bool{}
+		for _, m := range decl.FindAllStringSubmatch(src, -1) {
+			strs[m[1]] = true
+		}
+		for _, line := range strings.Split(src, "\n") {
+			m := assign.FindStringSubmatch(line)
+			if m == nil || !strs[m[1]] || !regexp.MustCompile(`\b`+m[1]+`\b`).MatchString(m[2]) {
+				continue
+			}
+			if !strings.HasPrefix(m[2], "Chk.Cap(") {
+				t.Fatalf("seed %d: a string built from itself, unbounded: %s", seed, strings.TrimSpace(line))
+			}
 		}
 	}
 }
