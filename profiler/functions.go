@@ -37,11 +37,10 @@ type function struct {
 	// enumerations it begins are named after (0 for any other), and the
 	// step's class (0 for shared code: its records name theirs).
 	iterates, class uint64
-	// group: an iterator's functions, which fold together; judge: this
-	// one is its enumerator's MoveNext, whose fold folds the others
+	// group: an iterator's functions, which fold together; its
+	// enumerator's MoveNext (FnIterStep) is the one the hooks judge
 	// (iterFolded).
 	group folding.GroupKey
-	judge bool
 }
 
 // flags are the hooks' flags of f (0 when not selected); the hooks set

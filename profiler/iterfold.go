@@ -35,7 +35,7 @@ func (p *profiler) joinGroup(f *function, index uint32) {
 // at its next look; the judge is about to be batched.
 func (p *profiler) iterFolded(i uint32) {
 	f := p.funcs.At(i)
-	if f == nil || !f.judge {
+	if f == nil || f.group.Type == 0 || f.flags()&selection.FnIterStep == 0 {
 		return
 	}
 	n := 0

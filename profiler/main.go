@@ -352,7 +352,6 @@ func (p *profiler) newFunction(fid uint64, index uint32) *function {
 	f.iterates, f.class = role.iterates, m.ClassID
 	if role.group != 0 {
 		f.group = folding.GroupKey{Module: m.ModuleID, Type: role.group}
-		f.judge = role.flags&selection.FnIterStep != 0
 	}
 	if p.shapes != nil {
 		if mf, err := p.resolver.MetadataForm(m); err == nil {
